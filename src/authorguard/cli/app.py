@@ -1,0 +1,33 @@
+"""The ``authorguard`` Typer application."""
+
+from __future__ import annotations
+
+import typer
+
+from authorguard import __version__
+from authorguard.cli import demo, privacy, syntf
+
+app = typer.Typer(
+    name="authorguard",
+    help="Protect the authors of text data: obfuscate text or its features, and measure privacy and utility.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+app.command("syntf")(syntf.command)
+app.command("demo")(demo.demo)
+app.add_typer(privacy.app, name="privacy")
+
+
+@app.command("version")
+def version() -> None:
+    """Print the version."""
+    typer.echo(__version__)
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,120 @@
+"""``authorguard syntf``: synthetic term-frequency vectors for a file or a dataset."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import numpy as np
+import typer
+
+from authorguard.cli.common import console, handle_errors, print_json, progress, read_word_list, set_data_dir
+from authorguard.exceptions import InputError
+
+BATCH_SIZE = 2000
+
+
+def load_input(source: str, text_field: str, id_field: str):
+    """(ids, texts) from a JSONL/CSV/Parquet file or a registered dataset name."""
+    from authorguard import registry
+    from authorguard.data.io import read_records
+
+    if Path(source).exists() or Path(source).suffix:
+        records = read_records(source, text_field=text_field, id_field=id_field)
+        return records.ids, records.texts
+    if source in registry.datasets:
+        corpus = registry.datasets.get(source)()
+        return list(corpus.ids), list(corpus.texts)
+    raise InputError(f"{source!r} is neither a file nor a dataset ({', '.join(registry.datasets.names())})")
+
+
+def report_path(output: Path) -> Path:
+    return output.with_name(output.stem + ".privacy.json")
+
+
+def write_output(output: Path, ids: list, matrix, vocabulary: np.ndarray) -> None:
+    from authorguard.data.io import write_jsonl
+    from authorguard.methods.output import save_counts_npz
+
+    if output.suffix == ".npz":
+        save_counts_npz(output, matrix, vocabulary, ids)
+        return
+    matrix = matrix.tocsr()
+
+    def rows():
+        for i, identifier in enumerate(ids):
+            start, end = matrix.indptr[i], matrix.indptr[i + 1]
+            order = np.argsort(-matrix.data[start:end], kind="stable")
+            yield {"id": identifier, "counts": {str(vocabulary[matrix.indices[start + j]]): int(matrix.data[start + j]) for j in order}}
+
+    write_jsonl(output, rows())
+
+
+def syntf(
+    input: Annotated[str, typer.Argument(help="JSONL, CSV or Parquet file, or a dataset name (e.g. 20news).")],
+    output: Annotated[Path, typer.Option("--output", "-o", help="Output: .jsonl (one line per input record) or .npz (sparse matrix).")],
+    epsilon: Annotated[float, typer.Option(help="Privacy parameter per sampled word, > 0.")] = 47.5,
+    n_words: Annotated[int, typer.Option(help="Words sampled per document (each output sums to this).")] = 150,
+    bigram_weight: Annotated[float, typer.Option(help="Weight s of the letter-bigram penalty, in [0, 1].")] = 0.3,
+    morphology: Annotated[str, typer.Option(help="lemma, lower or orth.")] = "lemma",
+    synsets: Annotated[bool, typer.Option("--synsets", help="Extend the vocabulary with WordNet synonyms.")] = False,
+    embeddings: Annotated[str, typer.Option(help="Embeddings name (glove-6b-50d, minilm-static) or GloVe text file.")] = "glove-6b-50d",
+    vocabulary: Annotated[str | None, typer.Option(help="Public vocabulary: a word-list file (one per line) or 'embeddings'. Default: fitted on INPUT (a leak epsilon does not cover).")] = None,
+    seed: Annotated[int | None, typer.Option(help="Seed for reproducible output (ignored with --secure).")] = None,
+    secure: Annotated[bool, typer.Option("--secure", help="Draw randomness from the OS CSPRNG.")] = False,
+    text_field: Annotated[str, typer.Option(help="Field holding the text.")] = "text",
+    id_field: Annotated[str, typer.Option(help="Field holding the record id (positions are used when absent).")] = "id",
+    data_dir: Annotated[Path | None, typer.Option(help="Data directory (default: $AUTHORGUARD_DATA).")] = None,
+    json_output: Annotated[bool, typer.Option("--json", help="Print the privacy report as JSON.")] = False,
+) -> None:
+    """Release SynTF vectors of every INPUT document, in input order, plus a privacy report beside OUTPUT."""
+    from authorguard.methods.syntf import EMBEDDINGS_VOCABULARY, SynTF
+
+    set_data_dir(data_dir)
+    if output.suffix not in (".jsonl", ".npz"):
+        raise InputError(f"{output}: output must end in .jsonl or .npz")
+    if vocabulary is None or vocabulary == EMBEDDINGS_VOCABULARY:
+        public_vocabulary = vocabulary
+    else:
+        public_vocabulary = read_word_list(vocabulary)
+    model = SynTF(epsilon=epsilon, n_words=n_words, bigram_weight=bigram_weight, morphology=morphology, synsets=synsets,
+                  embeddings=embeddings, vocabulary=public_vocabulary, random_state=seed, secure=secure)
+    model._validate_params()  # fail on bad options before reading the input
+    with progress() as bars:
+        task = bars.add_task("reading input", total=None)
+        ids, texts = load_input(input, text_field, id_field)
+        bars.update(task, description="fitting vocabulary and mechanism")
+        model.fit(texts)
+        counts = model.term_counts(texts)
+        bars.update(task, description="synthesising", total=len(texts), completed=0)
+        parts = []
+        for start in range(0, len(texts), BATCH_SIZE):
+            parts.append(model.synthesize(counts[start : start + BATCH_SIZE]))
+            bars.update(task, advance=len(parts[-1].indptr) - 1)
+        import scipy.sparse as sp
+
+        synthetic = sp.vstack(parts, format="csr")
+        bars.update(task, description="computing the exact loss per word", total=None)
+        empty = int(np.sum(np.diff(counts.indptr) == 0))
+        report = model.privacy_report(documents_without_vocabulary=empty)
+        bars.update(task, description="writing output")
+        write_output(output, ids, synthetic, model.get_feature_names_out())
+        from authorguard.data.io import write_json
+
+        write_json(report_path(output), report.to_dict())
+    if synthetic.shape[0] != len(ids):  # the contract, checked: one output record per input record
+        raise InputError(f"internal error: {synthetic.shape[0]} outputs for {len(ids)} inputs")
+    if json_output:
+        print_json(report.to_dict())
+    else:
+        from authorguard.cli.privacy import print_report
+
+        print_report(report)
+        console.print(f"wrote {len(ids)} records to {output} and the report to {report_path(output)}")
+    if empty:
+        console.print(f"note: {empty} documents had no vocabulary word; their vectors were drawn from the uniform distribution")
+    if model.vocabulary_source_ == "fitted":
+        console.print("note: the vocabulary was fitted on INPUT; it reveals which words occur there, a leak epsilon does not cover (use --vocabulary)")
+
+
+command = handle_errors(syntf)

@@ -1,0 +1,168 @@
+"""Reading documents from JSONL, CSV and Parquet files, and writing results atomically.
+
+Every reader returns exactly one record per input record, in input order, or raises an ``InputError``
+naming the file, the line (or row) and the problem: a batch never silently drops or duplicates a document.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from authorguard.exceptions import InputError
+
+FORMATS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl", ".csv": "csv", ".parquet": "parquet", ".pq": "parquet"}
+
+
+@dataclass(frozen=True)
+class Records:
+    """Documents read from a file: ``ids[i]`` is the id of ``texts[i]``.
+
+    ``ids`` keep their type from the file (str or int); when the file has no id field at all they are the
+    0-based record positions and ``generated_ids`` is true.
+    """
+
+    ids: list
+    texts: list[str]
+    generated_ids: bool = False
+
+    def __len__(self) -> int:
+        return len(self.texts)
+
+
+def file_format(path: str | os.PathLike) -> str:
+    suffix = Path(path).suffix.lower()
+    if suffix not in FORMATS:
+        raise InputError(f"{path}: unknown file type {suffix or '(none)'!r}; use .jsonl, .csv or .parquet")
+    return FORMATS[suffix]
+
+
+def _jsonl_rows(path: Path) -> Iterator[tuple[str, dict]]:
+    with open(path, "rb") as handle:
+        for line_number, raw in enumerate(handle, start=1):
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as error:
+                raise InputError(f"{path}: line {line_number} is not valid UTF-8 (byte {error.start} of the line)") from None
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError as error:
+                raise InputError(f"{path}: line {line_number} is not valid JSON ({error.msg})") from None
+            if not isinstance(row, dict):
+                raise InputError(f"{path}: line {line_number} is not a JSON object")
+            yield f"line {line_number}", row
+
+
+def _csv_rows(path: Path) -> Iterator[tuple[str, dict]]:
+    data = path.read_bytes()
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line_number = data.count(b"\n", 0, error.start) + 1
+        raise InputError(f"{path}: line {line_number} is not valid UTF-8") from None
+    csv.field_size_limit(1 << 30)
+    reader = csv.DictReader(io.StringIO(text, newline=""))
+    if reader.fieldnames is None:
+        return
+    for row in reader:
+        if None in row:
+            raise InputError(f"{path}: line {reader.line_num} has more fields than the header")
+        yield f"line {reader.line_num}", row
+
+
+def _parquet_rows(path: Path) -> Iterator[tuple[str, dict]]:
+    import pyarrow.parquet as pq
+
+    try:
+        table = pq.read_table(path)
+    except Exception as error:  # pyarrow raises several types for corrupt files
+        raise InputError(f"{path}: not a readable Parquet file ({error})") from None
+    for position, row in enumerate(table.to_pylist()):
+        yield f"row {position}", row
+
+
+def read_records(path: str | os.PathLike, text_field: str = "text", id_field: str = "id") -> Records:
+    """Read documents from a JSONL, CSV or Parquet file (by extension).
+
+    Raises ``InputError`` for: an unknown extension, a missing file, non-UTF-8 bytes, malformed lines, a
+    record without ``text_field`` or with a non-string text, a record without ``id_field`` when others have
+    one, duplicate ids, and a file with no records.
+    """
+    path = Path(path)
+    kind = file_format(path)
+    if not path.is_file():
+        raise InputError(f"{path}: no such file")
+    rows = {"jsonl": _jsonl_rows, "csv": _csv_rows, "parquet": _parquet_rows}[kind](path)
+    ids: list = []
+    texts: list[str] = []
+    with_id = 0
+    seen: set = set()
+    for where, row in rows:
+        if text_field not in row or row[text_field] is None:
+            raise InputError(f"{path}: {where} has no {text_field!r} field")
+        text = row[text_field]
+        if not isinstance(text, str):
+            raise InputError(f"{path}: {where}: field {text_field!r} must be a string, got {type(text).__name__}")
+        identifier = row.get(id_field)
+        if identifier is not None and identifier != "":
+            with_id += 1
+            if isinstance(identifier, (list, dict, float)):
+                raise InputError(f"{path}: {where}: id {identifier!r} must be a string or an integer")
+            if identifier in seen:
+                raise InputError(f"{path}: {where}: duplicate id {identifier!r}")
+            seen.add(identifier)
+        elif with_id:
+            raise InputError(f"{path}: {where} has no {id_field!r} field but earlier records do")
+        ids.append(identifier)
+        texts.append(text)
+    if not texts:
+        raise InputError(f"{path}: no records")
+    if with_id == 0:
+        return Records(list(range(len(texts))), texts, generated_ids=True)
+    if with_id != len(texts):
+        missing = next(i for i, value in enumerate(ids) if value is None or value == "")
+        raise InputError(f"{path}: record {missing} has no {id_field!r} field but others do")
+    return Records(ids, texts)
+
+
+@contextmanager
+def atomic_write(path: str | os.PathLike, mode: str = "w", encoding: str | None = "utf-8"):
+    """Open a temporary file beside ``path``; on success rename it over ``path`` (readers never see a torn file)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    os.close(handle)
+    try:
+        with open(temporary, mode, encoding=None if "b" in mode else encoding) as out:
+            yield out
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temporary, path)
+    finally:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+
+
+def write_jsonl(path: str | os.PathLike, rows: Iterator[dict] | list[dict], on_row: Callable[[], None] | None = None) -> None:
+    """Write one JSON object per line, atomically."""
+    with atomic_write(path) as out:
+        for row in rows:
+            out.write(json.dumps(row, ensure_ascii=False))
+            out.write("\n")
+            if on_row is not None:
+                on_row()
+
+
+def write_json(path: str | os.PathLike, obj: object) -> None:
+    with atomic_write(path) as out:
+        json.dump(obj, out, indent=2, ensure_ascii=False)
+        out.write("\n")

@@ -1,0 +1,1 @@
+"""Obfuscation methods (registered by name in :mod:`authorguard.registry`)."""

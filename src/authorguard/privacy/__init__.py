@@ -1,0 +1,1 @@
+"""Privacy mechanisms, their exact loss, and the accounting reported with every release."""

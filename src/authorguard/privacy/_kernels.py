@@ -1,0 +1,95 @@
+"""Numba kernels of SynTF's exponential mechanism (rating rows, sampling, column extrema).
+
+Why hand-written kernels: the mechanism is an L x L matrix (L = 30,000 words is 900 million entries), too
+large to hold, so every consumer streams it in row blocks. The embedding cosines come from a BLAS matrix
+product; these kernels fuse the rest (bigram Dice overlaps from an inverted index, the affine rating, row
+maxima, inverse-CDF sampling, column extrema) into one pass over each block, in parallel over rows.
+
+All kernels take ``C``, a float32 block of cosines ``C[i, w] = cos(rows[i], w)``, and overwrite it with the
+*scaled ratings* ``a[i, w] = epsilon * rho(rows[i], w) / 2``, where (sensitivity 1)
+
+    rho(v, w) = ((cos(v, w) + 1) / 2 - s * Dice(v, w) + s) / (1 + s)   in [0, 1].
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+
+@njit(cache=True, fastmath=True, nogil=True)
+def _fill_scaled_row(row, v, inc_ptr, inc_idx, post_ptr, post_idx, set_sizes, counts, base, offset, pen_dice, pen_self):
+    """Turn one row of cosines into scaled ratings in place; returns an upper bound of the row maximum.
+
+    ``counts`` is an int32 scratch of length L, all zero on entry and on exit.
+    """
+    # |bigrams(v) & bigrams(w)| for every w, through the inverted index (sum of df^2 work, not L * |bigrams|)
+    for j in range(inc_ptr[v], inc_ptr[v + 1]):
+        k = inc_idx[j]
+        for p in range(post_ptr[k], post_ptr[k + 1]):
+            counts[post_idx[p]] += 1
+    n_v = set_sizes[v]
+    largest = np.float32(-3.0e38)
+    for w in range(row.shape[0]):
+        denominator = max(n_v + set_sizes[w], np.float32(1.0))
+        value = base * row[w] + offset - pen_dice * np.float32(counts[w]) / denominator
+        row[w] = value
+        counts[w] = 0
+        largest = max(largest, value)
+    if n_v == 0:
+        # Dice(v, v) = 1 by definition, also for a word without any bigram (e.g. one letter)
+        row[v] -= pen_self
+    return largest
+
+
+@njit(cache=True, parallel=True, fastmath=True, nogil=True)
+def scaled_ratings_block(C, rows, inc_ptr, inc_idx, post_ptr, post_idx, set_sizes, base, offset, pen_dice, pen_self, row_max, n_chunks):
+    """Scaled ratings of a block in place; ``row_max[i]`` gets an upper bound of row i's maximum."""
+    n_rows, n_words = C.shape
+    for chunk in prange(n_chunks):
+        counts = np.zeros(n_words, dtype=np.int32)
+        for i in range(chunk, n_rows, n_chunks):
+            row_max[i] = _fill_scaled_row(
+                C[i], rows[i], inc_ptr, inc_idx, post_ptr, post_idx, set_sizes, counts, base, offset, pen_dice, pen_self
+            )
+
+
+@njit(cache=True, parallel=True, fastmath=True, nogil=True)
+def column_extrema_update(A, log_partition, column_max, column_min, n_chunks):
+    """``column_max[w] = max(column_max[w], max_i A[i, w] - log_partition[i])``, likewise the minimum."""
+    n_rows, n_words = A.shape
+    width = (n_words + n_chunks - 1) // n_chunks
+    for chunk in prange(n_chunks):
+        lo = chunk * width
+        hi = min(n_words, lo + width)
+        for i in range(n_rows):
+            z = log_partition[i]
+            for w in range(lo, hi):
+                value = A[i, w] - z
+                column_max[w] = max(column_max[w], value)
+                column_min[w] = min(column_min[w], value)
+
+
+@njit(cache=True, parallel=True, nogil=True)
+def sample_block(C, rows, inc_ptr, inc_idx, post_ptr, post_idx, set_sizes, base, offset, pen_dice, pen_self, uniform_ptr, uniforms, out, n_chunks):
+    """Inverse-CDF sampling from each row's distribution.
+
+    For row i, the uniforms ``uniforms[uniform_ptr[i]:uniform_ptr[i+1]]`` (in [0, 1)) are mapped to words
+    through the row's cumulative distribution (float64), written to the same positions of ``out``.
+    """
+    n_rows, n_words = C.shape
+    for chunk in prange(n_chunks):
+        counts = np.zeros(n_words, dtype=np.int32)
+        cdf = np.empty(n_words, dtype=np.float64)
+        for i in range(chunk, n_rows, n_chunks):
+            row = C[i]
+            largest = _fill_scaled_row(
+                row, rows[i], inc_ptr, inc_idx, post_ptr, post_idx, set_sizes, counts, base, offset, pen_dice, pen_self
+            )
+            total = 0.0
+            for w in range(n_words):
+                total += np.exp(np.float64(row[w]) - largest)
+                cdf[w] = total
+            for q in range(uniform_ptr[i], uniform_ptr[i + 1]):
+                position = np.searchsorted(cdf, uniforms[q] * total, side="right")
+                out[q] = min(position, n_words - 1)

@@ -1,0 +1,86 @@
+"""Turning raw documents into terms: tokenisation, morphology, stop words and numbers.
+
+The analyzer is a picklable callable that plugs into scikit-learn's ``CountVectorizer(analyzer=...)``.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from authorguard.text.resources import english_stop_words, wordnet
+
+MORPHOLOGIES = ("lemma", "lower", "orth")
+
+# Runs of letters/digits; tokens with a digit count as numbers and are removed, as are 1-letter tokens.
+_TOKEN = re.compile(r"[^\W_]+")
+_HAS_DIGIT = re.compile(r"\d")
+
+
+def tokenize(text: str) -> list[str]:
+    """Split ``text`` into alphanumeric tokens (Unicode aware), in order."""
+    return _TOKEN.findall(text)
+
+
+@functools.lru_cache(maxsize=200_000)
+def lemmatize(word: str) -> str:
+    """WordNet lemma of a lower-case word: the shorter of its noun and verb lemmas (the noun on a tie).
+
+    No part-of-speech tagger is run (none is pretrained here and the cost would dominate). Taking the shorter
+    reading resolves plurals ("cats" -> "cat") and inflected verbs that are also nouns ("running" -> "run").
+    """
+    wn = wordnet()
+    lemmas = [lemma for lemma in (wn.morphy(word, "n"), wn.morphy(word, "v")) if lemma]
+    return min(lemmas, key=len) if lemmas else word
+
+
+class TermAnalyzer:
+    """Callable mapping a document to its list of terms.
+
+    Parameters
+    ----------
+    morphology : {"lemma", "lower", "orth"}
+        ``lemma``: lower-case then WordNet lemma; ``lower``: lower-case; ``orth``: the token unchanged.
+    remove_stop_words : bool
+        Drop NLTK's English stop words (compared in lower case, before and after lemmatisation).
+    """
+
+    def __init__(self, morphology: str = "lemma", remove_stop_words: bool = True) -> None:
+        self.morphology = morphology
+        self.remove_stop_words = remove_stop_words
+
+    def __call__(self, text: str) -> list[str]:
+        stop = english_stop_words() if self.remove_stop_words else frozenset()
+        terms = []
+        for token in tokenize(text):
+            if len(token) < 2 or _HAS_DIGIT.search(token):
+                continue
+            lower = token.lower()
+            if lower in stop:
+                continue
+            if self.morphology == "orth":
+                terms.append(token)
+            elif self.morphology == "lower":
+                terms.append(lower)
+            else:
+                lemma = lemmatize(lower)
+                if lemma not in stop:
+                    terms.append(lemma)
+        return terms
+
+    def normalize_word(self, word: str) -> str | None:
+        """Normalise a single vocabulary word the way documents are; None when it would be removed."""
+        terms = self(word)
+        return terms[0] if len(terms) == 1 else None
+
+
+def wordnet_synonyms(word: str) -> set[str]:
+    """Single-word lemma names of every WordNet synset of ``word`` (lower case, without ``word``)."""
+    wn = wordnet()
+    synonyms = set()
+    for synset in wn.synsets(word):
+        for name in synset.lemma_names():
+            name = name.lower()
+            if name != word and name.isalpha():
+                synonyms.add(name)
+    return synonyms

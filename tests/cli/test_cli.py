@@ -1,0 +1,159 @@
+"""The ``authorguard`` command line, end to end on real messages."""
+
+from __future__ import annotations
+
+import csv
+import json
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from typer.testing import CliRunner
+
+from authorguard.cli.app import app
+from authorguard.methods.output import load_counts_npz
+from tests import reference
+from tests.conftest import GLOVE_TOP100K, SMALL_WORDS
+
+runner = CliRunner()
+BOUND_KEYS = ["standard_epsilon", "improved_epsilon", "tight_epsilon", "loss_per_word"]
+
+
+@pytest.fixture(scope="module")
+def rows(newsgroups_sample):
+    return [{"id": f"msg-{i}", "text": t} for i, t in enumerate(newsgroups_sample.texts[:25])]
+
+
+def _write_input(path, rows):
+    if path.suffix == ".jsonl":
+        path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    elif path.suffix == ".csv":
+        with open(path, "w", newline="", encoding="utf-8") as handle:
+            writer = csv.DictWriter(handle, fieldnames=["id", "text"])
+            writer.writeheader()
+            writer.writerows(rows)
+    else:
+        pq.write_table(pa.Table.from_pylist(rows), path)
+    return path
+
+
+def _run(*args):
+    return runner.invoke(app, [str(a) for a in args])
+
+
+@pytest.mark.parametrize(("source", "target"), [(".jsonl", ".jsonl"), (".csv", ".npz"), (".parquet", ".jsonl"), (".jsonl", ".npz")])
+def test_syntf_round_trip_every_format(tmp_path, rows, source, target):
+    infile = _write_input(tmp_path / f"in{source}", rows)
+    outfile = tmp_path / f"out{target}"
+    result = _run("syntf", infile, "-o", outfile, "--epsilon", 40, "--n-words", 30, "--seed", 1, "--json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert list(report)[:4] == BOUND_KEYS
+    saved = json.loads((tmp_path / "out.privacy.json").read_text())
+    assert saved["tight_epsilon"] == report["tight_epsilon"] and saved["n_words"] == 30
+    if target == ".jsonl":
+        lines = [json.loads(line) for line in outfile.read_text(encoding="utf-8").splitlines()]
+        assert [line["id"] for line in lines] == [r["id"] for r in rows]  # one line per record, input order
+        assert all(sum(line["counts"].values()) == 30 for line in lines)
+    else:
+        matrix, vocabulary, ids = load_counts_npz(outfile)
+        assert ids == [r["id"] for r in rows] and matrix.shape == (len(rows), len(vocabulary))
+        np.testing.assert_array_equal(np.asarray(matrix.sum(axis=1)).ravel(), 30)
+
+
+def test_syntf_same_seed_same_bytes_and_positions_as_ids(tmp_path, rows):
+    infile = _write_input(tmp_path / "in.jsonl", [{"text": r["text"]} for r in rows])
+    for name in ("a", "b"):
+        assert _run("syntf", infile, "-o", tmp_path / f"{name}.jsonl", "--n-words", 10, "--seed", 5).exit_code == 0
+    assert (tmp_path / "a.jsonl").read_bytes() == (tmp_path / "b.jsonl").read_bytes()
+    first = json.loads((tmp_path / "a.jsonl").read_text().splitlines()[0])
+    assert first["id"] == 0
+
+
+def test_syntf_with_public_vocabulary_file(tmp_path, rows):
+    infile = _write_input(tmp_path / "in.jsonl", rows)
+    words = tmp_path / "words.txt"
+    words.write_text("\n".join(SMALL_WORDS) + "\n", encoding="utf-8")
+    result = _run("syntf", infile, "-o", tmp_path / "out.npz", "--vocabulary", words, "--n-words", 10, "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads((tmp_path / "out.privacy.json").read_text())["vocabulary_source"] == "public"
+    _, vocabulary, _ = load_counts_npz(tmp_path / "out.npz")
+    assert set(vocabulary) <= set(SMALL_WORDS) | {"cat", "run"}
+
+
+def test_privacy_syntf_with_vocab_size():
+    result = _run("privacy", "syntf", "--epsilon", 47.5, "--n-words", 150, "--vocab-size", 30000, "--json")
+    assert result.exit_code == 0, result.output
+    values = json.loads(result.stdout)
+    assert list(values) == BOUND_KEYS
+    assert values["standard_epsilon"] == 7125.0 and values["tight_epsilon"] is None
+
+
+def test_privacy_syntf_with_embeddings_is_exact(tmp_path, small_vectors):
+    path = tmp_path / "small.txt"
+    path.write_text("".join(f"{w} {' '.join(f'{x:.6g}' for x in v)}\n" for w, v in zip(small_vectors.words, small_vectors.vectors)))
+    result = _run("privacy", "syntf", "--epsilon", 20, "--n-words", 10, "--embeddings", path, "--bigram-weight", 0.3, "--json")
+    assert result.exit_code == 0, result.output
+    values = json.loads(result.stdout)
+    words = list(small_vectors.words)
+    pi = reference.mechanism_matrix(words, small_vectors.vectors, 20.0, 0.3)
+    assert values["loss_per_word"] == pytest.approx(reference.tight_loss(pi), abs=1e-3)
+    assert values["tight_epsilon"] == pytest.approx(10 * values["loss_per_word"])
+    solved = _run("privacy", "epsilon-for-loss", "--target-loss", values["loss_per_word"], "--embeddings", path, "--json")
+    assert solved.exit_code == 0, solved.output
+    assert json.loads(solved.stdout)["epsilon"] == pytest.approx(20.0, abs=0.01)
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--epsilon", "-1"], "'epsilon' parameter of SynTF must be a float in the range (0, inf)"),
+    (["--n-words", "0"], "'n_words' parameter of SynTF"),
+    (["--bigram-weight", "2"], "'bigram_weight' parameter of SynTF"),
+    (["--morphology", "stem"], "'morphology' parameter of SynTF must be one of"),
+    (["--vocabulary", "missing-words.txt"], "vocabulary file 'missing-words.txt' does not exist"),
+])
+def test_syntf_bad_options_exit_2_with_one_line(tmp_path, rows, args, message):
+    infile = _write_input(tmp_path / "in.jsonl", rows[:3])
+    result = _run("syntf", infile, "-o", tmp_path / "out.jsonl", *args)
+    assert result.exit_code == 2
+    assert message in " ".join(result.stderr.split())
+    assert not (tmp_path / "out.jsonl").exists()
+
+
+@pytest.mark.parametrize(("content", "output", "message"), [
+    (b'{"id": 1, "text": "caf\xe9"}\n', "out.jsonl", "line 1 is not valid UTF-8"),
+    (b'{"id": 1, "body": "x"}\n', "out.jsonl", "line 1 has no 'text' field"),
+    (b'{"id": 1, "text": "a"}\n{"id": 1, "text": "b"}\n', "out.jsonl", "duplicate id 1"),
+    (b'{"id": 1, "text": "hockey"}\n', "out.csv", "output must end in .jsonl or .npz"),
+])
+def test_syntf_bad_input_exit_2(tmp_path, content, output, message):
+    infile = tmp_path / "in.jsonl"
+    infile.write_bytes(content)
+    result = _run("syntf", infile, "-o", tmp_path / output)
+    assert result.exit_code == 2 and message in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_unknown_dataset_and_option_combinations():
+    result = _run("syntf", "20newz", "-o", "x.jsonl")
+    assert result.exit_code == 2 and "neither a file nor a dataset (20news)" in result.stderr
+    result = _run("privacy", "syntf", "--epsilon", 1, "--n-words", 1)
+    assert result.exit_code == 2 and "exactly one of --vocab-size and --embeddings" in result.stderr
+    assert _run("syntf", "--no-such-option").exit_code == 2
+
+
+def test_demo_runs_offline_on_real_messages():
+    result = _run("demo", "--documents", 150)
+    assert result.exit_code == 0, result.output
+    assert "tight_epsilon" in result.stderr and "What the analyst receives" in result.stderr
+
+
+def test_demo_without_data_says_how_to_get_it(tmp_path, monkeypatch):
+    monkeypatch.setenv("AUTHORGUARD_DATA", str(tmp_path))
+    monkeypatch.setattr("authorguard.data.download.urllib.request.urlopen", _offline)
+    result = _run("demo", "--documents", 10)
+    assert result.exit_code == 2 and "cannot download" in result.stderr and "AUTHORGUARD_DATA" in result.stderr
+
+
+def _offline(*args, **kwargs):
+    raise OSError("network is unreachable")

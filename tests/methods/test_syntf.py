@@ -1,0 +1,168 @@
+"""SynTF as a scikit-learn transformer on real messages."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from sklearn.base import clone
+from sklearn.feature_extraction.text import TfidfTransformer
+from sklearn.naive_bayes import MultinomialNB
+from sklearn.pipeline import Pipeline
+
+from authorguard.exceptions import InputError
+from authorguard.methods.syntf import SynTF
+from authorguard.utils.random import SecureUniforms
+from tests import reference
+from tests.conftest import SMALL_WORDS
+
+
+@pytest.fixture(scope="module")
+def fitted(newsgroups_sample):
+    return SynTF(epsilon=30.0, n_words=40, random_state=0).fit(newsgroups_sample.texts)
+
+
+def test_output_is_sparse_counts_with_rows_summing_to_n(fitted, newsgroups_sample):
+    out = fitted.transform(newsgroups_sample.texts[:50])
+    assert sp.isspmatrix_csr(out)
+    assert out.shape == (50, len(fitted.vocabulary_))
+    assert out.dtype == np.int64 and out.data.min() >= 1
+    np.testing.assert_array_equal(np.asarray(out.sum(axis=1)).ravel(), 40)
+
+
+def test_feature_names_are_the_sorted_vocabulary(fitted):
+    names = fitted.get_feature_names_out()
+    assert list(names) == sorted(names) == list(fitted.vocabulary_)
+    assert "hockey" in fitted.vocabulary_ and "the" not in fitted.vocabulary_  # stop words removed
+
+
+def test_same_seed_same_output_and_fresh_randomness_per_call(newsgroups_sample):
+    texts = newsgroups_sample.texts[:30]
+    a = SynTF(n_words=20, random_state=4).fit(texts)
+    b = SynTF(n_words=20, random_state=4).fit(texts)
+    first = a.transform(texts)
+    assert (first != b.transform(texts)).nnz == 0
+    assert (first != a.transform(texts)).nnz > 0  # the stream continues: a second release is new randomness
+
+
+def test_batches_give_the_same_output_as_one_call(newsgroups_sample):
+    texts = newsgroups_sample.texts[:40]
+    whole = SynTF(n_words=20, random_state=9).fit(texts)
+    parts = SynTF(n_words=20, random_state=9).fit(texts)
+    counts = parts.term_counts(texts)
+    stacked = sp.vstack([parts.synthesize(counts[:13]), parts.synthesize(counts[13:])])
+    assert (whole.transform(texts) != stacked).nnz == 0
+
+
+def test_synthetic_counts_follow_the_mixture_of_mechanism_rows(fitted):
+    # a document "hockey game game": theta = (1/3, 2/3); expected output = n * sum_v theta_v pi_v
+    words = ["hockey", "game"]
+    rows = [fitted.vocabulary_[w] for w in words]
+    pi = np.exp(fitted.mechanism_.log_probabilities(rows))
+    out = fitted.synthesize(fitted.term_counts(["hockey game game"] * 500), random_state=1)
+    observed = np.asarray(out.sum(axis=0)).ravel()
+    assert reference.chi_square_pvalue(observed, pi[0] / 3 + 2 * pi[1] / 3) > 1e-3
+
+
+@pytest.mark.parametrize("text", ["", "the and of 1993 42", "   \n\t"])
+def test_document_without_vocabulary_word_gets_the_uniform_theta(text):
+    model = SynTF(n_words=40, vocabulary=SMALL_WORDS, random_state=0).fit([])
+    L = len(model.vocabulary_)
+    pi = np.exp(model.mechanism_.log_probabilities(np.arange(L)))
+    out = model.synthesize(model.term_counts([text] * 2000), random_state=2)
+    assert out.shape[0] == 2000
+    observed = np.asarray(out.sum(axis=0)).ravel()
+    # uniform over source words, then the mechanism
+    assert reference.chi_square_pvalue(observed, pi.mean(axis=0)) > 1e-3
+    # power: a document about one word would not pass
+    assert reference.chi_square_pvalue(observed, pi[model.vocabulary_["hockey"]]) < 1e-6
+
+
+def test_pipeline_round_trip_and_clone(newsgroups_sample):
+    pipeline = Pipeline([
+        ("syntf", SynTF(epsilon=60.0, n_words=100, random_state=0)),
+        ("tfidf", TfidfTransformer()),
+        ("nb", MultinomialNB(alpha=0.01)),
+    ])
+    labels = np.asarray(newsgroups_sample.labels)
+    pipeline.fit(newsgroups_sample.texts, labels)
+    predictions = pipeline.predict(newsgroups_sample.texts)
+    assert predictions.shape == labels.shape and set(predictions) <= set(labels)
+    assert (predictions == labels).mean() > 1 / 3  # better than chance on 3 balanced groups
+    copy = clone(pipeline)
+    assert copy.get_params()["syntf__epsilon"] == 60.0 and not hasattr(copy.named_steps["syntf"], "mechanism_")
+
+
+def test_public_vocabulary_is_normalised_and_reported(newsgroups_sample):
+    model = SynTF(n_words=10, vocabulary=["Hockey", "games", "the", "space", "zzqxv", "42"], random_state=0)
+    model.fit(["ignored: the vocabulary is public"])
+    assert list(model.vocabulary_) == ["game", "hockey", "space"]
+    assert model.privacy_report().vocabulary_source == "public"
+    out = model.transform(newsgroups_sample.texts[:5])
+    assert out.shape == (5, 3)
+
+
+def test_synsets_extend_the_vocabulary_with_wordnet_synonyms():
+    texts = ["The automobile was fast.", "A quick car."]
+    plain = SynTF(n_words=5, random_state=0).fit(texts)
+    extended = SynTF(n_words=5, synsets=True, random_state=0).fit(texts)
+    assert set(plain.vocabulary_) < set(extended.vocabulary_)
+    assert "motorcar" in extended.vocabulary_  # a WordNet synonym of car/automobile with a GloVe vector
+
+
+@pytest.mark.parametrize("morphology", ["lemma", "lower", "orth"])
+def test_morphologies(morphology):
+    model = SynTF(n_words=5, morphology=morphology, random_state=0).fit(["Cats were running", "cats ran"])
+    expected = {"lemma": {"cat", "run"}, "lower": {"cats", "running", "ran"}, "orth": {"Cats", "cats", "running", "ran"}}
+    assert set(model.vocabulary_) == expected[morphology]
+
+
+def test_secure_mode_draws_from_the_os_csprng(newsgroups_sample):
+    model = SynTF(n_words=10, secure=True, random_state=0).fit(newsgroups_sample.texts[:10])
+    assert isinstance(model._uniform_source, SecureUniforms)
+    out = model.transform(newsgroups_sample.texts[:10])
+    np.testing.assert_array_equal(np.asarray(out.sum(axis=1)).ravel(), 10)
+    assert model.privacy_report().secure_random is True
+
+
+def test_privacy_report_values(fitted):
+    report = fitted.privacy_report().to_dict()
+    assert report["standard_epsilon"] == 30.0 * 40
+    assert 0 < report["tight_epsilon"] < report["improved_epsilon"] < report["standard_epsilon"]
+    assert report["tight_epsilon"] == pytest.approx(report["loss_per_word"] * 40)
+    assert report["vocabulary_size"] == len(fitted.vocabulary_) and report["vocabulary_source"] == "fitted"
+
+
+@pytest.mark.parametrize(("params", "message"), [
+    ({"epsilon": 0}, "The 'epsilon' parameter of SynTF must be a float in the range \\(0, inf\\). Got 0 instead."),
+    ({"epsilon": -1}, "'epsilon' parameter of SynTF must be a float in the range \\(0, inf\\). Got -1"),
+    ({"epsilon": "high"}, "'epsilon' parameter of SynTF"),
+    ({"n_words": 0}, "The 'n_words' parameter of SynTF must be an int in the range \\[1, inf\\). Got 0 instead."),
+    ({"n_words": 2.5}, "'n_words' parameter of SynTF"),
+    ({"bigram_weight": 1.5}, "The 'bigram_weight' parameter of SynTF must be a float in the range \\[0, 1\\]. Got 1.5"),
+    ({"bigram_weight": -0.1}, "'bigram_weight' parameter of SynTF"),
+    ({"morphology": "stem"}, "The 'morphology' parameter of SynTF must be one of 'lemma', 'lower', 'orth'. Got 'stem'"),
+    ({"vocabulary": "mine"}, "'vocabulary' parameter of SynTF must be None, 'embeddings'"),
+    ({"synsets": "yes"}, "'synsets' parameter of SynTF must be a bool"),
+])
+def test_bad_parameters_fail_in_fit_with_one_line(params, message):
+    with pytest.raises(ValueError, match=message):
+        SynTF(**params).fit(["a document about hockey"])
+
+
+def test_bad_documents():
+    with pytest.raises(InputError, match="iterable of documents"):
+        SynTF().fit("a single string")
+    with pytest.raises(InputError, match="document 1 must be a str; got NoneType"):
+        SynTF().fit(["hockey", None])
+    with pytest.raises(InputError, match="document 0 is not valid UTF-8"):
+        SynTF().fit([b"caf\xe9 hockey"])
+    with pytest.raises(InputError, match="no document has a vocabulary word"):
+        SynTF().fit(["", "the of and", "1993"])
+
+
+def test_transform_before_fit_is_an_error():
+    from sklearn.exceptions import NotFittedError
+
+    with pytest.raises(NotFittedError):
+        SynTF().transform(["hockey"])

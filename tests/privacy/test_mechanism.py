@@ -1,0 +1,116 @@
+"""The exponential mechanism: ratings, exact loss and sampler against brute force and statistics."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from authorguard.privacy import mechanism as mechanism_module
+from authorguard.privacy.accounting import improved_loss_per_word
+from authorguard.privacy.calibration import epsilon_for_loss
+from authorguard.privacy.mechanism import ExponentialMechanism
+from authorguard.utils.random import GeneratorUniforms, SecureUniforms
+from tests import reference
+
+
+def _build(small_vectors, epsilon, s):
+    words = list(small_vectors.words)
+    return words, ExponentialMechanism.from_words(words, small_vectors, epsilon, s)
+
+
+@pytest.mark.parametrize("s", [0.0, 0.3, 1.0])
+def test_scaled_ratings_match_the_definition(small_vectors, s):
+    words, mechanism = _build(small_vectors, 10.0, s)
+    expected = 10.0 * reference.rating_matrix(words, small_vectors.vectors, s) / 2
+    np.testing.assert_allclose(mechanism.scaled_ratings(range(len(words))), expected, atol=2e-5)
+
+
+def test_word_without_bigrams_still_has_dice_one_with_itself(small_vectors):
+    words, mechanism = _build(small_vectors, 10.0, 1.0)
+    a = words.index("a")
+    rho = reference.rating_matrix(words, small_vectors.vectors, 1.0)
+    assert reference.dice("a", "a") == 1.0
+    assert mechanism.scaled_ratings([a])[0, a] == pytest.approx(5.0 * rho[a, a], abs=1e-5)
+
+
+@pytest.mark.parametrize("epsilon", [0.5, 5.0, 47.5, 120.0])
+@pytest.mark.parametrize("s", [0.0, 0.3, 1.0])
+def test_loss_per_word_equals_brute_force_over_every_triple(small_vectors, epsilon, s):
+    words, mechanism = _build(small_vectors, epsilon, s)
+    pi = reference.mechanism_matrix(words, small_vectors.vectors, epsilon, s)
+    assert mechanism.loss_per_word() == pytest.approx(reference.tight_loss(pi), abs=2e-4)
+
+
+@pytest.mark.parametrize("epsilon", [0.5, 5.0, 47.5, 120.0])
+def test_tight_loss_is_below_improved_below_standard(small_vectors, epsilon):
+    words, mechanism = _build(small_vectors, epsilon, 0.3)
+    loss = mechanism.loss_per_word()
+    assert 0 < loss <= improved_loss_per_word(epsilon, len(words)) + 1e-9 <= epsilon + 1e-9
+
+
+def test_blocked_loss_equals_single_block(small_vectors, monkeypatch):
+    words, mechanism = _build(small_vectors, 30.0, 0.3)
+    whole = mechanism.loss_per_word()
+    monkeypatch.setattr(mechanism_module, "_BLOCK_BUDGET_BYTES", 1)  # 16-row blocks: several blocks
+    assert mechanism._block_rows() == 16 < len(words)
+    assert mechanism.loss_per_word() == pytest.approx(whole, abs=1e-5)
+
+
+def test_log_probabilities_are_normalised_rows_of_the_brute_force_mechanism(small_vectors):
+    words, mechanism = _build(small_vectors, 20.0, 0.3)
+    pi = reference.mechanism_matrix(words, small_vectors.vectors, 20.0, 0.3)
+    log_p = mechanism.log_probabilities([0, 5, 9])
+    np.testing.assert_allclose(np.exp(log_p).sum(axis=1), 1.0, rtol=1e-9)
+    np.testing.assert_allclose(log_p, np.log(pi[[0, 5, 9]]), atol=1e-4)
+
+
+def _chi_square_p(observed_words, expected_probabilities):
+    counts = np.bincount(observed_words, minlength=len(expected_probabilities))
+    return reference.chi_square_pvalue(counts, expected_probabilities)
+
+
+@pytest.mark.parametrize("source_name", ["numpy", "secure"])
+def test_sampler_fits_the_analytic_distribution(small_vectors, source_name):
+    words, mechanism = _build(small_vectors, 12.0, 0.3)
+    v = words.index("cat")
+    pi = reference.mechanism_matrix(words, small_vectors.vectors, 12.0, 0.3)
+    source = GeneratorUniforms(np.random.default_rng(3)) if source_name == "numpy" else SecureUniforms()
+    draws = mechanism.sample(np.full(40_000, v), source.uniforms(40_000))
+    assert _chi_square_p(draws, pi[v]) > 1e-3
+    # the test has power: the same draws are rejected against a neighbouring word's row
+    assert _chi_square_p(draws, pi[words.index("dog")]) < 1e-6
+
+
+def test_sampling_many_rows_at_once_keeps_each_row_distribution(small_vectors, monkeypatch):
+    words, mechanism = _build(small_vectors, 12.0, 0.3)
+    monkeypatch.setattr(mechanism_module, "_BLOCK_BUDGET_BYTES", 1)  # rows spread over several blocks
+    pi = reference.mechanism_matrix(words, small_vectors.vectors, 12.0, 0.3)
+    rng = np.random.default_rng(5)
+    sources = rng.integers(0, len(words), size=60_000)
+    draws = mechanism.sample(sources, rng.random(60_000))
+    for v in (0, 7, len(words) - 1):
+        assert _chi_square_p(draws[sources == v], pi[v]) > 1e-3
+
+
+def test_sample_is_a_deterministic_function_of_the_uniforms(small_vectors):
+    _, mechanism = _build(small_vectors, 12.0, 0.3)
+    sources = np.array([3, 1, 3, 0, 2])
+    uniforms = np.array([0.0, 0.5, 0.999999, 0.25, 0.75])
+    first = mechanism.sample(sources, uniforms)
+    assert np.array_equal(first, mechanism.sample(sources, uniforms))
+    # each draw depends only on its own (source, uniform): order does not matter
+    order = np.array([4, 2, 0, 3, 1])
+    assert np.array_equal(mechanism.sample(sources[order], uniforms[order]), first[order])
+
+
+def test_epsilon_for_loss_hits_the_target(small_vectors):
+    _, mechanism = _build(small_vectors, 1.0, 0.3)
+    epsilon = epsilon_for_loss(mechanism, 8.0)
+    assert mechanism.with_epsilon(epsilon).loss_per_word() == pytest.approx(8.0, abs=1e-2)
+    assert epsilon > 8.0  # the tight loss is below epsilon
+
+
+@pytest.mark.parametrize("epsilon", [0, -1, float("inf"), float("nan"), "3"])
+def test_mechanism_rejects_bad_epsilon(small_vectors, epsilon):
+    with pytest.raises(ValueError, match="'epsilon' parameter of ExponentialMechanism must be a float in the range \\(0, inf\\)"):
+        ExponentialMechanism.from_words(list(small_vectors.words), small_vectors, epsilon, 0.3)
