@@ -55,7 +55,8 @@ def chi_square_pvalue(observed_counts: np.ndarray, expected_probabilities: np.nd
     from scipy import stats
 
     observed = np.asarray(observed_counts, dtype=float)
-    expected = np.asarray(expected_probabilities, dtype=float) * observed.sum()
+    probabilities = np.asarray(expected_probabilities, dtype=float)
+    expected = probabilities / probabilities.sum() * observed.sum()
     keep = expected >= 5  # pool the thin tail so the chi-square approximation holds
     f_obs, f_exp = observed[keep], expected[keep]
     if (~keep).any() and expected[~keep].sum() > 0:

@@ -166,3 +166,9 @@ def test_transform_before_fit_is_an_error():
 
     with pytest.raises(NotFittedError):
         SynTF().transform(["hockey"])
+
+
+def test_max_features_keeps_the_most_frequent_words_with_vectors():
+    texts = ["hockey hockey hockey game game zzqxvw zzqxvw zzqxvw zzqxvw puck", "hockey game space"]
+    model = SynTF(n_words=5, max_features=2, random_state=0).fit(texts)
+    assert list(model.vocabulary_) == ["game", "hockey"]  # 'zzqxvw' is frequent but has no vector

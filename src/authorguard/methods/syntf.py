@@ -67,7 +67,7 @@ class SynTF(VectorMechanism):
     min_df : int, default=1
         With a fitted vocabulary, keep words in at least this many documents.
     max_features : int or None, default=None
-        With a fitted vocabulary, keep only the most frequent words (by corpus count).
+        With a fitted vocabulary, keep only the most frequent words that have a vector (by corpus count).
     random_state : int, numpy.random.Generator or None
         Seed of the sampler; resolved in ``fit`` (successive ``transform`` calls continue the stream).
     secure : bool, default=False
@@ -116,23 +116,27 @@ class SynTF(VectorMechanism):
                 f"Got {self.vocabulary!r} instead."
             )
 
-    def _candidate_words(self, analyzer: TermAnalyzer, texts: list[str] | None) -> list[str]:
+    def _candidate_words(self, analyzer: TermAnalyzer, texts: list[str] | None) -> tuple[list[str], np.ndarray | None]:
+        """Candidate vocabulary words, with their corpus counts when fitted on documents."""
         if self.vocabulary is None:
-            counter = CountVectorizer(analyzer=analyzer, min_df=self.min_df, max_features=self.max_features)
+            counter = CountVectorizer(analyzer=analyzer, min_df=self.min_df)
             try:
-                counter.fit(texts)
+                counts = counter.fit_transform(texts)
             except ValueError:
                 raise InputError("no document has a vocabulary word (after removing stop words and numbers)") from None
-            return list(counter.get_feature_names_out())
+            return list(counter.get_feature_names_out()), np.asarray(counts.sum(axis=0)).ravel()
         if isinstance(self.vocabulary, str):  # "embeddings"
             words: Iterable[str] = load_word_vectors(self.embeddings).words
         else:
             words = self.vocabulary
         normalized = (analyzer.normalize_word(w) for w in words)
-        return sorted({w for w in normalized if w})
+        return sorted({w for w in normalized if w}), None
 
     def fit(self, raw_documents, y=None):
         """Build the vocabulary (from ``raw_documents`` unless a public one is given) and the mechanism.
+
+        V = the candidate words that have an embedding vector; with a fitted vocabulary, the ``max_features``
+        most frequent of them; with ``synsets``, extended by their WordNet synonyms that have vectors.
 
         Parameters
         ----------
@@ -141,17 +145,20 @@ class SynTF(VectorMechanism):
         self._validate_params()
         texts = check_texts(raw_documents, type(self).__name__) if self.vocabulary is None else None
         analyzer = TermAnalyzer(self.morphology)
-        candidates = self._candidate_words(analyzer, texts)
-        if self.synsets:
-            extended = set(candidates)
-            for word in candidates:
-                for synonym in wordnet_synonyms(word.lower()):
-                    normalized = analyzer.normalize_word(synonym)
-                    if normalized:
-                        extended.add(normalized)
-            candidates = sorted(extended)
+        candidates, frequencies = self._candidate_words(analyzer, texts)
         vectors = load_word_vectors(self.embeddings, vocabulary=candidates)
-        words = [w for w in candidates if w in vectors]
+        has_vector = np.array([w in vectors for w in candidates], dtype=bool)
+        words = [w for w, keep in zip(candidates, has_vector) if keep]
+        if frequencies is not None and self.max_features is not None and len(words) > self.max_features:
+            kept = frequencies[has_vector]
+            order = np.lexsort((np.arange(len(words)), -kept))[: self.max_features]  # most frequent, ties by name
+            words = sorted(words[i] for i in order)
+        if self.synsets and words:
+            synonyms = {analyzer.normalize_word(syn) for word in words for syn in wordnet_synonyms(word.lower())}
+            synonyms = sorted(synonyms - {None} - set(words))
+            extra = load_word_vectors(self.embeddings, vocabulary=synonyms)
+            words = sorted(set(words) | {w for w in synonyms if w in extra})
+            vectors = load_word_vectors(self.embeddings, vocabulary=words)
         if not words:
             raise InputError("no vocabulary word has an embedding vector: check the embeddings and the morphology")
         self.vocabulary_ = {w: i for i, w in enumerate(words)}

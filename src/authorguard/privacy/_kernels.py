@@ -70,26 +70,42 @@ def column_extrema_update(A, log_partition, column_max, column_min, n_chunks):
                 column_min[w] = min(column_min[w], value)
 
 
-@njit(cache=True, parallel=True, nogil=True)
-def sample_block(C, rows, inc_ptr, inc_idx, post_ptr, post_idx, set_sizes, base, offset, pen_dice, pen_self, uniform_ptr, uniforms, out, n_chunks):
-    """Inverse-CDF sampling from each row's distribution.
+CDF_CHUNK = 64
 
-    For row i, the uniforms ``uniforms[uniform_ptr[i]:uniform_ptr[i+1]]`` (in [0, 1)) are mapped to words
-    through the row's cumulative distribution (float64), written to the same positions of ``out``.
+
+@njit(cache=True, parallel=True, fastmath=True, nogil=True)
+def sample_from_weights(W, uniform_ptr, uniforms, out, n_chunks):
+    """Inverse-CDF sampling from unnormalised row weights ``W`` (float32, >= 0).
+
+    For row i, each uniform u in ``uniforms[uniform_ptr[i]:uniform_ptr[i+1]]`` picks the word w with
+    F(w-1) <= u * total < F(w), F the row's cumulative sum (float64), written to the same position of
+    ``out``. Cumulative sums are kept per chunk of 256 words, so a draw scans one chunk, not the row.
     """
-    n_rows, n_words = C.shape
+    n_rows, n_words = W.shape
+    n_blocks = (n_words + CDF_CHUNK - 1) // CDF_CHUNK
     for chunk in prange(n_chunks):
-        counts = np.zeros(n_words, dtype=np.int32)
-        cdf = np.empty(n_words, dtype=np.float64)
+        ends = np.empty(n_blocks, dtype=np.float64)
         for i in range(chunk, n_rows, n_chunks):
-            row = C[i]
-            largest = _fill_scaled_row(
-                row, rows[i], inc_ptr, inc_idx, post_ptr, post_idx, set_sizes, counts, base, offset, pen_dice, pen_self
-            )
-            total = 0.0
-            for w in range(n_words):
-                total += np.exp(np.float64(row[w]) - largest)
-                cdf[w] = total
+            if uniform_ptr[i] == uniform_ptr[i + 1]:
+                continue
+            row = W[i]
+            running = 0.0
+            for b in range(n_blocks):
+                part = 0.0
+                for w in range(b * CDF_CHUNK, min(n_words, (b + 1) * CDF_CHUNK)):
+                    part += row[w]
+                running += part
+                ends[b] = running
             for q in range(uniform_ptr[i], uniform_ptr[i + 1]):
-                position = np.searchsorted(cdf, uniforms[q] * total, side="right")
-                out[q] = min(position, n_words - 1)
+                target = uniforms[q] * running
+                b = min(np.searchsorted(ends, target, side="right"), n_blocks - 1)
+                accumulated = ends[b - 1] if b > 0 else 0.0
+                lo, hi = b * CDF_CHUNK, min(n_words, (b + 1) * CDF_CHUNK)
+                chosen = -1
+                for w in range(lo, hi):
+                    if row[w] > 0.0:
+                        chosen = w  # rounding fallback: the last positive weight of the chunk
+                        accumulated += row[w]
+                        if accumulated > target:
+                            break
+                out[q] = chosen

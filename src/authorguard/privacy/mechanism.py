@@ -28,6 +28,20 @@ def _n_threads() -> int:
     return numba.get_num_threads()
 
 
+def _exp_shifted(block: np.ndarray, row_max: np.ndarray, out: np.ndarray, pool: ThreadPoolExecutor, threads: int) -> None:
+    """out = exp(block - row_max[:, None]) in float32, rows split over threads.
+
+    numpy's SIMD float32 exp is ~4x faster than a scalar exp inside a numba kernel, and ufuncs release the GIL.
+    """
+
+    def run(lo: int, hi: int) -> None:
+        np.subtract(block[lo:hi], row_max[lo:hi, None], out=out[lo:hi])
+        np.exp(out[lo:hi], out=out[lo:hi])
+
+    bounds = np.linspace(0, len(block), threads + 1).astype(int)
+    list(pool.map(lambda b: run(*b), zip(bounds[:-1], bounds[1:])))
+
+
 class ExponentialMechanism:
     """Pr[w | v] = pi[v, w] ∝ exp(epsilon * rho(v, w) / 2), over a vocabulary of L words, sensitivity 1.
 
@@ -91,15 +105,26 @@ class ExponentialMechanism:
     def _block_rows(self) -> int:
         return int(np.clip(_BLOCK_BUDGET_BYTES // (8 * max(self.vocabulary_size, 1)), 16, 2048))
 
-    def scaled_ratings(self, rows: Sequence[int] | np.ndarray) -> np.ndarray:
-        """epsilon * rho(v, w) / 2 for v in ``rows`` and every w: float32 array of shape (len(rows), L)."""
+    def _scaled_ratings_block(self, rows: np.ndarray, threads: int, buffer: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """(a, row_max): a float32 (len(rows), L) block of scaled ratings and an upper bound of each row's max.
+
+        ``buffer`` (at least len(rows) x L, float32) is reused when given: a fresh 100+ MB array per block costs
+        page faults that take as long as the matrix product itself.
+        """
         from authorguard.privacy import _kernels
 
         rows = np.asarray(rows, dtype=np.int64)
-        block = self.unit_vectors[rows] @ self._transposed
+        if buffer is None:
+            block = self.unit_vectors[rows] @ self._transposed
+        else:
+            block = np.matmul(self.unit_vectors[rows], self._transposed, out=buffer[: len(rows)])
         row_max = np.empty(len(rows), dtype=np.float32)
-        _kernels.scaled_ratings_block(block, rows, *self._index_arrays, *self._constants(), row_max, _n_threads())
-        return block
+        _kernels.scaled_ratings_block(block, rows, *self._index_arrays, *self._constants(), row_max, threads)
+        return block, row_max
+
+    def scaled_ratings(self, rows: Sequence[int] | np.ndarray) -> np.ndarray:
+        """epsilon * rho(v, w) / 2 for v in ``rows`` and every w: float32 array of shape (len(rows), L)."""
+        return self._scaled_ratings_block(np.asarray(rows), _n_threads())[0]
 
     def log_probabilities(self, rows: Sequence[int] | np.ndarray) -> np.ndarray:
         """ln pi[v, :] for v in ``rows``: float64 array of shape (len(rows), L)."""
@@ -109,6 +134,9 @@ class ExponentialMechanism:
 
     def sample(self, sources: np.ndarray, uniforms: np.ndarray) -> np.ndarray:
         """Replace each source word by a draw from its row of pi, by inverse CDF.
+
+        Rows are streamed in blocks; within a block, each distinct source word's row is computed once and all of
+        its draws are made from it (cumulative sums in float64, one 64-word chunk scanned per draw).
 
         Parameters
         ----------
@@ -136,14 +164,17 @@ class ExponentialMechanism:
         sorted_uniforms = uniforms[order]
         sorted_out = np.empty(len(sources), dtype=np.int64)
         step = self._block_rows()
-        for lo in range(0, len(rows), step):
-            hi = min(lo + step, len(rows))
-            block = self.unit_vectors[rows[lo:hi]] @ self._transposed
-            ptr = uniform_ptr[lo : hi + 1]
-            _kernels.sample_block(
-                block, rows[lo:hi], *self._index_arrays, *self._constants(),
-                ptr - ptr[0], sorted_uniforms[ptr[0] : ptr[-1]], sorted_out[ptr[0] : ptr[-1]], _n_threads(),
-            )
+        threads = _n_threads()
+        buffer = np.empty((min(step, len(rows)), self.vocabulary_size), dtype=np.float32)
+        with ThreadPoolExecutor(max_workers=threads) as pool:
+            for lo in range(0, len(rows), step):
+                hi = min(lo + step, len(rows))
+                block, row_max = self._scaled_ratings_block(rows[lo:hi], threads, buffer)
+                _exp_shifted(block, row_max, block, pool, threads)  # unnormalised weights, in place
+                ptr = uniform_ptr[lo : hi + 1]
+                _kernels.sample_from_weights(
+                    block, ptr - ptr[0], sorted_uniforms[ptr[0] : ptr[-1]], sorted_out[ptr[0] : ptr[-1]], threads
+                )
         out[order] = sorted_out
         return out
 
@@ -165,23 +196,14 @@ class ExponentialMechanism:
         column_max = np.full(n_words, -np.inf, dtype=np.float32)
         column_min = np.full(n_words, np.inf, dtype=np.float32)
         step = self._block_rows()
-        scratch = np.empty((step, n_words), dtype=np.float32)
-        constants = self._constants()
-
-        def exp_row_sums(block, row_max, lo, hi):
-            part = np.subtract(block[lo:hi], row_max[lo:hi, None], out=scratch[lo:hi])
-            np.exp(part, out=part)
-            return part.sum(axis=1, dtype=np.float64)
-
+        buffer = np.empty((min(step, n_words), n_words), dtype=np.float32)
+        scratch = np.empty_like(buffer)
         with ThreadPoolExecutor(max_workers=threads) as pool:
             for start in range(0, n_words, step):
                 rows = np.arange(start, min(start + step, n_words), dtype=np.int64)
-                block = self.unit_vectors[rows] @ self._transposed
-                row_max = np.empty(len(rows), dtype=np.float32)
-                _kernels.scaled_ratings_block(block, rows, *self._index_arrays, *constants, row_max, threads)
-                # numpy's SIMD float32 exp is ~4x faster than a scalar exp in the kernel; split rows over threads
-                bounds = np.linspace(0, len(rows), threads + 1).astype(int)
-                sums = list(pool.map(lambda b: exp_row_sums(block, row_max, *b), zip(bounds[:-1], bounds[1:])))
-                log_partition = (row_max + np.log(np.concatenate(sums))).astype(np.float32)
+                block, row_max = self._scaled_ratings_block(rows, threads, buffer)
+                weights = scratch[: len(rows)]
+                _exp_shifted(block, row_max, weights, pool, threads)
+                log_partition = (row_max + np.log(weights.sum(axis=1, dtype=np.float64))).astype(np.float32)
                 _kernels.column_extrema_update(block, log_partition, column_max, column_min, threads)
         return float(np.max(column_max.astype(np.float64) - column_min.astype(np.float64)))
