@@ -29,3 +29,13 @@ class VectorMechanism(TransformerMixin, BaseEstimator, ABC):
     @abstractmethod
     def privacy_report(self):
         """What releasing one document costs (a dataclass with ``to_dict()``)."""
+
+    @abstractmethod
+    def transform_records(self, raw_documents, record_ids, seed: int | None):
+        """Like ``transform``, but each document's randomness comes from its own stream derived from
+        (``seed``, its id), or from the OS CSPRNG when ``seed`` is None, so the output of a record does not
+        depend on how records are batched, ordered or spread over workers."""
+
+    @abstractmethod
+    def fits_on_private_input(self) -> bool:
+        """True when ``fit`` learns from the documents it is given (then they are part of what is released)."""

@@ -110,7 +110,7 @@ def test_privacy_syntf_with_embeddings_is_exact(tmp_path, small_vectors):
     (["--n-words", "0"], "'n_words' parameter of SynTF"),
     (["--bigram-weight", "2"], "'bigram_weight' parameter of SynTF"),
     (["--morphology", "stem"], "'morphology' parameter of SynTF must be one of"),
-    (["--vocabulary", "missing-words.txt"], "vocabulary file 'missing-words.txt' does not exist"),
+    (["--vocabulary", "missing-words.txt"], "Got 'missing-words.txt' instead (no such file)"),
 ])
 def test_syntf_bad_options_exit_2_with_one_line(tmp_path, rows, args, message):
     infile = _write_input(tmp_path / "in.jsonl", rows[:3])
@@ -157,3 +157,16 @@ def test_demo_without_data_says_how_to_get_it(tmp_path, monkeypatch):
 
 def _offline(*args, **kwargs):
     raise OSError("network is unreachable")
+
+
+def test_syntf_on_a_dataset_name_with_target_loss(tmp_path):
+    words = tmp_path / "words.txt"
+    words.write_text("\n".join(SMALL_WORDS), encoding="utf-8")
+    result = _run("syntf", "20news", "-o", tmp_path / "news.npz", "--vocabulary", words, "--n-words", 5,
+                  "--target-loss", 6.0, "--seed", 0, "--json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert report["loss_per_word"] == pytest.approx(6.0, abs=1e-2)
+    matrix, _, ids = load_counts_npz(tmp_path / "news.npz")
+    assert len(ids) == len(set(ids)) == 18_846 and ids[0] == "train/alt.atheism/49960"
+    np.testing.assert_array_equal(np.asarray(matrix.sum(axis=1)).ravel(), 5)

@@ -142,7 +142,7 @@ def test_privacy_report_values(fitted):
     ({"bigram_weight": 1.5}, "The 'bigram_weight' parameter of SynTF must be a float in the range \\[0, 1\\]. Got 1.5"),
     ({"bigram_weight": -0.1}, "'bigram_weight' parameter of SynTF"),
     ({"morphology": "stem"}, "The 'morphology' parameter of SynTF must be one of 'lemma', 'lower', 'orth'. Got 'stem'"),
-    ({"vocabulary": "mine"}, "'vocabulary' parameter of SynTF must be None, 'embeddings'"),
+    ({"vocabulary": "mine.txt"}, "'vocabulary' parameter of SynTF must be None, 'embeddings', a word-list file .* \\(no such file\\)"),
     ({"synsets": "yes"}, "'synsets' parameter of SynTF must be a bool"),
 ])
 def test_bad_parameters_fail_in_fit_with_one_line(params, message):
@@ -172,3 +172,31 @@ def test_max_features_keeps_the_most_frequent_words_with_vectors():
     texts = ["hockey hockey hockey game game zzqxvw zzqxvw zzqxvw zzqxvw puck", "hockey game space"]
     model = SynTF(n_words=5, max_features=2, random_state=0).fit(texts)
     assert list(model.vocabulary_) == ["game", "hockey"]  # 'zzqxvw' is frequent but has no vector
+
+
+def test_calibrate_sets_epsilon_for_a_target_loss():
+    model = SynTF(n_words=5, vocabulary=SMALL_WORDS, random_state=0).fit([])
+    epsilon = model.calibrate(10.0)
+    assert model.get_params()["epsilon"] == epsilon == model.mechanism_.epsilon
+    assert model.privacy_report().loss_per_word == pytest.approx(10.0, abs=1e-2)
+
+
+def test_public_embeddings_vocabulary_capped_by_frequency_rank():
+    model = SynTF(n_words=5, vocabulary="embeddings", max_features=50, random_state=0).fit([])
+    assert len(model.vocabulary_) == 50 and model.vocabulary_source_ == "public"
+    # GloVe is ordered by frequency: the 50 most frequent non-stop-words, lemmatised
+    assert {"year", "state", "time", "government"} <= set(model.vocabulary_)
+
+
+def test_transform_records_output_depends_only_on_seed_and_id():
+    model = SynTF(n_words=20, vocabulary=SMALL_WORDS, random_state=0).fit([])
+    texts = ["cat dog", "hockey game", "apple banana orange"]
+    ids = ["a", "b", "c"]
+    together = model.transform_records(texts, ids, seed=3)
+    reordered = model.transform_records(texts[::-1], ids[::-1], seed=3)
+    alone = model.transform_records(texts[1:2], ids[1:2], seed=3)
+    assert (together[::-1] != reordered).nnz == 0
+    assert (together[1] != alone[0]).nnz == 0
+    assert (together != model.transform_records(texts, ids, seed=4)).nnz > 0
+    assert model.transform_records(texts, ids, seed=None).sum() == 60  # secure source
+    assert model.fits_on_private_input() is False and SynTF().fits_on_private_input() is True

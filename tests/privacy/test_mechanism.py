@@ -114,3 +114,14 @@ def test_epsilon_for_loss_hits_the_target(small_vectors):
 def test_mechanism_rejects_bad_epsilon(small_vectors, epsilon):
     with pytest.raises(ValueError, match="'epsilon' parameter of ExponentialMechanism must be a float in the range \\(0, inf\\)"):
         ExponentialMechanism.from_words(list(small_vectors.words), small_vectors, epsilon, 0.3)
+
+
+def test_a_draw_does_not_depend_on_the_other_rows_sampled_with_it(small_vectors):
+    # BLAS products round differently with other block shapes and thread counts; the sampler must not
+    _, mechanism = _build(small_vectors, 40.0, 0.3)
+    rng = np.random.default_rng(8)
+    sources = rng.integers(0, mechanism.vocabulary_size, size=5000)
+    uniforms = rng.random(5000)
+    together = mechanism.sample(sources, uniforms)
+    one_by_one = np.array([mechanism.sample(sources[i : i + 1], uniforms[i : i + 1])[0] for i in range(0, 5000, 50)])
+    assert np.array_equal(together[::50], one_by_one)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import typer
 
 from authorguard import __version__
-from authorguard.cli import demo, privacy, syntf
+from authorguard.cli import anonymize, demo, privacy, syntf
 
 app = typer.Typer(
     name="authorguard",
@@ -16,6 +16,7 @@ app = typer.Typer(
 )
 app.command("syntf")(syntf.command)
 app.command("demo")(demo.demo)
+app.command("anonymize")(anonymize.anonymize)
 app.add_typer(privacy.app, name="privacy")
 
 

@@ -50,20 +50,3 @@ def print_json(obj: object) -> None:
 def set_data_dir(data_dir: Path | None) -> None:
     if data_dir is not None:
         os.environ["AUTHORGUARD_DATA"] = str(data_dir)
-
-
-def read_word_list(path: str | os.PathLike) -> list[str]:
-    """A public vocabulary file: one word per line, UTF-8 (blank lines ignored)."""
-    from authorguard.exceptions import InputError
-
-    path = Path(path)
-    if not path.is_file():
-        raise InputError(f"vocabulary file {str(path)!r} does not exist")
-    try:
-        words = path.read_text(encoding="utf-8").split("\n")
-    except UnicodeDecodeError as error:
-        raise InputError(f"{path}: not valid UTF-8 (byte {error.start})") from None
-    words = [w.strip() for w in words if w.strip()]
-    if not words:
-        raise InputError(f"{path}: the vocabulary file holds no word")
-    return words

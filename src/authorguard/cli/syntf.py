@@ -8,7 +8,7 @@ from typing import Annotated
 import numpy as np
 import typer
 
-from authorguard.cli.common import console, handle_errors, print_json, progress, read_word_list, set_data_dir
+from authorguard.cli.common import console, handle_errors, print_json, progress, set_data_dir
 from authorguard.exceptions import InputError
 
 BATCH_SIZE = 2000
@@ -54,6 +54,7 @@ def syntf(
     input: Annotated[str, typer.Argument(help="JSONL, CSV or Parquet file, or a dataset name (e.g. 20news).")],
     output: Annotated[Path, typer.Option("--output", "-o", help="Output: .jsonl (one line per input record) or .npz (sparse matrix).")],
     epsilon: Annotated[float, typer.Option(help="Privacy parameter per sampled word, > 0.")] = 47.5,
+    target_loss: Annotated[float | None, typer.Option(help="Instead of --epsilon: calibrate epsilon so that the exact loss per word on the vocabulary is this.")] = None,
     n_words: Annotated[int, typer.Option(help="Words sampled per document (each output sums to this).")] = 150,
     bigram_weight: Annotated[float, typer.Option(help="Weight s of the letter-bigram penalty, in [0, 1].")] = 0.3,
     morphology: Annotated[str, typer.Option(help="lemma, lower or orth.")] = "lemma",
@@ -68,23 +69,22 @@ def syntf(
     json_output: Annotated[bool, typer.Option("--json", help="Print the privacy report as JSON.")] = False,
 ) -> None:
     """Release SynTF vectors of every INPUT document, in input order, plus a privacy report beside OUTPUT."""
-    from authorguard.methods.syntf import EMBEDDINGS_VOCABULARY, SynTF
+    from authorguard.methods.syntf import SynTF
 
     set_data_dir(data_dir)
     if output.suffix not in (".jsonl", ".npz"):
         raise InputError(f"{output}: output must end in .jsonl or .npz")
-    if vocabulary is None or vocabulary == EMBEDDINGS_VOCABULARY:
-        public_vocabulary = vocabulary
-    else:
-        public_vocabulary = read_word_list(vocabulary)
     model = SynTF(epsilon=epsilon, n_words=n_words, bigram_weight=bigram_weight, morphology=morphology, synsets=synsets,
-                  embeddings=embeddings, vocabulary=public_vocabulary, random_state=seed, secure=secure)
+                  embeddings=embeddings, vocabulary=vocabulary, random_state=seed, secure=secure)
     model._validate_params()  # fail on bad options before reading the input
     with progress() as bars:
         task = bars.add_task("reading input", total=None)
         ids, texts = load_input(input, text_field, id_field)
         bars.update(task, description="fitting vocabulary and mechanism")
         model.fit(texts)
+        if target_loss is not None:
+            bars.update(task, description=f"calibrating epsilon for a loss of {target_loss} per word")
+            model.calibrate(target_loss)
         counts = model.term_counts(texts)
         bars.update(task, description="synthesising", total=len(texts), completed=0)
         parts = []

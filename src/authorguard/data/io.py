@@ -166,3 +166,18 @@ def write_json(path: str | os.PathLike, obj: object) -> None:
     with atomic_write(path) as out:
         json.dump(obj, out, indent=2, ensure_ascii=False)
         out.write("\n")
+
+
+def read_word_list(path: str | os.PathLike) -> list[str]:
+    """A public vocabulary file: one word per line, UTF-8 (blank lines ignored)."""
+    path = Path(path)
+    if not path.is_file():
+        raise InputError(f"vocabulary file {str(path)!r} does not exist")
+    try:
+        words = path.read_text(encoding="utf-8").split("\n")
+    except UnicodeDecodeError as error:
+        raise InputError(f"{path}: not valid UTF-8 (byte {error.start})") from None
+    words = [w.strip() for w in words if w.strip()]
+    if not words:
+        raise InputError(f"{path}: the vocabulary file holds no word")
+    return words

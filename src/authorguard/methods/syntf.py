@@ -21,6 +21,7 @@ References
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 from collections.abc import Iterable
 
@@ -30,12 +31,15 @@ from sklearn.feature_extraction.text import CountVectorizer
 from sklearn.utils.validation import check_is_fitted
 
 from authorguard.base import VectorMechanism
+from authorguard.data.io import read_word_list
 from authorguard.embeddings.base import DEFAULT_EMBEDDINGS, WordVectors, load_word_vectors
 from authorguard.exceptions import InputError
 from authorguard.privacy.accounting import SynTFPrivacyReport
 from authorguard.privacy.mechanism import ExponentialMechanism
 from authorguard.text.analysis import MORPHOLOGIES, TermAnalyzer, wordnet_synonyms
-from authorguard.utils.random import GeneratorUniforms, RandomState, UniformSource, as_generator, uniform_source
+from authorguard.utils.random import (
+    GeneratorUniforms, RandomState, RecordUniforms, SecureUniforms, UniformSource, as_generator, uniform_source,
+)
 from authorguard.utils.validation import check_number, check_option, check_texts
 
 EMBEDDINGS_VOCABULARY = "embeddings"
@@ -59,15 +63,17 @@ class SynTF(VectorMechanism):
         Extend the vocabulary with WordNet synonyms of its words.
     embeddings : str, path or WordVectors, default="glove-6b-50d"
         Word vectors for the rating's cosine: a registered name, a GloVe text file, or vectors.
-    vocabulary : None, "embeddings" or iterable of str, default=None
+    vocabulary : None, "embeddings", path or iterable of str, default=None
         None fits V on the documents passed to ``fit``: convenient, but *V itself then leaks which words
         occur in the private input, which epsilon does not cover*. ``"embeddings"`` takes every word of the
-        embeddings; an iterable gives a public word list. Words are normalised like documents and kept when
-        they have a vector.
+        embeddings; a path names a public word-list file (one word per line); an iterable gives public words.
+        Words are normalised like documents and kept when they have a vector.
     min_df : int, default=1
         With a fitted vocabulary, keep words in at least this many documents.
     max_features : int or None, default=None
-        With a fitted vocabulary, keep only the most frequent words that have a vector (by corpus count).
+        Keep only this many words that have a vector: the most frequent in the documents (fitted vocabulary),
+        or the first in the public source's order (GloVe is ordered by frequency, so ``vocabulary="embeddings",
+        max_features=30000`` is the 30k most frequent English words).
     random_state : int, numpy.random.Generator or None
         Seed of the sampler; resolved in ``fit`` (successive ``transform`` calls continue the stream).
     secure : bool, default=False
@@ -80,6 +86,10 @@ class SynTF(VectorMechanism):
     vocabulary_source_ : {"fitted", "public"}
     embeddings_name_ : str
     """
+
+    # Batch releases (``authorguard anonymize``) never fit on the private input: by default V is the 30,000 most
+    # frequent GloVe words, a public vocabulary.
+    batch_defaults = {"vocabulary": EMBEDDINGS_VOCABULARY, "max_features": 30_000}
 
     def __init__(self, epsilon: float = 47.5, n_words: int = 150, bigram_weight: float = 0.3, morphology: str = "lemma",
                  synsets: bool = False, embeddings: str | WordVectors = DEFAULT_EMBEDDINGS, vocabulary=None,
@@ -110,14 +120,15 @@ class SynTF(VectorMechanism):
         for flag in ("synsets", "secure"):
             if not isinstance(getattr(self, flag), (bool, np.bool_)):
                 raise InputError(f"The {flag!r} parameter of {name} must be a bool. Got {getattr(self, flag)!r} instead.")
-        if isinstance(self.vocabulary, str) and self.vocabulary != EMBEDDINGS_VOCABULARY:
-            raise InputError(
-                f"The 'vocabulary' parameter of {name} must be None, {EMBEDDINGS_VOCABULARY!r} or an iterable of words. "
-                f"Got {self.vocabulary!r} instead."
-            )
+        if isinstance(self.vocabulary, (str, os.PathLike)) and self.vocabulary != EMBEDDINGS_VOCABULARY:
+            if not os.path.isfile(self.vocabulary):
+                raise InputError(
+                    f"The 'vocabulary' parameter of {name} must be None, {EMBEDDINGS_VOCABULARY!r}, a word-list file or an "
+                    f"iterable of words. Got {str(self.vocabulary)!r} instead (no such file)."
+                )
 
-    def _candidate_words(self, analyzer: TermAnalyzer, texts: list[str] | None) -> tuple[list[str], np.ndarray | None]:
-        """Candidate vocabulary words, with their corpus counts when fitted on documents."""
+    def _candidate_words(self, analyzer: TermAnalyzer, texts: list[str] | None) -> tuple[list[str], np.ndarray]:
+        """Candidate vocabulary words with a ranking score (corpus counts, or the public source's order)."""
         if self.vocabulary is None:
             counter = CountVectorizer(analyzer=analyzer, min_df=self.min_df)
             try:
@@ -125,18 +136,28 @@ class SynTF(VectorMechanism):
             except ValueError:
                 raise InputError("no document has a vocabulary word (after removing stop words and numbers)") from None
             return list(counter.get_feature_names_out()), np.asarray(counts.sum(axis=0)).ravel()
-        if isinstance(self.vocabulary, str):  # "embeddings"
+        if self.vocabulary == EMBEDDINGS_VOCABULARY:
             words: Iterable[str] = load_word_vectors(self.embeddings).words
+        elif isinstance(self.vocabulary, (str, os.PathLike)):
+            words = read_word_list(self.vocabulary)
         else:
             words = self.vocabulary
-        normalized = (analyzer.normalize_word(w) for w in words)
-        return sorted({w for w in normalized if w}), None
+        # public sources keep their order (GloVe's is by corpus frequency): earlier words rank higher
+        ordered: dict[str, None] = {}
+        enough = None if self.max_features is None else 2 * self.max_features  # margin for words without vectors
+        for word in words:
+            normalized = analyzer.normalize_word(word)
+            if normalized:
+                ordered[normalized] = None
+                if enough is not None and len(ordered) >= enough:
+                    break  # normalising all 400k GloVe words would dominate fit time
+        return list(ordered), np.arange(len(ordered), 0, -1, dtype=np.float64)
 
     def fit(self, raw_documents, y=None):
         """Build the vocabulary (from ``raw_documents`` unless a public one is given) and the mechanism.
 
-        V = the candidate words that have an embedding vector; with a fitted vocabulary, the ``max_features``
-        most frequent of them; with ``synsets``, extended by their WordNet synonyms that have vectors.
+        V = the candidate words that have an embedding vector; with ``max_features``, the top-ranked of them;
+        with ``synsets``, extended by their WordNet synonyms that have vectors.
 
         Parameters
         ----------
@@ -149,10 +170,11 @@ class SynTF(VectorMechanism):
         vectors = load_word_vectors(self.embeddings, vocabulary=candidates)
         has_vector = np.array([w in vectors for w in candidates], dtype=bool)
         words = [w for w, keep in zip(candidates, has_vector) if keep]
-        if frequencies is not None and self.max_features is not None and len(words) > self.max_features:
+        if self.max_features is not None and len(words) > self.max_features:
             kept = frequencies[has_vector]
             order = np.lexsort((np.arange(len(words)), -kept))[: self.max_features]  # most frequent, ties by name
-            words = sorted(words[i] for i in order)
+            words = [words[i] for i in order]
+        words = sorted(words)
         if self.synsets and words:
             synonyms = {analyzer.normalize_word(syn) for word in words for syn in wordnet_synonyms(word.lower())}
             synonyms = sorted(synonyms - {None} - set(words))
@@ -239,6 +261,19 @@ class SynTF(VectorMechanism):
         """Synthetic term-frequency vectors: csr_matrix of shape (n_documents, L), int64, rows summing to n."""
         return self.synthesize(self.term_counts(raw_documents))
 
+    def transform_records(self, raw_documents, record_ids, seed: int | None) -> sp.csr_matrix:
+        """Synthetic vectors with per-record randomness from (``seed``, id), or the OS CSPRNG when seed is None."""
+        texts = check_texts(raw_documents, type(self).__name__)
+        record_ids = list(record_ids)
+        if len(record_ids) != len(texts):
+            raise InputError(f"{len(texts)} documents but {len(record_ids)} record ids")
+        source = SecureUniforms() if seed is None else RecordUniforms(seed, record_ids)
+        return self.synthesize(self.term_counts(texts), source)
+
+    def fits_on_private_input(self) -> bool:
+        """True with the default fitted vocabulary (V is learned from, and reveals, the documents)."""
+        return self.vocabulary is None
+
     def get_feature_names_out(self, input_features=None) -> np.ndarray:
         check_is_fitted(self, "mechanism_")
         return np.array(list(self.vocabulary_), dtype=object)
@@ -251,6 +286,21 @@ class SynTF(VectorMechanism):
         if self._loss_per_word is None:
             self._loss_per_word = self.mechanism_.loss_per_word()
         return self._loss_per_word
+
+    def calibrate(self, target_loss: float) -> float:
+        """Set ``epsilon`` so that the exact loss per word on the fitted vocabulary equals ``target_loss``.
+
+        Compare methods at equal loss l, not equal epsilon: l depends on the embeddings, V and s. Returns the
+        new epsilon (also stored as the ``epsilon`` parameter, so ``get_params`` and the report show it).
+        """
+        from authorguard.privacy.calibration import epsilon_for_loss
+
+        check_is_fitted(self, "mechanism_")
+        epsilon = epsilon_for_loss(self.mechanism_, target_loss)
+        self.epsilon = epsilon
+        self.mechanism_ = self.mechanism_.with_epsilon(epsilon)
+        self._loss_per_word = None
+        return epsilon
 
     def privacy_report(self, documents_without_vocabulary: int | None = None) -> SynTFPrivacyReport:
         """Standard, improved and tight loss of one released document, with the settings that produced it."""

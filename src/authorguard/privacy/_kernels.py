@@ -73,39 +73,70 @@ def column_extrema_update(A, log_partition, column_max, column_min, n_chunks):
 CDF_CHUNK = 64
 
 
-@njit(cache=True, parallel=True, fastmath=True, nogil=True)
-def sample_from_weights(W, uniform_ptr, uniforms, out, n_chunks):
-    """Inverse-CDF sampling from unnormalised row weights ``W`` (float32, >= 0).
+@njit(cache=True, fastmath=True, nogil=True)
+def _cosine_row(unit, unit_t, v, row):
+    """row[w] = <unit[v], unit[w]>, summed over the dimensions in a fixed order.
 
-    For row i, each uniform u in ``uniforms[uniform_ptr[i]:uniform_ptr[i+1]]`` picks the word w with
-    F(w-1) <= u * total < F(w), F the row's cumulative sum (float64), written to the same position of
-    ``out``. Cumulative sums are kept per chunk of 256 words, so a draw scans one chunk, not the row.
+    Each output lane accumulates d = 0, 1, ... itself, so the value of row[w] does not depend on which other
+    rows are computed with it or on the number of threads (a BLAS product's does: its blocking changes the
+    summation order). Exact reproducibility of a record's release across batchings and engines needs this.
     """
-    n_rows, n_words = W.shape
+    for w in range(row.shape[0]):
+        row[w] = 0.0
+    for d in range(unit.shape[1]):
+        x = unit[v, d]
+        for w in range(row.shape[0]):
+            row[w] += x * unit_t[d, w]
+
+
+@njit(cache=True, parallel=True, nogil=True)
+def sample_rows(rows, unit, unit_t, inc_ptr, inc_idx, post_ptr, post_idx, set_sizes, base, offset, pen_dice, pen_self,
+                uniform_ptr, uniforms, out, n_chunks):
+    """Fused, reproducible inverse-CDF sampling, one row of pi at a time (O(L) memory per thread).
+
+    Row i is the distribution of source word ``rows[i]``: cosines (:func:`_cosine_row`), scaled ratings, weights
+    exp(a - max) in float64, cumulative sums per 64-word chunk; each uniform u in
+    ``uniforms[uniform_ptr[i]:uniform_ptr[i+1]]`` picks the word w with F(w-1) <= u * F(L) < F(w).
+    """
+    n_rows = rows.shape[0]
+    n_words = unit.shape[0]
     n_blocks = (n_words + CDF_CHUNK - 1) // CDF_CHUNK
     for chunk in prange(n_chunks):
+        row = np.empty(n_words, dtype=np.float32)
+        weights = np.empty(n_words, dtype=np.float64)
+        counts = np.zeros(n_words, dtype=np.int32)
         ends = np.empty(n_blocks, dtype=np.float64)
         for i in range(chunk, n_rows, n_chunks):
             if uniform_ptr[i] == uniform_ptr[i + 1]:
                 continue
-            row = W[i]
+            _cosine_row(unit, unit_t, rows[i], row)
+            largest = _fill_scaled_row(row, rows[i], inc_ptr, inc_idx, post_ptr, post_idx, set_sizes, counts,
+                                       base, offset, pen_dice, pen_self)
             running = 0.0
             for b in range(n_blocks):
                 part = 0.0
                 for w in range(b * CDF_CHUNK, min(n_words, (b + 1) * CDF_CHUNK)):
-                    part += row[w]
+                    weight = np.exp(np.float64(row[w]) - largest)
+                    weights[w] = weight
+                    part += weight
                 running += part
                 ends[b] = running
             for q in range(uniform_ptr[i], uniform_ptr[i + 1]):
-                target = uniforms[q] * running
-                b = min(np.searchsorted(ends, target, side="right"), n_blocks - 1)
-                accumulated = ends[b - 1] if b > 0 else 0.0
-                lo, hi = b * CDF_CHUNK, min(n_words, (b + 1) * CDF_CHUNK)
-                chosen = -1
-                for w in range(lo, hi):
-                    if row[w] > 0.0:
-                        chosen = w  # rounding fallback: the last positive weight of the chunk
-                        accumulated += row[w]
-                        if accumulated > target:
-                            break
-                out[q] = chosen
+                out[q] = _search(weights, ends, uniforms[q] * running)
+
+
+@njit(cache=True, nogil=True)
+def _search(weights, ends, target):
+    """The word whose cumulative weight first exceeds ``target`` (never a zero-weight word)."""
+    n_words = weights.shape[0]
+    n_blocks = ends.shape[0]
+    b = min(np.searchsorted(ends, target, side="right"), n_blocks - 1)
+    accumulated = ends[b - 1] if b > 0 else 0.0
+    chosen = -1
+    for w in range(b * CDF_CHUNK, min(n_words, (b + 1) * CDF_CHUNK)):
+        if weights[w] > 0.0:
+            chosen = w  # rounding fallback: the last positive weight of the chunk
+            accumulated += weights[w]
+            if accumulated > target:
+                break
+    return chosen

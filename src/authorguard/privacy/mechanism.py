@@ -135,8 +135,9 @@ class ExponentialMechanism:
     def sample(self, sources: np.ndarray, uniforms: np.ndarray) -> np.ndarray:
         """Replace each source word by a draw from its row of pi, by inverse CDF.
 
-        Rows are streamed in blocks; within a block, each distinct source word's row is computed once and all of
-        its draws are made from it (cumulative sums in float64, one 64-word chunk scanned per draw).
+        Each distinct source word's row is computed once (O(L) memory per thread) and all of its draws are made
+        from it (cumulative sums in float64, one 64-word chunk scanned per draw). A row's values do not depend
+        on the other rows or on the number of threads, so a record's release does not depend on its batch.
 
         Parameters
         ----------
@@ -163,18 +164,10 @@ class ExponentialMechanism:
         uniform_ptr = np.append(starts, len(sources)).astype(np.int64)
         sorted_uniforms = uniforms[order]
         sorted_out = np.empty(len(sources), dtype=np.int64)
-        step = self._block_rows()
-        threads = _n_threads()
-        buffer = np.empty((min(step, len(rows)), self.vocabulary_size), dtype=np.float32)
-        with ThreadPoolExecutor(max_workers=threads) as pool:
-            for lo in range(0, len(rows), step):
-                hi = min(lo + step, len(rows))
-                block, row_max = self._scaled_ratings_block(rows[lo:hi], threads, buffer)
-                _exp_shifted(block, row_max, block, pool, threads)  # unnormalised weights, in place
-                ptr = uniform_ptr[lo : hi + 1]
-                _kernels.sample_from_weights(
-                    block, ptr - ptr[0], sorted_uniforms[ptr[0] : ptr[-1]], sorted_out[ptr[0] : ptr[-1]], threads
-                )
+        _kernels.sample_rows(
+            rows, self.unit_vectors, self._transposed, *self._index_arrays, *self._constants(),
+            uniform_ptr, sorted_uniforms, sorted_out, _n_threads(),
+        )
         out[order] = sorted_out
         return out
 

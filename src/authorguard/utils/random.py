@@ -67,6 +67,29 @@ class SecureUniforms:
         return (words >> np.uint64(11)).astype(np.float64) * _TWO_POW_MINUS_53
 
 
+class RecordUniforms:
+    """Uniforms for a batch of records, each record's from its own stream derived from (seed, record id).
+
+    ``uniforms(size)`` splits ``size`` evenly over the records, in order: a record's variates do not depend on
+    which other records share its batch, on the batch order or on the worker, so sharded, resumed and parallel
+    runs release identical output for the same seed.
+    """
+
+    def __init__(self, seed: int, record_ids) -> None:
+        self.seed = int(seed)
+        self.record_ids = list(record_ids)
+
+    def uniforms(self, size: int) -> np.ndarray:
+        if not self.record_ids:
+            if size:
+                raise ValueError("no records to draw uniforms for")
+            return np.empty(0)
+        per_record, remainder = divmod(size, len(self.record_ids))
+        if remainder:
+            raise ValueError(f"{size} uniforms do not split evenly over {len(self.record_ids)} records")
+        return np.concatenate([record_generator(self.seed, rid).random(per_record) for rid in self.record_ids])
+
+
 def uniform_source(random_state: RandomState = None, secure: bool = False) -> UniformSource:
     """The uniform source for a component: secure, or a generator resolved from ``random_state``."""
     if secure:

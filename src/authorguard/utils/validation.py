@@ -34,19 +34,14 @@ def check_number(
         f"The {name!r} parameter of {owner} must be {kind_name} in the range "
         f"{brackets[0]}{lo_s}, {hi_s}{brackets[1]}. Got {value!r} instead."
     )
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(float(value)):
         raise InputError(message)
-    if kind is int and not isinstance(value, numbers.Integral):
-        if not float(value).is_integer():
-            raise InputError(message)
+    if kind is int and not float(value).is_integer():
+        raise InputError(message)
     number = kind(value)
-    if math.isnan(number) or (kind is float and math.isinf(number) and (low is not None and high is not None)):
-        raise InputError(message)
     if low is not None and (number < low or (number == low and closed in ("neither", "right"))):
         raise InputError(message)
     if high is not None and (number > high or (number == high and closed in ("neither", "left"))):
-        raise InputError(message)
-    if kind is float and math.isinf(number):
         raise InputError(message)
     return number
 

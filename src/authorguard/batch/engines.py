@@ -1,0 +1,69 @@
+"""Engines that run the pending shards: in this process, or on a Ray cluster through Ray Data."""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable, Iterable
+
+import numpy as np
+
+from authorguard.batch.config import AnonymizeConfig
+from authorguard.batch.shards import ShardProcessor
+from authorguard.batch.sources import Shard
+
+OnDone = Callable[[dict], None]
+
+
+def run_local(config: AnonymizeConfig, shards: Iterable[Shard], on_done: OnDone, processor: ShardProcessor | None = None) -> None:
+    """One process, shards in order (reusing the driver's loaded method when given)."""
+    processor = processor or ShardProcessor(config)
+    for shard in shards:
+        on_done(processor.process(shard))
+
+
+class RayShardWorker:
+    """Stateful Ray Data worker: loads the method once, then processes the shards it is given."""
+
+    def __init__(self, config: dict) -> None:
+        self.processor = ShardProcessor(AnonymizeConfig(**config))
+
+    def __call__(self, batch: dict) -> dict:
+        entries = [self.processor.process(Shard(**json.loads(item))) for item in batch["shard"]]
+        return {"entry": np.array([json.dumps(entry) for entry in entries], dtype=object)}
+
+
+def run_ray(config: AnonymizeConfig, shards: list[Shard], on_done: OnDone, processor: ShardProcessor | None = None) -> None:
+    """Ray Data: shard descriptors -> ``map_batches`` on an actor pool of ``workers`` stateful workers.
+
+    Each worker reads its shard's records itself (streaming, with per-record error capture) and commits the
+    output atomically, so a shard is the unit of exactly-once delivery whatever Ray retries. With no
+    ``ray_address`` a local cluster of ``workers`` CPUs is started and stopped by the command; with one, the
+    existing cluster is joined (inputs and outputs must then be on storage every node sees).
+    """
+    import ray
+
+    started_here = not ray.is_initialized()
+    if started_here:
+        if config.ray_address:
+            ray.init(address=config.ray_address, log_to_driver=False, logging_level=logging.WARNING)
+        else:
+            ray.init(num_cpus=config.workers, num_gpus=None if config.gpus_per_worker else 0,
+                     include_dashboard=False, log_to_driver=False, logging_level=logging.WARNING)
+    logging.getLogger("ray.data").setLevel(logging.WARNING)
+    try:
+        context = ray.data.DataContext.get_current()
+        context.enable_progress_bars = False
+        dataset = ray.data.from_items([{"shard": json.dumps(s.to_dict())} for s in shards], override_num_blocks=max(len(shards), 1))
+        results = dataset.map_batches(
+            RayShardWorker, fn_constructor_kwargs={"config": config.to_dict()}, batch_size=1,
+            compute=ray.data.ActorPoolStrategy(size=config.workers), num_cpus=1, num_gpus=config.gpus_per_worker or None,
+        )
+        for row in results.iter_rows():
+            on_done(json.loads(row["entry"]))
+    finally:
+        if started_here:
+            ray.shutdown()
+
+
+ENGINES = {"local": run_local, "ray": run_ray}

@@ -1,0 +1,208 @@
+"""Input discovery, shard planning and streaming record readers with per-record errors.
+
+An input is a JSONL, CSV or Parquet file, or a directory of such files (taken in name order). Each file is cut
+into shards of ``shard_size`` consecutive records; a shard is the unit of work, of atomic output and of
+resumption. Reading a shard streams its records: memory does not grow with the input.
+
+A record that cannot be used (bytes that are not UTF-8, a line that is not JSON, no text, a duplicate id) is
+yielded as an error with its reason, never dropped: records in = records out + records in errors.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from authorguard.data.io import FORMATS
+from authorguard.exceptions import InputError
+
+
+@dataclass(frozen=True)
+class Shard:
+    """Records [start, stop) of one input file."""
+
+    index: int
+    path: str
+    start: int
+    stop: int
+
+    @property
+    def output_name(self) -> str:
+        return f"part-{self.index:05d}.parquet"
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class SourceRecord:
+    """One input record: ``text`` is None when ``error`` says why it cannot be used."""
+
+    id: str
+    text: str | None
+    error: str | None = None
+
+
+def input_files(source: str | os.PathLike) -> list[Path]:
+    """The files of an input: the file itself, or the supported files of a directory in name order."""
+    path = Path(source)
+    if path.is_dir():
+        files = sorted(p for p in path.iterdir() if p.is_file() and p.suffix.lower() in FORMATS)
+        if not files:
+            raise InputError(f"{path}: directory holds no .jsonl, .csv or .parquet file")
+        return files
+    if not path.is_file():
+        raise InputError(f"{path}: no such file or directory")
+    if path.suffix.lower() not in FORMATS:
+        raise InputError(f"{path}: unknown file type {path.suffix or '(none)'!r}; use .jsonl, .csv or .parquet")
+    return [path]
+
+
+def _kind(path: Path) -> str:
+    return FORMATS[path.suffix.lower()]
+
+
+def _csv_rows(path: Path) -> Iterator[tuple[int, dict]]:
+    """(line number, row) of a CSV file; undecodable bytes are kept as surrogates, so the row is reported
+    as an error instead of the whole file failing."""
+    csv.field_size_limit(2**31 - 1)
+    with open(path, encoding="utf-8-sig", errors="surrogateescape", newline="") as handle:
+        reader = csv.DictReader(handle)
+        try:
+            for row in reader:
+                yield reader.line_num, row
+        except csv.Error as error:
+            raise InputError(f"{path}: not a readable CSV file ({error})") from None
+
+
+def _csv_header(path: Path) -> list[str] | None:
+    with open(path, encoding="utf-8-sig", errors="surrogateescape", newline="") as handle:
+        return csv.DictReader(handle).fieldnames
+
+
+def count_records(path: Path, text_field: str) -> int:
+    """Number of records in a file (one cheap pass); checks that a CSV/Parquet file has ``text_field``."""
+    kind = _kind(path)
+    if kind == "jsonl":
+        with open(path, "rb") as handle:
+            return sum(1 for line in handle if line.strip())
+    if kind == "csv":
+        header = _csv_header(path)
+        if header is None:
+            return 0
+        if text_field not in header:
+            raise InputError(f"{path}: no column {text_field!r} (columns: {', '.join(header)})")
+        return sum(1 for _ in _csv_rows(path))
+    import pyarrow.parquet as pq
+
+    try:
+        parquet = pq.ParquetFile(path)
+    except Exception as error:  # pyarrow raises several types for corrupt files
+        raise InputError(f"{path}: not a readable Parquet file ({error})") from None
+    if text_field not in parquet.schema_arrow.names:
+        raise InputError(f"{path}: no column {text_field!r} (columns: {', '.join(parquet.schema_arrow.names)})")
+    return parquet.metadata.num_rows
+
+
+def plan_shards(files: list[Path], shard_size: int, text_field: str) -> list[Shard]:
+    """Cut every file into shards of ``shard_size`` records (an empty file gives one empty shard)."""
+    shards: list[Shard] = []
+    for path in files:
+        total = count_records(path, text_field)
+        for start in range(0, max(total, 1), shard_size):
+            shards.append(Shard(len(shards), str(path), start, min(start + shard_size, total)))
+    return shards
+
+
+def _raw_rows(path: Path, start: int, stop: int) -> Iterator[tuple[int, dict | None, str | None]]:
+    """(position, row, error) for records [start, stop) of a file."""
+    kind = _kind(path)
+    if kind == "jsonl":
+        with open(path, "rb") as handle:
+            position = -1
+            for line_number, raw in enumerate(handle, start=1):
+                if not raw.strip():
+                    continue
+                position += 1
+                if position < start:
+                    continue
+                if position >= stop:
+                    return
+                try:
+                    row = json.loads(raw.decode("utf-8"))
+                except UnicodeDecodeError as error:
+                    yield position, None, f"line {line_number} is not valid UTF-8 (byte {error.start} of the line)"
+                    continue
+                except json.JSONDecodeError as error:
+                    yield position, None, f"line {line_number} is not valid JSON ({error.msg})"
+                    continue
+                if not isinstance(row, dict):
+                    yield position, None, f"line {line_number} is not a JSON object"
+                    continue
+                yield position, row, None
+    elif kind == "csv":
+        for position, (line_number, row) in enumerate(_csv_rows(path)):
+            if position < start:
+                continue
+            if position >= stop:
+                return
+            bad = next((k for k, v in row.items() if isinstance(v, str) and _has_surrogates(v)), None)
+            if bad is not None:
+                yield position, None, f"line {line_number}: field {bad!r} is not valid UTF-8"
+            elif None in row:
+                yield position, None, f"line {line_number} has more fields than the header"
+            else:
+                yield position, row, None
+    else:
+        import pyarrow.parquet as pq
+
+        parquet = pq.ParquetFile(path)
+        position = 0
+        for batch in parquet.iter_batches(batch_size=1024):
+            for row in batch.to_pylist():
+                if start <= position < stop:
+                    yield position, row, None
+                position += 1
+                if position >= stop:
+                    return
+
+
+def _has_surrogates(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def read_shard(shard: Shard, text_field: str, id_field: str) -> Iterator[SourceRecord]:
+    """Stream the records of a shard; every input record yields exactly one :class:`SourceRecord`.
+
+    A record without an id gets ``<file name>#<position>`` (deterministic, so resumed runs agree).
+    """
+    path = Path(shard.path)
+    seen: set[str] = set()
+    for position, row, error in _raw_rows(path, shard.start, shard.stop):
+        fallback_id = f"{path.name}#{position}"
+        if error is not None:
+            yield SourceRecord(fallback_id, None, error)
+            continue
+        raw_id = row.get(id_field)
+        identifier = fallback_id if raw_id is None or raw_id == "" else str(raw_id)
+        text = row.get(text_field)
+        if identifier in seen:
+            yield SourceRecord(identifier, None, f"duplicate id {identifier!r} in {path.name}")
+            continue
+        seen.add(identifier)
+        if text is None:
+            yield SourceRecord(identifier, None, f"no {text_field!r} field")
+        elif not isinstance(text, str):
+            yield SourceRecord(identifier, None, f"field {text_field!r} is a {type(text).__name__}, not a string")
+        else:
+            yield SourceRecord(identifier, text)
+
+
