@@ -170,3 +170,21 @@ def test_syntf_on_a_dataset_name_with_target_loss(tmp_path):
     matrix, _, ids = load_counts_npz(tmp_path / "news.npz")
     assert len(ids) == len(set(ids)) == 18_846 and ids[0] == "train/alt.atheism/49960"
     np.testing.assert_array_equal(np.asarray(matrix.sum(axis=1)).ravel(), 5)
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--engine", "spark"], "'engine' parameter of anonymize must be one of 'local', 'ray'"),
+    (["--resume", "--force"], "--resume and --force exclude each other"),
+    (["--workers", "3"], "--workers applies to --engine ray"),
+    (["--config", "missing.toml"], "config file 'missing.toml' does not exist"),
+])
+def test_anonymize_bad_options_exit_2_with_one_line(tmp_path, rows, args, message):
+    infile = _write_input(tmp_path / "in.jsonl", rows[:3])
+    result = _run("anonymize", infile, tmp_path / "out", "--method", "syntf", *args)
+    assert result.exit_code == 2 and message in " ".join(result.stderr.split())
+    assert not (tmp_path / "out").exists()
+
+
+def test_anonymize_missing_input(tmp_path):
+    result = _run("anonymize", tmp_path / "nope.jsonl", tmp_path / "out", "--method", "syntf")
+    assert result.exit_code == 2 and "nope.jsonl: no such file or directory" in result.stderr
