@@ -32,3 +32,17 @@ def test_extreme_uniforms_pick_the_first_and_last_positive_words():
     weights[[first, middle, last]] = [1.0, 2.0, 1.0]
     draws = _draw(weights, [0.0, 0.2499, 0.25, 0.7499, 0.75, 1.0 - 2**-53]).tolist()
     assert draws == [first, first, middle, middle, last, last]
+
+
+def test_vectorised_exp_matches_libm():
+    from authorguard.privacy._kernels import _exp_shifted_row
+
+    rng = np.random.default_rng(2)
+    row = np.concatenate([[0.0, -1e-9, -0.3465, -0.3466, -700.0, -707.9, -708.1, -745.0, -900.0],
+                          -rng.random(10_000) * 120]).astype(np.float32)
+    weights, bits = np.empty(len(row)), np.empty(len(row), dtype=np.int64)
+    _exp_shifted_row(row, 0.0, weights, bits)
+    expected = np.exp(row.astype(np.float64))
+    kept = row > -708.0
+    np.testing.assert_allclose(weights[kept], expected[kept], rtol=1e-13)
+    assert (weights[~kept] == 0).all()  # below e^-708 (relative to the row maximum) weights are flushed to zero
