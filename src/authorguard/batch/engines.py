@@ -26,6 +26,12 @@ class RayShardWorker:
     """Stateful Ray Data worker: loads the method once, then processes the shards it is given."""
 
     def __init__(self, config: dict) -> None:
+        import numba
+        import ray
+
+        # one worker per CPU Ray gives it: the kernels' threads must not oversubscribe the node
+        cpus = ray.get_runtime_context().get_assigned_resources().get("CPU", 1)
+        numba.set_num_threads(max(1, min(int(cpus), numba.config.NUMBA_NUM_THREADS)))
         self.processor = ShardProcessor(AnonymizeConfig(**config))
 
     def __call__(self, batch: dict) -> dict:
