@@ -23,12 +23,20 @@ from authorguard.exceptions import InputError
 
 @dataclass(frozen=True)
 class Shard:
-    """Records [start, stop) of one input file."""
+    """Records [start, stop) of one input file.
+
+    For JSONL, ``offset`` is the byte offset and ``line`` the 1-based line number of record ``start``, so that a
+    worker seeks straight to its shard instead of reading the file from the top (which would make a run
+    quadratic in the file size). Parquet shards are found through the row-group metadata; CSV files are read
+    from the top (quoted fields may span lines, so there is no safe offset).
+    """
 
     index: int
     path: str
     start: int
     stop: int
+    offset: int = 0
+    line: int = 1
 
     @property
     def output_name(self) -> str:
@@ -84,13 +92,23 @@ def _csv_header(path: Path) -> list[str] | None:
         return csv.DictReader(handle).fieldnames
 
 
-def count_records(path: Path, text_field: str) -> int:
-    """Number of records in a file (one cheap pass); checks that a CSV/Parquet file has ``text_field``."""
-    kind = _kind(path)
-    if kind == "jsonl":
-        with open(path, "rb") as handle:
-            return sum(1 for line in handle if line.strip())
-    if kind == "csv":
+def _jsonl_starts(path: Path, shard_size: int) -> tuple[int, list[tuple[int, int]]]:
+    """(number of records, [(byte offset, line number) of records 0, shard_size, 2 * shard_size, ...])."""
+    starts: list[tuple[int, int]] = []
+    count = offset = 0
+    with open(path, "rb") as handle:
+        for line_number, raw in enumerate(handle, start=1):
+            if raw.strip():
+                if count % shard_size == 0:
+                    starts.append((offset, line_number))
+                count += 1
+            offset += len(raw)
+    return count, starts
+
+
+def _count_records(path: Path, text_field: str) -> int:
+    """Number of records of a CSV or Parquet file; checks that it has ``text_field``."""
+    if _kind(path) == "csv":
         header = _csv_header(path)
         if header is None:
             return 0
@@ -112,24 +130,28 @@ def plan_shards(files: list[Path], shard_size: int, text_field: str) -> list[Sha
     """Cut every file into shards of ``shard_size`` records (an empty file gives one empty shard)."""
     shards: list[Shard] = []
     for path in files:
-        total = count_records(path, text_field)
-        for start in range(0, max(total, 1), shard_size):
-            shards.append(Shard(len(shards), str(path), start, min(start + shard_size, total)))
+        if _kind(path) == "jsonl":
+            total, starts = _jsonl_starts(path, shard_size)
+        else:
+            total, starts = _count_records(path, text_field), []
+        for number, start in enumerate(range(0, max(total, 1), shard_size)):
+            offset, line = starts[number] if number < len(starts) else (0, 1)
+            shards.append(Shard(len(shards), str(path), start, min(start + shard_size, total), offset, line))
     return shards
 
 
-def _raw_rows(path: Path, start: int, stop: int) -> Iterator[tuple[int, dict | None, str | None]]:
-    """(position, row, error) for records [start, stop) of a file."""
+def _raw_rows(shard: Shard) -> Iterator[tuple[int, dict | None, str | None]]:
+    """(position, row, error) for the records of a shard."""
+    path, start, stop = Path(shard.path), shard.start, shard.stop
     kind = _kind(path)
     if kind == "jsonl":
         with open(path, "rb") as handle:
-            position = -1
-            for line_number, raw in enumerate(handle, start=1):
+            handle.seek(shard.offset)
+            position = start - 1
+            for line_number, raw in enumerate(handle, start=shard.line):
                 if not raw.strip():
                     continue
                 position += 1
-                if position < start:
-                    continue
                 if position >= stop:
                     return
                 try:
@@ -161,14 +183,14 @@ def _raw_rows(path: Path, start: int, stop: int) -> Iterator[tuple[int, dict | N
         import pyarrow.parquet as pq
 
         parquet = pq.ParquetFile(path)
-        position = 0
-        for batch in parquet.iter_batches(batch_size=1024):
-            for row in batch.to_pylist():
-                if start <= position < stop:
-                    yield position, row, None
-                position += 1
-                if position >= stop:
-                    return
+        first = 0
+        for group in range(parquet.num_row_groups):  # only the row groups that overlap the shard are read
+            size = parquet.metadata.row_group(group).num_rows
+            if first < stop and first + size > start:
+                for position, row in enumerate(parquet.read_row_group(group).to_pylist(), start=first):
+                    if start <= position < stop:
+                        yield position, row, None
+            first += size
 
 
 def _has_surrogates(text: str) -> bool:
@@ -186,7 +208,7 @@ def read_shard(shard: Shard, text_field: str, id_field: str) -> Iterator[SourceR
     """
     path = Path(shard.path)
     seen: set[str] = set()
-    for position, row, error in _raw_rows(path, shard.start, shard.stop):
+    for position, row, error in _raw_rows(shard):
         fallback_id = f"{path.name}#{position}"
         if error is not None:
             yield SourceRecord(fallback_id, None, error)
