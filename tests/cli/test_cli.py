@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from authorguard.cli.app import app
 from authorguard.methods.output import load_counts_npz
 from tests import reference
-from tests.conftest import GLOVE_TOP100K, SMALL_WORDS
+from tests.conftest import SMALL_WORDS
 
 runner = CliRunner()
 BOUND_KEYS = ["standard_epsilon", "improved_epsilon", "tight_epsilon", "loss_per_word"]

@@ -105,6 +105,12 @@ class AnonymizeConfig:
     def to_dict(self) -> dict:
         return asdict(self)
 
+    def public_dict(self) -> dict:
+        """What is recorded in OUTPUT: everything but the seed (whoever knows it can undo the protection)."""
+        values = self.to_dict()
+        values["seed"] = None if self.seed is None else "<secret>"
+        return values
+
     def plan_key(self) -> dict:
         """What must not change between a run and its resumption."""
         return {"method": self.method, "method_params": self.method_params, "shard_size": self.shard_size,

@@ -66,7 +66,7 @@ def run_anonymize(config: AnonymizeConfig, on_shard: Callable[[dict], None] | No
             raise InputError(f"{output}: exists, is not empty and holds no {MANIFEST}; choose a new OUTPUT")
         if config.resume:
             raise InputError(f"{output}: nothing to resume (no {MANIFEST})")
-        manifest = {"version": MANIFEST_VERSION, "plan": plan, "config": config.to_dict(), "releases": [],
+        manifest = {"version": MANIFEST_VERSION, "plan": plan, "config": config.public_dict(), "releases": [],
                     "shards": {str(s.index): {**s.to_dict(), "status": "pending", "releases": 0} for s in shards}}
     else:
         if not (config.resume or config.force):
