@@ -1,0 +1,1 @@
+"""Experiments: authorship scenarios (and, later, the runner and reports)."""
