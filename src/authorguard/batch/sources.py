@@ -11,13 +11,12 @@ yielded as an error with its reason, never dropped: records in = records out + r
 from __future__ import annotations
 
 import csv
-import json
 import os
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from authorguard.data.io import FORMATS
+from authorguard.data.io import FORMATS, iter_jsonl
 from authorguard.exceptions import InputError
 
 
@@ -145,27 +144,10 @@ def _raw_rows(shard: Shard) -> Iterator[tuple[int, dict | None, str | None]]:
     path, start, stop = Path(shard.path), shard.start, shard.stop
     kind = _kind(path)
     if kind == "jsonl":
-        with open(path, "rb") as handle:
-            handle.seek(shard.offset)
-            position = start - 1
-            for line_number, raw in enumerate(handle, start=shard.line):
-                if not raw.strip():
-                    continue
-                position += 1
-                if position >= stop:
-                    return
-                try:
-                    row = json.loads(raw.decode("utf-8"))
-                except UnicodeDecodeError as error:
-                    yield position, None, f"line {line_number} is not valid UTF-8 (byte {error.start} of the line)"
-                    continue
-                except json.JSONDecodeError as error:
-                    yield position, None, f"line {line_number} is not valid JSON ({error.msg})"
-                    continue
-                if not isinstance(row, dict):
-                    yield position, None, f"line {line_number} is not a JSON object"
-                    continue
-                yield position, row, None
+        for position, (_, row, error) in enumerate(iter_jsonl(path, shard.offset, shard.line), start=start):
+            if position >= stop:
+                return
+            yield position, row, error
     elif kind == "csv":
         for position, (line_number, row) in enumerate(_csv_rows(path)):
             if position < start:

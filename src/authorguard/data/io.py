@@ -44,22 +44,36 @@ def file_format(path: str | os.PathLike) -> str:
     return FORMATS[suffix]
 
 
-def _jsonl_rows(path: Path) -> Iterator[tuple[str, dict]]:
+def iter_jsonl(path: str | os.PathLike, offset: int = 0, first_line: int = 1) -> Iterator[tuple[int, dict | None, str | None]]:
+    """(line number, row, error) for every non-blank line of a JSONL file, from byte ``offset``.
+
+    ``first_line`` is the number of the line at ``offset``. A line that is not UTF-8, not JSON or not an object
+    gives ``row=None`` and the reason; callers decide whether that stops the read or is recorded.
+    """
     with open(path, "rb") as handle:
-        for line_number, raw in enumerate(handle, start=1):
-            try:
-                line = raw.decode("utf-8")
-            except UnicodeDecodeError as error:
-                raise InputError(f"{path}: line {line_number} is not valid UTF-8 (byte {error.start} of the line)") from None
-            if not line.strip():
+        handle.seek(offset)
+        for line_number, raw in enumerate(handle, start=first_line):
+            if not raw.strip():
                 continue
             try:
-                row = json.loads(line)
+                row = json.loads(raw.decode("utf-8"))
+            except UnicodeDecodeError as error:
+                yield line_number, None, f"line {line_number} is not valid UTF-8 (byte {error.start} of the line)"
+                continue
             except json.JSONDecodeError as error:
-                raise InputError(f"{path}: line {line_number} is not valid JSON ({error.msg})") from None
+                yield line_number, None, f"line {line_number} is not valid JSON ({error.msg})"
+                continue
             if not isinstance(row, dict):
-                raise InputError(f"{path}: line {line_number} is not a JSON object")
-            yield f"line {line_number}", row
+                yield line_number, None, f"line {line_number} is not a JSON object"
+                continue
+            yield line_number, row, None
+
+
+def _jsonl_rows(path: Path) -> Iterator[tuple[str, dict]]:
+    for line_number, row, error in iter_jsonl(path):
+        if error is not None:
+            raise InputError(f"{path}: {error}")
+        yield f"line {line_number}", row
 
 
 def _csv_rows(path: Path) -> Iterator[tuple[str, dict]]:

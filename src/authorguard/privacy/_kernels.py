@@ -1,12 +1,15 @@
 """Numba kernels of SynTF's exponential mechanism (rating rows, sampling, column extrema).
 
 Why hand-written kernels: the mechanism is an L x L matrix (L = 30,000 words is 900 million entries), too
-large to hold, so every consumer streams it in row blocks. The embedding cosines come from a BLAS matrix
-product; these kernels fuse the rest (bigram Dice overlaps from an inverted index, the affine rating, row
-maxima, inverse-CDF sampling, column extrema) into one pass over each block, in parallel over rows.
+large to hold, so every consumer streams it by rows, fusing the bigram Dice overlaps (from an inverted index),
+the affine rating, row maxima, exponentials, inverse-CDF sampling and column extrema, in parallel over rows.
 
-All kernels take ``C``, a float32 block of cosines ``C[i, w] = cos(rows[i], w)``, and overwrite it with the
-*scaled ratings* ``a[i, w] = epsilon * rho(rows[i], w) / 2``, where (sensitivity 1)
+- The exact loss (:func:`scaled_ratings_block`, :func:`column_extrema_update`) takes ``C``, a float32 BLAS block
+  of cosines ``C[i, w] = cos(rows[i], w)``, and overwrites it with the scaled ratings.
+- The sampler (:func:`sample_rows`) computes each row's cosines itself in a fixed order, so that a release does
+  not depend on the BLAS blocking (see :func:`_cosine_row`).
+
+Scaled ratings are ``a[i, w] = epsilon * rho(rows[i], w) / 2``, where (sensitivity 1)
 
     rho(v, w) = ((cos(v, w) + 1) / 2 - s * Dice(v, w) + s) / (1 + s)   in [0, 1].
 """
