@@ -1,7 +1,8 @@
 """The interfaces every method implements.
 
 A vector method is a scikit-learn transformer from raw documents to (sparse) vectors that also reports what
-its release costs in privacy. Methods are registered by name in :mod:`authorguard.registry`.
+its release costs in privacy. A text method maps documents to documents, in batches. Methods are registered by
+name in :mod:`authorguard.registry`; the experiment harness takes either kind.
 """
 
 from __future__ import annotations
@@ -37,5 +38,32 @@ class VectorMechanism(TransformerMixin, BaseEstimator, ABC):
         depend on how records are batched, ordered or spread over workers."""
 
     @abstractmethod
+    def term_counts(self, raw_documents):
+        """The unprotected vectors of ``raw_documents`` in the released feature space (what an attacker who
+        holds the authors' original texts can compute): a matrix of shape (n_documents, n_features)."""
+
+    @abstractmethod
+    def get_feature_names_out(self, input_features=None):
+        """The words of the released columns, shape (n_features,)."""
+
+    @abstractmethod
     def fits_on_private_input(self) -> bool:
         """True when ``fit`` learns from the documents it is given (then they are part of what is released)."""
+
+
+class TextObfuscator(BaseEstimator, ABC):
+    """Raw documents -> rewritten documents (``fit`` / ``obfuscate``), one output per input, in order.
+
+    ``deterministic`` says whether two calls give the same output; the experiment harness computes a
+    deterministic method once and reuses its output for every run.
+    """
+
+    deterministic: bool = True
+
+    def fit(self, raw_documents=None, y=None):
+        """Learn what the method needs (most baselines need nothing); returns self."""
+        return self
+
+    @abstractmethod
+    def obfuscate(self, raw_documents) -> list[str]:
+        """Rewrite each document; a list of str of the same length as ``raw_documents``."""

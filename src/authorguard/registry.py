@@ -71,6 +71,20 @@ methods.register(
     "authorguard.methods.syntf:SynTF",
     "Differentially private synthetic term-frequency vectors (Weggenmann & Kerschbaum, SIGIR'18).",
 )
+methods.register("original", "authorguard.methods.baselines:Original", "No protection: documents as they are (the reference).")
+methods.register("scrubadub", "authorguard.methods.baselines:Scrubadub", "PII scrubbing with scrubadub's default detectors.")
+methods.register("presidio", "authorguard.methods.baselines:Presidio", "PII scrubbing with Microsoft Presidio (spaCy NER + patterns).")
+
+attackers = Registry("attacker")
+attackers.register("bow", "authorguard.attacks.bow:BagOfWordsAttacker", "tf-idf bag of words + NB or linear SVM.")
+attackers.register("writeprints", "authorguard.attacks.writeprints:WritePrintsAttacker",
+                   "WritePrints-Limited stylometric features on reverse-vectorised releases + NB or linear SVM.")
+
+tasks = Registry("task")
+tasks.register("topic", "authorguard.tasks.topic:TopicClassification", "Topic (newsgroup) classification.")
+
+datasets.register("records", "authorguard.data.records:load_records_corpus",
+                  "Your own JSONL/CSV/Parquet file with text, author, label and split fields (option: path).")
 datasets.register(
     "20news",
     "authorguard.data.newsgroups:load_20newsgroups",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import typer
 
 from authorguard import __version__
-from authorguard.cli import anonymize, demo, privacy, syntf
+from authorguard.cli import anonymize, demo, experiment, privacy, syntf
 
 app = typer.Typer(
     name="authorguard",
@@ -18,6 +18,8 @@ app.command("syntf")(syntf.command)
 app.command("demo")(demo.demo)
 app.command("anonymize")(anonymize.anonymize)
 app.add_typer(privacy.app, name="privacy")
+app.add_typer(experiment.app, name="experiment")
+app.command("report")(experiment.report)
 
 
 @app.command("version")

@@ -11,9 +11,9 @@ import io
 import json
 import os
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from authorguard.exceptions import InputError
@@ -32,6 +32,8 @@ class Records:
     ids: list
     texts: list[str]
     generated_ids: bool = False
+    fields: dict[str, list] = field(default_factory=dict)
+    """Values of the requested ``extra_fields``, one list per field, aligned with ``texts``."""
 
     def __len__(self) -> int:
         return len(self.texts)
@@ -104,12 +106,14 @@ def _parquet_rows(path: Path) -> Iterator[tuple[str, dict]]:
         yield f"row {position}", row
 
 
-def read_records(path: str | os.PathLike, text_field: str = "text", id_field: str = "id") -> Records:
+def read_records(path: str | os.PathLike, text_field: str = "text", id_field: str = "id",
+                 extra_fields: Sequence[str] = ()) -> Records:
     """Read documents from a JSONL, CSV or Parquet file (by extension).
 
     Raises ``InputError`` for: an unknown extension, a missing file, non-UTF-8 bytes, malformed lines, a
     record without ``text_field`` or with a non-string text, a record without ``id_field`` when others have
-    one, duplicate ids, and a file with no records.
+    one, duplicate ids, a record without one of ``extra_fields`` (their values are kept as strings, or None
+    where the value is null or empty), and a file with no records.
     """
     path = Path(path)
     kind = file_format(path)
@@ -120,9 +124,14 @@ def read_records(path: str | os.PathLike, text_field: str = "text", id_field: st
     texts: list[str] = []
     with_id = 0
     seen: set = set()
+    extras: dict[str, list] = {name: [] for name in extra_fields}
     for where, row in rows:
         if text_field not in row or row[text_field] is None:
             raise InputError(f"{path}: {where} has no {text_field!r} field")
+        for name, values in extras.items():
+            if name not in row:
+                raise InputError(f"{path}: {where} has no {name!r} field")
+            values.append(None if row[name] is None or row[name] == "" else str(row[name]))
         text = row[text_field]
         if not isinstance(text, str):
             raise InputError(f"{path}: {where}: field {text_field!r} must be a string, got {type(text).__name__}")
@@ -141,11 +150,11 @@ def read_records(path: str | os.PathLike, text_field: str = "text", id_field: st
     if not texts:
         raise InputError(f"{path}: no records")
     if with_id == 0:
-        return Records(list(range(len(texts))), texts, generated_ids=True)
+        return Records(list(range(len(texts))), texts, generated_ids=True, fields=extras)
     if with_id != len(texts):
         missing = next(i for i, value in enumerate(ids) if value is None or value == "")
         raise InputError(f"{path}: record {missing} has no {id_field!r} field but others do")
-    return Records(ids, texts)
+    return Records(ids, texts, fields=extras)
 
 
 @contextmanager

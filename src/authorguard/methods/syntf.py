@@ -21,6 +21,7 @@ References
 
 from __future__ import annotations
 
+import copy
 import os
 from collections import Counter
 from collections.abc import Iterable
@@ -286,6 +287,16 @@ class SynTF(VectorMechanism):
         if self._loss_per_word is None:
             self._loss_per_word = self.mechanism_.loss_per_word()
         return self._loss_per_word
+
+    def with_epsilon(self, epsilon: float) -> SynTF:
+        """A fitted copy at another ``epsilon`` that shares this one's vocabulary, vectors and precomputed
+        arrays (an epsilon grid costs one fit)."""
+        check_is_fitted(self, "mechanism_")
+        clone = copy.copy(self)
+        clone.epsilon = check_number(epsilon, "epsilon", type(self).__name__, low=0.0)
+        clone.mechanism_ = self.mechanism_.with_epsilon(clone.epsilon)
+        clone._loss_per_word = None
+        return clone
 
     def calibrate(self, target_loss: float) -> float:
         """Set ``epsilon`` so that the exact loss per word on the fitted vocabulary equals ``target_loss``.

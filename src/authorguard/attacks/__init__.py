@@ -1,0 +1,1 @@
+"""Authorship attackers: who wrote each released document?"""

@@ -1,0 +1,28 @@
+"""A corpus from your own file: one record per document with its text, author, label and split."""
+
+from __future__ import annotations
+
+import os
+
+from authorguard.data.corpus import Corpus
+from authorguard.data.io import read_records
+from authorguard.exceptions import InputError
+
+SPLITS = ("train", "test")
+
+
+def load_records_corpus(path: str | os.PathLike, *, text_field: str = "text", id_field: str = "id",
+                        author_field: str = "author", label_field: str = "label", split_field: str = "split",
+                        name: str | None = None) -> Corpus:
+    """Read a JSONL, CSV or Parquet file into a :class:`Corpus`.
+
+    Every record needs the text, author, label and split fields (author or label may be null: such documents
+    take no part in the attack or the utility task); split must be ``"train"`` or ``"test"``.
+    """
+    records = read_records(path, text_field=text_field, id_field=id_field, extra_fields=(author_field, label_field, split_field))
+    splits = records.fields[split_field]
+    for position, split in enumerate(splits):
+        if split not in SPLITS:
+            raise InputError(f"{path}: record {position}: field {split_field!r} must be 'train' or 'test', got {split!r}")
+    return Corpus(ids=[str(i) for i in records.ids], texts=records.texts, authors=records.fields[author_field],
+                  labels=records.fields[label_field], splits=splits, name=name or os.path.basename(str(path)))

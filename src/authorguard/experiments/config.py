@@ -1,0 +1,223 @@
+"""The typed experiment configuration, read from TOML or YAML and validated once, at the edge.
+
+Example (TOML; every key is optional except ``methods``)::
+
+    name = "syntf-20news"
+    dataset = "20news"                 # a registered dataset; options go in [dataset_options]
+    scenarios = ["Top5-Any", "Top10-Any", "Top5-Multi", "Top10-Multi"]
+    tasks = ["topic"]
+    attackers = ["bow", "writeprints"]
+    threat_models = ["anonymised-train", "original-train"]
+    classifiers = ["nb", "svm"]
+    runs = 10
+    seed = 0
+    n_jobs = 2
+
+    [[methods]]
+    name = "original"
+
+    [[methods]]
+    name = "syntf"
+    params = { n_words = 150, morphology = "lemma" }
+    grid = { bigram_weight = [0.0, 0.3], target_loss = [25.4] }
+
+``target_loss`` is not a method parameter: it asks the harness to set each fitted method's ``epsilon`` by its
+``calibrate`` so that the exact loss per word equals the target (equal privacy, not equal epsilon).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import os
+import re
+import tomllib
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+
+from authorguard import registry
+from authorguard.attacks.base import THREAT_MODELS
+from authorguard.exceptions import AuthorguardError, InputError
+from authorguard.experiments.scenarios import AuthorshipScenario
+from authorguard.metrics.classification import CLASSIFIER_NAMES
+from authorguard.text.analysis import MORPHOLOGIES
+from authorguard.utils.validation import check_number, check_option
+
+CALIBRATION_PARAMETER = "target_loss"
+_SCENARIO = re.compile(r"^Top(\d+)-(Any|Multi)$")
+
+
+def parse_scenario(name: str, min_test_documents: int = 5) -> AuthorshipScenario:
+    """``"Top10-Any"`` -> AuthorshipScenario(10); ``"Top5-Multi"`` -> AuthorshipScenario(5, multi=True)."""
+    match = _SCENARIO.match(str(name))
+    if not match:
+        raise InputError(f"experiment config: scenario {name!r} must look like 'Top10-Any' or 'Top5-Multi'")
+    return AuthorshipScenario(int(match.group(1)), match.group(2) == "Multi", min_test_documents=min_test_documents)
+
+
+@dataclass(frozen=True)
+class MethodSpec:
+    """One method of the comparison: fixed ``params`` and a ``grid`` whose cartesian product is explored.
+
+    ``label`` names the method in tables and plots (default: ``name``).
+    """
+
+    name: str
+    params: dict = field(default_factory=dict)
+    grid: dict = field(default_factory=dict)
+    label: str = ""
+
+    def settings(self) -> list[dict]:
+        """Every parameter setting: ``params`` updated by each point of the grid, in grid order."""
+        keys = list(self.grid)
+        points = itertools.product(*(self.grid[k] for k in keys)) if keys else [()]
+        return [{**self.params, **dict(zip(keys, values))} for values in points]
+
+    @property
+    def display_name(self) -> str:
+        return self.label or self.name
+
+
+@dataclass(frozen=True)
+class ExperimentConfig:
+    """Everything an experiment depends on; recorded beside its results."""
+
+    methods: tuple[MethodSpec, ...]
+    name: str = "experiment"
+    dataset: str = "20news"
+    dataset_options: dict = field(default_factory=dict)
+    scenarios: tuple[str, ...] = ("Top10-Any",)
+    min_test_documents: int = 5
+    tasks: tuple[str, ...] = ("topic",)
+    attackers: tuple[str, ...] = ("bow", "writeprints")
+    threat_models: tuple[str, ...] = THREAT_MODELS
+    classifiers: tuple[str, ...] = CLASSIFIER_NAMES
+    morphology: str = "lemma"
+    runs: int = 10
+    seed: int = 0
+    n_jobs: int = 1
+
+    def __post_init__(self) -> None:
+        for attribute in ("methods", "scenarios", "tasks", "attackers", "threat_models", "classifiers"):
+            object.__setattr__(self, attribute, tuple(getattr(self, attribute)))
+        self.validate()
+
+    def validate(self) -> None:
+        """Fail at once, naming the key, on anything a run would trip over later."""
+        owner = "the experiment config"
+        if not self.methods:
+            raise InputError("experiment config: 'methods' must list at least one method")
+        if self.dataset not in registry.datasets:
+            registry.datasets.get(self.dataset)  # raises with the known names and a suggestion
+        for key, known in (("tasks", registry.tasks), ("attackers", registry.attackers)):
+            for name in getattr(self, key):
+                if name not in known:
+                    known.get(name)
+        for threat in self.threat_models:
+            check_option(threat, "threat_models", owner, THREAT_MODELS)
+        for classifier in self.classifiers:
+            check_option(classifier, "classifiers", owner, CLASSIFIER_NAMES)
+        check_option(self.morphology, "morphology", owner, MORPHOLOGIES)
+        check_number(self.runs, "runs", owner, kind=int, low=1, closed="left")
+        check_number(self.seed, "seed", owner, kind=int, low=0, closed="left")
+        if check_number(self.n_jobs, "n_jobs", owner, kind=int, low=-1, closed="left") == 0:
+            raise InputError("The 'n_jobs' parameter of the experiment config must be -1 (all cores) or >= 1. Got 0 instead.")
+        check_number(self.min_test_documents, "min_test_documents", owner, kind=int, low=1, closed="left")
+        for scenario in self.scenarios:
+            parse_scenario(scenario, self.min_test_documents)
+        labels = [m.display_name for m in self.methods]
+        if len(set(labels)) != len(labels):
+            raise InputError(f"experiment config: two methods share the label {next(x for x in labels if labels.count(x) > 1)!r}; give one a 'label'")
+        for spec in self.methods:
+            _validate_method(spec)
+
+    def parsed_scenarios(self) -> list[AuthorshipScenario]:
+        return [parse_scenario(s, self.min_test_documents) for s in self.scenarios]
+
+    def to_dict(self) -> dict:
+        return json.loads(json.dumps(asdict(self)))
+
+    def evaluation_fingerprint(self) -> str:
+        """Hash of everything but the methods, runs and n_jobs: cells computed under another fingerprint
+        are not reused on resume."""
+        relevant = {k: v for k, v in self.to_dict().items() if k not in ("methods", "runs", "n_jobs", "name")}
+        return hashlib.sha256(json.dumps(relevant, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def _validate_method(spec: MethodSpec) -> None:
+    where = f"experiment config: method {spec.display_name!r}"
+    try:
+        cls = registry.methods.get(spec.name)
+    except AuthorguardError as error:
+        raise InputError(f"experiment config: {error}") from None
+    for key, values in spec.grid.items():
+        if not isinstance(values, list) or not values:
+            raise InputError(f"{where}: grid value of {key!r} must be a non-empty list, got {values!r}")
+    accepted = set(cls().get_params())
+    for key in set(spec.params) | set(spec.grid):
+        if key == CALIBRATION_PARAMETER:
+            if not hasattr(cls, "calibrate"):
+                raise InputError(f"{where}: {CALIBRATION_PARAMETER!r} needs a method with calibrate(); {spec.name!r} has none")
+            continue
+        if key not in accepted:
+            raise InputError(f"{where}: unknown parameter {key!r} (known: {', '.join(sorted(accepted))})")
+    if CALIBRATION_PARAMETER in set(spec.params) | set(spec.grid) and "epsilon" in set(spec.params) | set(spec.grid):
+        raise InputError(f"{where}: give 'epsilon' or {CALIBRATION_PARAMETER!r}, not both")
+
+
+_METHOD_KEYS = {f.name for f in fields(MethodSpec)}
+_TOP_KEYS = {f.name for f in fields(ExperimentConfig)}
+
+
+def config_from_dict(data: dict, source: str = "experiment config") -> ExperimentConfig:
+    """Build and validate a config from parsed TOML/YAML; unknown keys fail naming the key."""
+    if not isinstance(data, dict):
+        raise InputError(f"{source}: the top level must be a table of keys")
+    unknown = sorted(set(data) - _TOP_KEYS)
+    if unknown:
+        raise InputError(f"{source}: unknown key {unknown[0]!r} (known: {', '.join(sorted(_TOP_KEYS))})")
+    if "methods" not in data:
+        raise InputError(f"{source}: missing key 'methods'")
+    if not isinstance(data["methods"], list):
+        raise InputError(f"{source}: 'methods' must be a list of tables ([[methods]] in TOML)")
+    methods = []
+    for position, entry in enumerate(data["methods"]):
+        if not isinstance(entry, dict) or "name" not in entry:
+            raise InputError(f"{source}: methods[{position}] must be a table with a 'name'")
+        bad = sorted(set(entry) - _METHOD_KEYS)
+        if bad:
+            raise InputError(f"{source}: unknown key {bad[0]!r} in methods[{position}] (known: {', '.join(sorted(_METHOD_KEYS))})")
+        for key in ("params", "grid"):
+            if not isinstance(entry.get(key, {}), dict):
+                raise InputError(f"{source}: methods[{position}].{key} must be a table")
+        methods.append(MethodSpec(**entry))
+    values = {k: v for k, v in data.items() if k != "methods"}
+    for key in ("scenarios", "tasks", "attackers", "threat_models", "classifiers"):
+        if key in values and (isinstance(values[key], str) or not isinstance(values[key], list)):
+            raise InputError(f"{source}: {key!r} must be a list, got {values[key]!r}")
+    return ExperimentConfig(methods=tuple(methods), **values)
+
+
+def load_config(path: str | os.PathLike) -> ExperimentConfig:
+    """Read an experiment config from a ``.toml``, ``.yaml`` or ``.yml`` file."""
+    path = Path(path)
+    if not path.is_file():
+        raise InputError(f"{path}: no such config file")
+    suffix = path.suffix.lower()
+    try:
+        if suffix == ".toml":
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        elif suffix in (".yaml", ".yml"):
+            import yaml
+
+            data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        else:
+            raise InputError(f"{path}: config must be .toml, .yaml or .yml")
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+        raise InputError(f"{path}: not a valid TOML file ({str(error).splitlines()[0]})") from None
+    except Exception as error:  # yaml.YAMLError without importing yaml at module level
+        if type(error).__module__.startswith("yaml"):
+            raise InputError(f"{path}: not a valid YAML file ({str(error).splitlines()[0]})") from None
+        raise
+    return config_from_dict(data, str(path))

@@ -1,0 +1,116 @@
+"""From the tidy results table to the paper's quantities: beta, gain, the best setting, mean +- sd tables.
+
+beta_U = F1_U(method) / F1_U(original) and beta_A likewise, per run (paired: the same run seed) and
+classifier; gain = beta_U - beta_A [WK18]. The unprotected reference is the method registered as
+``original``; without it there are no betas.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+
+from authorguard.exceptions import InputError
+
+REFERENCE = "original"
+_KEYS = ["method", "params", "run", "classifier"]
+
+
+def gains(frame: pd.DataFrame, utility_task: str = "topic") -> pd.DataFrame:
+    """One row per method x setting x run x scenario x attacker x threat model x classifier with
+    ``utility_f1``, ``attack_f1``, ``beta_u``, ``beta_a`` and ``gain`` (columns of the privacy report kept)."""
+    frame = frame.copy()
+    for column in ("attacker", "threat_model"):
+        frame[column] = frame[column].fillna("")
+    if REFERENCE not in set(frame["method_name"]):
+        raise InputError(f"the results have no {REFERENCE!r} method: betas and gains need the unprotected reference")
+    utility = frame[frame["task"] == utility_task]
+    if utility.empty:
+        raise InputError(f"the results have no {utility_task!r} task rows")
+    attack = frame[frame["task"] == "attack"]
+    reference_u = utility[utility["method_name"] == REFERENCE].groupby(["run", "classifier"])["f1_macro"].mean()
+    reference_a = attack[attack["method_name"] == REFERENCE].groupby(["run", "scenario", "attacker", "classifier"])["f1_macro"].mean()
+    u = utility.set_index(_KEYS)["f1_macro"].rename("utility_f1")
+    out = attack.join(u, on=_KEYS).rename(columns={"f1_macro": "attack_f1"})
+    out = out.join(reference_u.rename("utility_f1_original"), on=["run", "classifier"])
+    out = out.join(reference_a.rename("attack_f1_original"), on=["run", "scenario", "attacker", "classifier"])
+    out["beta_u"] = out["utility_f1"] / out["utility_f1_original"]
+    out["beta_a"] = out["attack_f1"] / out["attack_f1_original"]
+    out["gain"] = out["beta_u"] - out["beta_a"]
+    return out.reset_index(drop=True)
+
+
+def select_attack(table: pd.DataFrame, attacker: str, threat_model: str, classifier: str) -> pd.DataFrame:
+    """The rows of one attacker / threat model / classifier; the reference keeps its single ("none") rows."""
+    for column, value in (("attacker", attacker), ("classifier", classifier)):
+        if value not in set(table[column]):
+            raise InputError(f"the results have no {column} {value!r} (have: {', '.join(sorted(set(table[column])))})")
+    threat_ok = (table["threat_model"] == threat_model) | (table["method_name"] == REFERENCE)
+    if not (table["threat_model"] == threat_model).any() and set(table["method_name"]) != {REFERENCE}:
+        raise InputError(f"the results have no threat model {threat_model!r}")
+    return table[(table["attacker"] == attacker) & (table["classifier"] == classifier) & threat_ok]
+
+
+def setting_summary(table: pd.DataFrame) -> pd.DataFrame:
+    """Per method x setting: mean over runs of each scenario's gain, the minimum over scenarios (the paper's
+    selection criterion), and the privacy columns. Expects :func:`select_attack` output."""
+    per_scenario = table.groupby(["method", "params", "scenario"], sort=False).agg(
+        gain=("gain", "mean"), beta_u=("beta_u", "mean"), beta_a=("beta_a", "mean")).reset_index()
+    summary = per_scenario.groupby(["method", "params"], sort=False).agg(
+        min_gain=("gain", "min"), mean_beta_u=("beta_u", "mean"), mean_beta_a=("beta_a", "mean")).reset_index()
+    privacy = table.groupby(["method", "params"], sort=False)[["epsilon", "loss_per_word", "total_loss", "n_words"]].first().reset_index()
+    return summary.merge(privacy, on=["method", "params"], how="left")
+
+
+def best_settings(table: pd.DataFrame) -> dict[str, str]:
+    """method -> the params (JSON) maximising the minimum over scenarios of the mean gain (p-hat)."""
+    summary = setting_summary(table)
+    best = summary.loc[summary.groupby("method", sort=False)["min_gain"].idxmax().dropna()]
+    chosen = {row.method: row.params for row in best.itertuples()}
+    for method in summary["method"].unique():  # the reference has no gain of its own
+        chosen.setdefault(method, summary.loc[summary["method"] == method, "params"].iloc[0])
+    return chosen
+
+
+def mean_sd(values: pd.Series) -> str:
+    values = values.dropna()
+    if values.empty:
+        return "–"
+    if len(values) == 1:
+        return f"{values.mean():.3f}"
+    return f"{values.mean():.3f} ± {values.std(ddof=1):.3f}"
+
+
+def table3(frame: pd.DataFrame, scenario: str, attacker: str, threat_model: str, classifier: str,
+           chosen: dict[str, str]) -> pd.DataFrame:
+    """The paper's Table 3 for one scenario: per method (at its chosen setting) utility F1, attack F1, gain,
+    each mean +- sd over runs, with the privacy level (loss per word l, l*n, epsilon)."""
+    table = select_attack(gains(frame), attacker, threat_model, classifier)
+    table = table[table["scenario"] == scenario]
+    if table.empty:
+        raise InputError(f"the results have no scenario {scenario!r}")
+    rows = []
+    for method, params in chosen.items():
+        part = table[(table["method"] == method) & (table["params"] == params)]
+        if part.empty:
+            continue
+        first = part.iloc[0]
+        rows.append({
+            "method": method, "setting": _short_params(params),
+            "utility F1": mean_sd(part["utility_f1"]), "attack F1": mean_sd(part["attack_f1"]),
+            "gain": "–" if first["method_name"] == REFERENCE else mean_sd(part["gain"]),
+            "l per word": _fmt(first.get("loss_per_word")), "l·n": _fmt(first.get("total_loss")),
+            "epsilon": _fmt(first.get("epsilon")), "runs": part["run"].nunique(),
+        })
+    return pd.DataFrame(rows)
+
+
+def _fmt(value) -> str:
+    return "–" if value is None or (isinstance(value, float) and np.isnan(value)) else f"{float(value):.4g}"
+
+
+def _short_params(params: str) -> str:
+    values = json.loads(params) if params else {}
+    return ", ".join(f"{k}={v}" for k, v in values.items()) or "–"

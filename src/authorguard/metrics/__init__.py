@@ -1,0 +1,1 @@
+"""Scores of classification tasks and attacks."""

@@ -1,0 +1,1 @@
+"""Utility tasks: what the analyst does with a release."""
