@@ -188,3 +188,27 @@ def test_anonymize_bad_options_exit_2_with_one_line(tmp_path, rows, args, messag
 def test_anonymize_missing_input(tmp_path):
     result = _run("anonymize", tmp_path / "nope.jsonl", tmp_path / "out", "--method", "syntf")
     assert result.exit_code == 2 and "nope.jsonl: no such file or directory" in result.stderr
+
+
+def test_experiment_run_cli_resumes_and_fails_on_bad_config(tmp_path, newsgroups):
+    from tests.experiments.conftest import tiny_config_text
+
+    from authorguard.experiments.scenarios import AuthorshipScenario
+
+    authors = set(AuthorshipScenario(2).authors(newsgroups))
+    corpus = tmp_path / "c.jsonl"
+    corpus.write_text("".join(json.dumps({"id": i, "text": t, "author": a, "label": l, "split": s}) + "\n"
+                              for i, t, a, l, s in zip(newsgroups.ids, newsgroups.texts, newsgroups.authors,
+                                                       newsgroups.labels, newsgroups.splits) if a in authors), encoding="utf-8")
+    config = tmp_path / "c.toml"
+    config.write_text(tiny_config_text(corpus, runs=1, scenarios='["Top2-Any"]', attackers='["bow"]', classifiers='["nb"]',
+                                       syntf_grid="{ epsilon = [10.0] }"), encoding="utf-8")
+    first = _run("experiment", "run", config, "-o", tmp_path / "out")
+    assert first.exit_code == 0, first.output
+    again = _run("experiment", "run", config, "-o", tmp_path / "out", "--runs", "1")
+    assert again.exit_code == 0
+    assert json.loads((tmp_path / "out" / "experiment.json").read_text())["cells_computed"] == 0
+    bad = tmp_path / "bad.toml"
+    bad.write_text('runz = 1\n[[methods]]\nname = "original"\n', encoding="utf-8")
+    result = _run("experiment", "run", bad, "-o", tmp_path / "bad")
+    assert result.exit_code == 2 and "unknown key 'runz'" in result.output

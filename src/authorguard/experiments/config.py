@@ -108,12 +108,10 @@ class ExperimentConfig:
         owner = "the experiment config"
         if not self.methods:
             raise InputError("experiment config: 'methods' must list at least one method")
-        if self.dataset not in registry.datasets:
-            registry.datasets.get(self.dataset)  # raises with the known names and a suggestion
+        _require_registered(registry.datasets, self.dataset)
         for key, known in (("tasks", registry.tasks), ("attackers", registry.attackers)):
             for name in getattr(self, key):
-                if name not in known:
-                    known.get(name)
+                _require_registered(known, name)
         for threat in self.threat_models:
             check_option(threat, "threat_models", owner, THREAT_MODELS)
         for classifier in self.classifiers:
@@ -145,12 +143,17 @@ class ExperimentConfig:
         return hashlib.sha256(json.dumps(relevant, sort_keys=True).encode()).hexdigest()[:16]
 
 
-def _validate_method(spec: MethodSpec) -> None:
-    where = f"experiment config: method {spec.display_name!r}"
+def _require_registered(table, name: str):
+    """The registered component, or an InputError with the registry's "did you mean" message."""
     try:
-        cls = registry.methods.get(spec.name)
+        return table.get(name)
     except AuthorguardError as error:
         raise InputError(f"experiment config: {error}") from None
+
+
+def _validate_method(spec: MethodSpec) -> None:
+    where = f"experiment config: method {spec.display_name!r}"
+    cls = _require_registered(registry.methods, spec.name)
     for key, values in spec.grid.items():
         if not isinstance(values, list) or not values:
             raise InputError(f"{where}: grid value of {key!r} must be a non-empty list, got {values!r}")

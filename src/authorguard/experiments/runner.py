@@ -32,7 +32,7 @@ from pathlib import Path
 import numpy as np
 
 from authorguard import __version__, registry
-from authorguard.base import TextObfuscator, VectorMechanism
+from authorguard.base import TextObfuscator
 from authorguard.data import load_dataset
 from authorguard.data.io import atomic_write, write_json
 from authorguard.data.release import Release

@@ -12,6 +12,7 @@ References
 from __future__ import annotations
 
 import os
+import warnings
 
 from authorguard.base import TextObfuscator
 from authorguard.exceptions import AuthorguardError
@@ -40,7 +41,10 @@ class Scrubadub(TextObfuscator):
         except ImportError as error:
             raise AuthorguardError("the scrubadub baseline needs the 'baselines' extra: pip install 'authorguard[baselines]'") from error
         scrubber = scrubadub.Scrubber()
-        return [scrubber.clean(text) if text else text for text in texts]
+        with warnings.catch_warnings():
+            # scrubadub 2.0.1 warns about its own placeholder API on every hit
+            warnings.filterwarnings("ignore", category=DeprecationWarning, module="scrubadub")
+            return [scrubber.clean(text) if text else text for text in texts]
 
 
 def _spacy_model_path() -> str:

@@ -1,0 +1,55 @@
+"""The report from the tiny experiment: Markdown, self-contained HTML, figures, and a real browser."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from typer.testing import CliRunner
+
+from authorguard.cli.app import app
+from authorguard.experiments.report import build_report, check_html_in_chromium, find_chromium
+
+
+@pytest.fixture(scope="module")
+def report(tiny_run, tmp_path_factory):
+    folder, _, _ = tiny_run
+    out = tmp_path_factory.mktemp("report")
+    return build_report(folder, out), out
+
+
+def test_markdown_has_table3_per_scenario_and_the_commands(report, tiny_run):
+    paths, out = report
+    text = paths["markdown"].read_text(encoding="utf-8")
+    assert "## Table 3, Top2-Any" in text and "## Table 3, Top3-Any" in text
+    assert re.search(r"\| syntf \| epsilon=\d+\.0, n_words=40 \| 0\.\d{3} ± 0\.\d{3} \|", text)
+    assert f"authorguard experiment run {tiny_run[2]}" in text
+    for name in ("f1_by_scenario", "gain_vs_epsilon"):
+        assert f"figures/{name}.png" in text
+        assert (out / "figures" / f"{name}.png").stat().st_size > 10_000
+
+
+def test_html_is_self_contained(report):
+    paths, _ = report
+    page = paths["html"].read_text(encoding="utf-8")
+    assert page.count("src='data:image/png;base64,") == 2
+    assert "figures/" not in re.sub(r"<figcaption>.*?</figcaption>|<p>.*?</p>", "", page)
+
+
+@pytest.mark.skipif(find_chromium() is None, reason="headless Chromium not installed (.ci/run installs Debian's chromium)")
+def test_html_renders_its_figures_in_headless_chromium(report, tmp_path):
+    paths, _ = report
+    loaded, total = check_html_in_chromium(paths["html"], tmp_path / "shot.png")
+    assert (loaded, total) == (2, 2)
+    assert (tmp_path / "shot.png").stat().st_size > 20_000
+
+
+def test_report_cli_and_bad_options(tiny_run, tmp_path):
+    folder, _, _ = tiny_run
+    result = CliRunner().invoke(app, ["report", str(folder), "-o", str(tmp_path / "r"), "--attacker", "bow", "--classifier", "nb"])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "r" / "report.html").exists()
+    bad = CliRunner().invoke(app, ["report", str(folder), "-o", str(tmp_path / "x"), "--attacker", "stylo"])
+    assert bad.exit_code == 2 and "no attacker 'stylo'" in bad.output
+    missing = CliRunner().invoke(app, ["report", str(tmp_path / "nothing"), "-o", str(tmp_path / "y")])
+    assert missing.exit_code == 2 and "no results file" in missing.output

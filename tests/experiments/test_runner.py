@@ -1,0 +1,111 @@
+"""The runner on a tiny real experiment: rows, files, resume, parallel = serial, early failures."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import pytest
+
+from authorguard.exceptions import InputError
+from authorguard.experiments.config import load_config
+from authorguard.experiments.runner import plan_cells, read_results, run_experiment
+
+from .conftest import tiny_config_text
+
+
+def test_tiny_experiment_writes_one_row_per_cell_task_attack(tiny_run):
+    folder, frame, _ = tiny_run
+    runs, classifiers, scenarios, attackers = 2, 2, 2, 2
+    utility = runs * classifiers  # per setting
+    reference_attack = runs * scenarios * attackers * classifiers  # one threat model ("none")
+    protected_attack = 2 * reference_attack
+    settings = {"original": 1, "scrubadub": 1, "syntf": 2}
+    expected = sum(n * (utility + (reference_attack if m == "original" else protected_attack)) for m, n in settings.items())
+    assert len(frame) == expected
+    assert set(frame.loc[frame["method"] == "original", "threat_model"]) == {"", "none"}
+    assert set(frame.loc[frame["method"] == "syntf", "threat_model"]) == {"", "anonymised-train", "original-train"}
+    assert frame[["f1_macro", "accuracy"]].stack().between(0, 1).all()
+    syntf = frame[frame["method"] == "syntf"]
+    assert syntf["total_loss"].to_numpy() == pytest.approx(40 * syntf["loss_per_word"].to_numpy())
+    assert sorted(syntf["epsilon"].unique()) == [10.0, 40.0]
+    # the unprotected reference identifies these prolific authors from their words
+    original_attack = frame[(frame["method"] == "original") & (frame["attacker"] == "bow") & (frame["scenario"] == "Top2-Any")]
+    assert original_attack["f1_macro"].min() > 0.8
+
+
+def test_results_files_round_trip_and_record_the_config(tiny_run):
+    folder, frame, config_path = tiny_run
+    parquet = read_results(folder / "results.parquet")
+    csv = read_results(folder / "results.csv")
+    pd.testing.assert_frame_equal(parquet, frame)
+    assert len(csv) == len(frame)
+    assert csv["f1_macro"].to_numpy() == pytest.approx(frame["f1_macro"].to_numpy())
+    experiment = json.loads((folder / "experiment.json").read_text())
+    assert experiment["config"]["runs"] == 2
+    assert experiment["command"][-1] == str(config_path)
+    assert experiment["cells"] == len(plan_cells(load_config(config_path)))
+
+
+def test_runs_use_different_seeds_and_a_rerun_reproduces(tiny_run, tiny_corpus_file, tmp_path):
+    folder, frame, config_path = tiny_run
+    syntf = frame[(frame["method"] == "syntf") & (frame["task"] == "attack")]
+    assert syntf["seed"].nunique() == 2
+    by_run = syntf.pivot_table(index=["params", "scenario", "attacker", "threat_model", "classifier"], columns="run", values="f1_macro")
+    assert (by_run[0] != by_run[1]).any()  # fresh randomness per run
+    again = run_experiment(load_config(config_path), tmp_path / "again")
+    pd.testing.assert_series_equal(again["f1_macro"], frame["f1_macro"])
+
+
+def test_resume_recomputes_only_missing_cells(tiny_run, tmp_path):
+    import shutil
+
+    folder, frame, config_path = tiny_run
+    copy = tmp_path / "copy"
+    shutil.copytree(folder, copy)
+    cells = sorted((copy / "cells").glob("*.json"))
+    cells[0].unlink()
+    (copy / "results.parquet").unlink()
+    resumed = run_experiment(load_config(config_path), copy)
+    experiment = json.loads((copy / "experiment.json").read_text())
+    assert experiment["cells_computed"] == 1 and experiment["preparations_computed"] == 0
+    pd.testing.assert_frame_equal(resumed.drop(columns="cell_seconds"), frame.drop(columns="cell_seconds"))
+
+
+def test_parallel_run_equals_serial_run(tiny_corpus_file, tiny_run, tmp_path):
+    _, frame, _ = tiny_run
+    path = tmp_path / "parallel.toml"
+    path.write_text(tiny_config_text(tiny_corpus_file, n_jobs=2), encoding="utf-8")
+    parallel = run_experiment(load_config(path), tmp_path / "out")
+    pd.testing.assert_series_equal(parallel["f1_macro"], frame["f1_macro"])
+
+
+def test_changed_evaluation_settings_do_not_reuse_cells(tiny_corpus_file, tiny_run, tmp_path):
+    import shutil
+
+    folder, _, _ = tiny_run
+    shutil.copytree(folder, tmp_path / "out")
+    path = tmp_path / "changed.toml"
+    path.write_text(tiny_config_text(tiny_corpus_file, classifiers='["nb"]', scenarios='["Top2-Any"]', runs=1,
+                                     attackers='["bow"]', syntf_grid="{ epsilon = [10.0] }"), encoding="utf-8")
+    frame = run_experiment(load_config(path), tmp_path / "out")
+    assert json.loads((tmp_path / "out" / "experiment.json").read_text())["cells_computed"] == 3
+    assert set(frame["classifier"]) == {"nb"}
+
+
+def test_scenario_with_too_few_authors_fails_before_any_work(tiny_corpus_file, tmp_path):
+    path = tmp_path / "big.toml"
+    path.write_text(tiny_config_text(tiny_corpus_file, scenarios='["Top9-Any"]'), encoding="utf-8")
+    with pytest.raises(InputError, match=r"scenario Top9-Any: only 3 eligible authors"):
+        run_experiment(load_config(path), tmp_path / "out")
+    assert not list((tmp_path / "out" / "cells").glob("*"))
+
+
+def test_calibrated_target_loss_sets_epsilon(tiny_corpus_file, tmp_path):
+    path = tmp_path / "calibrated.toml"
+    path.write_text(tiny_config_text(tiny_corpus_file, runs=1, scenarios='["Top2-Any"]', attackers='["bow"]',
+                                     classifiers='["nb"]', syntf_grid="{ target_loss = [5.0] }"), encoding="utf-8")
+    frame = run_experiment(load_config(path), tmp_path / "out")
+    syntf = frame[frame["method"] == "syntf"]
+    assert syntf["loss_per_word"].to_numpy() == pytest.approx(5.0, rel=1e-4)  # Brent tolerance on epsilon
+    assert syntf["param_target_loss"].iloc[0] == 5.0
