@@ -8,11 +8,13 @@ from authorguard import registry
 from authorguard.exceptions import AuthorguardError
 
 
-@pytest.mark.parametrize("table", [registry.methods, registry.datasets, registry.embeddings])
+@pytest.mark.parametrize("table", [registry.methods, registry.datasets, registry.embeddings, registry.attackers, registry.tasks])
 def test_every_registered_entry_imports(table):
     for name in table:
         if name == "minilm-static":
             pytest.importorskip("sentence_transformers")
+        if name == "presidio":
+            pytest.importorskip("presidio_analyzer")
         assert callable(table.get(name)), name
         assert table.describe(name)
 
@@ -32,8 +34,29 @@ def test_registering_twice_under_another_target_is_refused():
         table.register("y", "json.loads")
 
 
-def test_registered_methods_are_vector_mechanisms():
-    from authorguard.base import VectorMechanism
+def test_registered_methods_implement_one_interface_and_clone():
+    from sklearn.base import clone
+
+    from authorguard.base import TextObfuscator, VectorMechanism
 
     for name in registry.methods:
-        assert issubclass(registry.methods.get(name), VectorMechanism)
+        cls = registry.methods.get(name)
+        assert issubclass(cls, (VectorMechanism, TextObfuscator)), name
+        method = cls()
+        assert clone(method).get_params() == method.get_params()
+
+
+@pytest.mark.parametrize("name", registry.attackers.names())
+def test_every_attacker_attributes_separable_authors(name):
+    import numpy as np
+    import scipy.sparse as sp
+
+    from authorguard.data.release import Release
+
+    # each author has a favourite word of a distinct length, so both word and style features separate them
+    words = ("a", "bb", "ccccc", "dddddddddd")
+    release = Release(sp.csr_matrix(np.repeat(np.eye(4), 6, axis=0) * 8 + 1), words)
+    authors = np.repeat(list("wxyz"), 6)
+    for classifier in ("nb", "svm"):
+        attacker = registry.attackers.get(name)(classifier=classifier, random_state=0)
+        assert attacker.evaluate(release, authors, release, authors)["accuracy"] == 1.0, (name, classifier)

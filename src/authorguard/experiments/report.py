@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from authorguard.data.io import atomic_write
-from authorguard.experiments.results import REFERENCE, best_settings, gains, select_attack, setting_summary, table3
+from authorguard.experiments.results import REFERENCE, attack_matrix, best_settings, gains, select_attack, setting_summary, table3
 from authorguard.experiments.runner import EXPERIMENT_JSON, read_results
 
 
@@ -190,6 +190,8 @@ def build_report(results: str | os.PathLike, output_dir: str | os.PathLike, opti
     sections: list[tuple[str, str, pd.DataFrame | Figure]] = []
     for scenario in sorted(selected["scenario"].unique()):
         sections.append(("table", f"Table 3, {scenario}", table3(frame, scenario, options.attacker, options.threat_model, options.classifier, chosen)))
+        sections.append(("table", f"Every attack, {scenario} (F1; for original both threat models are one attack)",
+                         attack_matrix(frame, scenario, chosen)))
     sections.append(("table", "Every setting (min over scenarios of the mean gain; the best per method is p̂)", _grid_table(summary)))
     title = f"authorguard report: {experiment.get('config', {}).get('name', Path(results).name)}"
     intro = (f"Attack used for the selection and tables: **{options.attacker}**, threat model **{options.threat_model}**, "

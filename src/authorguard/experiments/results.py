@@ -114,3 +114,26 @@ def _fmt(value) -> str:
 def _short_params(params: str) -> str:
     values = json.loads(params) if params else {}
     return ", ".join(f"{k}={v}" for k, v in values.items()) or "–"
+
+
+def attack_matrix(frame: pd.DataFrame, scenario: str, chosen: dict[str, str]) -> pd.DataFrame:
+    """Every attack on one scenario at each method's chosen setting: rows method, columns
+    attacker / threat model / classifier, cells mean +- sd of F1 over runs; plus the utility F1 per classifier."""
+    frame = frame.copy()
+    for column in ("attacker", "threat_model"):
+        frame[column] = frame[column].fillna("")
+    rows = []
+    for method, params in chosen.items():
+        part = frame[(frame["method"] == method) & (frame["params"] == params)]
+        if part.empty:
+            continue
+        row = {"method": method}
+        for classifier, scores in part[part["scenario"] == "all"].groupby("classifier"):
+            row[f"utility {classifier}"] = mean_sd(scores["f1_macro"])
+        attacks = part[(part["scenario"] == scenario) & (part["task"] == "attack")]
+        for (attacker, threat, classifier), scores in attacks.groupby(["attacker", "threat_model", "classifier"]):
+            threats = ["anonymised-train", "original-train"] if threat == "none" else [threat]
+            for t in threats:
+                row[f"{attacker} {t.replace('-train', '')} {classifier}"] = mean_sd(scores["f1_macro"])
+        rows.append(row)
+    return pd.DataFrame(rows).fillna("–")
