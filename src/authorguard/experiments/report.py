@@ -98,24 +98,26 @@ def _gain_epsilon_figure(summary: pd.DataFrame, path: Path) -> bool:
         return False
     data["others"] = data["params"].map(lambda p: json.dumps({k: v for k, v in json.loads(p).items()
                                                               if k not in ("epsilon", "target_loss")}, sort_keys=True))
-    fig, axis = plt.subplots(figsize=(6.4, 4.0))
-    first = None
-    for i, (others, part) in enumerate(data.groupby("others", sort=False)):
-        part = part.sort_values("epsilon")
-        first = part if first is None else first
+    lines = [(others, part.sort_values("epsilon")) for others, part in data.groupby("others", sort=False)
+             if part["epsilon"].nunique() >= 2]  # single points (other grids) are in the tables
+    if not lines:
+        return False
+    fig, axis = plt.subplots(figsize=(7.5, 4.2))
+    for i, (others, part) in enumerate(lines):
         label = ", ".join(f"{k}={v}" for k, v in json.loads(others).items()) or "SynTF"
         axis.plot(part["epsilon"], part["min_gain"], marker="o", color=f"C{i % 10}", label=label)
     axis.set_xlabel("epsilon (per word)")
     axis.set_ylabel("gain = beta_U - beta_A (min over scenarios)")
     axis.axhline(0, color="grey", linewidth=0.5)
-    if len(first) >= 2:
-        eps, total = first["epsilon"].to_numpy(float), first["total_loss"].to_numpy(float)
-        top = axis.secondary_xaxis("top", functions=(lambda e: np.interp(e, eps, total), lambda t: np.interp(t, total, eps)))
-        top.set_xlabel("tight loss l·n per document (first line)")
-        from matplotlib.ticker import MaxNLocator
+    # l is close to linear in epsilon for a fixed vocabulary and s: the top axis uses the first line's fit
+    first = lines[0][1]
+    slope, intercept = np.polyfit(first["epsilon"].to_numpy(float), first["total_loss"].to_numpy(float), 1)
+    top = axis.secondary_xaxis("top", functions=(lambda e: slope * e + intercept, lambda t: (t - intercept) / slope))
+    top.set_xlabel("tight loss l·n per document (first line, linear fit)")
+    from matplotlib.ticker import MaxNLocator
 
-        top.xaxis.set_major_locator(MaxNLocator(5))
-    axis.legend(fontsize=7)
+    top.xaxis.set_major_locator(MaxNLocator(6))
+    axis.legend(fontsize=7, loc="best")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
@@ -123,20 +125,26 @@ def _gain_epsilon_figure(summary: pd.DataFrame, path: Path) -> bool:
 
 
 def _effect_of_s_figure(summary: pd.DataFrame, path: Path) -> bool:
+    """beta_U, beta_A and the gain against s, one panel per group of settings that differ only in s (and in
+    the epsilon calibrated to a common target loss)."""
     plt = _plt()
     data = summary.copy()
     data["s"] = _grid_parameter(data, "bigram_weight")
     data = data.dropna(subset=["s"])
-    if data["s"].nunique() < 2:
+    data["others"] = data["params"].map(lambda p: json.dumps({k: v for k, v in json.loads(p).items()
+                                                              if k not in ("bigram_weight", "epsilon")}, sort_keys=True))
+    groups = [(others, part.sort_values("s")) for others, part in data.groupby("others", sort=False) if part["s"].nunique() >= 2]
+    if not groups:
         return False
-    best = data.loc[data.groupby("s")["min_gain"].idxmax()].sort_values("s")
-    fig, axis = plt.subplots(figsize=(6.4, 4.0))
-    for column, label in (("min_gain", "gain (min over scenarios)"), ("mean_beta_u", "beta_U"), ("mean_beta_a", "beta_A")):
-        axis.plot(best["s"], best[column], marker="o", label=label)
-    for row in best.itertuples():
-        axis.annotate(f"l·n={row.total_loss:.0f}", (row.s, row.min_gain), fontsize=7, textcoords="offset points", xytext=(0, 6))
-    axis.set_xlabel("bigram weight s (best other parameters at each s)")
-    axis.legend(fontsize=7)
+    fig, axes = plt.subplots(1, len(groups), figsize=(5.2 * len(groups), 4.0), squeeze=False, sharey=True)
+    for axis, (others, part) in zip(axes[0], groups):
+        for column, label in (("min_gain", "gain (min over scenarios)"), ("mean_beta_u", "beta_U"), ("mean_beta_a", "beta_A")):
+            axis.plot(part["s"], part[column], marker="o", label=label)
+        for row in part.itertuples():
+            axis.annotate(f"l·n={row.total_loss:.0f}", (row.s, row.min_gain), fontsize=7, textcoords="offset points", xytext=(0, 6))
+        axis.set_xlabel("bigram weight s")
+        axis.set_title(", ".join(f"{k}={v}" for k, v in json.loads(others).items()) or "SynTF", fontsize=8)
+    axes[0][0].legend(fontsize=7)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
