@@ -63,3 +63,13 @@ def test_mean_sd():
     assert mean_sd(pd.Series([1.0, 3.0])) == "2.000 ± 1.414"
     assert mean_sd(pd.Series([0.5])) == "0.500"
     assert mean_sd(pd.Series([], dtype=float)) == "–"
+
+
+def test_attack_matrix_lists_every_attack_and_the_reference_under_both_threat_models(frame):
+    from authorguard.experiments.results import attack_matrix
+
+    table = attack_matrix(frame, "S1", {"original": "{}", "syntf": '{"epsilon": 10}'}).set_index("method")
+    assert table.loc["original", "bow anonymised svm"] == table.loc["original", "bow original svm"] == "0.900 ± 0.000"
+    assert table.loc["syntf", "bow anonymised svm"] == "0.450 ± 0.000"
+    assert table.loc["syntf", "bow original svm"] == "–"  # not measured in this table
+    assert table.loc["syntf", "utility svm"] == "0.400 ± 0.000"
