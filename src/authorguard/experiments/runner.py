@@ -81,15 +81,18 @@ def _epsilon_shared(cls) -> bool:
     return hasattr(cls, "with_epsilon")
 
 
-def preparation_key(cell_or_spec, setting: dict, fingerprint: str) -> str:
-    """What a setting's preparation depends on: the method and its parameters, less those that
-    ``with_epsilon`` / ``calibrate`` change without refitting."""
-    spec = cell_or_spec
-    cls = _method_class(spec)
-    fit_params = {k: v for k, v in setting.items() if k != CALIBRATION_PARAMETER}
+def _fit_params(cls, setting: dict) -> dict:
+    """The parameters a fit depends on: the setting less those that ``with_epsilon`` / ``calibrate`` change
+    without refitting."""
+    params = {k: v for k, v in setting.items() if k != CALIBRATION_PARAMETER}
     if _epsilon_shared(cls):
-        fit_params.pop("epsilon", None)
-    return _digest([fingerprint, spec.name, fit_params])
+        params.pop("epsilon", None)
+    return params
+
+
+def preparation_key(spec: MethodSpec, setting: dict, fingerprint: str) -> str:
+    """Names the cached preparation of ``setting``: settings that share a fit share it."""
+    return _digest([fingerprint, spec.name, _fit_params(_method_class(spec), setting)])
 
 
 def _setting_key(setting: dict) -> str:
@@ -119,10 +122,7 @@ def _prepare(config: ExperimentConfig, spec: MethodSpec, settings: list[dict], p
         with atomic_write(path.with_suffix(".json")) as handle:
             json.dump({"texts": texts}, handle)
         return
-    fit_params = {k: v for k, v in settings[0].items() if k != CALIBRATION_PARAMETER}
-    if _epsilon_shared(cls):
-        fit_params.pop("epsilon", None)
-    fitted = cls(**fit_params).fit(corpus.split("train").texts)
+    fitted = cls(**_fit_params(cls, settings[0])).fit(corpus.split("train").texts)
     resolved = {}
     for setting in settings:
         model = fitted
@@ -220,10 +220,6 @@ def _releases(config: ExperimentConfig, cell: Cell, cache_dir: Path, seed: int) 
     return released, original, resolved["privacy"], "vectors"
 
 
-def _positions(values, wanted) -> np.ndarray:
-    return np.flatnonzero([v == wanted for v in values])
-
-
 def evaluate_cell(config: ExperimentConfig, cell: Cell, cache_dir: Path) -> list[dict]:
     """Score one cell: the utility tasks on the whole corpus, the attacks on every scenario; rows of scores."""
     corpus = _corpus(config)
@@ -241,8 +237,10 @@ def evaluate_cell(config: ExperimentConfig, cell: Cell, cache_dir: Path) -> list
     base.update({f"param_{k}": (v if isinstance(v, (int, float, bool)) else str(v)) for k, v in cell.setting.items()})
     rows = []
     labelled = np.array([label is not None for label in corpus.labels])
-    train = np.flatnonzero(labelled & np.array([s == "train" for s in corpus.splits]))
-    test = np.flatnonzero(labelled & np.array([s == "test" for s in corpus.splits]))
+    in_train = np.array([s == "train" for s in corpus.splits])
+    in_test = np.array([s == "test" for s in corpus.splits])
+    train = np.flatnonzero(labelled & in_train)
+    test = np.flatnonzero(labelled & in_test)
     labels = np.array(corpus.labels, dtype=object)
     for task_name in config.tasks:
         for classifier in config.classifiers:
@@ -254,8 +252,8 @@ def evaluate_cell(config: ExperimentConfig, cell: Cell, cache_dir: Path) -> list
     for scenario in config.parsed_scenarios():
         chosen = set(scenario.authors(corpus))
         in_scenario = np.array([a in chosen for a in corpus.authors])
-        a_train = np.flatnonzero(in_scenario & np.array([s == "train" for s in corpus.splits]))
-        a_test = np.flatnonzero(in_scenario & np.array([s == "test" for s in corpus.splits]))
+        a_train = np.flatnonzero(in_scenario & in_train)
+        a_test = np.flatnonzero(in_scenario & in_test)
         # for the unprotected reference both threat models are the same attack: one row, threat model "none"
         threats = ["none"] if is_reference else list(config.threat_models)
         for attacker_name in config.attackers:
