@@ -12,6 +12,10 @@ import base64
 import html
 import json
 import os
+import re
+import shutil
+import subprocess
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -229,8 +233,6 @@ _CHECK_SCRIPT = ("window.addEventListener('load',function(){var i=document.query
 
 def _inline(text: str) -> str:
     """Markdown's **bold** and `code` in an escaped line, for the intro paragraph."""
-    import re
-
     escaped = html.escape(text)
     escaped = re.sub(r"\*\*(.+?)\*\*", r"<b>\1</b>", escaped)
     return re.sub(r"`(.+?)`", r"<code>\1</code>", escaped)
@@ -252,8 +254,6 @@ def _html(title: str, intro: str, sections, figures: list[Figure], figure_dir: P
 
 def find_chromium() -> str | None:
     """The headless browser: ``chromium`` (Debian), ``chromium-browser`` or ``google-chrome`` on PATH."""
-    import shutil
-
     for name in ("chromium", "chromium-browser", "google-chrome"):
         if shutil.which(name):
             return shutil.which(name)
@@ -262,10 +262,6 @@ def find_chromium() -> str | None:
 
 def check_html_in_chromium(path: str | os.PathLike, screenshot: str | os.PathLike | None = None, timeout: float = 120) -> tuple[int, int]:
     """Render ``path`` in headless Chromium; (figures decoded, figures on the page). Optionally saves a PNG."""
-    import re
-    import subprocess
-    import tempfile
-
     browser = find_chromium()
     if browser is None:
         raise FileNotFoundError("no headless Chromium on PATH (Debian: apt-get install chromium)")
