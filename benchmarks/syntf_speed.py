@@ -5,8 +5,13 @@
     (timed on a sample of words drawn as the transform draws them, then extrapolated to the corpus).
 (b) seconds and peak memory of the exact loss per word l at L = 10k and 30k, each in a fresh process, against
     a plain blocked float32 numpy implementation.
+(c) the whole ``authorguard syntf`` process (start-up, reading, tokenising, fitting, the one pass over the
+    mechanism that samples and computes l, writing JSONL) on 20,000 documents of 120 tokens drawn from a Zipf
+    law over L = 30,000 words, with random 100-d and 300-d vectors in a GloVe text file (n = 150, epsilon = 47.5,
+    s = 0.3, morphology orth), against the paper's per-word way on the same mechanism, in the same run.
 
 Usage:  AUTHORGUARD_DATA=../shared/data python benchmarks/syntf_speed.py [--sizes 10000 30000] [--reference-words 2000]
+        [--parts a b c] [--dims 100 300]
 """
 
 from __future__ import annotations
@@ -118,6 +123,67 @@ def loss_child(size: int, implementation: str) -> dict:
             "peak_increase_mib": (peak - before) / 1024}
 
 
+def make_zipf_input(folder: str, dims: list[int], documents: int = 20_000, tokens: int = 120, size: int = 30_000,
+                    seed: int = 0) -> tuple[str, dict[int, str]]:
+    """Documents of real English words (GloVe's most frequent alphabetic non-stop words), drawn from a Zipf law
+    (p_k ∝ 1/k), and a GloVe-format file of random vectors of each dimension for those words."""
+    from authorguard.embeddings.base import load_word_vectors
+    from authorguard.text.resources import english_stop_words
+
+    stop = english_stop_words()
+    words = []
+    for word in load_word_vectors("glove-6b-50d").words:
+        if word.isalpha() and len(word) > 1 and word not in stop:
+            words.append(word)
+            if len(words) == size:
+                break
+    rng = np.random.default_rng(seed)
+    vector_files = {}
+    for dim in dims:
+        path = os.path.join(folder, f"vectors{dim}.txt")
+        with open(path, "w", encoding="utf-8") as handle:
+            for word, vector in zip(words, rng.standard_normal((size, dim))):
+                handle.write(word + " " + " ".join(f"{x:.4f}" for x in vector) + "\n")
+        vector_files[dim] = path
+    probabilities = 1.0 / np.arange(1, size + 1)
+    probabilities /= probabilities.sum()
+    documents_path = os.path.join(folder, "documents.jsonl")
+    with open(documents_path, "w", encoding="utf-8") as handle:
+        for i, draw in enumerate(rng.choice(size, size=(documents, tokens), p=probabilities)):
+            handle.write(json.dumps({"id": f"d{i}", "text": " ".join(words[j] for j in draw)}) + "\n")
+    return documents_path, vector_files
+
+
+def whole_process(documents_path: str, vector_file: str, reference_words: int, seed: int) -> dict:
+    """Time ``authorguard syntf`` as a user runs it, then the paper's per-word sampling on the same mechanism."""
+    output = os.path.join(os.path.dirname(documents_path), "released.jsonl")
+    command = [sys.executable, "-m", "authorguard.cli.app", "syntf", documents_path, "-o", output, "--embeddings", vector_file,
+               "--epsilon", "47.5", "--n-words", "150", "--bigram-weight", "0.3", "--morphology", "orth", "--seed", str(seed), "--json"]
+    tick = time.perf_counter()
+    result = subprocess.run(command, check=True, capture_output=True, text=True)
+    wall = time.perf_counter() - tick
+    report = json.loads(result.stdout[: result.stdout.rindex("}") + 1])
+
+    from authorguard.data.io import read_records
+    from authorguard.methods.syntf import SynTF
+
+    texts = read_records(documents_path).texts
+    model = SynTF(epsilon=47.5, n_words=150, bigram_weight=0.3, morphology="orth", embeddings=vector_file, random_state=seed)
+    counts = model.fit_term_counts(texts)
+    rng = np.random.default_rng(seed)
+    docs = rng.choice(len(texts), size=reference_words)
+    sources = np.concatenate([model._sample_sources(counts[d].astype(np.float64), rng.random((1, 1)))[0] for d in docs])
+    rows = np.exp(model.mechanism_.log_probabilities(sources))  # precomputed, not timed
+    tick = time.perf_counter()
+    for row in rows:
+        rng.choice(rows.shape[1], p=row)
+    per_word = (time.perf_counter() - tick) / reference_words
+    reference_s = per_word * 150 * len(texts)
+    return {"dim": model.mechanism_.unit_vectors.shape[1], "documents": len(texts), "vocabulary_size": report["vocabulary_size"],
+            "loss_per_word": report["loss_per_word"], "wall_s": wall, "reference_us_per_word": 1e6 * per_word,
+            "reference_s_extrapolated": reference_s, "speedup_whole_process": reference_s / wall}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 30_000])
@@ -126,16 +192,27 @@ def main() -> None:
     parser.add_argument("--reference-words", type=int, default=2000)
     parser.add_argument("--no-numpy-baseline", action="store_true")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--parts", nargs="+", default=["a", "b", "c"], choices=["a", "b", "c"])
+    parser.add_argument("--dims", type=int, nargs="+", default=[100, 300], help="(c): vector dimensions")
     parser.add_argument("--child", nargs=2, metavar=("SIZE", "IMPLEMENTATION"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         print(json.dumps(loss_child(int(args.child[0]), args.child[1])))
         return
     print(f"machine: {machine()}")
-    result = transform_throughput(args.n_words, args.max_features, args.reference_words, args.seed)
-    print("(a) transform:", json.dumps({k: round(v, 3) if isinstance(v, float) else v for k, v in result.items()}))
+    if "a" in args.parts:
+        result = transform_throughput(args.n_words, args.max_features, args.reference_words, args.seed)
+        print("(a) transform:", json.dumps({k: round(v, 3) if isinstance(v, float) else v for k, v in result.items()}))
+    if "c" in args.parts:
+        import tempfile
+
+        with tempfile.TemporaryDirectory() as folder:
+            documents, vector_files = make_zipf_input(folder, args.dims, seed=args.seed)
+            for dim in args.dims:
+                row = whole_process(documents, vector_files[dim], args.reference_words, args.seed)
+                print("(c) whole process:", json.dumps({k: round(v, 3) if isinstance(v, float) else v for k, v in row.items()}))
     implementations = ["kernels"] + ([] if args.no_numpy_baseline else ["numpy"])
-    for size in args.sizes:
+    for size in args.sizes if "b" in args.parts else []:
         for implementation in implementations:
             output = subprocess.run([sys.executable, __file__, "--child", str(size), implementation],
                                     check=True, capture_output=True, text=True).stdout

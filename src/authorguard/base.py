@@ -31,11 +31,16 @@ class VectorMechanism(TransformerMixin, BaseEstimator, ABC):
     def privacy_report(self):
         """What releasing one document costs (a dataclass with ``to_dict()``)."""
 
-    @abstractmethod
     def transform_records(self, raw_documents, record_ids, seed: int | None):
         """Like ``transform``, but each document's randomness comes from its own stream derived from
         (``seed``, its id), or from the OS CSPRNG when ``seed`` is None, so the output of a record does not
         depend on how records are batched, ordered or spread over workers."""
+        return self.release_term_counts(self.term_counts(raw_documents), record_ids, seed)
+
+    @abstractmethod
+    def release_term_counts(self, term_counts, record_ids, seed: int | None):
+        """The second half of :meth:`transform_records`, on the documents' :meth:`term_counts`: batch runners
+        tokenise batch by batch, then release a whole shard in one call (one pass over the mechanism)."""
 
     @abstractmethod
     def term_counts(self, raw_documents):

@@ -190,3 +190,75 @@ def test_kill_9_then_resume_releases_each_record_exactly_once(tmp_path, messages
     subprocess.run([*command[:5], str(tmp_path / "uninterrupted"), *command[6:]], check=True, capture_output=True)
     assert read_output(output) == read_output(tmp_path / "uninterrupted")
     assert not list(output.glob(".*.tmp")) and not list((output / "errors").glob(".*.tmp"))
+
+
+def _wait_for(predicate, process, seconds=120.0) -> bool:
+    deadline = time.time() + seconds
+    while time.time() < deadline and process.poll() is None:
+        if predicate():
+            return True
+        time.sleep(0.002)
+    return False
+
+
+def _done_shards(manifest_path) -> int:
+    try:
+        return sum(e["status"] == "done" for e in json.loads(manifest_path.read_text())["shards"].values())
+    except (json.JSONDecodeError, OSError):
+        return 0
+
+
+@pytest.mark.parametrize("moment", ["before-manifest", "before-first-commit", "between-shards"])
+def test_kill_at_any_moment_then_resume_equals_an_uninterrupted_run(tmp_path, messages, method_config, moment):
+    path = tmp_path / "in.jsonl"
+    records = messages * 4  # 1,600 records
+    path.write_text("".join(json.dumps({"id": f"{n}:{i}", "text": t}) + "\n" for n, (i, t) in enumerate(records)), encoding="utf-8")
+    output = tmp_path / "out"
+    command = [sys.executable, "-m", "authorguard.cli.app", "anonymize", str(path), str(output), "--method", "syntf",
+               "--config", str(method_config), "--seed", "5", "--shard-size", "100" if moment == "between-shards" else "800"]
+    manifest_path = output / "manifest.json"
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    if moment == "before-manifest":
+        time.sleep(0.2)  # the interpreter is still importing: nothing is written yet
+        assert not manifest_path.exists()
+    elif moment == "before-first-commit":
+        assert _wait_for(manifest_path.exists, process), "no manifest was written"
+    else:
+        assert _wait_for(lambda: _done_shards(manifest_path) >= 1, process), "no shard was committed"
+    assert process.poll() is None, "the run ended before it could be killed"
+    os.kill(process.pid, signal.SIGKILL)
+    process.wait()
+    committed = sorted(p.name for p in output.glob("part-*.parquet")) if output.exists() else []
+    if moment == "before-first-commit":
+        assert committed == []  # killed while loading the method: the manifest came first
+    if moment == "between-shards":
+        assert 1 <= len(committed) < 16
+
+    subprocess.run(command + ["--resume"], check=True, capture_output=True)
+    resumed = json.loads(manifest_path.read_text())
+    assert resumed["status"] == "complete" and resumed["records_out"] == len(records)
+    assert all(e["releases"] == 1 for e in resumed["shards"].values())
+    released = read_output(output)
+    assert sorted(r["id"] for r in released) == sorted(f"{n}:{i}" for n, (i, _) in enumerate(records))  # each once
+    subprocess.run([*command[:5], str(tmp_path / "uninterrupted"), *command[6:]], check=True, capture_output=True)
+    assert released == read_output(tmp_path / "uninterrupted")
+
+
+def test_resume_on_an_absent_output_starts_the_run(tmp_path, jsonl_input, method_config):
+    manifest = run_anonymize(_config(jsonl_input, tmp_path / "new", method_config, seed=1, shard_size=200, resume=True))
+    assert manifest["status"] == "complete" and manifest["records_out"] == 400
+
+
+def test_a_run_that_died_before_any_commit_can_restart_with_other_options(tmp_path, jsonl_input, method_config):
+    output = tmp_path / "out"
+    run_anonymize(_config(jsonl_input, output, method_config, seed=1, shard_size=200))
+    # simulate a run killed after writing its manifest and before committing a shard
+    manifest = json.loads((output / "manifest.json").read_text())
+    for entry in manifest["shards"].values():
+        entry.update(status="pending", releases=0)
+    for part in output.glob("part-*.parquet"):
+        part.unlink()
+    (output / "manifest.json").write_text(json.dumps(manifest))
+    (output / "privacy.json").unlink()
+    restarted = run_anonymize(_config(jsonl_input, output, method_config, seed=1, shard_size=100))
+    assert restarted["status"] == "complete" and len(restarted["shards"]) == 4 and len(restarted["releases"]) == 1

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 
 import numpy as np
 import pyarrow as pa
@@ -22,7 +23,9 @@ BOUND_KEYS = ["standard_epsilon", "improved_epsilon", "tight_epsilon", "loss_per
 
 @pytest.fixture(scope="module")
 def rows(newsgroups_sample):
-    return [{"id": f"msg-{i}", "text": t} for i, t in enumerate(newsgroups_sample.texts[:25])]
+    # plus one record whose id and words are not ASCII (written unescaped, as json.dumps(ensure_ascii=False))
+    return [{"id": f"msg-{i}", "text": t} for i, t in enumerate(newsgroups_sample.texts[:25])] + [
+        {"id": "née-\"1\"", "text": "Le café: résumé, déjà vu, naïve façade, Zürich \"quoted\" fiancée."}]
 
 
 def _write_input(path, rows):
@@ -56,6 +59,9 @@ def test_syntf_round_trip_every_format(tmp_path, rows, source, target):
         lines = [json.loads(line) for line in outfile.read_text(encoding="utf-8").splitlines()]
         assert [line["id"] for line in lines] == [r["id"] for r in rows]  # one line per record, input order
         assert all(sum(line["counts"].values()) == 30 for line in lines)
+        # each line is exactly json.dumps of its record, words by decreasing count
+        assert outfile.read_text(encoding="utf-8").splitlines() == [json.dumps(line, ensure_ascii=False) for line in lines]
+        assert all(list(line["counts"].values()) == sorted(line["counts"].values(), reverse=True) for line in lines)
     else:
         matrix, vocabulary, ids = load_counts_npz(outfile)
         assert ids == [r["id"] for r in rows] and matrix.shape == (len(rows), len(vocabulary))
@@ -100,7 +106,8 @@ def test_privacy_syntf_with_embeddings_is_exact(tmp_path, small_vectors):
     pi = reference.mechanism_matrix(words, small_vectors.vectors, 20.0, 0.3)
     assert values["loss_per_word"] == pytest.approx(reference.tight_loss(pi), abs=1e-3)
     assert values["tight_epsilon"] == pytest.approx(10 * values["loss_per_word"])
-    solved = _run("privacy", "epsilon-for-loss", "--target-loss", values["loss_per_word"], "--embeddings", path, "--json")
+    solved = _run("privacy", "epsilon-for-loss", "--target-loss", values["loss_per_word"], "--embeddings", path,
+                  "--bigram-weight", 0.3, "--json")
     assert solved.exit_code == 0, solved.output
     assert json.loads(solved.stdout)["epsilon"] == pytest.approx(20.0, abs=0.01)
 
@@ -145,7 +152,9 @@ def test_unknown_dataset_and_option_combinations():
 def test_demo_runs_offline_on_real_messages():
     result = _run("demo", "--documents", 150)
     assert result.exit_code == 0, result.output
-    assert "tight_epsilon" in result.stderr and "What the analyst receives" in result.stderr
+    assert "tight_epsilon" in result.stderr and "what the analyst receives" in result.stderr
+    assert "what survives across its messages" in result.stderr
+    assert re.search(r"reaches accuracy \d\.\d\d on released vectors and \d\.\d\d on the originals", " ".join(result.stderr.split()))
 
 
 def test_demo_without_data_says_how_to_get_it(tmp_path, monkeypatch):

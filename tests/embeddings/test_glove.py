@@ -76,3 +76,11 @@ def test_load_word_vectors_resolves_names_paths_and_errors(tmp_path):
     assert load_word_vectors(str(path)).words == ("cat",)
     with pytest.raises(InputError, match="neither a registered name"):
         load_word_vectors("glove-6b-51d")
+
+
+def test_values_pandas_does_not_parse_fall_back_to_numpy(tmp_path):
+    path = tmp_path / "v.txt"
+    path.write_text("cat 0.5 nan\ndog 1e-3 -2\n", encoding="utf-8")
+    vectors = load_glove_text(path)
+    assert vectors.words == ("cat", "dog") and np.isnan(vectors.vectors[0, 1])
+    np.testing.assert_array_equal(vectors.vectors[1], np.array([1e-3, -2], dtype=np.float32))

@@ -200,3 +200,41 @@ def test_transform_records_output_depends_only_on_seed_and_id():
     assert (together != model.transform_records(texts, ids, seed=4)).nnz > 0
     assert model.transform_records(texts, ids, seed=None).sum() == 60  # secure source
     assert model.fits_on_private_input() is False and SynTF().fits_on_private_input() is True
+
+
+@pytest.mark.parametrize("params", [
+    {},
+    {"min_df": 3, "max_features": 500},
+    {"synsets": True, "min_df": 2, "max_features": 300},
+    {"morphology": "orth"},
+])
+def test_fit_term_counts_tokenises_once_and_equals_fit_then_term_counts(newsgroups_sample, params):
+    texts = newsgroups_sample.texts[:120]
+    fitted = SynTF(**params).fit(texts)
+    once = SynTF(**params)
+    counts = once.fit_term_counts(texts)
+    assert once.vocabulary_ == fitted.vocabulary_
+    assert counts.dtype == np.int64 and counts.shape == (120, len(fitted.vocabulary_))
+    assert (counts != fitted.term_counts(texts)).nnz == 0
+
+
+def test_fit_transform_equals_fit_then_transform(newsgroups_sample):
+    texts = newsgroups_sample.texts[:60]
+    both = SynTF(epsilon=30.0, n_words=40, random_state=4).fit_transform(texts)
+    apart = SynTF(epsilon=30.0, n_words=40, random_state=4).fit(texts).transform(texts)
+    assert (both != apart).nnz == 0
+
+
+def test_a_release_that_needs_most_rows_computes_the_exact_loss_in_the_same_pass(newsgroups_sample):
+    texts = newsgroups_sample.texts
+    model = SynTF(epsilon=30.0, n_words=150, max_features=400, random_state=2).fit(texts)
+    assert model._loss_per_word is None
+    released = model.synthesize(model.term_counts(texts))
+    assert model._loss_per_word is not None  # cached by the release's pass over every row
+    fresh = SynTF(epsilon=30.0, n_words=150, max_features=400, random_state=2).fit(texts)
+    assert model.loss_per_word() == fresh.loss_per_word()
+    few = fresh.synthesize(fresh.term_counts(texts[:1]))  # a few rows: no loss pass, same stream semantics
+    assert few.sum() == 150
+    again = SynTF(epsilon=30.0, n_words=150, max_features=400, random_state=2).fit(texts)
+    again._loss_per_word = 1.0  # loss known: only the rows drawn from are computed, the output is the same
+    assert (again.synthesize(again.term_counts(texts)) != released).nnz == 0

@@ -21,14 +21,27 @@ def _build(small_vectors, epsilon, s):
 @pytest.mark.parametrize("s", [0.0, 0.3, 1.0])
 def test_scaled_ratings_match_the_definition(small_vectors, s):
     words, mechanism = _build(small_vectors, 10.0, s)
-    expected = 10.0 * reference.rating_matrix(words, small_vectors.vectors, s) / 2
+    expected = 10.0 * reference.rating_matrix(words, mechanism.unit_vectors, s) / 2
     np.testing.assert_allclose(mechanism.scaled_ratings(range(len(words))), expected, atol=2e-5)
+
+
+def test_quantised_vectors_give_exact_dot_products_close_to_the_raw_cosines(small_vectors):
+    words, mechanism = _build(small_vectors, 10.0, 0.3)
+    q = mechanism._quantized.astype(np.float64)
+    assert np.array_equal(q, np.rint(q)) and np.abs(q).max() < 4096
+    exact = q @ q.T  # integers far below 2^53: exact in float64
+    # float32 BLAS on any row subset or order gives the same integers
+    assert np.array_equal(mechanism._dot_products(np.arange(len(words))), exact)
+    assert np.array_equal(mechanism._dot_products(np.array([5, 0, 3]))[:, ::-1], exact[[5, 0, 3]][:, ::-1])
+    raw = small_vectors.vectors / np.linalg.norm(small_vectors.vectors, axis=1, keepdims=True)
+    np.testing.assert_allclose(mechanism.unit_vectors @ mechanism.unit_vectors.T, raw @ raw.T, atol=1e-3)
+    np.testing.assert_allclose(np.linalg.norm(mechanism.unit_vectors, axis=1), 1.0, atol=1e-6)
 
 
 def test_word_without_bigrams_still_has_dice_one_with_itself(small_vectors):
     words, mechanism = _build(small_vectors, 10.0, 1.0)
     a = words.index("a")
-    rho = reference.rating_matrix(words, small_vectors.vectors, 1.0)
+    rho = reference.rating_matrix(words, mechanism.unit_vectors, 1.0)
     assert reference.dice("a", "a") == 1.0
     assert mechanism.scaled_ratings([a])[0, a] == pytest.approx(5.0 * rho[a, a], abs=1e-5)
 
@@ -37,7 +50,7 @@ def test_word_without_bigrams_still_has_dice_one_with_itself(small_vectors):
 @pytest.mark.parametrize("s", [0.0, 0.3, 1.0])
 def test_loss_per_word_equals_brute_force_over_every_triple(small_vectors, epsilon, s):
     words, mechanism = _build(small_vectors, epsilon, s)
-    pi = reference.mechanism_matrix(words, small_vectors.vectors, epsilon, s)
+    pi = reference.mechanism_matrix(words, mechanism.unit_vectors, epsilon, s)
     assert mechanism.loss_per_word() == pytest.approx(reference.tight_loss(pi), abs=2e-4)
 
 
@@ -58,7 +71,7 @@ def test_blocked_loss_equals_single_block(small_vectors, monkeypatch):
 
 def test_log_probabilities_are_normalised_rows_of_the_brute_force_mechanism(small_vectors):
     words, mechanism = _build(small_vectors, 20.0, 0.3)
-    pi = reference.mechanism_matrix(words, small_vectors.vectors, 20.0, 0.3)
+    pi = reference.mechanism_matrix(words, mechanism.unit_vectors, 20.0, 0.3)
     log_p = mechanism.log_probabilities([0, 5, 9])
     np.testing.assert_allclose(np.exp(log_p).sum(axis=1), 1.0, rtol=1e-9)
     np.testing.assert_allclose(log_p, np.log(pi[[0, 5, 9]]), atol=1e-4)
@@ -73,7 +86,7 @@ def _chi_square_p(observed_words, expected_probabilities):
 def test_sampler_fits_the_analytic_distribution(small_vectors, source_name):
     words, mechanism = _build(small_vectors, 12.0, 0.3)
     v = words.index("cat")
-    pi = reference.mechanism_matrix(words, small_vectors.vectors, 12.0, 0.3)
+    pi = reference.mechanism_matrix(words, mechanism.unit_vectors, 12.0, 0.3)
     source = GeneratorUniforms(np.random.default_rng(3)) if source_name == "numpy" else SecureUniforms()
     draws = mechanism.sample(np.full(40_000, v), source.uniforms(40_000))
     assert _chi_square_p(draws, pi[v]) > 1e-3
@@ -84,7 +97,7 @@ def test_sampler_fits_the_analytic_distribution(small_vectors, source_name):
 def test_sampling_many_rows_at_once_keeps_each_row_distribution(small_vectors, monkeypatch):
     words, mechanism = _build(small_vectors, 12.0, 0.3)
     monkeypatch.setattr(mechanism_module, "_BLOCK_BUDGET_BYTES", 1)  # rows spread over several blocks
-    pi = reference.mechanism_matrix(words, small_vectors.vectors, 12.0, 0.3)
+    pi = reference.mechanism_matrix(words, mechanism.unit_vectors, 12.0, 0.3)
     rng = np.random.default_rng(5)
     sources = rng.integers(0, len(words), size=60_000)
     draws = mechanism.sample(sources, rng.random(60_000))
@@ -125,3 +138,18 @@ def test_a_draw_does_not_depend_on_the_other_rows_sampled_with_it(small_vectors)
     together = mechanism.sample(sources, uniforms)
     one_by_one = np.array([mechanism.sample(sources[i : i + 1], uniforms[i : i + 1])[0] for i in range(0, 5000, 50)])
     assert np.array_equal(together[::50], one_by_one)
+
+
+def test_one_pass_release_gives_the_same_draws_and_the_exact_loss(small_vectors, monkeypatch):
+    _, mechanism = _build(small_vectors, 30.0, 0.3)
+    rng = np.random.default_rng(9)
+    sources = rng.integers(0, mechanism.vocabulary_size // 2, size=3000)  # rows without draws too
+    uniforms = rng.random(3000)
+    alone = mechanism.sample(sources, uniforms)
+    loss = mechanism.loss_per_word()
+    monkeypatch.setattr(mechanism_module, "_BLOCK_BUDGET_BYTES", 1)  # several blocks
+    done = []
+    together, fused_loss = mechanism.sample(sources, uniforms, with_loss=True, on_block=done.append)
+    assert np.array_equal(together, alone)
+    assert fused_loss == loss
+    assert sum(done) == mechanism.vocabulary_size and len(done) > 1

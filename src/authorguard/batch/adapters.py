@@ -6,7 +6,9 @@ counts of its row. A new method of an existing kind needs no change here.
 
 from __future__ import annotations
 
+import numpy as np
 import pyarrow as pa
+import scipy.sparse as sp
 
 from authorguard import registry
 from authorguard.base import VectorMechanism
@@ -15,8 +17,8 @@ from authorguard.exceptions import InputError
 VECTOR_SCHEMA = pa.schema([("id", pa.string()), ("terms", pa.list_(pa.string())), ("counts", pa.list_(pa.int32()))])
 
 
-def build_method(name: str, params: dict) -> VectorMechanism:
-    """Construct and fit a registered method for batch release, from *public* data only.
+def check_method(name: str, params: dict) -> VectorMechanism:
+    """Construct (not fit) a registered method for batch release: cheap checks before anything is written.
 
     Unknown parameters fail naming the key. The method's ``batch_defaults`` (e.g. SynTF's public vocabulary)
     apply where ``params`` says nothing. A method that would learn from the private input is refused.
@@ -32,11 +34,23 @@ def build_method(name: str, params: dict) -> VectorMechanism:
             f"method {name!r} as configured learns from the private input (e.g. a vocabulary fitted on it, a leak "
             "epsilon does not cover); give it public state, e.g. vocabulary = \"embeddings\" or a word-list file"
         )
-    return method.fit([])
+    if hasattr(method, "_validate_params"):
+        method._validate_params()
+    return method
+
+
+def build_method(name: str, params: dict) -> VectorMechanism:
+    """:func:`check_method`, then fit from *public* data only (the slow part: vectors, vocabulary)."""
+    return check_method(name, params).fit([])
 
 
 class VectorBatchAdapter:
-    """Anonymise (ids, texts) batches with a fitted vector method; one output row per record."""
+    """Anonymise a shard's records with a fitted vector method, in two steps, one output row per record.
+
+    ``prepare`` runs batch by batch as records stream in (tokenising; a failure there is one record's error);
+    ``release`` then releases the whole shard at once, so the mechanism is streamed once per shard, not once per
+    batch. Each record's randomness comes from (seed, id), so neither step depends on batching.
+    """
 
     schema = VECTOR_SCHEMA
 
@@ -48,8 +62,14 @@ class VectorBatchAdapter:
     def from_config(cls, name: str, params: dict) -> VectorBatchAdapter:
         return cls(build_method(name, params))
 
-    def anonymize(self, ids: list[str], texts: list[str], seed: int | None) -> list[dict]:
-        matrix = self.method.transform_records(texts, ids, seed).tocsr()
+    def prepare(self, texts: list[str]) -> sp.csr_matrix:
+        """Term counts of a batch: shape (len(texts), n_features)."""
+        return self.method.term_counts(texts)
+
+    def release(self, ids: list[str], prepared: list[sp.csr_matrix], seed: int | None) -> list[dict]:
+        """One output row per id, in order, from the prepared batches (stacked in the same order as ``ids``)."""
+        counts = sp.vstack(prepared, format="csr") if prepared else sp.csr_matrix((0, len(self.feature_names)), dtype=np.int64)
+        matrix = self.method.release_term_counts(counts, ids, seed).tocsr()
         rows = []
         for i, identifier in enumerate(ids):
             start, end = matrix.indptr[i], matrix.indptr[i + 1]

@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from authorguard.batch.adapters import check_method
 from authorguard.batch.config import AnonymizeConfig
 from authorguard.batch.engines import ENGINES
 from authorguard.batch.shards import ShardProcessor, errors_name, shard_entry
@@ -25,6 +26,8 @@ from authorguard.exceptions import InputError
 
 MANIFEST = "manifest.json"
 MANIFEST_VERSION = 1
+# what a run writes besides its parts: a run that released nothing may leave these, and may be started again
+_OWN_FILES = {MANIFEST, "errors", "errors.jsonl", "privacy.json"}
 
 
 def _input_signature(files: list[Path]) -> list[dict]:
@@ -60,12 +63,15 @@ def run_anonymize(config: AnonymizeConfig, on_shard: Callable[[dict], None] | No
     files = input_files(config.input)
     shards = plan_shards(files, config.shard_size, config.text_field)
     plan = {"inputs": _input_signature(files), "shards": [s.to_dict() for s in shards], **config.plan_key()}
+    check_method(config.method, config.method_params)  # fail on bad options before anything is written
     manifest = _load_manifest(output)
+    if manifest is not None and not _released_anything(output, manifest, shards):
+        manifest = None  # a run that died before its first commit: start it again, with these options
     if manifest is None:
-        if output.exists() and any(output.iterdir()):
+        # --resume on an absent or empty OUTPUT starts the run: a run killed before its first manifest released
+        # nothing, so nothing can be released twice (a retry loop always finishes)
+        if output.exists() and any(p.name not in _OWN_FILES and not p.name.startswith(".") for p in output.iterdir()):
             raise InputError(f"{output}: exists, is not empty and holds no {MANIFEST}; choose a new OUTPUT")
-        if config.resume:
-            raise InputError(f"{output}: nothing to resume (no {MANIFEST})")
         manifest = {"version": MANIFEST_VERSION, "plan": plan, "config": config.public_dict(), "releases": [],
                     "shards": {str(s.index): {**s.to_dict(), "status": "pending", "releases": 0} for s in shards}}
     else:
@@ -84,14 +90,11 @@ def run_anonymize(config: AnonymizeConfig, on_shard: Callable[[dict], None] | No
 
     output.mkdir(parents=True, exist_ok=True)
     _remove_partial_files(output)
-    processor = ShardProcessor(config) if pending or not (output / "privacy.json").exists() else None
-    method_report = None
-    if processor is not None:
-        method_report = {**processor.adapter.privacy_report(), "secure_random": config.seed is None}
     if pending:
         manifest["releases"].append({"event": len(manifest["releases"]), "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-                                     "engine": config.engine, "shards": [s.index for s in pending], "privacy": method_report})
-    _save(output, manifest)
+                                     "engine": config.engine, "shards": [s.index for s in pending], "privacy": None})
+    _save(output, manifest)  # before the slow set-up (loading the method), so that a crash there can be resumed
+    processor = ShardProcessor(config) if pending or not (output / "privacy.json").exists() else None
 
     def on_done(entry: dict) -> None:
         key = str(entry["index"])
@@ -102,7 +105,20 @@ def run_anonymize(config: AnonymizeConfig, on_shard: Callable[[dict], None] | No
 
     if pending:
         ENGINES[config.engine](config, pending, on_done, processor if config.engine == "local" else None)
+    method_report = None
+    if processor is not None:
+        # after the shards: the local engine's first shard computed the exact loss in its pass already
+        method_report = {**processor.adapter.privacy_report(), "secure_random": config.seed is None}
+        if pending:
+            manifest["releases"][-1]["privacy"] = method_report
     return _finish(output, shards, manifest, method_report)
+
+
+def _released_anything(output: Path, manifest: dict, shards: list[Shard]) -> bool:
+    """Whether a shard of this run was ever committed (recorded, or renamed into place and not yet recorded)."""
+    return (any(entry.get("releases", 0) or entry.get("status") == "done" for entry in manifest["shards"].values())
+            or any((output / shard.output_name).exists() for shard in shards)
+            or any(Path(output).glob("part-*.parquet")))
 
 
 def _remove_partial_files(output: Path) -> None:

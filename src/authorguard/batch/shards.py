@@ -54,20 +54,21 @@ class ShardProcessor:
         self.adapter = VectorBatchAdapter.from_config(config.method, config.method_params)
         self.output_dir = Path(config.output)
 
-    def _anonymize(self, records: list[SourceRecord]) -> tuple[list[dict], list[dict]]:
+    def _prepare(self, records: list[SourceRecord]) -> tuple[list[str], list, list[dict]]:
+        """(ids, prepared parts, errors) of a batch; a record that fails is isolated, the others go on."""
         ids = [r.id for r in records]
-        texts = [r.text for r in records]
         try:
-            return self.adapter.anonymize(ids, texts, self.config.seed), []
+            return ids, [self.adapter.prepare([r.text for r in records])] if records else [], []
         except (AuthorguardError, ValueError) as batch_error:
             if len(records) == 1:
-                return [], [{"id": ids[0], "reason": str(batch_error)}]
-        rows, errors = [], []
-        for record in records:  # isolate the record that failed; the others are released as usual
-            good, bad = self._anonymize([record])
-            rows += good
+                return [], [], [{"id": ids[0], "reason": str(batch_error)}]
+        kept, parts, errors = [], [], []
+        for record in records:
+            good_ids, good_parts, bad = self._prepare([record])
+            kept += good_ids
+            parts += good_parts
             errors += bad
-        return rows, errors
+        return kept, parts, errors
 
     def process(self, shard: Shard) -> dict:
         """Anonymise one shard and commit it; returns its manifest entry."""
@@ -79,16 +80,22 @@ class ShardProcessor:
         records_in = records_out = 0
         errors: list[dict] = []
         stream = read_shard(shard, config.text_field, config.id_field)
+        ids: list[str] = []
+        prepared: list = []
+        while batch := list(islice(stream, config.batch_size)):
+            records_in += len(batch)
+            errors += [{"id": r.id, "reason": r.error} for r in batch if r.error is not None]
+            batch_ids, parts, failed = self._prepare([r for r in batch if r.error is None])
+            ids += batch_ids
+            prepared += parts
+            errors += failed
+        rows = self.adapter.release(ids, prepared, config.seed)  # one pass over the mechanism for the shard
+        del prepared
+        records_out = len(rows)
         try:
             with pq.ParquetWriter(temporary, self.adapter.schema) as writer:
-                while batch := list(islice(stream, config.batch_size)):
-                    records_in += len(batch)
-                    errors += [{"id": r.id, "reason": r.error} for r in batch if r.error is not None]
-                    rows, failed = self._anonymize([r for r in batch if r.error is None])
-                    errors += failed
-                    records_out += len(rows)
-                    if rows:
-                        writer.write_table(pa.Table.from_pylist(rows, schema=self.adapter.schema))
+                for start in range(0, len(rows), config.batch_size):
+                    writer.write_table(pa.Table.from_pylist(rows[start : start + config.batch_size], schema=self.adapter.schema))
             with atomic_write(errors_file) as handle:
                 for error in errors:
                     handle.write(json.dumps({**error, "input": os.path.basename(shard.path)}, ensure_ascii=False) + "\n")

@@ -9,6 +9,7 @@ from rich.table import Table
 
 from authorguard.cli.common import console, handle_errors, print_json, progress
 from authorguard.exceptions import InputError
+from authorguard.methods import syntf_defaults as defaults
 
 app = typer.Typer(help="Privacy accounting for the methods, without releasing anything.", no_args_is_help=True)
 
@@ -50,7 +51,7 @@ def syntf(
     n_words: Annotated[int, typer.Option(help="Words sampled per document, >= 1.")],
     vocab_size: Annotated[int | None, typer.Option(help="|V|, for the standard and improved bounds only.")] = None,
     embeddings: Annotated[str | None, typer.Option(help="GloVe text file (or embeddings name): V is every word in it, morphology orth; gives the tight bound.")] = None,
-    bigram_weight: Annotated[float, typer.Option(help="Weight s of the letter-bigram penalty, in [0, 1].")] = 0.3,
+    bigram_weight: Annotated[float, typer.Option(help="Weight s of the letter-bigram penalty, in [0, 1] (the paper's s / 2).")] = defaults.BIGRAM_WEIGHT,
     json_output: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Standard, improved and (with --embeddings) tight privacy loss of one SynTF document."""
@@ -79,7 +80,7 @@ def syntf(
 def epsilon_for_loss(
     target_loss: Annotated[float, typer.Option(help="Target tight loss per word l, > 0 (the paper's optimum: 25.4).")],
     embeddings: Annotated[str, typer.Option(help="GloVe text file or embeddings name; V is every word in it.")],
-    bigram_weight: Annotated[float, typer.Option(help="Weight s of the letter-bigram penalty, in [0, 1].")] = 0.3,
+    bigram_weight: Annotated[float, typer.Option(help="Weight s of the letter-bigram penalty, in [0, 1] (the paper's s / 2).")] = defaults.BIGRAM_WEIGHT,
     json_output: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """The epsilon at which the exact loss per word equals --target-loss (compare methods at equal l)."""

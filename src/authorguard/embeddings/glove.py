@@ -24,6 +24,31 @@ def _wanted(vocabulary: Iterable[str] | None) -> set[str] | None:
     return None if vocabulary is None else {w.lower() for w in vocabulary} | set(vocabulary)
 
 
+def _parse_rows(path: Path, rows: list[str], line_numbers: list[int], dim: int) -> np.ndarray:
+    """The numbers of the kept lines as float32 (len(rows), dim), by pandas' C parser in one call (numpy's
+    string-to-float conversion took 2.6 s of a 30,000 x 300 file, pandas 0.6 s); a bad value is then found
+    line by line to name its line."""
+    import pandas as pd
+
+    if not rows:
+        return np.zeros((0, dim), dtype=np.float32)
+    try:
+        table = pd.read_csv(io.StringIO("\n".join(rows)), sep=" ", header=None, quoting=3, dtype=np.float32,
+                            engine="c", na_filter=False)
+        values = table.to_numpy(dtype=np.float32)
+        if values.shape != (len(rows), dim):
+            raise ValueError("shape")
+        return values
+    except ValueError:  # values pandas does not take (e.g. "nan"), or a bad one: line by line, naming it
+        parsed = []
+        for rest, line_number in zip(rows, line_numbers):
+            try:
+                parsed.append(np.array(rest.split(" "), dtype=np.float32))
+            except ValueError:
+                raise InputError(f"{path}: line {line_number} has a value that is not a number") from None
+        return np.stack(parsed)
+
+
 def load_glove_text(path: str | os.PathLike, vocabulary: Iterable[str] | None = None) -> WordVectors:
     """Read GloVe's text format: one ``word v1 v2 ... vd`` line per word, single spaces, UTF-8.
 
@@ -41,7 +66,8 @@ def load_glove_text(path: str | os.PathLike, vocabulary: Iterable[str] | None = 
     wanted = _wanted(vocabulary)
     opener = gzip.open if path.suffix == ".gz" else open
     words: list[str] = []
-    rows: list[np.ndarray] = []
+    rows: list[str] = []
+    line_numbers: list[int] = []
     dim = None
     try:
         with opener(path, "rb") as raw:
@@ -53,19 +79,17 @@ def load_glove_text(path: str | os.PathLike, vocabulary: Iterable[str] | None = 
                 word, sep, rest = line.partition(" ")
                 if not sep:
                     raise InputError(f"{path}: line {line_number} has a word but no vector")
-                fields = rest.split(" ")
+                n_fields = rest.count(" ") + 1
                 if dim is None:
-                    dim = len(fields)
-                elif len(fields) != dim:
+                    dim = n_fields
+                elif n_fields != dim:
                     raise InputError(
-                        f"{path}: line {line_number} has {len(fields)} values, expected {dim} (inconsistent dimensions)"
+                        f"{path}: line {line_number} has {n_fields} values, expected {dim} (inconsistent dimensions)"
                     )
                 if wanted is not None and word not in wanted:
                     continue
-                try:
-                    rows.append(np.array(fields, dtype=np.float32))
-                except ValueError:
-                    raise InputError(f"{path}: line {line_number} has a value that is not a number") from None
+                rows.append(rest)
+                line_numbers.append(line_number)
                 words.append(word)
     except UnicodeDecodeError as error:
         raise InputError(f"{path}: not valid UTF-8 ({error.reason} at byte {error.start} of a line)") from None
@@ -75,7 +99,7 @@ def load_glove_text(path: str | os.PathLike, vocabulary: Iterable[str] | None = 
         raise InputError(f"{path}: cannot read embeddings ({error})") from None
     if dim is None:
         raise InputError(f"{path}: no vectors in file")
-    vectors = np.stack(rows) if rows else np.zeros((0, dim), dtype=np.float32)
+    vectors = _parse_rows(path, rows, line_numbers, dim)
     uncased = not any(w != w.lower() for w in words[:10_000])
     return WordVectors(tuple(words), vectors, name=f"glove-text:{path.name}", uncased=uncased)
 

@@ -1,17 +1,19 @@
-"""Numba kernels of SynTF's exponential mechanism (rating rows, sampling, column extrema).
+"""Numba kernels of SynTF's exponential mechanism (rating rows, sampling, column extrema), one pass.
 
 Why hand-written kernels: the mechanism is an L x L matrix (L = 30,000 words is 900 million entries), too
 large to hold, so every consumer streams it by rows, fusing the bigram Dice overlaps (from an inverted index),
-the affine rating, row maxima, exponentials, inverse-CDF sampling and column extrema, in parallel over rows.
+the affine rating, exponentials, inverse-CDF sampling and the column extrema of the exact loss, in parallel
+over rows.
 
-- The exact loss (:func:`scaled_ratings_block`, :func:`column_extrema_update`) takes ``C``, a float32 BLAS block
-  of cosines ``C[i, w] = cos(rows[i], w)``, and overwrites it with the scaled ratings.
-- The sampler (:func:`sample_rows`) computes each row's cosines itself in a fixed order, so that a release does
-  not depend on the BLAS blocking (see :func:`_cosine_row`).
+Every kernel takes ``D``, a float32 block of *exact integer* dot products ``D[i, w] = <q[rows[i]], q[w]>`` of
+the quantised vectors (see :class:`~authorguard.privacy.mechanism.ExponentialMechanism`): whichever BLAS
+blocking, thread count or row subset produced them, the values are the same, so a row's probabilities, and
+hence every draw, do not depend on which other rows were computed with it.
 
 Scaled ratings are ``a[i, w] = epsilon * rho(rows[i], w) / 2``, where (sensitivity 1)
 
-    rho(v, w) = ((cos(v, w) + 1) / 2 - s * Dice(v, w) + s) / (1 + s)   in [0, 1].
+    rho(v, w) = ((cos(v, w) + 1) / 2 - s * Dice(v, w) + s) / (1 + s)   in [0, 1],
+    cos(v, w) = <q_v, q_w> / (|q_v| |q_w|).
 """
 
 from __future__ import annotations
@@ -21,24 +23,35 @@ from numba import njit, prange
 
 
 @njit(cache=True, fastmath=True, nogil=True)
-def _fill_scaled_row(row, v, inc_ptr, inc_idx, post_ptr, post_idx, set_sizes, counts, base, offset, pen_dice, pen_self):
-    """Turn one row of cosines into scaled ratings in place; returns an upper bound of the row maximum.
+def _fill_scaled_row(row, v, inv_norms, inc_ptr, inc_idx, post_ptr, post_idx, set_sizes, counts, touched, base, offset,
+                     pen_dice, pen_self):
+    """Turn one row of exact dot products into scaled ratings in place; returns an upper bound of its maximum.
 
-    ``counts`` is an int32 scratch of length L, all zero on entry and on exit.
+    The dense part (cosine term) is one vectorised loop over the row; the Dice penalty is then subtracted only
+    where it is not zero: the words sharing a bigram with v, found through the inverted index (sum of df^2
+    work, not L * |bigrams|). ``counts`` (int32, length L) is all zero on entry and on exit; ``touched`` is an
+    int32 scratch of length L.
     """
-    # |bigrams(v) & bigrams(w)| for every w, through the inverted index (sum of df^2 work, not L * |bigrams|)
+    base_v = base * inv_norms[v]
+    largest = np.float32(-3.0e38)
+    for w in range(row.shape[0]):
+        value = base_v * (row[w] * inv_norms[w]) + offset
+        row[w] = value
+        largest = max(largest, value)  # penalties only lower a rating: this bounds the row's maximum
+    n_touched = 0
     for j in range(inc_ptr[v], inc_ptr[v + 1]):
         k = inc_idx[j]
         for p in range(post_ptr[k], post_ptr[k + 1]):
-            counts[post_idx[p]] += 1
+            w = post_idx[p]
+            if counts[w] == 0:
+                touched[n_touched] = w
+                n_touched += 1
+            counts[w] += 1
     n_v = set_sizes[v]
-    largest = np.float32(-3.0e38)
-    for w in range(row.shape[0]):
-        denominator = max(n_v + set_sizes[w], np.float32(1.0))
-        value = base * row[w] + offset - pen_dice * np.float32(counts[w]) / denominator
-        row[w] = value
+    for t in range(n_touched):
+        w = touched[t]
+        row[w] -= pen_dice * np.float32(counts[w]) / (n_v + set_sizes[w])
         counts[w] = 0
-        largest = max(largest, value)
     if n_v == 0:
         # Dice(v, v) = 1 by definition, also for a word without any bigram (e.g. one letter)
         row[v] -= pen_self
@@ -46,31 +59,15 @@ def _fill_scaled_row(row, v, inc_ptr, inc_idx, post_ptr, post_idx, set_sizes, co
 
 
 @njit(cache=True, parallel=True, fastmath=True, nogil=True)
-def scaled_ratings_block(C, rows, inc_ptr, inc_idx, post_ptr, post_idx, set_sizes, base, offset, pen_dice, pen_self, row_max, n_chunks):
-    """Scaled ratings of a block in place; ``row_max[i]`` gets an upper bound of row i's maximum."""
-    n_rows, n_words = C.shape
+def scaled_ratings_block(D, rows, inv_norms, inc_ptr, inc_idx, post_ptr, post_idx, set_sizes, base, offset, pen_dice, pen_self, n_chunks):
+    """Scaled ratings of a block, in place of its dot products."""
+    n_rows, n_words = D.shape
     for chunk in prange(n_chunks):
         counts = np.zeros(n_words, dtype=np.int32)
+        touched = np.empty(n_words, dtype=np.int32)
         for i in range(chunk, n_rows, n_chunks):
-            row_max[i] = _fill_scaled_row(
-                C[i], rows[i], inc_ptr, inc_idx, post_ptr, post_idx, set_sizes, counts, base, offset, pen_dice, pen_self
-            )
-
-
-@njit(cache=True, parallel=True, fastmath=True, nogil=True)
-def column_extrema_update(A, log_partition, column_max, column_min, n_chunks):
-    """``column_max[w] = max(column_max[w], max_i A[i, w] - log_partition[i])``, likewise the minimum."""
-    n_rows, n_words = A.shape
-    width = (n_words + n_chunks - 1) // n_chunks
-    for chunk in prange(n_chunks):
-        lo = chunk * width
-        hi = min(n_words, lo + width)
-        for i in range(n_rows):
-            z = log_partition[i]
-            for w in range(lo, hi):
-                value = A[i, w] - z
-                column_max[w] = max(column_max[w], value)
-                column_min[w] = min(column_min[w], value)
+            _fill_scaled_row(D[i], rows[i], inv_norms, inc_ptr, inc_idx, post_ptr, post_idx, set_sizes, counts, touched,
+                             base, offset, pen_dice, pen_self)
 
 
 CDF_CHUNK = 64
@@ -112,46 +109,36 @@ def _exp_shifted_row(row, largest, weights, bits):
         weights[w] = weights[w] * powers[w] if np.float64(row[w]) - largest > _EXP_FLOOR else 0.0
 
 
-@njit(cache=True, fastmath=True, nogil=True)
-def _cosine_row(unit, unit_t, v, row):
-    """row[w] = <unit[v], unit[w]>, summed over the dimensions in a fixed order.
-
-    Each output lane accumulates d = 0, 1, ... itself, so the value of row[w] does not depend on which other
-    rows are computed with it or on the number of threads (a BLAS product's does: its blocking changes the
-    summation order). Exact reproducibility of a record's release across batchings and engines needs this.
-    """
-    for w in range(row.shape[0]):
-        row[w] = 0.0
-    for d in range(unit.shape[1]):
-        x = unit[v, d]
-        for w in range(row.shape[0]):
-            row[w] += x * unit_t[d, w]
-
-
 @njit(cache=True, parallel=True, nogil=True)
-def sample_rows(rows, unit, unit_t, inc_ptr, inc_idx, post_ptr, post_idx, set_sizes, base, offset, pen_dice, pen_self,
-                uniform_ptr, uniforms, out, n_chunks):
-    """Fused, reproducible inverse-CDF sampling, one row of pi at a time (O(L) memory per thread).
+def release_block(D, rows, inv_norms, inc_ptr, inc_idx, post_ptr, post_idx, set_sizes, base, offset, pen_dice, pen_self,
+                  uniform_ptr, uniforms, out, track_extrema, column_max, column_min, n_chunks):
+    """One streamed block of the mechanism: sample every draw of its rows and (optionally) update the extrema.
 
-    Row i is the distribution of source word ``rows[i]``: cosines (:func:`_cosine_row`), scaled ratings, weights
-    exp(a - max) in float64 (:func:`_exp_shifted_row`), cumulative sums per 64-word chunk; each uniform u in
-    ``uniforms[uniform_ptr[i]:uniform_ptr[i+1]]`` picks the word w with F(w-1) <= u * F(L) < F(w).
+    Row i is the distribution of source word ``rows[i]``: scaled ratings from the dot products ``D[i]``
+    (:func:`_fill_scaled_row`), weights exp(a - max) in float64 (:func:`_exp_shifted_row`), cumulative sums per
+    64-word chunk; each uniform u in ``uniforms[uniform_ptr[i]:uniform_ptr[i+1]]`` picks the word w with
+    F(w-1) <= u * F(L) < F(w), written to the same positions of ``out``.
+
+    With ``track_extrema``, also ``column_max[c, w] = max(column_max[c, w], ln pi[rows[i], w])`` (likewise the
+    minimum) for the rows handled by chunk c, ln pi[v, w] = a[v, w] - ln Z_v: per-thread arrays of shape
+    (n_chunks, L), reduced by the caller. A row without draws costs only its ratings and normaliser then.
     """
     n_rows = rows.shape[0]
-    n_words = unit.shape[0]
+    n_words = D.shape[1]
     n_blocks = (n_words + CDF_CHUNK - 1) // CDF_CHUNK
     for chunk in prange(n_chunks):
-        row = np.empty(n_words, dtype=np.float32)
         weights = np.empty(n_words, dtype=np.float64)
         bits = np.empty(n_words, dtype=np.int64)
         counts = np.zeros(n_words, dtype=np.int32)
+        touched = np.empty(n_words, dtype=np.int32)
         ends = np.empty(n_blocks, dtype=np.float64)
         for i in range(chunk, n_rows, n_chunks):
-            if uniform_ptr[i] == uniform_ptr[i + 1]:
+            has_draws = uniform_ptr[i] < uniform_ptr[i + 1]
+            if not (has_draws or track_extrema):
                 continue
-            _cosine_row(unit, unit_t, rows[i], row)
-            largest = _fill_scaled_row(row, rows[i], inc_ptr, inc_idx, post_ptr, post_idx, set_sizes, counts,
-                                       base, offset, pen_dice, pen_self)
+            row = D[i]
+            largest = _fill_scaled_row(row, rows[i], inv_norms, inc_ptr, inc_idx, post_ptr, post_idx, set_sizes, counts,
+                                       touched, base, offset, pen_dice, pen_self)
             _exp_shifted_row(row, largest, weights, bits)
             running = 0.0
             for b in range(n_blocks):
@@ -162,6 +149,14 @@ def sample_rows(rows, unit, unit_t, inc_ptr, inc_idx, post_ptr, post_idx, set_si
                 ends[b] = running
             for q in range(uniform_ptr[i], uniform_ptr[i + 1]):
                 out[q] = _search(weights, ends, uniforms[q] * running)
+            if track_extrema:
+                log_partition = np.float64(largest) + np.log(running)
+                highest = column_max[chunk]
+                lowest = column_min[chunk]
+                for w in range(n_words):
+                    value = np.float64(row[w]) - log_partition
+                    highest[w] = max(highest[w], value)
+                    lowest[w] = min(lowest[w], value)
 
 
 @njit(cache=True, nogil=True)

@@ -9,8 +9,7 @@ References
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -18,8 +17,11 @@ from authorguard.embeddings.base import WordVectors
 from authorguard.text.bigrams import BigramIndex
 from authorguard.utils.validation import check_number
 
-# Memory for one streamed block of the L x L mechanism (two float32 buffers of block_rows x L).
-_BLOCK_BUDGET_BYTES = 512 * 2**20
+# Memory for the streamed block of the L x L mechanism (one float32 buffer of block_rows x L, reused).
+_BLOCK_BUDGET_BYTES = 256 * 2**20
+
+# float32 holds every integer up to 2^24 exactly: vectors quantised to norm < 2^12 have exact dot products.
+_EXACT_FLOAT32_INTEGER = 2**24
 
 
 def _n_threads() -> int:
@@ -28,18 +30,26 @@ def _n_threads() -> int:
     return numba.get_num_threads()
 
 
-def _exp_shifted(block: np.ndarray, row_max: np.ndarray, out: np.ndarray, pool: ThreadPoolExecutor, threads: int) -> None:
-    """out = exp(block - row_max[:, None]) in float32, rows split over threads.
+def quantize_unit_vectors(unit_vectors: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Integer-valued float32 vectors whose dot products every BLAS computes *exactly*, and their inverse norms.
 
-    numpy's SIMD float32 exp is ~4x faster than a scalar exp inside a numba kernel, and ufuncs release the GIL.
+    q = round(S * u) with S = 4096 - sqrt(dim)/2 - 1, so |q| <= S + sqrt(dim)/2 < 2^12 and every partial sum of
+    <q_v, q_w> is an integer below 2^24 in magnitude (Cauchy-Schwarz): float32 represents it exactly, whatever
+    the summation order, blocking, FMA use or thread count. This is what makes a release reproducible while the
+    cosines come from a fast BLAS product. The mechanism's cosine is <q_v, q_w> / (|q_v| |q_w|): within about
+    1e-4 of the raw vectors' cosine (each coordinate is rounded by at most 1/(2S) of the unit norm).
+
+    Returns (q of shape (L, dim), float32; 1/|q| of shape (L,), float32, 0 for a zero vector).
     """
-
-    def run(lo: int, hi: int) -> None:
-        np.subtract(block[lo:hi], row_max[lo:hi, None], out=out[lo:hi])
-        np.exp(out[lo:hi], out=out[lo:hi])
-
-    bounds = np.linspace(0, len(block), threads + 1).astype(int)
-    list(pool.map(lambda b: run(*b), zip(bounds[:-1], bounds[1:])))
+    unit = np.asarray(unit_vectors, dtype=np.float64)
+    dim = unit.shape[1] if unit.ndim == 2 else 0
+    scale = np.floor(np.sqrt(_EXACT_FLOAT32_INTEGER) - 0.5 * np.sqrt(max(dim, 1))) - 1.0
+    quantized = np.rint(unit * scale)
+    squared_norms = np.einsum("ij,ij->i", quantized, quantized)  # exact: integers far below 2^53
+    if squared_norms.size and squared_norms.max() >= _EXACT_FLOAT32_INTEGER:
+        raise ValueError("unit_vectors must have norm <= 1")
+    inverse = np.divide(1.0, np.sqrt(squared_norms), out=np.zeros_like(squared_norms), where=squared_norms > 0)
+    return quantized.astype(np.float32), inverse.astype(np.float32)
 
 
 class ExponentialMechanism:
@@ -48,30 +58,46 @@ class ExponentialMechanism:
     rho(v, w) = ((cos(v, w) + 1)/2 - s * Dice(v, w) + s) / (1 + s) ∈ [0, 1], with ``cos`` the cosine of the
     words' embedding vectors and ``Dice`` the Dice coefficient of their letter-bigram sets.
 
-    The L x L matrix pi is never stored: rows are computed in blocks when needed.
+    In the notation of the SynTF paper (Section 4.1.2), rho_paper = cos - s_paper * B, and
+    exp(epsilon_paper * rho_paper / 2) orders and weighs outputs as this rho does with **s = s_paper / 2** and
+    epsilon = 2 (1 + s) epsilon_paper: the paper's optimum s_paper = 0.3 is s = 0.15 here. The normalised form
+    keeps rho in [0, 1], so the sensitivity 1 that the standard and improved bounds assume holds; compare
+    settings by their exact loss per word, which does not depend on the parametrisation.
+
+    The cosines are those of the vectors quantised by :func:`quantize_unit_vectors` (exact integer dot products,
+    so every release is reproducible bit for bit whichever rows are computed together). The L x L matrix pi is
+    never stored: rows are computed in blocks when needed.
 
     Parameters
     ----------
-    unit_vectors : ndarray of shape (L, dim), float32
-        L2-normalised embedding vectors of the vocabulary.
+    unit_vectors : ndarray of shape (L, dim)
+        L2-normalised embedding vectors of the vocabulary (zero rows allowed: cosine 0 with every word).
     bigrams : BigramIndex
         Letter-bigram sets of the same L words.
     epsilon : float
         Privacy parameter per sampled word. Must be in (0, inf).
     bigram_weight : float
         ``s``, the weight of the bigram penalty. Must be in [0, 1].
+
+    Attributes
+    ----------
+    unit_vectors : ndarray of shape (L, dim), float32
+        The effective unit vectors q / |q| whose cosines the mechanism uses.
     """
 
     def __init__(self, unit_vectors: np.ndarray, bigrams: BigramIndex, epsilon: float, bigram_weight: float) -> None:
         self.epsilon = check_number(epsilon, "epsilon", "ExponentialMechanism", low=0.0)
         self.bigram_weight = check_number(bigram_weight, "bigram_weight", "ExponentialMechanism", low=0.0, high=1.0, closed="both")
-        self.unit_vectors = np.ascontiguousarray(unit_vectors, dtype=np.float32)
-        self.bigrams = bigrams
-        if self.unit_vectors.shape[0] != bigrams.set_sizes.shape[0]:
+        unit_vectors = np.atleast_2d(np.asarray(unit_vectors, dtype=np.float32))
+        if unit_vectors.shape[0] != bigrams.set_sizes.shape[0]:
             raise ValueError("unit_vectors and bigrams describe different numbers of words")
-        self._transposed = np.ascontiguousarray(self.unit_vectors.T)
+        self._quantized, self._inverse_norms = quantize_unit_vectors(unit_vectors)
+        self._quantized_t = np.ascontiguousarray(self._quantized.T)
+        self.unit_vectors = self._quantized * self._inverse_norms[:, None]
+        self.bigrams = bigrams
         inc, post = bigrams.incidence, bigrams.postings
         self._index_arrays = (
+            self._inverse_norms,
             inc.indptr.astype(np.int64), inc.indices.astype(np.int32),
             post.indptr.astype(np.int64), post.indices.astype(np.int32),
             bigrams.set_sizes.astype(np.float32),
@@ -83,7 +109,7 @@ class ExponentialMechanism:
         vectors = word_vectors.vector_matrix(list(words)).astype(np.float64)
         norms = np.linalg.norm(vectors, axis=1, keepdims=True)
         unit = np.divide(vectors, norms, out=np.zeros_like(vectors), where=norms > 0)
-        return cls(unit.astype(np.float32), BigramIndex.from_words(list(words)), epsilon, bigram_weight)
+        return cls(unit, BigramIndex.from_words(list(words)), epsilon, bigram_weight)
 
     def with_epsilon(self, epsilon: float) -> ExponentialMechanism:
         """The same vocabulary and rating at another epsilon (shares the precomputed arrays)."""
@@ -94,7 +120,7 @@ class ExponentialMechanism:
 
     @property
     def vocabulary_size(self) -> int:
-        return int(self.unit_vectors.shape[0])
+        return int(self._quantized.shape[0])
 
     def _constants(self) -> tuple[np.float32, ...]:
         s = self.bigram_weight
@@ -103,28 +129,23 @@ class ExponentialMechanism:
         return tuple(np.float32(x) for x in (0.5 * scale, scale * (0.5 + s), 2.0 * scale * s, scale * s))
 
     def _block_rows(self) -> int:
-        return int(np.clip(_BLOCK_BUDGET_BYTES // (8 * max(self.vocabulary_size, 1)), 16, 2048))
+        return int(np.clip(_BLOCK_BUDGET_BYTES // (4 * max(self.vocabulary_size, 1)), 16, 2048))
 
-    def _scaled_ratings_block(self, rows: np.ndarray, threads: int, buffer: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-        """(a, row_max): a float32 (len(rows), L) block of scaled ratings and an upper bound of each row's max.
-
-        ``buffer`` (at least len(rows) x L, float32) is reused when given: a fresh 100+ MB array per block costs
-        page faults that take as long as the matrix product itself.
-        """
-        from authorguard.privacy import _kernels
-
-        rows = np.asarray(rows, dtype=np.int64)
+    def _dot_products(self, rows: np.ndarray, buffer: np.ndarray | None = None) -> np.ndarray:
+        """Exact <q_v, q_w> for v in ``rows`` and every w: float32 (len(rows), L), in ``buffer`` when given
+        (a fresh 100+ MB array per block costs page faults that take as long as the product itself)."""
         if buffer is None:
-            block = self.unit_vectors[rows] @ self._transposed
-        else:
-            block = np.matmul(self.unit_vectors[rows], self._transposed, out=buffer[: len(rows)])
-        row_max = np.empty(len(rows), dtype=np.float32)
-        _kernels.scaled_ratings_block(block, rows, *self._index_arrays, *self._constants(), row_max, threads)
-        return block, row_max
+            return self._quantized[rows] @ self._quantized_t
+        return np.matmul(self._quantized[rows], self._quantized_t, out=buffer[: len(rows)])
 
     def scaled_ratings(self, rows: Sequence[int] | np.ndarray) -> np.ndarray:
         """epsilon * rho(v, w) / 2 for v in ``rows`` and every w: float32 array of shape (len(rows), L)."""
-        return self._scaled_ratings_block(np.asarray(rows), _n_threads())[0]
+        from authorguard.privacy import _kernels
+
+        rows = np.asarray(rows, dtype=np.int64).reshape(-1)
+        block = self._dot_products(rows)
+        _kernels.scaled_ratings_block(block, rows, *self._index_arrays, *self._constants(), _n_threads())
+        return block
 
     def log_probabilities(self, rows: Sequence[int] | np.ndarray) -> np.ndarray:
         """ln pi[v, :] for v in ``rows``: float64 array of shape (len(rows), L)."""
@@ -132,12 +153,17 @@ class ExponentialMechanism:
         top = a.max(axis=1, keepdims=True)
         return a - (top + np.log(np.exp(a - top).sum(axis=1, keepdims=True)))
 
-    def sample(self, sources: np.ndarray, uniforms: np.ndarray) -> np.ndarray:
+    def sample(self, sources: np.ndarray, uniforms: np.ndarray, *, with_loss: bool = False,
+               on_block: Callable[[int], None] | None = None) -> np.ndarray | tuple[np.ndarray, float]:
         """Replace each source word by a draw from its row of pi, by inverse CDF.
 
-        Each distinct source word's row is computed once (O(L) memory per thread) and all of its draws are made
-        from it (cumulative sums in float64, one 64-word chunk scanned per draw). A row's values do not depend
-        on the other rows or on the number of threads, so a record's release does not depend on its batch.
+        Each distinct source word's row is computed once, and all of its draws are made from it (cumulative sums
+        in float64, one 64-word chunk scanned per draw). A row's values do not depend on the other rows or on the
+        number of threads, so a record's release does not depend on its batch.
+
+        With ``with_loss`` the pass runs over *every* row of pi (rows without draws only update the column
+        extrema) and also returns the exact loss per word (:meth:`loss_per_word`): releasing a corpus and
+        accounting for it cost one pass over the mechanism.
 
         Parameters
         ----------
@@ -145,58 +171,67 @@ class ExponentialMechanism:
             Source word indices in [0, L).
         uniforms : float64 array of shape (m,)
             One uniform variate in [0, 1) per source word (from a seeded or a secure source).
+        with_loss : bool
+            Also compute the exact loss per word in the same pass.
+        on_block : callable, optional
+            Called with the number of rows done after each streamed block (progress bars).
 
         Returns
         -------
         int64 array of shape (m,)
-            The replacement word of each source word.
+            The replacement word of each source word; with ``with_loss``, the tuple (replacements, loss).
         """
         from authorguard.privacy import _kernels
 
-        sources = np.asarray(sources, dtype=np.int64)
-        uniforms = np.asarray(uniforms, dtype=np.float64)
-        out = np.empty(len(sources), dtype=np.int64)
-        if len(sources) == 0:
-            return out
-        order = np.argsort(sources, kind="stable")
+        sources = np.asarray(sources, dtype=np.int64).reshape(-1)
+        uniforms = np.asarray(uniforms, dtype=np.float64).reshape(-1)
+        if len(sources) != len(uniforms):
+            raise ValueError(f"{len(sources)} sources but {len(uniforms)} uniforms")
+        n_words = self.vocabulary_size
+        if len(sources) and (sources.min() < 0 or sources.max() >= n_words):
+            raise ValueError(f"source word indices must be in [0, {n_words})")
+        # a stable argsort of 16-bit keys is a radix sort: several times faster for millions of draws
+        keys = sources.astype(np.uint16) if n_words <= 2**16 else sources
+        order = np.argsort(keys, kind="stable")
         sorted_sources = sources[order]
-        rows, starts = np.unique(sorted_sources, return_index=True)
-        uniform_ptr = np.append(starts, len(sources)).astype(np.int64)
         sorted_uniforms = uniforms[order]
+        if with_loss:
+            rows = np.arange(n_words, dtype=np.int64)
+            # draws of row v are sorted_uniforms[ptr[v]:ptr[v + 1]]
+            uniform_ptr = np.searchsorted(sorted_sources, np.arange(n_words + 1), side="left").astype(np.int64)
+        else:
+            rows, starts = np.unique(sorted_sources, return_index=True)
+            uniform_ptr = np.append(starts, len(sources)).astype(np.int64)
+        threads = _n_threads()
         sorted_out = np.empty(len(sources), dtype=np.int64)
-        _kernels.sample_rows(
-            rows, self.unit_vectors, self._transposed, *self._index_arrays, *self._constants(),
-            uniform_ptr, sorted_uniforms, sorted_out, _n_threads(),
-        )
+        column_max = np.full((threads, n_words) if with_loss else (1, 1), -np.inf)
+        column_min = np.full_like(column_max, np.inf)
+        step = self._block_rows()
+        buffer = np.empty((min(step, max(len(rows), 1)), n_words), dtype=np.float32)
+        for start in range(0, len(rows), step):
+            block_rows = rows[start : start + step]
+            block = self._dot_products(block_rows, buffer)
+            _kernels.release_block(
+                block, block_rows, *self._index_arrays, *self._constants(),
+                uniform_ptr[start : start + len(block_rows) + 1], sorted_uniforms, sorted_out,
+                with_loss, column_max, column_min, threads,
+            )
+            if on_block is not None:
+                on_block(len(block_rows))
+        out = np.empty(len(sources), dtype=np.int64)
         out[order] = sorted_out
-        return out
+        if not with_loss:
+            return out
+        loss = 0.0 if n_words <= 1 else float(np.max(column_max.max(axis=0) - column_min.min(axis=0)))
+        return out, loss
 
     def loss_per_word(self) -> float:
         """The tight privacy loss per sampled word, computed exactly over the whole mechanism:
 
         l = max_w ln( max_v pi[v, w] / min_v pi[v, w] ) = max_{v, v', w} ln( pi[v, w] / pi[v', w] ).
 
-        Streams pi in row blocks (never L x L at once): per block, a BLAS product for the cosines, a fused
-        kernel for the ratings, ln Z_v by a stabilised log-sum-exp, then running column maxima and minima of
-        ln pi[v, w] = a[v, w] - ln Z_v. Memory is O(block_rows * L).
+        Streams pi in row blocks (never L x L at once): per block, a BLAS product for the (exact) dot products,
+        a fused kernel for the ratings, ln Z_v from float64 weights, then running column maxima and minima of
+        ln pi[v, w] = a[v, w] - ln Z_v. Memory is O(block_rows * L). The same pass as a release with no draws.
         """
-        from authorguard.privacy import _kernels
-
-        n_words = self.vocabulary_size
-        if n_words <= 1:
-            return 0.0
-        threads = _n_threads()
-        column_max = np.full(n_words, -np.inf, dtype=np.float32)
-        column_min = np.full(n_words, np.inf, dtype=np.float32)
-        step = self._block_rows()
-        buffer = np.empty((min(step, n_words), n_words), dtype=np.float32)
-        scratch = np.empty_like(buffer)
-        with ThreadPoolExecutor(max_workers=threads) as pool:
-            for start in range(0, n_words, step):
-                rows = np.arange(start, min(start + step, n_words), dtype=np.int64)
-                block, row_max = self._scaled_ratings_block(rows, threads, buffer)
-                weights = scratch[: len(rows)]
-                _exp_shifted(block, row_max, weights, pool, threads)
-                log_partition = (row_max + np.log(weights.sum(axis=1, dtype=np.float64))).astype(np.float32)
-                _kernels.column_extrema_update(block, log_partition, column_max, column_min, threads)
-        return float(np.max(column_max.astype(np.float64) - column_min.astype(np.float64)))
+        return self.sample(np.empty(0, dtype=np.int64), np.empty(0), with_loss=True)[1]

@@ -51,22 +51,15 @@ class TermAnalyzer:
 
     def __call__(self, text: str) -> list[str]:
         stop = english_stop_words() if self.remove_stop_words else frozenset()
-        terms = []
-        for token in tokenize(text):
-            if len(token) < 2 or _HAS_DIGIT.search(token):
-                continue
-            lower = token.lower()
-            if lower in stop:
-                continue
-            if self.morphology == "orth":
-                terms.append(token)
-            elif self.morphology == "lower":
-                terms.append(lower)
-            else:
-                lemma = lemmatize(lower)
-                if lemma not in stop:
-                    terms.append(lemma)
-        return terms
+        # one comprehension per morphology (this runs once per token of every corpus: a plain loop with
+        # per-token branches took twice as long); ``isalpha`` spares the digit search for ordinary words
+        tokens = [t for t in tokenize(text) if len(t) > 1 and (t.isalpha() or not _HAS_DIGIT.search(t))]
+        if self.morphology == "orth":
+            return [t for t in tokens if t.lower() not in stop]
+        lowered = [t for t in map(str.lower, tokens) if t not in stop]
+        if self.morphology == "lower":
+            return lowered
+        return [lemma for lemma in map(lemmatize, lowered) if lemma not in stop]
 
     def normalize_word(self, word: str) -> str | None:
         """Normalise a single vocabulary word the way documents are; None when it would be removed."""
