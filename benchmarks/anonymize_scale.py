@@ -6,7 +6,12 @@ resident memory of the command's whole process tree (sampled every 0.1 s from /p
 the raylet, GCS and worker processes the command starts). The local engine also runs on a 1x input: equal
 peaks at 1x and 10x show that memory does not grow with the input.
 
+The local engine is one process whose kernels use every core; ``--local-threads 1 2 4 8 16`` runs it on the x10
+input with that many kernel and BLAS threads (NUMBA_NUM_THREADS, OPENBLAS_NUM_THREADS), the curve to set beside
+Ray's ``--workers``.
+
 Usage:  AUTHORGUARD_DATA=../shared/data python benchmarks/anonymize_scale.py [--replicas 10] [--workers 1 2]
+        [--local-threads 1 2 4 8 16]
 """
 
 from __future__ import annotations
@@ -58,9 +63,12 @@ def _rss_mib(pid: int) -> float:
         return 0.0
 
 
-def measure(command: list[str]) -> dict:
+def measure(command: list[str], threads: int | None = None) -> dict:
+    environment = dict(os.environ)
+    if threads:
+        environment.update(NUMBA_NUM_THREADS=str(threads), OPENBLAS_NUM_THREADS=str(threads))
     started = time.perf_counter()
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=environment)
     peak_tree = peak_single = 0.0
     while process.poll() is None:
         sizes = [_rss_mib(pid) for pid in _children(process.pid)]
@@ -80,6 +88,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--shard-size", type=int, default=10_000)
     parser.add_argument("--skip-local", action="store_true")
+    parser.add_argument("--local-threads", type=int, nargs="+", default=[], help="local engine on the xN input with these thread counts")
     args = parser.parse_args()
     from syntf_speed import machine
 
@@ -91,17 +100,18 @@ def main() -> None:
             print(f"input x{replicas}: {write_input(path, replicas)} records, {path.stat().st_size / 2**20:.0f} MiB")
         base = [sys.executable, "-m", "authorguard.cli.app", "anonymize", "--method", "syntf", "--seed", "0",
                 "--shard-size", str(args.shard_size), "--json"]
-        runs = [] if args.skip_local else [("local", 1, 1), ("local", 1, args.replicas)]
-        runs += [("ray", workers, args.replicas) for workers in args.workers]
-        for engine, workers, replicas in runs:
-            output = scratch / f"out-{engine}-{workers}-{replicas}"
+        # (engine, Ray workers, replicas, kernel threads of the local engine or None for all cores)
+        runs = [] if args.skip_local else [("local", 1, 1, None), ("local", 1, args.replicas, None)]
+        runs += [("local", 1, args.replicas, threads) for threads in args.local_threads]
+        runs += [("ray", workers, args.replicas, None) for workers in args.workers]
+        for number, (engine, workers, replicas, threads) in enumerate(runs):
+            output = scratch / f"out-{number}"
             command = [*base, str(inputs[replicas]), str(output), "--engine", engine]
             if engine == "ray":
                 command += ["--workers", str(workers)]
-            result = measure(command)
-            print(json.dumps({"engine": engine, "workers": workers, "replicas": replicas,
+            result = measure(command, threads)
+            print(json.dumps({"engine": engine, "workers": workers, "threads": threads or "all", "replicas": replicas,
                               **{k: round(v, 1) if isinstance(v, float) else v for k, v in result.items()}}), flush=True)
-
 
 if __name__ == "__main__":
     main()
