@@ -65,7 +65,7 @@ def run_anonymize(config: AnonymizeConfig, on_shard: Callable[[dict], None] | No
     plan = {"inputs": _input_signature(files), "shards": [s.to_dict() for s in shards], **config.plan_key()}
     check_method(config.method, config.method_params)  # fail on bad options before anything is written
     manifest = _load_manifest(output)
-    if manifest is not None and not _released_anything(output, manifest, shards):
+    if manifest is not None and not _released_anything(output, manifest):
         manifest = None  # a run that died before its first commit: start it again, with these options
     if manifest is None:
         # --resume on an absent or empty OUTPUT starts the run: a run killed before its first manifest released
@@ -114,11 +114,10 @@ def run_anonymize(config: AnonymizeConfig, on_shard: Callable[[dict], None] | No
     return _finish(output, shards, manifest, method_report)
 
 
-def _released_anything(output: Path, manifest: dict, shards: list[Shard]) -> bool:
-    """Whether a shard of this run was ever committed (recorded, or renamed into place and not yet recorded)."""
+def _released_anything(output: Path, manifest: dict) -> bool:
+    """Whether a shard was ever committed here (recorded, or renamed into place and not yet recorded)."""
     return (any(entry.get("releases", 0) or entry.get("status") == "done" for entry in manifest["shards"].values())
-            or any((output / shard.output_name).exists() for shard in shards)
-            or any(Path(output).glob("part-*.parquet")))
+            or any(output.glob("part-*.parquet")))
 
 
 def _remove_partial_files(output: Path) -> None:
