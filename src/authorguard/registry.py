@@ -90,6 +90,8 @@ datasets.register(
     "authorguard.data.newsgroups:load_20newsgroups",
     "20 Newsgroups, by-date split, with authors from the From: header.",
 )
+datasets.register("blogs", "authorguard.data.blogs:load_blogs",
+                  "Blog Authorship Corpus sample: 2,388 bloggers' posts with gender, age and industry (deduplicated).")
 embeddings.register(
     "glove-6b-50d",
     "authorguard.embeddings.glove:load_packaged_glove",

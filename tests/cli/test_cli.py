@@ -221,3 +221,28 @@ def test_experiment_run_cli_resumes_and_fails_on_bad_config(tmp_path, newsgroups
     bad.write_text('runz = 1\n[[methods]]\nname = "original"\n', encoding="utf-8")
     result = _run("experiment", "run", bad, "-o", tmp_path / "bad")
     assert result.exit_code == 2 and "unknown key 'runz'" in result.output
+
+
+def test_datasets_list_and_describe(tmp_path):
+    listed = _run("datasets", "list")
+    assert listed.exit_code == 0 and "blogs" in listed.stderr + listed.stdout
+    described = _run("datasets", "describe", "blogs", "--top", 3, "--json")
+    assert described.exit_code == 0, described.output
+    summary = json.loads(described.stdout)
+    assert summary["documents"] == 110_997 and summary["authors"] == 2380
+    assert set(summary["columns"]) >= {"authors", "labels", "gender", "age_group", "topic"}
+    assert len(summary["columns"]["labels"]["top"]) == 3 and summary["metadata"]["empty_posts"] == 395
+    path = tmp_path / "mine.jsonl"
+    path.write_text(json.dumps({"id": "1", "text": "a b", "author": "x", "label": "l", "split": "train"}) + "\n", encoding="utf-8")
+    mine = _run("datasets", "describe", "records", "--path", path, "--json")
+    assert mine.exit_code == 0 and json.loads(mine.stdout)["documents"] == 1
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["records"], "dataset 'records' is read from a file: give --path FILE"),
+    (["blogs", "--path", "x.jsonl"], "dataset 'blogs' takes no --path"),
+    (["nope"], "unknown dataset 'nope'"),
+])
+def test_datasets_describe_errors(args, message):
+    result = _run("datasets", "describe", *args)
+    assert result.exit_code == 2 and message in result.stderr

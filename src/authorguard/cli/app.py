@@ -5,7 +5,7 @@ from __future__ import annotations
 import typer
 
 from authorguard import __version__
-from authorguard.cli import anonymize, demo, experiment, privacy, syntf
+from authorguard.cli import anonymize, datasets, demo, experiment, privacy, syntf
 
 app = typer.Typer(
     name="authorguard",
@@ -19,6 +19,7 @@ app.command("demo")(demo.demo)
 app.command("anonymize")(anonymize.anonymize)
 app.add_typer(privacy.app, name="privacy")
 app.add_typer(experiment.app, name="experiment")
+app.add_typer(datasets.app, name="datasets")
 app.command("report")(experiment.report)
 
 

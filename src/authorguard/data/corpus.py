@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from authorguard.exceptions import InputError
+
+
+_BUILT_IN_COLUMNS = {"ids", "texts", "authors", "author", "labels", "label", "splits", "split"}
 
 
 @dataclass(frozen=True)
@@ -26,6 +30,9 @@ class Corpus:
     splits : tuple of str
         ``"train"`` or ``"test"`` (or ``"all"`` for unsplit corpora).
     name : str
+    attributes : dict of str -> tuple
+        Further label columns, one value per document (e.g. ``gender``, ``age_group``, ``topic``); a task or a
+        scenario names the column it uses (:meth:`column`).
     """
 
     ids: tuple[str, ...]
@@ -35,6 +42,7 @@ class Corpus:
     splits: tuple[str, ...] = None  # type: ignore[assignment]
     name: str = "corpus"
     metadata: dict = field(default_factory=dict, compare=False)
+    attributes: dict = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         n = len(self.ids)
@@ -46,6 +54,13 @@ class Corpus:
         for attribute in ("texts", "authors", "labels", "splits"):
             if len(getattr(self, attribute)) != n:
                 raise InputError(f"corpus {self.name!r}: {attribute} has {len(getattr(self, attribute))} entries, ids has {n}")
+        attributes = {str(k): tuple(v) for k, v in dict(self.attributes).items()}
+        for key, values in attributes.items():
+            if key in _BUILT_IN_COLUMNS:
+                raise InputError(f"corpus {self.name!r}: attribute {key!r} shadows a built-in column")
+            if len(values) != n:
+                raise InputError(f"corpus {self.name!r}: attribute {key!r} has {len(values)} entries, ids has {n}")
+        object.__setattr__(self, "attributes", attributes)
         if len(set(self.ids)) != n:
             seen: set[str] = set()
             duplicate = next(i for i in self.ids if i in seen or seen.add(i))
@@ -59,8 +74,43 @@ class Corpus:
         index = np.asarray(mask)
         positions = np.flatnonzero(index) if index.dtype == bool else index.astype(int)
         pick = lambda values: tuple(values[i] for i in positions)  # noqa: E731
-        return Corpus(pick(self.ids), pick(self.texts), pick(self.authors), pick(self.labels), pick(self.splits), self.name, dict(self.metadata))
+        return Corpus(pick(self.ids), pick(self.texts), pick(self.authors), pick(self.labels), pick(self.splits), self.name,
+                      dict(self.metadata), {key: pick(values) for key, values in self.attributes.items()})
+
+    @property
+    def columns(self) -> list[str]:
+        """Every label column: ``authors``, ``labels``, ``splits`` and the attributes."""
+        return ["authors", "labels", "splits", *self.attributes]
+
+    def column(self, name: str) -> tuple:
+        """The values of one label column, one per document; an unknown name is an error naming the known ones."""
+        if name in ("authors", "author"):
+            return self.authors
+        if name in ("labels", "label"):
+            return self.labels
+        if name in ("splits", "split"):
+            return self.splits
+        if name not in self.attributes:
+            raise InputError(f"corpus {self.name!r} has no column {name!r} (columns: {', '.join(self.columns)})")
+        return self.attributes[name]
 
     def split(self, name: str) -> Corpus:
         """The documents of one split."""
         return self.subset(np.array([s == name for s in self.splits], dtype=bool))
+
+
+def describe(corpus: Corpus, top: int = 10) -> dict:
+    """Counts a user checks before an experiment: documents, authors, words per document, splits, and per label
+    column its number of distinct values and its ``top`` most frequent ones; ``metadata`` counts (e.g. what the
+    loader left out) are passed on."""
+    words = np.array([len(text.split()) for text in corpus.texts], dtype=np.int64)
+    columns = {}
+    for name in corpus.columns:
+        counts = Counter(value for value in corpus.column(name) if value is not None)
+        columns[name] = {"distinct": len(counts), "missing": sum(value is None for value in corpus.column(name)),
+                         "top": dict(counts.most_common(top))}
+    counted = {key: value for key, value in corpus.metadata.items() if isinstance(value, (int, float, str))}
+    return {"name": corpus.name, "documents": len(corpus), "authors": len({a for a in corpus.authors if a is not None}),
+            "words_mean": float(words.mean()) if len(words) else 0.0, "words_median": float(np.median(words)) if len(words) else 0.0,
+            "splits": dict(Counter(corpus.splits)), "columns": columns, "metadata": counted}
+

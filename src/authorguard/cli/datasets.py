@@ -1,0 +1,68 @@
+"""``authorguard datasets``: list the registered corpora and describe one (counts, splits, label columns)."""
+
+from __future__ import annotations
+
+import inspect
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from authorguard.cli.common import console, handle_errors, print_json, set_data_dir
+from authorguard.exceptions import InputError
+
+app = typer.Typer(help="The registered corpora.", no_args_is_help=True)
+
+
+@app.command("list")
+@handle_errors
+def list_datasets() -> None:
+    """Every registered dataset with a one-line description."""
+    from authorguard import registry
+
+    table = Table(title="Datasets")
+    table.add_column("name")
+    table.add_column("what it is")
+    for name in registry.datasets.names():
+        table.add_row(name, registry.datasets.describe(name))
+    console.print(table)
+
+
+@app.command("describe")
+@handle_errors
+def describe(
+    name: Annotated[str, typer.Argument(help="A registered dataset (authorguard datasets list).")],
+    path: Annotated[Path | None, typer.Option(help="The file, for datasets read from one (records).")] = None,
+    top: Annotated[int, typer.Option(help="Most frequent values shown per label column.")] = 10,
+    data_dir: Annotated[Path | None, typer.Option(help="Data directory (default: $AUTHORGUARD_DATA).")] = None,
+    json_output: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Load NAME and print its counts: documents, authors, words per document, splits and label columns."""
+    from authorguard import registry
+    from authorguard.data.corpus import describe as describe_corpus
+
+    set_data_dir(data_dir)
+    loader = registry.datasets.get(name)
+    needs_path = "path" in inspect.signature(loader).parameters
+    if needs_path and path is None:
+        raise InputError(f"dataset {name!r} is read from a file: give --path FILE")
+    if path is not None and not needs_path:
+        raise InputError(f"dataset {name!r} takes no --path")
+    summary = describe_corpus(loader(path) if needs_path else loader(), top=top)
+    if json_output:
+        print_json(summary)
+        return
+    console.print(f"[bold]{summary['name']}[/bold]: {summary['documents']:,} documents by {summary['authors']:,} authors, "
+                  f"{summary['words_mean']:.1f} words on average (median {summary['words_median']:.0f}); "
+                  f"splits {summary['splits']}")
+    table = Table(title="Label columns")
+    table.add_column("column")
+    table.add_column("distinct", justify="right")
+    table.add_column("missing", justify="right")
+    table.add_column(f"most frequent (up to {top})")
+    for column, info in summary["columns"].items():
+        table.add_row(column, f"{info['distinct']:,}", f"{info['missing']:,}", ", ".join(f"{k}: {v:,}" for k, v in info["top"].items()))
+    console.print(table)
+    for key, value in summary["metadata"].items():
+        console.print(f"{key}: {value}")
