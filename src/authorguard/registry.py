@@ -92,6 +92,13 @@ datasets.register(
 )
 datasets.register("blogs", "authorguard.data.blogs:load_blogs",
                   "Blog Authorship Corpus sample: 2,388 bloggers' posts with gender, age and industry (deduplicated).")
+datasets.register("amt", "authorguard.data.amt:load_amt",
+                  "Drexel AMT / Extended-Brennan-Greenstadt: 45 authors' samples, their obfuscation and imitation attacks, demographics.")
+datasets.register("drexel_1", "authorguard.data.amt:load_drexel_1", "Brennan-Greenstadt: 13 authors' writing samples.")
+datasets.register("speeches", "authorguard.data.speeches:load_speeches",
+                  "Obama and Trump speeches: Miller Center (both) and Trump's 2016 campaign (A4NT's source).")
+datasets.register("federalist", "authorguard.data.federalist:load_federalist",
+                  "The 85 Federalist Papers with Mosteller-Wallace labels; the 12 disputed papers are the test split.")
 embeddings.register(
     "glove-6b-50d",
     "authorguard.embeddings.glove:load_packaged_glove",
