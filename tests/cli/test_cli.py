@@ -246,3 +246,13 @@ def test_datasets_list_and_describe(tmp_path):
 def test_datasets_describe_errors(args, message):
     result = _run("datasets", "describe", *args)
     assert result.exit_code == 2 and message in result.stderr
+
+
+def test_datasets_scenarios_prints_counts_beside_tarot():
+    result = _run("datasets", "scenarios", "AMT-10", "speech", "--seed", 3, "--json")
+    assert result.exit_code == 0, result.output
+    rows = {row["scenario"]: row for row in json.loads(result.stdout)}
+    assert rows["AMT-10"]["documents"] == 160 and rows["AMT-10"]["tarot_documents"] == 196 and rows["AMT-10"]["seed"] == 3
+    assert rows["speech"]["classes"] == {"obama": 50, "trump": 10}
+    bad = _run("datasets", "scenarios", "IMDb-10")
+    assert bad.exit_code == 2 and "unknown scenario 'IMDb-10'" in bad.stderr

@@ -66,3 +66,44 @@ def describe(
     console.print(table)
     for key, value in summary["metadata"].items():
         console.print(f"{key}: {value}")
+
+
+@app.command("scenarios")
+@handle_errors
+def scenarios(
+    names: Annotated[list[str] | None, typer.Argument(help="Scenarios (default: all): BAC-10, AMT-10, blog-age, speech, …")] = None,
+    seed: Annotated[int, typer.Option(help="Seed of the train / validation / test split.")] = 0,
+    data_dir: Annotated[Path | None, typer.Option(help="Data directory (default: $AUTHORGUARD_DATA).")] = None,
+    json_output: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Build the text-benchmark scenarios and print their counts (beside TAROT's Table 1 where it has them)."""
+    import dataclasses
+
+    from authorguard import registry
+    from authorguard.experiments.splits import SCENARIOS, split_counts
+
+    set_data_dir(data_dir)
+    names = names or list(SCENARIOS)
+    unknown = [n for n in names if n not in SCENARIOS]
+    if unknown:
+        raise InputError(f"unknown scenario {unknown[0]!r} (known: {', '.join(SCENARIOS)})")
+    corpora: dict = {}
+    rows = []
+    for name in names:
+        dataset, scenario = SCENARIOS[name]
+        if dataset not in corpora:
+            corpora[dataset] = registry.datasets.get(dataset)()
+        rows.append({"dataset": dataset, **split_counts(dataclasses.replace(scenario, seed=seed).select(corpora[dataset]))})
+    if json_output:
+        print_json(rows)
+        return
+    table = Table(title=f"Scenarios (seed {seed})")
+    for column in ("scenario", "dataset", "authors", "documents", "words/doc", "train / validation / test docs", "classes",
+                   "TAROT docs", "TAROT words/doc"):
+        table.add_column(column)
+    for row in rows:
+        splits = " / ".join(f"{row['splits'][s]['documents']:,}" for s in ("train", "validation", "test"))
+        table.add_row(row["scenario"], row["dataset"], str(row["authors"]), f"{row['documents']:,}", f"{row['words_mean']:.0f}",
+                      splits, str(len(row["classes"])), "–" if row["tarot_documents"] is None else f"{row['tarot_documents']:,}",
+                      "–" if row["tarot_words_mean"] is None else str(row["tarot_words_mean"]))
+    console.print(table)

@@ -1,0 +1,203 @@
+"""Text-benchmark scenarios: which documents, and how they are split into train / validation / test.
+
+- :class:`TopAuthors` — TAROT's Top-k authorship scenarios (BAC-10/20: the k bloggers with most posts; AMT-10/20:
+  the first k authors): every document of those authors, split 80/10/10 *within each author* (stratified by
+  author), so every author the attacker must name was seen in training.
+- :class:`AttributeSplit` — A⁴NT's attribute scenarios (blog-age, blog-gender): split *by author*, no author in
+  two splits, so a classifier cannot win by recognising the writer instead of the attribute; the speech setting
+  (one author per class) splits by speech.
+
+Both are deterministic given their ``seed`` (recorded with every result) and return the selected documents as a
+:class:`~authorguard.data.corpus.Corpus` whose ``splits`` are ``train`` / ``validation`` / ``test``. A scenario
+that cannot be built (too few authors, an author with fewer documents than the split needs, an unknown column)
+is a one-line error, never a silent drop.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from authorguard.data.corpus import Corpus
+from authorguard.exceptions import InputError
+from authorguard.utils.validation import check_number, check_option
+
+SPLIT_NAMES = ("train", "validation", "test")
+# TAROT (Loiseau et al.), Table 1: texts and mean words per text of its Top-k subsets.
+TAROT_TABLE_1 = {"BAC-10": (23_534, 118), "BAC-20": (39_379, 118), "AMT-10": (196, 497), "AMT-20": (362, 502)}
+
+
+def _split_sizes(n: int, fractions: tuple[float, float, float], owner: str) -> tuple[int, int, int]:
+    """Documents (or authors) per split: rounded shares, each split at least one."""
+    n_validation = max(1, int(round(fractions[1] * n)))
+    n_test = max(1, int(round(fractions[2] * n)))
+    n_train = n - n_validation - n_test
+    if n_train < 1:
+        raise InputError(f"{owner} has {n}; the {'/'.join(str(round(f * 100)) for f in fractions)} split needs at least 3")
+    return n_train, n_validation, n_test
+
+
+def _check_fractions(fractions, name: str) -> tuple[float, float, float]:
+    fractions = tuple(float(f) for f in fractions)
+    if len(fractions) != 3 or min(fractions) <= 0 or abs(sum(fractions) - 1.0) > 1e-9:
+        raise InputError(f"the 'fractions' parameter of {name} must be three positive shares summing to 1; got {fractions}")
+    return fractions
+
+
+def _filtered(corpus: Corpus, where: dict[str, tuple[str, ...]]) -> np.ndarray:
+    keep = np.array([a is not None for a in corpus.authors], dtype=bool)
+    for column, values in where.items():
+        keep &= np.array([v in values for v in corpus.column(column)], dtype=bool)
+    return keep
+
+
+@dataclass(frozen=True)
+class TopAuthors:
+    """The ``top_k`` authors (``rank="count"``: most documents, ties by id; ``"first"``: first in sorted id
+    order), every document of theirs that passes ``where`` (column -> allowed values), split within each author.
+
+    Parameters
+    ----------
+    top_k : int
+    rank : {"count", "first"}
+    where : dict of str -> tuple of str
+        E.g. ``{"kind": ("regular",)}`` keeps AMT's writing samples and leaves its attack documents out.
+    fractions : (train, validation, test)
+    seed : int
+    name : str
+    """
+
+    top_k: int
+    rank: str = "count"
+    where: dict = field(default_factory=dict)
+    fractions: tuple = (0.8, 0.1, 0.1)
+    seed: int = 0
+    name: str = ""
+
+    def __post_init__(self) -> None:
+        check_number(self.top_k, "top_k", "TopAuthors", kind=int, low=2, closed="left")
+        check_option(self.rank, "rank", "TopAuthors", ("count", "first"))
+        object.__setattr__(self, "fractions", _check_fractions(self.fractions, "TopAuthors"))
+        object.__setattr__(self, "where", {k: tuple(v) for k, v in dict(self.where).items()})
+        object.__setattr__(self, "name", self.name or f"Top{self.top_k}")
+
+    def authors(self, corpus: Corpus) -> list[str]:
+        """The chosen authors, in rank order."""
+        counts = Counter(a for a, keep in zip(corpus.authors, _filtered(corpus, self.where)) if keep)
+        if len(counts) < self.top_k:
+            raise InputError(f"scenario {self.name}: only {len(counts)} authors in {corpus.name!r}, {self.top_k} needed")
+        order = sorted(counts, key=(lambda a: (-counts[a], a)) if self.rank == "count" else (lambda a: a))
+        return order[: self.top_k]
+
+    def select(self, corpus: Corpus) -> Corpus:
+        """The scenario's documents, in corpus order, with ``splits`` = train / validation / test."""
+        chosen = set(self.authors(corpus))
+        keep = _filtered(corpus, self.where) & np.array([a in chosen for a in corpus.authors], dtype=bool)
+        positions = np.flatnonzero(keep)
+        splits = np.empty(len(corpus), dtype=object)
+        rng = np.random.default_rng(self.seed)
+        authors = np.array(corpus.authors, dtype=object)
+        for author in sorted(chosen):
+            mine = positions[authors[positions] == author]
+            sizes = _split_sizes(len(mine), self.fractions, f"scenario {self.name}: author {author!r}")
+            shuffled = rng.permutation(mine)
+            for split, part in zip(SPLIT_NAMES, np.split(shuffled, np.cumsum(sizes)[:-1])):
+                splits[part] = split
+        selected = corpus.subset(positions)
+        return Corpus(selected.ids, selected.texts, selected.authors, selected.labels, tuple(splits[positions]),
+                      selected.name, {**selected.metadata, "scenario": self.name, "seed": self.seed}, selected.attributes)
+
+
+@dataclass(frozen=True)
+class AttributeSplit:
+    """Documents labelled by an attribute column, split by author.
+
+    Parameters
+    ----------
+    column : str
+        The attribute (e.g. ``age_group``, ``gender``, ``labels``).
+    groups : dict of str -> str
+        Attribute value -> class name; values not listed are left out (e.g. blog-age: ``{"13-17": "13-17",
+        "23-27": "23-48", "33-48": "23-48"}``). Empty: every value is its own class.
+    where : dict of str -> tuple of str
+    unit : {"author", "document"}
+        What is split: each class's *authors* (no author in two splits), or, where a class is one author (Obama
+        vs Trump), each class's documents (whole speeches: A⁴NT's "split by speech").
+    fractions : (train, validation, test) shares of each class's units
+    seed : int
+    name : str
+    """
+
+    column: str
+    groups: dict = field(default_factory=dict)
+    where: dict = field(default_factory=dict)
+    unit: str = "author"
+    fractions: tuple = (0.8, 0.1, 0.1)
+    seed: int = 0
+    name: str = ""
+
+    def __post_init__(self) -> None:
+        check_option(self.unit, "unit", "AttributeSplit", ("author", "document"))
+        object.__setattr__(self, "fractions", _check_fractions(self.fractions, "AttributeSplit"))
+        object.__setattr__(self, "where", {k: tuple(v) for k, v in dict(self.where).items()})
+        object.__setattr__(self, "name", self.name or self.column)
+
+    def select(self, corpus: Corpus) -> Corpus:
+        """The documents whose attribute maps to a class; ``labels`` = the class, ``splits`` by author."""
+        values = corpus.column(self.column)
+        classes = [self.groups.get(v) if self.groups else v for v in values]
+        keep = _filtered(corpus, self.where) & np.array([c is not None for c in classes], dtype=bool)
+        positions = np.flatnonzero(keep)
+        class_of_author: dict[str, str] = {}
+        for i in positions:
+            author, label = corpus.authors[i], classes[i]
+            if class_of_author.setdefault(author, label) != label and self.unit == "author":
+                raise InputError(f"scenario {self.name}: author {author!r} has documents of two classes "
+                                 f"({class_of_author[author]!r}, {label!r}); an author-level split needs one")
+        if len(set(classes[i] for i in positions)) < 2:
+            raise InputError(f"scenario {self.name}: fewer than two classes in {corpus.name!r}")
+        rng = np.random.default_rng(self.seed)
+        # the unit of each kept document: its author, or the document itself
+        units = [corpus.authors[i] if self.unit == "author" else corpus.ids[i] for i in positions]
+        class_of_unit = dict(zip(units, (classes[i] for i in positions)))
+        split_of_unit: dict[str, str] = {}
+        for label in sorted(set(class_of_unit.values())):
+            members = sorted(u for u, c in class_of_unit.items() if c == label)
+            sizes = _split_sizes(len(members), self.fractions, f"scenario {self.name}: class {label!r} ({self.unit}s)")
+            shuffled = [members[i] for i in rng.permutation(len(members))]
+            for split, part in zip(SPLIT_NAMES, np.split(np.array(shuffled, dtype=object), np.cumsum(sizes)[:-1])):
+                split_of_unit.update(dict.fromkeys(part, split))
+        selected = corpus.subset(positions)
+        return Corpus(selected.ids, selected.texts, selected.authors, [classes[i] for i in positions],
+                      [split_of_unit[u] for u in units], selected.name,
+                      {**selected.metadata, "scenario": self.name, "seed": self.seed}, selected.attributes)
+
+
+def split_counts(selected: Corpus) -> dict:
+    """Authors, documents, mean words per document and per-split documents / authors of a selected scenario."""
+    words = [len(t.split()) for t in selected.texts]
+    per_split = {s: {"documents": sum(x == s for x in selected.splits),
+                     "authors": len({a for a, x in zip(selected.authors, selected.splits) if x == s})} for s in SPLIT_NAMES}
+    name = selected.metadata.get("scenario")
+    tarot = TAROT_TABLE_1.get(name)
+    return {"scenario": name, "seed": selected.metadata.get("seed"), "authors": len(set(selected.authors)),
+            "documents": len(selected), "words_mean": float(np.mean(words)) if words else 0.0,
+            "classes": dict(Counter(selected.labels)), "splits": per_split,
+            "tarot_documents": None if tarot is None else tarot[0], "tarot_words_mean": None if tarot is None else tarot[1]}
+
+
+# The benchmark's scenarios, by the names the issue uses (seed 0; pass another with dataclasses.replace).
+SCENARIOS = {
+    "BAC-10": ("blogs", TopAuthors(10, name="BAC-10")),
+    "BAC-20": ("blogs", TopAuthors(20, name="BAC-20")),
+    "AMT-10": ("amt", TopAuthors(10, rank="first", where={"kind": ("regular",)}, name="AMT-10")),
+    "AMT-20": ("amt", TopAuthors(20, rank="first", where={"kind": ("regular",)}, name="AMT-20")),
+    "blog-age": ("blogs", AttributeSplit("age_group", {"13-17": "13-17", "23-27": "23-48", "33-48": "23-48"}, name="blog-age")),
+    "blog-gender": ("blogs", AttributeSplit("gender", name="blog-gender")),
+    "speech": ("speeches", AttributeSplit("labels", where={"set": ("obama", "trump-campaign")}, unit="document",
+                                          name="speech")),
+    "speech-millercenter": ("speeches", AttributeSplit("labels", where={"set": ("obama", "trump-millercenter")},
+                                                       unit="document", name="speech-millercenter")),
+}

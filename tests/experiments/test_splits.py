@@ -1,0 +1,98 @@
+"""Text-benchmark scenarios: Top-k authors split within each author, attribute scenarios split by author."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from authorguard import registry
+from authorguard.data.corpus import Corpus
+from authorguard.exceptions import InputError
+from authorguard.experiments.splits import SCENARIOS, AttributeSplit, TopAuthors, split_counts
+
+
+def _corpus(per_author: dict[str, int], classes: dict[str, str] | None = None, kinds: dict[str, str] | None = None) -> Corpus:
+    ids, authors = [], []
+    for author, n in per_author.items():
+        for k in range(n):
+            ids.append(f"{author}-{k}")
+            authors.append(author)
+    classes = classes or {}
+    attributes = {"group": [classes.get(a, "x") for a in authors]}
+    if kinds:
+        attributes["kind"] = [kinds.get(i, "regular") for i in ids]
+    return Corpus(ids=ids, texts=["w " * 3] * len(ids), authors=authors, name="tiny", attributes=attributes)
+
+
+def test_top_authors_split_within_each_author_80_10_10_and_reproducibly():
+    corpus = _corpus({"a": 20, "b": 10, "c": 30, "d": 5})
+    selected = TopAuthors(3, seed=4, name="T3").select(corpus)
+    assert set(selected.authors) == {"a", "b", "c"}  # most documents; d is left out
+    per = Counter(zip(selected.authors, selected.splits))
+    assert (per["c", "train"], per["c", "validation"], per["c", "test"]) == (24, 3, 3)
+    assert (per["b", "train"], per["b", "validation"], per["b", "test"]) == (8, 1, 1)
+    assert selected.splits == TopAuthors(3, seed=4, name="T3").select(corpus).splits
+    assert selected.splits != TopAuthors(3, seed=5, name="T3").select(corpus).splits
+    assert selected.metadata["scenario"] == "T3" and selected.metadata["seed"] == 4
+
+
+def test_first_authors_and_filters():
+    corpus = _corpus({"b": 5, "a": 4, "c": 40}, kinds={"a-0": "obfuscation"})
+    first = TopAuthors(2, rank="first", where={"kind": ("regular",)}).select(corpus)
+    assert sorted(set(first.authors)) == ["a", "b"] and "a-0" not in first.ids
+
+
+@pytest.mark.parametrize(("scenario", "message"), [
+    (TopAuthors(2, name="T2"), "scenario T2: author 'b' has 2; the 80/10/10 split needs at least 3"),
+    (TopAuthors(5, name="T5"), "scenario T5: only 2 authors in 'tiny', 5 needed"),
+])
+def test_scenarios_that_cannot_be_built_are_one_line_errors(scenario, message):
+    with pytest.raises(InputError, match=message):
+        scenario.select(_corpus({"a": 10, "b": 2}))
+
+
+def test_attribute_split_keeps_every_author_in_one_split():
+    authors = {f"u{i}": 3 for i in range(40)}
+    classes = {a: ("young" if i % 2 else "old") for i, a in enumerate(authors)}
+    selected = AttributeSplit("group", seed=1).select(_corpus(authors, classes))
+    splits_of = {}
+    for author, split in zip(selected.authors, selected.splits):
+        splits_of.setdefault(author, set()).add(split)
+    assert all(len(s) == 1 for s in splits_of.values())
+    by_class = Counter((classes[a], next(iter(s))) for a, s in splits_of.items())
+    assert by_class["young", "train"] == 16 and by_class["young", "test"] == 2 and by_class["old", "validation"] == 2
+    assert set(selected.labels) == {"young", "old"}
+
+
+def test_attribute_groups_merge_and_drop_values_and_mixed_authors_fail():
+    corpus = _corpus({"a": 3, "b": 3, "c": 3, "d": 3, "e": 3, "f": 3}, {"a": "13-17", "b": "23-27", "c": "33-48", "d": "13-17",
+                                                                        "e": "23-27", "f": "13-17"})
+    merged = AttributeSplit("group", {"13-17": "teen", "23-27": "adult", "33-48": "adult"}).select(corpus)
+    assert Counter(merged.labels) == {"teen": 9, "adult": 9}
+    dropped = AttributeSplit("group", {"13-17": "teen", "33-48": "adult"})
+    with pytest.raises(InputError, match="class 'adult' \\(authors\\) has 1; the 80/10/10 split needs at least 3"):
+        dropped.select(corpus)
+    mixed = Corpus(ids=["1", "2"], texts=["x", "y"], authors=["a", "a"], attributes={"group": ["p", "q"]}, name="m")
+    with pytest.raises(InputError, match="author 'a' has documents of two classes"):
+        AttributeSplit("group").select(mixed)
+    with pytest.raises(InputError, match="no column 'age'"):
+        AttributeSplit("age").select(mixed)
+
+
+def test_real_scenarios_beside_tarot_and_a4nt():
+    blogs = registry.datasets.get("blogs")()
+    counts = split_counts(SCENARIOS["BAC-10"][1].select(blogs))
+    assert counts["documents"] == 23_504 and counts["tarot_documents"] == 23_534
+    assert all(part["authors"] == 10 for part in counts["splits"].values())
+    age = SCENARIOS["blog-age"][1].select(blogs)
+    train_authors = {a for a, s in zip(age.authors, age.splits) if s == "train"}
+    test_authors = {a for a, s in zip(age.authors, age.splits) if s == "test"}
+    assert not train_authors & test_authors and set(age.labels) == {"13-17", "23-48"}
+    speech = SCENARIOS["speech"][1].select(registry.datasets.get("speeches")())
+    assert Counter(speech.labels) == {"obama": 50, "trump": 10}
+    assert Counter(zip(speech.labels, speech.splits))["trump", "test"] == 1
+    amt = SCENARIOS["AMT-10"][1].select(registry.datasets.get("amt")())
+    assert set(amt.column("kind")) == {"regular"} and len(set(amt.authors)) == 10
+    assert np.all([s in ("train", "validation", "test") for s in amt.splits])
