@@ -143,7 +143,7 @@ def test_syntf_bad_input_exit_2(tmp_path, content, output, message):
 
 def test_unknown_dataset_and_option_combinations():
     result = _run("syntf", "20newz", "-o", "x.jsonl")
-    assert result.exit_code == 2 and "neither a file nor a dataset (20news, records)" in result.stderr
+    assert result.exit_code == 2 and "'20newz' is neither a file nor a dataset (20news, amt, blogs," in result.stderr
     result = _run("privacy", "syntf", "--epsilon", 1, "--n-words", 1)
     assert result.exit_code == 2 and "exactly one of --vocab-size and --embeddings" in result.stderr
     assert _run("syntf", "--no-such-option").exit_code == 2
