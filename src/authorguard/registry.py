@@ -74,6 +74,9 @@ methods.register(
 methods.register("original", "authorguard.methods.baselines:Original", "No protection: documents as they are (the reference).")
 methods.register("scrubadub", "authorguard.methods.baselines:Scrubadub", "PII scrubbing with scrubadub's default detectors.")
 methods.register("presidio", "authorguard.methods.baselines:Presidio", "PII scrubbing with Microsoft Presidio (spaCy NER + patterns).")
+methods.register("synonyms", "authorguard.methods.perturbation:SynonymReplacement",
+                 "Replace each word with probability rate by a WordNet synonym (TAROT's Synonyms baseline).")
+methods.register("dropout", "authorguard.methods.perturbation:WordDropout", "Delete each word with probability rate.")
 
 attackers = Registry("attacker")
 attackers.register("bow", "authorguard.attacks.bow:BagOfWordsAttacker", "tf-idf bag of words + NB or linear SVM.")

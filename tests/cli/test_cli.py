@@ -256,3 +256,55 @@ def test_datasets_scenarios_prints_counts_beside_tarot():
     assert rows["speech"]["classes"] == {"obama": 50, "trump": 10}
     bad = _run("datasets", "scenarios", "IMDb-10")
     assert bad.exit_code == 2 and "unknown scenario 'IMDb-10'" in bad.stderr
+
+
+@pytest.mark.parametrize(("source", "target"), [(".jsonl", ".jsonl"), (".csv", ".parquet"), (".parquet", ".csv")])
+def test_obfuscate_rewrites_every_record_in_order(tmp_path, rows, source, target):
+    infile = _write_input(tmp_path / f"in{source}", rows)
+    outfile = tmp_path / f"out{target}"
+    result = _run("obfuscate", infile, "-o", outfile, "--method", "dropout", "--seed", 3)
+    assert result.exit_code == 0, result.output
+    from authorguard.data.io import read_records
+
+    out = read_records(outfile)
+    assert [str(i) for i in out.ids] == [r["id"] for r in rows]  # records in = records out, same order, same ids
+    originals = [r["text"] for r in rows]
+    assert all(len(new.split()) < len(old.split()) for new, old in zip(out.texts, originals) if len(old.split()) > 20)
+    again = tmp_path / f"again{target}"
+    assert _run("obfuscate", infile, "-o", again, "--method", "dropout", "--seed", 3).exit_code == 0
+    assert read_records(again).texts == out.texts  # the seed reproduces the rewrite
+
+
+def test_obfuscate_with_a_config_and_the_identity(tmp_path, rows):
+    infile = _write_input(tmp_path / "in.jsonl", rows)
+    config = tmp_path / "synonyms.toml"
+    config.write_text("rate = 0.9\n", encoding="utf-8")
+    assert _run("obfuscate", infile, "-o", tmp_path / "syn.jsonl", "--method", "synonyms", "--config", config, "--seed", 1).exit_code == 0
+    identity = _run("obfuscate", infile, "-o", tmp_path / "same.jsonl", "--method", "original")
+    assert identity.exit_code == 0 and f"(0 changed, {len(rows)} unchanged)" in " ".join(identity.stderr.split())
+    same = [json.loads(line)["text"] for line in (tmp_path / "same.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert same == [r["text"] for r in rows]
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--method", "syntf"], "method 'syntf' does not rewrite text"),
+    (["--method", "nope"], "unknown method 'nope'"),
+    (["--method", "dropout", "--config", "RATE"], "unknown parameter 'probability' for method 'dropout'"),
+    (["--method", "dropout", "--output", "out.txt"], "unknown file type '.txt'"),
+])
+def test_obfuscate_bad_options_exit_2_with_one_line(tmp_path, rows, args, message):
+    infile = _write_input(tmp_path / "in.jsonl", rows)
+    bad_config = tmp_path / "bad.toml"
+    bad_config.write_text("probability = 0.5\n", encoding="utf-8")
+    args = [str(bad_config) if a == "RATE" else (str(tmp_path / a) if a == "out.txt" else a) for a in args]
+    if "--output" not in args:
+        args += ["--output", str(tmp_path / "out.jsonl")]
+    result = _run("obfuscate", infile, *args)
+    assert result.exit_code == 2 and message in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_obfuscate_non_utf8_input_is_one_line(tmp_path):
+    path = tmp_path / "in.jsonl"
+    path.write_bytes(b'{"id": 1, "text": "caf\xe9"}\n')
+    result = _run("obfuscate", path, "-o", tmp_path / "out.jsonl", "--method", "dropout")
+    assert result.exit_code == 2 and "UTF-8" in result.stderr

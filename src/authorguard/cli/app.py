@@ -5,7 +5,7 @@ from __future__ import annotations
 import typer
 
 from authorguard import __version__
-from authorguard.cli import anonymize, datasets, demo, experiment, privacy, syntf
+from authorguard.cli import anonymize, datasets, demo, experiment, obfuscate, privacy, syntf
 
 app = typer.Typer(
     name="authorguard",
@@ -17,6 +17,7 @@ app = typer.Typer(
 app.command("syntf")(syntf.command)
 app.command("demo")(demo.demo)
 app.command("anonymize")(anonymize.anonymize)
+app.command("obfuscate")(obfuscate.obfuscate)
 app.add_typer(privacy.app, name="privacy")
 app.add_typer(experiment.app, name="experiment")
 app.add_typer(datasets.app, name="datasets")
