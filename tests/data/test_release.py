@@ -29,3 +29,15 @@ def test_alignment_drops_unknown_and_zero_fills_missing_words():
 def test_columns_must_match_vocabulary():
     with pytest.raises(InputError, match="2 columns but 3 vocabulary words"):
         Release(sp.csr_matrix(np.ones((1, 2))), ("a", "b", "c"))
+
+
+def test_stack_joins_documents_over_the_union_of_vocabularies():
+    import scipy.sparse as sp
+
+    from authorguard.data.release import Release
+
+    first = Release(sp.csr_matrix([[1, 0], [0, 2]]), ("cat", "dog"))
+    second = Release(sp.csr_matrix([[3, 1]]), ("dog", "eel"))
+    both = Release.stack([first, second])
+    assert both.vocabulary == ("cat", "dog", "eel")
+    assert both.counts.toarray().tolist() == [[1, 0, 0], [0, 2, 0], [0, 3, 1]]

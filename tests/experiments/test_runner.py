@@ -19,12 +19,12 @@ def test_tiny_experiment_writes_one_row_per_cell_task_attack(tiny_run):
     runs, classifiers, scenarios, attackers = 2, 2, 2, 2
     utility = runs * classifiers  # per setting
     reference_attack = runs * scenarios * attackers * classifiers  # one threat model ("none")
-    protected_attack = 2 * reference_attack
+    protected_attack = 3 * reference_attack  # static, augmented, adversarial
     settings = {"original": 1, "scrubadub": 1, "syntf": 2}
     expected = sum(n * (utility + (reference_attack if m == "original" else protected_attack)) for m, n in settings.items())
     assert len(frame) == expected
     assert set(frame.loc[frame["method"] == "original", "threat_model"]) == {"", "none"}
-    assert set(frame.loc[frame["method"] == "syntf", "threat_model"]) == {"", "anonymised-train", "original-train"}
+    assert set(frame.loc[frame["method"] == "syntf", "threat_model"]) == {"", "static", "augmented", "adversarial"}
     assert frame[["f1_macro", "accuracy"]].stack().between(0, 1).all()
     syntf = frame[frame["method"] == "syntf"]
     assert syntf["total_loss"].to_numpy() == pytest.approx(40 * syntf["loss_per_word"].to_numpy())

@@ -1,12 +1,17 @@
 """The attacker interface and the threat models it is evaluated under.
 
-Threat models (who trains the attacker on what):
+Threat models (who trains the attacker on what; Zhai et al., 2022, as TAROT uses them):
 
-``anonymised-train``
-    The attacker holds released (protected) documents of known authors and trains on them [WK18].
-``original-train``
-    The attacker holds the authors' original writing (e.g. earlier public posts) and trains on it, then
-    attributes protected releases.
+``static``
+    The attacker holds the authors' original writing (e.g. earlier public posts), trains on it, then attributes
+    protected releases (formerly ``original-train``).
+``augmented``
+    The attacker trains on the original writing *and* its protected release (it knows the method and can run it).
+``adversarial``
+    The attacker trains on released (protected) documents of known authors only [WK18] (formerly
+    ``anonymised-train``).
+
+Old names are read as the new ones (:func:`canonical_threat_model`), so earlier configs and results still work.
 """
 
 from __future__ import annotations
@@ -19,7 +24,13 @@ import numpy as np
 from authorguard.data.release import Release
 from authorguard.metrics.classification import classification_scores
 
-THREAT_MODELS = ("anonymised-train", "original-train")
+THREAT_MODELS = ("static", "augmented", "adversarial")
+LEGACY_THREAT_MODELS = {"original-train": "static", "anonymised-train": "adversarial"}
+
+
+def canonical_threat_model(name: str) -> str:
+    """The current name of a threat model (legacy names mapped; others returned unchanged for validation)."""
+    return LEGACY_THREAT_MODELS.get(name, name)
 
 
 class Attacker(ABC):

@@ -47,7 +47,7 @@ def report(
     results: Annotated[Path, typer.Argument(help="A run folder, results.parquet or results.csv.")],
     output: Annotated[Path, typer.Option("--output", "-o", help="Report folder.")],
     attacker: Annotated[str, typer.Option(help="Attacker for the selection of p-hat and the tables.")] = "writeprints",
-    threat_model: Annotated[str, typer.Option(help="anonymised-train or original-train.")] = "anonymised-train",
+    threat_model: Annotated[str, typer.Option(help="static, augmented or adversarial (the attacker trains on originals, both, or releases).")] = "adversarial",
     classifier: Annotated[str, typer.Option(help="nb or svm.")] = "svm",
     check_render: Annotated[bool, typer.Option("--check-render", help="Render the HTML in headless Chromium and check its figures.")] = False,
 ) -> None:

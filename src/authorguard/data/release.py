@@ -35,6 +35,12 @@ class Release:
     def __len__(self) -> int:
         return self.counts.shape[0]
 
+    @classmethod
+    def stack(cls, releases: Sequence[Release]) -> Release:
+        """The documents of several releases, in order, over the union of their vocabularies (first seen first)."""
+        vocabulary = tuple(dict.fromkeys(word for release in releases for word in release.vocabulary))
+        return cls(sp.vstack([release.aligned_to(vocabulary) for release in releases], format="csr"), vocabulary)
+
     def rows(self, index: Sequence[int] | np.ndarray) -> Release:
         """The release of the documents at ``index`` (integer positions or a boolean mask)."""
         return Release(self.counts[np.asarray(index)], self.vocabulary)

@@ -7,7 +7,7 @@ Example (TOML; every key is optional except ``methods``)::
     scenarios = ["Top5-Any", "Top10-Any", "Top5-Multi", "Top10-Multi"]
     tasks = ["topic"]
     attackers = ["bow", "writeprints"]
-    threat_models = ["anonymised-train", "original-train"]
+    threat_models = ["static", "augmented", "adversarial"]
     classifiers = ["nb", "svm"]
     runs = 10
     seed = 0
@@ -37,7 +37,7 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
 from authorguard import registry
-from authorguard.attacks.base import THREAT_MODELS
+from authorguard.attacks.base import THREAT_MODELS, canonical_threat_model
 from authorguard.exceptions import AuthorguardError, InputError
 from authorguard.experiments.scenarios import AuthorshipScenario
 from authorguard.metrics.classification import CLASSIFIER_NAMES
@@ -101,6 +101,7 @@ class ExperimentConfig:
     def __post_init__(self) -> None:
         for attribute in ("methods", "scenarios", "tasks", "attackers", "threat_models", "classifiers"):
             object.__setattr__(self, attribute, tuple(getattr(self, attribute)))
+        object.__setattr__(self, "threat_models", tuple(canonical_threat_model(t) for t in self.threat_models))
         self.validate()
 
     def validate(self) -> None:

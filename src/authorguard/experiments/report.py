@@ -32,7 +32,7 @@ class ReportOptions:
     """Which attack the selection, the tables and the gain figures use (all attacks are in the F1 figure)."""
 
     attacker: str = "writeprints"
-    threat_model: str = "anonymised-train"
+    threat_model: str = "adversarial"
     classifier: str = "svm"
 
 

@@ -12,6 +12,7 @@ import json
 import numpy as np
 import pandas as pd
 
+from authorguard.attacks.base import THREAT_MODELS, canonical_threat_model
 from authorguard.exceptions import InputError
 
 REFERENCE = "original"
@@ -47,6 +48,8 @@ def select_attack(table: pd.DataFrame, attacker: str, threat_model: str, classif
     for column, value in (("attacker", attacker), ("classifier", classifier)):
         if value not in set(table[column]):
             raise InputError(f"the results have no {column} {value!r} (have: {', '.join(sorted(set(table[column])))})")
+    threat_model = canonical_threat_model(threat_model)
+    table = table.assign(threat_model=table["threat_model"].map(lambda t: canonical_threat_model(t) if isinstance(t, str) else t))
     threat_ok = (table["threat_model"] == threat_model) | (table["method_name"] == REFERENCE)
     if not (table["threat_model"] == threat_model).any() and set(table["method_name"]) != {REFERENCE}:
         raise InputError(f"the results have no threat model {threat_model!r}")
@@ -132,8 +135,8 @@ def attack_matrix(frame: pd.DataFrame, scenario: str, chosen: dict[str, str]) ->
             row[f"utility {classifier}"] = mean_sd(scores["f1_macro"])
         attacks = part[(part["scenario"] == scenario) & (part["task"] == "attack")]
         for (attacker, threat, classifier), scores in attacks.groupby(["attacker", "threat_model", "classifier"]):
-            threats = ["anonymised-train", "original-train"] if threat == "none" else [threat]
+            threats = list(THREAT_MODELS) if threat == "none" else [canonical_threat_model(threat)]
             for t in threats:
-                row[f"{attacker} {t.replace('-train', '')} {classifier}"] = mean_sd(scores["f1_macro"])
+                row[f"{attacker} {t} {classifier}"] = mean_sd(scores["f1_macro"])
         rows.append(row)
     return pd.DataFrame(rows).fillna("–")

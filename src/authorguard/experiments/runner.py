@@ -32,6 +32,7 @@ from pathlib import Path
 import numpy as np
 
 from authorguard import __version__, registry
+from authorguard.attacks.base import canonical_threat_model
 from authorguard.base import TextObfuscator
 from authorguard.data import load_dataset
 from authorguard.data.io import atomic_write, write_json
@@ -260,8 +261,8 @@ def evaluate_cell(config: ExperimentConfig, cell: Cell, cache_dir: Path) -> list
             for classifier in config.classifiers:
                 for threat in threats:
                     attacker = registry.attackers.get(attacker_name)(classifier=classifier, random_state=seed)
-                    training = original if threat == "original-train" else released
-                    scores = attacker.evaluate(training.rows(a_train), authors[a_train], released.rows(a_test), authors[a_test])
+                    training, training_authors = _attacker_training(threat, original, released, a_train, authors)
+                    scores = attacker.evaluate(training, training_authors, released.rows(a_test), authors[a_test])
                     rows.append({**base, "scenario": scenario.name, "task": "attack", "attacker": attacker_name,
                                  "threat_model": threat, "classifier": classifier, **scores,
                                  "n_train": len(a_train), "n_test": len(a_test)})
@@ -270,6 +271,15 @@ def evaluate_cell(config: ExperimentConfig, cell: Cell, cache_dir: Path) -> list
         row["release_kind"] = kind
         row["cell_seconds"] = elapsed
     return rows
+
+
+def _attacker_training(threat: str, original: Release, released: Release, rows: np.ndarray, authors: np.ndarray):
+    """What the attacker trains on under ``threat``: (release, authors) of the training documents."""
+    if threat == "static":
+        return original.rows(rows), authors[rows]
+    if threat == "augmented":  # each training document twice: as written and as released
+        return Release.stack([original.rows(rows), released.rows(rows)]), np.concatenate([authors[rows], authors[rows]])
+    return released.rows(rows), authors[rows]  # adversarial (and the reference's single "none" attack)
 
 
 def _run_cell(config: ExperimentConfig, cell: Cell, cache_dir: Path, cells_dir: Path) -> str:
@@ -368,4 +378,5 @@ def read_results(path: str | os.PathLike):
     missing = sorted(required - set(frame.columns))
     if missing:
         raise InputError(f"{path}: results table has no {missing[0]!r} column")
+    frame["threat_model"] = frame["threat_model"].map(lambda t: canonical_threat_model(t) if isinstance(t, str) else t)
     return frame
