@@ -80,6 +80,8 @@ methods.register("dropout", "authorguard.methods.perturbation:WordDropout", "Del
 
 attackers = Registry("attacker")
 attackers.register("bow", "authorguard.attacks.bow:BagOfWordsAttacker", "tf-idf bag of words + NB or linear SVM.")
+attackers.register("char-ngrams", "authorguard.attacks.char_ngrams:CharNgramAttacker",
+                   "tf-idf of character 1-4-grams of the text + NB or linear SVM (Stamatatos).")
 attackers.register("writeprints", "authorguard.attacks.writeprints:WritePrintsAttacker",
                    "WritePrints-Limited stylometric features on reverse-vectorised releases + NB or linear SVM.")
 

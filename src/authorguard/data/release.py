@@ -13,7 +13,12 @@ from authorguard.exceptions import InputError
 
 @dataclass(frozen=True)
 class Release:
-    """Term-count vectors with the words of their columns.
+    """What is published for a set of documents: term-count vectors (every release has them) and, for a method
+    that publishes text, the texts themselves.
+
+    Readers of counts (bag-of-words attackers, the topic task) use ``counts``; readers of text (character
+    n-grams, stylometry on word order) use :meth:`document_texts`: the texts of a text release, the
+    reverse-vectorised counts of a vector release (the SynTF paper's attacker reads those).
 
     Attributes
     ----------
@@ -21,16 +26,46 @@ class Release:
         Non-negative counts.
     vocabulary : tuple of str, length n_words
         The word of each column.
+    texts : tuple of str or None
+        The published texts (None for a vector release).
     """
 
     counts: sp.csr_matrix
     vocabulary: tuple[str, ...]
+    texts: tuple[str, ...] | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "counts", sp.csr_matrix(self.counts))
         object.__setattr__(self, "vocabulary", tuple(self.vocabulary))
         if self.counts.shape[1] != len(self.vocabulary):
             raise InputError(f"release has {self.counts.shape[1]} columns but {len(self.vocabulary)} vocabulary words")
+        if self.texts is not None:
+            object.__setattr__(self, "texts", tuple(self.texts))
+            if len(self.texts) != self.counts.shape[0]:
+                raise InputError(f"release has {self.counts.shape[0]} count rows but {len(self.texts)} texts")
+
+    @classmethod
+    def from_texts(cls, texts: Sequence[str], morphology: str = "lemma") -> Release:
+        """A text release: the texts, and their term counts over their own words (the analyst's tokeniser)."""
+        from sklearn.feature_extraction.text import CountVectorizer
+
+        from authorguard.text.analysis import TermAnalyzer
+
+        vectorizer = CountVectorizer(analyzer=TermAnalyzer(morphology))
+        try:
+            counts = vectorizer.fit_transform(texts)
+        except ValueError:  # scikit-learn's "empty vocabulary"
+            raise InputError(f"none of the {len(texts)} released texts has a word (after removing stop words and numbers)") from None
+        return cls(counts, vectorizer.get_feature_names_out(), tuple(texts))
+
+    @property
+    def kind(self) -> str:
+        """``"text"`` or ``"vectors"``."""
+        return "vectors" if self.texts is None else "text"
+
+    def document_texts(self) -> list[str]:
+        """What a text reader reads: the texts, or the reverse-vectorised counts of a vector release."""
+        return list(self.texts) if self.texts is not None else self.reverse_texts()
 
     def __len__(self) -> int:
         return self.counts.shape[0]
@@ -39,11 +74,19 @@ class Release:
     def stack(cls, releases: Sequence[Release]) -> Release:
         """The documents of several releases, in order, over the union of their vocabularies (first seen first)."""
         vocabulary = tuple(dict.fromkeys(word for release in releases for word in release.vocabulary))
-        return cls(sp.vstack([release.aligned_to(vocabulary) for release in releases], format="csr"), vocabulary)
+        texts = None
+        if any(release.texts is not None for release in releases):
+            texts = tuple(text for release in releases for text in release.document_texts())
+        return cls(sp.vstack([release.aligned_to(vocabulary) for release in releases], format="csr"), vocabulary, texts)
 
     def rows(self, index: Sequence[int] | np.ndarray) -> Release:
         """The release of the documents at ``index`` (integer positions or a boolean mask)."""
-        return Release(self.counts[np.asarray(index)], self.vocabulary)
+        index = np.asarray(index)
+        texts = None
+        if self.texts is not None:
+            positions = np.flatnonzero(index) if index.dtype == bool else index.astype(int)
+            texts = tuple(self.texts[i] for i in positions)
+        return Release(self.counts[index], self.vocabulary, texts)
 
     def aligned_to(self, vocabulary: Sequence[str]) -> sp.csr_matrix:
         """Counts re-indexed to ``vocabulary`` (a model's training columns): shape (n_documents, len(vocabulary));

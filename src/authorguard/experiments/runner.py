@@ -174,15 +174,6 @@ def _load_prepared(path: Path):
     return _LOADED[key]
 
 
-def _vectorize(texts, morphology: str) -> Release:
-    """A text release as the analyst and attackers get it: term counts over the released texts' own words."""
-    from sklearn.feature_extraction.text import CountVectorizer
-
-    from authorguard.text.analysis import TermAnalyzer
-
-    vectorizer = CountVectorizer(analyzer=TermAnalyzer(morphology))
-    counts = vectorizer.fit_transform(texts)
-    return Release(counts, vectorizer.get_feature_names_out())
 
 
 _ORIGINAL: dict[str, Release] = {}
@@ -192,7 +183,7 @@ def _original_release(config: ExperimentConfig, corpus) -> Release:
     key = _digest([config.dataset, config.dataset_options, config.morphology])
     if key not in _ORIGINAL:
         _ORIGINAL.clear()
-        _ORIGINAL[key] = _vectorize(corpus.texts, config.morphology)
+        _ORIGINAL[key] = Release.from_texts(corpus.texts, config.morphology)
     return _ORIGINAL[key]
 
 
@@ -210,14 +201,15 @@ def _releases(config: ExperimentConfig, cell: Cell, cache_dir: Path, seed: int) 
                 params["random_state"] = seed
             texts = cls(**params).fit(corpus.split("train").texts).obfuscate(corpus.texts)
         original = _original_release(config, corpus)
-        released = original if cls is registry.methods.get("original") else _vectorize(texts, config.morphology)
+        released = original if cls is registry.methods.get("original") else Release.from_texts(texts, config.morphology)
         return released, original, {}, "text"
     meta, fitted = _load_prepared(cache_dir / preparation_key(cell.method, cell.setting, cell.fingerprint))
     resolved = meta["settings"][_setting_key(cell.setting)]
     model = fitted.with_epsilon(resolved["epsilon"]) if _epsilon_shared(cls) else fitted
     vocabulary = tuple(model.get_feature_names_out())
     released = Release(model.transform_records(corpus.texts, corpus.ids, seed=seed), vocabulary)
-    original = Release(model.term_counts(corpus.texts), vocabulary)
+    # the authors' own texts ride along for text readers (a static attacker of text trains on the real writing)
+    original = Release(model.term_counts(corpus.texts), vocabulary, corpus.texts)
     return released, original, resolved["privacy"], "vectors"
 
 
