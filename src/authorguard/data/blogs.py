@@ -24,15 +24,13 @@ References
 
 from __future__ import annotations
 
-import gzip
 import hashlib
-import io
-import json
 import os
 from collections import Counter
 
 from authorguard.data.corpus import Corpus
 from authorguard.data.download import RemoteFile, locate
+from authorguard.data.io import read_gzip_jsonl
 from authorguard.exceptions import InputError
 
 UPSTREAM = "https://u.cs.biu.ac.il/~koppel/BlogCorpus.htm"
@@ -70,19 +68,7 @@ def duplicate_bloggers(records: list[dict]) -> dict[str, str]:
 def load_blogs(*, data_dir: str | os.PathLike | None = None, download: bool = False, verify: bool = True) -> Corpus:
     """The blog sample as a :class:`Corpus` of posts (deduplicated bloggers, empty posts left out and counted)."""
     sample_path = locate(SAMPLE, data_dir=data_dir, download=download, verify=verify)
-    records = []
-    with gzip.open(sample_path, "rb") as raw:
-        for line_number, line in enumerate(io.TextIOWrapper(raw, encoding="utf-8"), start=1):
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as error:
-                raise InputError(f"{sample_path}: line {line_number} is not JSON ({error.msg})") from None
-            missing = [f for f in _FIELDS if f not in record]
-            if missing:
-                raise InputError(f"{sample_path}: line {line_number} has no field {missing[0]!r}")
-            records.append(record)
+    records = read_gzip_jsonl(sample_path, _FIELDS)
     duplicates = duplicate_bloggers(records)
     kept = [r for r in records if str(r["id"]) not in duplicates and r["text"].strip()]
     empty = sum(1 for r in records if str(r["id"]) not in duplicates and not r["text"].strip())

@@ -20,12 +20,11 @@ References
 
 from __future__ import annotations
 
-import gzip
-import json
 import os
 
 from authorguard.data.corpus import Corpus
 from authorguard.data.download import RemoteFile, locate
+from authorguard.data.io import read_gzip_jsonl
 from authorguard.exceptions import InputError
 
 PAPERS = RemoteFile(
@@ -47,19 +46,10 @@ def strip_notes(text: str) -> str:
 def load_federalist(*, data_dir: str | os.PathLike | None = None, verify: bool = True) -> Corpus:
     """The 85 papers as a :class:`Corpus` (disputed papers in the ``test`` split, with no author)."""
     path = locate(PAPERS, data_dir=data_dir, download=False, verify=verify)
-    papers = []
-    with gzip.open(path, "rt", encoding="utf-8") as handle:
-        for line_number, line in enumerate(handle, start=1):
-            try:
-                paper = json.loads(line)
-            except json.JSONDecodeError as error:
-                raise InputError(f"{path}: line {line_number} is not JSON ({error.msg})") from None
-            missing = [f for f in _FIELDS if f not in paper]
-            if missing:
-                raise InputError(f"{path}: line {line_number} has no field {missing[0]!r}")
-            if paper["author_label_mw"] not in AUTHORS:
-                raise InputError(f"{path}: line {line_number}: unknown Mosteller-Wallace label {paper['author_label_mw']!r}")
-            papers.append(paper)
+    papers = read_gzip_jsonl(path, _FIELDS)
+    for paper in papers:
+        if paper["author_label_mw"] not in AUTHORS:
+            raise InputError(f"{path}: paper {paper['number']}: unknown Mosteller-Wallace label {paper['author_label_mw']!r}")
     papers.sort(key=lambda p: int(p["number"]))
     return Corpus(
         ids=[f"federalist-{int(p['number']):02d}" for p in papers],

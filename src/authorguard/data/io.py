@@ -185,6 +185,29 @@ def write_jsonl(path: str | os.PathLike, rows: Iterator[dict] | list[dict], on_r
                 on_row()
 
 
+def read_gzip_jsonl(path: str | os.PathLike, required: Sequence[str] = ()) -> list[dict]:
+    """The records of a gzip-compressed JSON-lines file (blank lines skipped); a line that is not a JSON object
+    with every ``required`` field is an ``InputError`` naming the line."""
+    import gzip
+
+    records = []
+    with gzip.open(path, "rt", encoding="utf-8") as handle:
+        for line_number, line in enumerate(handle, start=1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError as error:
+                raise InputError(f"{path}: line {line_number} is not JSON ({error.msg})") from None
+            if not isinstance(record, dict):
+                raise InputError(f"{path}: line {line_number} is not a JSON object")
+            missing = [name for name in required if name not in record]
+            if missing:
+                raise InputError(f"{path}: line {line_number} has no field {missing[0]!r}")
+            records.append(record)
+    return records
+
+
 def write_json(path: str | os.PathLike, obj: object) -> None:
     with atomic_write(path) as out:
         json.dump(obj, out, indent=2, ensure_ascii=False)

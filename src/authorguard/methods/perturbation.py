@@ -40,7 +40,20 @@ def _match_case(replacement: str, original: str) -> str:
 
 
 class _WordPerturbation(TextObfuscator):
-    """Touch each word independently with probability ``rate``; subclasses say what touching does."""
+    """Touch each word independently with probability ``rate``; subclasses say what touching does.
+
+    Parameters
+    ----------
+    rate : float in [0, 1], default=0.3
+    random_state : int, Generator or None
+    secure : bool, default=False
+        Draw from the OS CSPRNG instead.
+
+    Attributes
+    ----------
+    changed_share_ : float
+        Share of the words of the last call that the rewrite changed.
+    """
 
     deterministic = False
 
@@ -95,19 +108,8 @@ class _WordPerturbation(TextObfuscator):
 
 
 class SynonymReplacement(_WordPerturbation):
-    """Replace each word, with probability ``rate``, by a uniformly drawn WordNet synonym (case kept).
-
-    Parameters
-    ----------
-    rate : float in [0, 1], default=0.3
-    random_state : int, Generator or None
-    secure : bool, default=False
-
-    Attributes
-    ----------
-    changed_share_ : float
-        Share of the words of the last call that were replaced (words without a synonym stay).
-    """
+    """Replace each word, with probability ``rate``, by a uniformly drawn WordNet synonym (case kept); a word
+    without a single-word synonym stays, so ``changed_share_`` is below ``rate``."""
 
     def _touch(self, word: str, uniform: float) -> str:
         options = _synonyms(word.lower())
@@ -117,19 +119,7 @@ class SynonymReplacement(_WordPerturbation):
 
 
 class WordDropout(_WordPerturbation):
-    """Delete each word with probability ``rate`` (punctuation and line breaks stay).
-
-    Parameters
-    ----------
-    rate : float in [0, 1], default=0.3
-    random_state : int, Generator or None
-    secure : bool, default=False
-
-    Attributes
-    ----------
-    changed_share_ : float
-        Share of the words of the last call that were deleted.
-    """
+    """Delete each word with probability ``rate`` (punctuation and line breaks stay)."""
 
     def _touch(self, word: str, uniform: float) -> None:
         return None
