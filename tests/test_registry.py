@@ -53,8 +53,9 @@ def test_every_attacker_attributes_separable_authors(name):
 
     from authorguard.data.release import Release
 
-    # each author has a favourite word of a distinct length, so both word and style features separate them
-    words = ("a", "bb", "ccccc", "dddddddddd")
+    # each author has a favourite word of a distinct length, so word, style and function-word features all
+    # separate them (the four are function words: a function-word attacker reads nothing else)
+    words = ("of", "the", "into", "between")
     release = Release(sp.csr_matrix(np.repeat(np.eye(4), 6, axis=0) * 8 + 1), words)
     authors = np.repeat(list("wxyz"), 6)
     for classifier in ("nb", "svm"):

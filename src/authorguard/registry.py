@@ -82,6 +82,8 @@ attackers = Registry("attacker")
 attackers.register("bow", "authorguard.attacks.bow:BagOfWordsAttacker", "tf-idf bag of words + NB or linear SVM.")
 attackers.register("char-ngrams", "authorguard.attacks.char_ngrams:CharNgramAttacker",
                    "tf-idf of character 1-4-grams of the text + NB or linear SVM (Stamatatos).")
+attackers.register("function-words", "authorguard.attacks.function_words:FunctionWordAttacker",
+                   "Function-word frequencies (Burrows' z-scores) + linear SVM, or counts + NB (Mosteller-Wallace style).")
 attackers.register("writeprints", "authorguard.attacks.writeprints:WritePrintsAttacker",
                    "WritePrints-Limited stylometric features on reverse-vectorised releases + NB or linear SVM.")
 
