@@ -39,6 +39,15 @@ def _split_sizes(n: int, fractions: tuple[float, float, float], owner: str) -> t
     return n_train, n_validation, n_test
 
 
+def _split_units(units: list, fractions: tuple[float, float, float], rng: np.random.Generator, owner: str) -> dict:
+    """unit -> train / validation / test: the sorted units shuffled by ``rng``, then cut by :func:`_split_sizes`."""
+    members = sorted(units)
+    sizes = _split_sizes(len(members), fractions, owner)
+    shuffled = [members[i] for i in rng.permutation(len(members))]
+    bounds = np.cumsum((0,) + sizes)
+    return {unit: split for split, lo, hi in zip(SPLIT_NAMES, bounds[:-1], bounds[1:]) for unit in shuffled[lo:hi]}
+
+
 def _check_fractions(fractions, name: str) -> tuple[float, float, float]:
     fractions = tuple(float(f) for f in fractions)
     if len(fractions) != 3 or min(fractions) <= 0 or abs(sum(fractions) - 1.0) > 1e-9:
@@ -96,18 +105,12 @@ class TopAuthors:
         chosen = set(self.authors(corpus))
         keep = _filtered(corpus, self.where) & np.array([a in chosen for a in corpus.authors], dtype=bool)
         positions = np.flatnonzero(keep)
-        splits = np.empty(len(corpus), dtype=object)
         rng = np.random.default_rng(self.seed)
-        authors = np.array(corpus.authors, dtype=object)
+        split_of: dict[int, str] = {}
         for author in sorted(chosen):
-            mine = positions[authors[positions] == author]
-            sizes = _split_sizes(len(mine), self.fractions, f"scenario {self.name}: author {author!r}")
-            shuffled = rng.permutation(mine)
-            for split, part in zip(SPLIT_NAMES, np.split(shuffled, np.cumsum(sizes)[:-1])):
-                splits[part] = split
-        selected = corpus.subset(positions)
-        return Corpus(selected.ids, selected.texts, selected.authors, selected.labels, tuple(splits[positions]),
-                      selected.name, {**selected.metadata, "scenario": self.name, "seed": self.seed}, selected.attributes)
+            mine = [int(i) for i in positions if corpus.authors[i] == author]
+            split_of.update(_split_units(mine, self.fractions, rng, f"scenario {self.name}: author {author!r}"))
+        return _selected(corpus, positions, None, [split_of[int(i)] for i in positions], self.name, self.seed)
 
 
 @dataclass(frozen=True)
@@ -164,15 +167,16 @@ class AttributeSplit:
         class_of_unit = dict(zip(units, (classes[i] for i in positions)))
         split_of_unit: dict[str, str] = {}
         for label in sorted(set(class_of_unit.values())):
-            members = sorted(u for u, c in class_of_unit.items() if c == label)
-            sizes = _split_sizes(len(members), self.fractions, f"scenario {self.name}: class {label!r} ({self.unit}s)")
-            shuffled = [members[i] for i in rng.permutation(len(members))]
-            for split, part in zip(SPLIT_NAMES, np.split(np.array(shuffled, dtype=object), np.cumsum(sizes)[:-1])):
-                split_of_unit.update(dict.fromkeys(part, split))
-        selected = corpus.subset(positions)
-        return Corpus(selected.ids, selected.texts, selected.authors, [classes[i] for i in positions],
-                      [split_of_unit[u] for u in units], selected.name,
-                      {**selected.metadata, "scenario": self.name, "seed": self.seed}, selected.attributes)
+            members = [u for u, c in class_of_unit.items() if c == label]
+            split_of_unit.update(_split_units(members, self.fractions, rng, f"scenario {self.name}: class {label!r} ({self.unit}s)"))
+        return _selected(corpus, positions, [classes[i] for i in positions], [split_of_unit[u] for u in units], self.name, self.seed)
+
+
+def _selected(corpus: Corpus, positions: np.ndarray, labels: list | None, splits: list[str], name: str, seed: int) -> Corpus:
+    """The documents at ``positions`` with their new splits (and labels, when given); the scenario is recorded."""
+    chosen = corpus.subset(positions)
+    return Corpus(chosen.ids, chosen.texts, chosen.authors, chosen.labels if labels is None else labels, splits, chosen.name,
+                  {**chosen.metadata, "scenario": name, "seed": seed}, chosen.attributes)
 
 
 def split_counts(selected: Corpus) -> dict:
