@@ -25,6 +25,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from process_memory import wait_sampling_memory
+
 
 def write_input(path: Path, replicas: int) -> int:
     from authorguard.data.newsgroups import load_20newsgroups
@@ -37,43 +39,13 @@ def write_input(path: Path, replicas: int) -> int:
     return replicas * len(corpus)
 
 
-def _children(pid: int) -> list[int]:
-    found, frontier = [], [pid]
-    parents: dict[int, list[int]] = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat") as stat:
-                    ppid = int(stat.read().rsplit(")", 1)[1].split()[1])
-                parents.setdefault(ppid, []).append(int(entry))
-            except (OSError, ValueError, IndexError):
-                continue
-    while frontier:
-        current = frontier.pop()
-        found.append(current)
-        frontier.extend(parents.get(current, []))
-    return found
-
-
-def _rss_mib(pid: int) -> float:
-    try:
-        with open(f"/proc/{pid}/status") as status:
-            return next(int(line.split()[1]) for line in status if line.startswith("VmRSS:")) / 1024
-    except (OSError, StopIteration):
-        return 0.0
-
-
 def measure(command: list[str], threads: int | None = None) -> dict:
     environment = dict(os.environ)
     if threads:
         environment.update(NUMBA_NUM_THREADS=str(threads), OPENBLAS_NUM_THREADS=str(threads))
     started = time.perf_counter()
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=environment)
-    peak_tree = peak_single = 0.0
-    while process.poll() is None:
-        sizes = [_rss_mib(pid) for pid in _children(process.pid)]
-        peak_tree, peak_single = max(peak_tree, sum(sizes)), max(peak_single, max(sizes, default=0.0))
-        time.sleep(0.1)
+    peak_tree, peak_single = wait_sampling_memory(process)
     seconds = time.perf_counter() - started
     if process.returncode != 0:
         raise RuntimeError(f"{' '.join(command)} failed with status {process.returncode}")

@@ -72,3 +72,35 @@ class TextObfuscator(BaseEstimator, ABC):
     @abstractmethod
     def obfuscate(self, raw_documents) -> list[str]:
         """Rewrite each document; a list of str of the same length as ``raw_documents``."""
+
+    def fits_on_private_input(self) -> bool:
+        """True when ``fit`` would learn from the documents it is given (batch rewriting refuses that)."""
+        return False
+
+    def obfuscate_records(self, raw_documents, record_ids, seed: int | None) -> list[str]:
+        """Like ``obfuscate``, but a random method draws each record's randomness from a generator derived from
+        (``seed``, its id) — or fresh OS entropy when ``seed`` is None — so a record's rewrite does not depend on
+        batching, order or workers. The default rewrites record by record after :meth:`reseed`; a method that
+        batches (a neural rewriter) overrides it."""
+        texts = list(raw_documents)
+        if len(texts) != len(record_ids):
+            raise ValueError(f"{len(texts)} documents but {len(record_ids)} record ids")
+        if self.deterministic or "random_state" not in self.get_params():
+            return self.obfuscate(texts)
+        from authorguard.utils.random import record_generator
+
+        previous = self.random_state
+        try:
+            out = []
+            for text, record_id in zip(texts, record_ids):
+                self.reseed(None if seed is None else record_generator(seed, record_id))
+                out.extend(self.obfuscate([text]))
+            return out
+        finally:
+            self.reseed(previous)
+
+    def reseed(self, random_state) -> TextObfuscator:
+        """Restart the method's randomness from ``random_state`` (int, Generator or None). The default sets
+        ``random_state`` and fits again, right for methods that fit on nothing; others override it."""
+        self.random_state = random_state
+        return self.fit()

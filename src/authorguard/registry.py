@@ -76,6 +76,8 @@ methods.register("scrubadub", "authorguard.methods.baselines:Scrubadub", "PII sc
 methods.register("presidio", "authorguard.methods.baselines:Presidio", "PII scrubbing with Microsoft Presidio (spaCy NER + patterns).")
 methods.register("synonyms", "authorguard.methods.perturbation:SynonymReplacement",
                  "Replace each word with probability rate by a WordNet synonym (TAROT's Synonyms baseline).")
+methods.register("syntf-text", "authorguard.methods.syntf_text:SynTFText",
+                 "SynTF's synthetic bag of words as text (reverse-vectorised; public GloVe vocabulary by default).")
 methods.register("dropout", "authorguard.methods.perturbation:WordDropout", "Delete each word with probability rate.")
 
 attackers = Registry("attacker")
@@ -86,9 +88,14 @@ attackers.register("function-words", "authorguard.attacks.function_words:Functio
                    "Function-word frequencies (Burrows' z-scores) + linear SVM, or counts + NB (Mosteller-Wallace style).")
 attackers.register("writeprints", "authorguard.attacks.writeprints:WritePrintsAttacker",
                    "WritePrints-Limited stylometric features on reverse-vectorised releases + NB or linear SVM.")
+attackers.register("writeprints-text", "authorguard.attacks.writeprints:TextWritePrintsAttacker",
+                   "WritePrints-Limited on the released text, with word and POS n-grams (NLTK tagger) + NB or linear SVM.")
 
 tasks = Registry("task")
-tasks.register("topic", "authorguard.tasks.topic:TopicClassification", "Topic (newsgroup) classification.")
+tasks.register("topic", "authorguard.tasks.topic:TopicClassification",
+               "Topic classification of the corpus labels (20news: newsgroup; blogs: the blogger's industry).")
+tasks.register("background", "authorguard.tasks.background:BackgroundClassification",
+               "AMT: does the author have a background in the prompt's field (yes / no), TAROT's utility task.")
 
 datasets.register("records", "authorguard.data.records:load_records_corpus",
                   "Your own JSONL/CSV/Parquet file with text, author, label and split fields (option: path).")

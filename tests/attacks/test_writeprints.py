@@ -65,3 +65,38 @@ def test_attacker_identifies_real_authors_from_reverse_vectorised_counts(newsgro
     shuffled = np.random.default_rng(0).permutation(authors[train])
     chance = WritePrintsAttacker("nb").evaluate(release.rows(train), shuffled, release.rows(test), authors[test])
     assert chance["accuracy"] < 0.45
+
+
+def test_word_and_pos_ngrams_by_hand():
+    from authorguard.text.resources import pos_tagger
+
+    assert [tag for _, tag in pos_tagger().tag(["The", "cat", "sat", "."])] == ["DT", "NN", "VBD", "."]
+    model = WritePrintsLimited(top_k=3, word_order=True).fit(["The cat sat. The cat ran."])
+    names = list(model.feature_names_)
+    assert "word_bigram:the cat" in names and "pos:DT" in names and "pos_bigram:DT NN" in names
+    f = features(model, "The cat sat.")
+    assert f["word_bigram:the cat"] == pytest.approx(1 / 3)  # tokens: the cat sat . -> 3 bigrams
+    assert f["pos:DT"] == pytest.approx(1 / 4) and f["pos_bigram:DT NN"] == pytest.approx(1 / 3)
+    assert not any(n.startswith("pos") for n in WritePrintsLimited().fit(["The cat"]).feature_names_)
+
+
+def test_text_attacker_reads_text_and_word_order_matters():
+    from authorguard.attacks.writeprints import TextWritePrintsAttacker
+
+    # the two authors use the same words; only their order differs
+    a = ["the dog bit the man badly today"] * 6
+    b = ["man the bit dog the today badly"] * 6
+    release = Release.from_texts(a + b)
+    authors = ["A"] * 6 + ["B"] * 6
+    text_attack = TextWritePrintsAttacker(random_state=0).fit(release, authors)
+    assert list(text_attack.predict(Release.from_texts([a[0], b[0]]))) == ["A", "B"]
+
+
+def test_tagger_pickle_refuses_code():
+    import pickle
+
+    from authorguard.text.resources import _BuiltinsOnlyUnpickler
+
+    assert _BuiltinsOnlyUnpickler.loads(pickle.dumps(({"w": 1.0}, {"the": "DT"}, {"DT"}), protocol=2))[2] == {"DT"}
+    with pytest.raises(pickle.UnpicklingError, match="refused"):
+        _BuiltinsOnlyUnpickler.loads(pickle.dumps(Release))

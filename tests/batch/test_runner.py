@@ -262,3 +262,23 @@ def test_a_run_that_died_before_any_commit_can_restart_with_other_options(tmp_pa
     (output / "privacy.json").unlink()
     restarted = run_anonymize(_config(jsonl_input, output, method_config, seed=1, shard_size=100))
     assert restarted["status"] == "complete" and len(restarted["shards"]) == 4 and len(restarted["releases"]) == 1
+
+
+def test_a_text_method_writes_rewritten_text_exactly_once(tmp_path, jsonl_input, messages):
+    def run(folder, **options):
+        return run_anonymize(AnonymizeConfig(method="dropout", input=str(jsonl_input), output=str(tmp_path / folder),
+                                             method_params={"rate": 0.4}, **options))
+
+    manifest = run("a", seed=11, shard_size=150, batch_size=64)
+    assert manifest["records_in"] == manifest["records_out"] == len(messages)
+    rows = read_output(tmp_path / "a")
+    assert [r["id"] for r in rows] == [i for i, _ in messages] and set(rows[0]) == {"id", "text"}
+    originals = dict(messages)
+    shorter = [len(r["text"].split()) < len(originals[r["id"]].split()) for r in rows if len(originals[r["id"]].split()) > 20]
+    assert sum(shorter) > 0.95 * len(shorter)  # dropout at 0.4 shortens (almost) every long message
+    run("b", seed=11, shard_size=33, batch_size=7)
+    assert read_output(tmp_path / "b") == rows  # per-record randomness: sharding does not matter
+    privacy = json.loads((tmp_path / "a" / "privacy.json").read_text())
+    assert privacy["per_release"]["formal_guarantee"] is None and privacy["composed_tight_epsilon"] is None
+    with pytest.raises(InputError, match="unknown parameter 'ratee'"):
+        run_anonymize(AnonymizeConfig(method="dropout", input=str(jsonl_input), output=str(tmp_path / "c"), method_params={"ratee": 1}))

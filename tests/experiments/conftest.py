@@ -60,3 +60,38 @@ def tiny_run(tiny_corpus_file, tmp_path_factory):
     config_path.write_text(tiny_config_text(tiny_corpus_file), encoding="utf-8")
     frame = run_experiment(load_config(config_path), folder / "out", command=["authorguard", "experiment", "run", str(config_path)])
     return folder / "out", frame, config_path
+
+
+TEXT_CONFIG = """
+name = "tiny-text"
+scenarios = ["AMT-10"]
+attackers = ["char-ngrams", "function-words", "writeprints-text"]
+classifiers = ["svm"]
+runs = 1
+n_jobs = 1
+seed = 5
+
+[[methods]]
+name = "original"
+
+[[methods]]
+name = "dropout"
+params = { rate = 0.5 }
+
+[[methods]]
+name = "syntf"
+params = { n_words = 100, epsilon = 20.0 }
+"""
+
+
+@pytest.fixture(scope="session")
+def tiny_text_run(tmp_path_factory):
+    """The text benchmark on AMT-10 (real: 10 authors, 160 samples): original, dropout and SynTF, three attackers."""
+    from authorguard.experiments.config import load_config
+    from authorguard.experiments.runner import run_experiment
+
+    folder = tmp_path_factory.mktemp("tiny-text")
+    config_path = folder / "text.toml"
+    config_path.write_text(TEXT_CONFIG, encoding="utf-8")
+    frame = run_experiment(load_config(config_path), folder / "out", command=["authorguard", "experiment", "run", str(config_path)])
+    return folder / "out", frame, config_path

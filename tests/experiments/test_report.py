@@ -53,3 +53,22 @@ def test_report_cli_and_bad_options(tiny_run, tmp_path):
     assert bad.exit_code == 2 and "no attacker 'stylo'" in bad.output
     missing = CliRunner().invoke(app, ["report", str(tmp_path / "nothing"), "-o", str(tmp_path / "y")])
     assert missing.exit_code == 2 and "no results file" in missing.output
+
+
+def test_text_benchmark_report_has_tables_and_scatter(tiny_text_run, tmp_path):
+    folder, _, _ = tiny_text_run
+    paths = build_report(folder, tmp_path / "r")
+    text = paths["markdown"].read_text(encoding="utf-8")
+    assert "## AMT-10: utility ↑, worst-case attack F1 ↓" in text and "## AMT-10: attack F1 ↓ per attacker and threat model" in text
+    assert "| dropout | rate=0.5 |" in text and "Table 3" not in text  # no Top-k scenario: no SynTF-paper tables
+    assert (tmp_path / "r" / "figures" / "scatter_AMT_10.png").stat().st_size > 10_000
+    if find_chromium() is not None:
+        assert check_html_in_chromium(paths["html"]) == (1, 1)
+
+
+def test_every_series_gets_its_own_colour():
+    from authorguard.experiments.report import series_styles
+
+    for n in (3, 14, 40):
+        styles = series_styles(n)
+        assert len({colour for colour, _ in styles}) == n

@@ -17,15 +17,19 @@ from .conftest import tiny_config_text
 def test_tiny_experiment_writes_one_row_per_cell_task_attack(tiny_run):
     folder, frame, _ = tiny_run
     runs, classifiers, scenarios, attackers = 2, 2, 2, 2
-    utility = runs * classifiers  # per setting
+    utility = runs * classifiers  # per setting and training (the reference has one: "none")
     reference_attack = runs * scenarios * attackers * classifiers  # one threat model ("none")
     protected_attack = 3 * reference_attack  # static, augmented, adversarial
     settings = {"original": 1, "scrubadub": 1, "syntf": 2}
-    expected = sum(n * (utility + (reference_attack if m == "original" else protected_attack)) for m, n in settings.items())
+    content, detector = runs, runs  # per setting; no detector for the reference
+    expected = sum(n * (utility + reference_attack + content if m == "original"
+                        else 2 * utility + protected_attack + content + detector) for m, n in settings.items())
     assert len(frame) == expected
-    assert set(frame.loc[frame["method"] == "original", "threat_model"]) == {"", "none"}
+    assert set(frame.loc[frame["method"] == "original", "threat_model"]) == {"", "none"}  # "" = content row
     assert set(frame.loc[frame["method"] == "syntf", "threat_model"]) == {"", "static", "augmented", "adversarial"}
-    assert frame[["f1_macro", "accuracy"]].stack().between(0, 1).all()
+    assert set(frame.loc[frame["task"] == "topic", "threat_model"]) == {"none", "static", "adversarial"}
+    scored = frame[frame["task"] != "content"]
+    assert scored[["f1_macro", "accuracy"]].notna().all().all() and scored[["f1_macro", "accuracy"]].stack().between(0, 1).all()
     syntf = frame[frame["method"] == "syntf"]
     assert syntf["total_loss"].to_numpy() == pytest.approx(40 * syntf["loss_per_word"].to_numpy())
     assert sorted(syntf["epsilon"].unique()) == [10.0, 40.0]
@@ -90,7 +94,7 @@ def test_changed_evaluation_settings_do_not_reuse_cells(tiny_corpus_file, tiny_r
                                      attackers='["bow"]', syntf_grid="{ epsilon = [10.0] }"), encoding="utf-8")
     frame = run_experiment(load_config(path), tmp_path / "out")
     assert json.loads((tmp_path / "out" / "experiment.json").read_text())["cells_computed"] == 3
-    assert set(frame["classifier"]) == {"nb"}
+    assert set(frame.loc[frame["task"].isin(["topic", "attack"]), "classifier"]) == {"nb"}
 
 
 def test_scenario_with_too_few_authors_fails_before_any_work(tiny_corpus_file, tmp_path):

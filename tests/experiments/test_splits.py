@@ -83,16 +83,30 @@ def test_attribute_groups_merge_and_drop_values_and_mixed_authors_fail():
 
 def test_real_scenarios_beside_tarot_and_a4nt():
     blogs = registry.datasets.get("blogs")()
-    counts = split_counts(SCENARIOS["BAC-10"][1].select(blogs))
+    counts = split_counts(SCENARIOS["BAC-10"].selection.select(blogs))
     assert counts["documents"] == 23_504 and counts["tarot_documents"] == 23_534
     assert all(part["authors"] == 10 for part in counts["splits"].values())
-    age = SCENARIOS["blog-age"][1].select(blogs)
+    age = SCENARIOS["blog-age"].selection.select(blogs)
     train_authors = {a for a, s in zip(age.authors, age.splits) if s == "train"}
     test_authors = {a for a, s in zip(age.authors, age.splits) if s == "test"}
     assert not train_authors & test_authors and set(age.labels) == {"13-17", "23-48"}
-    speech = SCENARIOS["speech"][1].select(registry.datasets.get("speeches")())
+    speech = SCENARIOS["speech"].selection.select(registry.datasets.get("speeches")())
     assert Counter(speech.labels) == {"obama": 50, "trump": 10}
     assert Counter(zip(speech.labels, speech.splits))["trump", "test"] == 1
-    amt = SCENARIOS["AMT-10"][1].select(registry.datasets.get("amt")())
+    amt = SCENARIOS["AMT-10"].selection.select(registry.datasets.get("amt")())
     assert set(amt.column("kind")) == {"regular"} and len(set(amt.authors)) == 10
     assert np.all([s in ("train", "validation", "test") for s in amt.splits])
+
+
+def test_per_author_documents_sampled_and_cut():
+    corpus = Corpus([f"d{i}" for i in range(16)], [f"w{i} x y z" for i in range(16)],
+                    authors=[f"a{i // 2}" for i in range(16)], attributes={"g": ["f"] * 8 + ["m"] * 8})
+    selected = AttributeSplit("g", per_author=True, max_authors=3, max_words=5, fractions=(0.4, 0.3, 0.3), seed=0).select(corpus)
+    assert len(selected) == 6 and sorted(selected.labels) == ["f"] * 3 + ["m"] * 3  # 3 of the 4 authors per class
+    assert sorted(selected.splits) == ["test", "test", "train", "train", "validation", "validation"]
+    assert selected.ids == selected.authors  # one document per author, named by the author
+    assert all(len(t.split()) == 5 for t in selected.texts)  # two 4-word posts joined, cut to 5 words
+    first = selected.texts[0]
+    assert first.startswith(corpus.texts[corpus.authors.index(selected.authors[0])])
+    with pytest.raises(InputError, match="per_author needs unit='author'"):
+        AttributeSplit("g", per_author=True, unit="document")

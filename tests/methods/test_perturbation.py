@@ -74,3 +74,16 @@ def test_non_text_input_is_an_error():
 def test_secure_mode_runs_without_a_seed():
     out = WordDropout(rate=0.5, secure=True).fit().obfuscate([" ".join(["w"] * 1000)])[0]
     assert 300 < len(out.split()) < 700
+
+
+def test_records_do_not_depend_on_batching_or_order():
+    from authorguard.methods.perturbation import SynonymReplacement
+
+    method = SynonymReplacement(rate=0.5, random_state=1).fit()
+    texts = ["The quick brown fox jumps over the lazy dog.", "A small house stood near the big river.", "Run fast."]
+    ids = ["a", "b", "c"]
+    together = method.obfuscate_records(texts, ids, seed=9)
+    reversed_order = method.obfuscate_records(texts[::-1], ids[::-1], seed=9)[::-1]
+    assert together == reversed_order == [method.obfuscate_records([t], [i], seed=9)[0] for t, i in zip(texts, ids)]
+    assert together != method.obfuscate_records(texts, ids, seed=10)
+    assert method.random_state == 1  # restored afterwards

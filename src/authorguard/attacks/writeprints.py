@@ -19,9 +19,13 @@ function words         frequency of each NLTK English stop word (179)
 frequent words         the 50 most frequent training words
 =====================  ===============================================================================
 
-Left out: word bigrams/trigrams, POS tags and POS n-grams, and misspellings, because a term-frequency vector
-keeps no word order (reverse vectorisation lists each word ``count`` times in column order), so those features
-would describe the vectoriser, not the author. On texts a vectoriser already stripped of stop words, numbers
+With ``word_order=True`` (the ``writeprints-text`` attacker, for releases of text) five more groups, each the
+``top_k`` most frequent in the training documents: word bigrams, word trigrams, part-of-speech tags, POS bigrams
+and POS trigrams (NLTK's averaged-perceptron tagger, Penn Treebank tags). The ``writeprints`` attacker leaves them
+out, because a term-frequency vector keeps no word order (reverse vectorisation lists each word ``count`` times
+in column order), so on a vector release they would describe the vectoriser, not the author; it also reads every
+release reverse-vectorised, as the SynTF paper's attacker did. Misspellings are left out of both (no
+dictionary of common misspellings ships offline). On texts a vectoriser already stripped of stop words, numbers
 and punctuation (SynTF's), the function-word, digit and special-character groups are zero for every document:
 the attacker sees what the release contains, nothing more.
 
@@ -62,6 +66,30 @@ def _letters_only(text: str) -> str:
     return re.sub(r"[^a-z]+", " ", text.lower())
 
 
+_TOKEN = re.compile(r"[^\W_]+(?:'[^\W_]+)?|[^\w\s]")
+_TAGS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}  # text -> (words, tags): each text is tagged once
+_TAG_CACHE_SIZE = 60_000
+
+
+def _word_and_tag_sequences(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(lower-cased tokens, their Penn Treebank tags) of ``text``; tokens are words and punctuation marks."""
+    cached = _TAGS.get(text)
+    if cached is None:
+        from authorguard.text.resources import pos_tagger
+
+        tokens = _TOKEN.findall(text)
+        tags = tuple(tag for _, tag in pos_tagger().tag(tokens)) if tokens else ()
+        cached = (tuple(t.lower() for t in tokens), tags)
+        if len(_TAGS) >= _TAG_CACHE_SIZE:
+            _TAGS.clear()
+        _TAGS[text] = cached
+    return cached
+
+
+def _ngrams(sequence: Sequence[str], n: int) -> list[tuple[str, ...]]:
+    return [tuple(sequence[i:i + n]) for i in range(len(sequence) - n + 1)]
+
+
 class WritePrintsLimited(TransformerMixin, BaseEstimator):
     """Texts -> a dense WritePrints-Limited feature matrix (see the module docstring for the groups).
 
@@ -69,14 +97,17 @@ class WritePrintsLimited(TransformerMixin, BaseEstimator):
     ----------
     top_k : int, default=50
         Members kept of each frequency-ranked group (letter bigrams, trigrams, words). Must be >= 1.
+    word_order : bool, default=False
+        Add the word and POS n-gram groups (see the module docstring).
 
     Attributes
     ----------
     feature_names_ : list of str
     """
 
-    def __init__(self, top_k: int = 50) -> None:
+    def __init__(self, top_k: int = 50, word_order: bool = False) -> None:
         self.top_k = top_k
+        self.word_order = word_order
 
     def fit(self, raw_documents, y=None):
         check_number(self.top_k, "top_k", type(self).__name__, kind=int, low=1, closed="left")
@@ -88,6 +119,14 @@ class WritePrintsLimited(TransformerMixin, BaseEstimator):
         words = Counter(w for t in texts for w in _WORD.findall(t.lower()))
         self._frequent_words = [w for w, _ in sorted(words.items(), key=lambda item: (-item[1], item[0]))[: self.top_k]]
         self._function_words = sorted(english_stop_words())
+        self._sequence_groups: list[tuple[str, int, bool, list[tuple[str, ...]]]] = []
+        if self.word_order:
+            sequences = [_word_and_tag_sequences(t) for t in texts]
+            for group, n, tags in (("word_bigram", 2, False), ("word_trigram", 3, False), ("pos", 1, True),
+                                   ("pos_bigram", 2, True), ("pos_trigram", 3, True)):
+                counts = Counter(g for words, pos in sequences for g in _ngrams(pos if tags else words, n))
+                top = [g for g, _ in sorted(counts.items(), key=lambda item: (-item[1], item[0]))[: self.top_k]]
+                self._sequence_groups.append((group, n, tags, top))
         self.feature_names_ = (
             ["total_characters", "total_words", "share_letters", "share_upper", "share_digits"]
             + [f"letter:{c}" for c in _LETTERS]
@@ -97,6 +136,7 @@ class WritePrintsLimited(TransformerMixin, BaseEstimator):
             + ["hapax_legomena", "dis_legomena", "yules_k"]
             + [f"special:{c}" for c in SPECIAL_CHARACTERS]
             + [f"function_word:{w}" for w in self._function_words] + [f"word:{w}" for w in self._frequent_words]
+            + [f"{group}:{' '.join(g)}" for group, _, _, top in self._sequence_groups for g in top]
         )
         return self
 
@@ -147,7 +187,18 @@ class WritePrintsLimited(TransformerMixin, BaseEstimator):
             + self._frequencies(characters, SPECIAL_CHARACTERS, n_chars)
             + self._frequencies(word_counts, self._function_words, n_words)
             + self._frequencies(word_counts, self._frequent_words, n_words)
+            + self._sequence_features(text)
         )
+
+    def _sequence_features(self, text: str) -> list[float]:
+        if not self._sequence_groups:
+            return []
+        words, tags = _word_and_tag_sequences(text)
+        values: list[float] = []
+        for _, n, use_tags, top in self._sequence_groups:
+            grams = Counter(_ngrams(tags if use_tags else words, n))
+            values += self._frequencies(grams, top, max(len(words) - n + 1, 0))
+        return values
 
     def transform(self, raw_documents) -> np.ndarray:
         """Feature matrix of shape (n_documents, len(feature_names_)), float64, non-negative."""
@@ -183,3 +234,20 @@ class WritePrintsAttacker(Attacker):
 
     def predict(self, release: Release) -> np.ndarray:
         return self.model_.predict(release.reverse_texts())
+
+
+class TextWritePrintsAttacker(WritePrintsAttacker):
+    """WritePrints-Limited with the word and POS n-gram groups, on the text of the release
+    (:meth:`Release.document_texts`: a text release's texts, a vector release's reverse-vectorised counts).
+    Same parameters as :class:`WritePrintsAttacker`."""
+
+    name = "writeprints-text"
+
+    def fit(self, release: Release, authors: Sequence[str]) -> TextWritePrintsAttacker:
+        self.model_ = Pipeline([("features", WritePrintsLimited(self.top_k, word_order=True)), ("scale", MaxAbsScaler()),
+                                ("clf", make_classifier(self.classifier, self.random_state))])
+        self.model_.fit(release.document_texts(), np.asarray(authors))
+        return self
+
+    def predict(self, release: Release) -> np.ndarray:
+        return self.model_.predict(release.document_texts())

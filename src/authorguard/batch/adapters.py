@@ -1,7 +1,8 @@
 """Loading a registered method once per worker and anonymising batches of records with it.
 
 One adapter per *kind* of method: a vector method (``VectorMechanism``) releases, per record, the words and
-counts of its row. A new method of an existing kind needs no change here.
+counts of its row; a text method (``TextObfuscator``) the rewritten text. A new method of an existing kind needs
+no change here; :func:`adapter_for` picks the adapter by kind.
 """
 
 from __future__ import annotations
@@ -11,13 +12,14 @@ import pyarrow as pa
 import scipy.sparse as sp
 
 from authorguard import registry
-from authorguard.base import VectorMechanism
-from authorguard.exceptions import InputError
+from authorguard.base import TextObfuscator, VectorMechanism
+from authorguard.exceptions import AuthorguardError, InputError
 
 VECTOR_SCHEMA = pa.schema([("id", pa.string()), ("terms", pa.list_(pa.string())), ("counts", pa.list_(pa.int32()))])
+TEXT_SCHEMA = pa.schema([("id", pa.string()), ("text", pa.string())])
 
 
-def check_method(name: str, params: dict) -> VectorMechanism:
+def check_method(name: str, params: dict) -> VectorMechanism | TextObfuscator:
     """Construct (not fit) a registered method for batch release: cheap checks before anything is written.
 
     Unknown parameters fail naming the key. The method's ``batch_defaults`` (e.g. SynTF's public vocabulary)
@@ -34,14 +36,22 @@ def check_method(name: str, params: dict) -> VectorMechanism:
             f"method {name!r} as configured learns from the private input (e.g. a vocabulary fitted on it, a leak "
             "epsilon does not cover); give it public state, e.g. vocabulary = \"embeddings\" or a word-list file"
         )
-    if hasattr(method, "_validate_params"):
-        method._validate_params()
+    from sklearn.base import BaseEstimator
+
+    if getattr(type(method), "_validate_params", BaseEstimator._validate_params) is not BaseEstimator._validate_params:
+        method._validate_params()  # the method's own checks (scikit-learn's needs _parameter_constraints)
     return method
 
 
-def build_method(name: str, params: dict) -> VectorMechanism:
+def build_method(name: str, params: dict) -> VectorMechanism | TextObfuscator:
     """:func:`check_method`, then fit from *public* data only (the slow part: vectors, vocabulary)."""
     return check_method(name, params).fit([])
+
+
+def adapter_for(name: str, params: dict):
+    """The batch adapter of a registered method's kind, with the method loaded."""
+    method = build_method(name, params)
+    return TextBatchAdapter(method) if isinstance(method, TextObfuscator) else VectorBatchAdapter(method)
 
 
 class VectorBatchAdapter:
@@ -57,10 +67,6 @@ class VectorBatchAdapter:
     def __init__(self, method: VectorMechanism) -> None:
         self.method = method
         self.feature_names = method.get_feature_names_out()
-
-    @classmethod
-    def from_config(cls, name: str, params: dict) -> VectorBatchAdapter:
-        return cls(build_method(name, params))
 
     def prepare(self, texts: list[str]) -> sp.csr_matrix:
         """Term counts of a batch: shape (len(texts), n_features)."""
@@ -79,3 +85,31 @@ class VectorBatchAdapter:
 
     def privacy_report(self) -> dict:
         return self.method.privacy_report().to_dict()
+
+
+class TextBatchAdapter:
+    """Rewrite a shard's records with a fitted text method: one ``{"id", "text"}`` row per record.
+
+    ``prepare`` only collects the texts (a text method has no cheap first step); ``release`` rewrites the shard
+    with per-record randomness from (seed, id) (:meth:`TextObfuscator.obfuscate_records`).
+    """
+
+    schema = TEXT_SCHEMA
+
+    def __init__(self, method: TextObfuscator) -> None:
+        self.method = method
+
+    def prepare(self, texts: list[str]) -> list[str]:
+        return list(texts)
+
+    def release(self, ids: list[str], prepared: list[list[str]], seed: int | None) -> list[dict]:
+        texts = [text for batch in prepared for text in batch]
+        rewritten = self.method.obfuscate_records(texts, ids, seed)
+        if len(rewritten) != len(ids):  # the contract, checked: one output per record
+            raise AuthorguardError(f"text method returned {len(rewritten)} texts for {len(ids)} records")
+        return [{"id": identifier, "text": text} for identifier, text in zip(ids, rewritten)]
+
+    def privacy_report(self) -> dict:
+        """A text method has no formal guarantee unless it reports one (a DP rewriter will)."""
+        report = getattr(self.method, "privacy_report", None)
+        return report().to_dict() if report is not None else {"method": type(self.method).__name__, "formal_guarantee": None}

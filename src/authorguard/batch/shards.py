@@ -16,7 +16,7 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from authorguard.batch.adapters import VectorBatchAdapter
+from authorguard.batch.adapters import adapter_for
 from authorguard.batch.config import AnonymizeConfig
 from authorguard.batch.sources import Shard, SourceRecord, read_shard
 from authorguard.data.io import atomic_write
@@ -51,7 +51,7 @@ class ShardProcessor:
 
     def __init__(self, config: AnonymizeConfig) -> None:
         self.config = config
-        self.adapter = VectorBatchAdapter.from_config(config.method, config.method_params)
+        self.adapter = adapter_for(config.method, config.method_params)
         self.output_dir = Path(config.output)
 
     def _prepare(self, records: list[SourceRecord]) -> tuple[list[str], list, list[dict]]:

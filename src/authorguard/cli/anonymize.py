@@ -50,6 +50,8 @@ def anonymize(
     if json_output:
         print_json(summary)
     else:
+        loss = summary["composed_tight_epsilon"]
+        guarantee = "no formal privacy guarantee" if loss is None else f"tight epsilon per record {loss:.1f}"
         console.print(f"{summary['records_in']} records in = {summary['records_out']} out + {summary['records_error']} in errors.jsonl; "
-                      f"{summary['shards']} shards; tight epsilon per record {summary['composed_tight_epsilon']:.1f} "
-                      f"({summary['releases_per_record']} release(s)); wrote {output}", highlight=False)
+                      f"{summary['shards']} shards; {guarantee} ({summary['releases_per_record']} release(s)); wrote {output}",
+                      highlight=False)

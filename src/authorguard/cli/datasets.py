@@ -77,8 +77,6 @@ def scenarios(
     json_output: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Build the text-benchmark scenarios and print their counts (beside TAROT's Table 1 where it has them)."""
-    import dataclasses
-
     from authorguard import registry
     from authorguard.experiments.splits import SCENARIOS, split_counts
 
@@ -90,10 +88,10 @@ def scenarios(
     corpora: dict = {}
     rows = []
     for name in names:
-        dataset, scenario = SCENARIOS[name]
-        if dataset not in corpora:
-            corpora[dataset] = registry.datasets.get(dataset)()
-        rows.append({"dataset": dataset, **split_counts(dataclasses.replace(scenario, seed=seed).select(corpora[dataset]))})
+        scenario = SCENARIOS[name].with_seed(seed)
+        if scenario.dataset not in corpora:
+            corpora[scenario.dataset] = registry.datasets.get(scenario.dataset)()
+        rows.append({"dataset": scenario.dataset, **split_counts(scenario.selection.select(corpora[scenario.dataset]))})
     if json_output:
         print_json(rows)
         return

@@ -5,7 +5,7 @@ Example (TOML; every key is optional except ``methods``)::
     name = "syntf-20news"
     dataset = "20news"                 # a registered dataset; options go in [dataset_options]
     scenarios = ["Top5-Any", "Top10-Any", "Top5-Multi", "Top10-Multi"]
-    tasks = ["topic"]
+    tasks = ["topic"]                  # utility tasks on the dataset's own split
     attackers = ["bow", "writeprints"]
     threat_models = ["static", "augmented", "adversarial"]
     classifiers = ["nb", "svm"]
@@ -20,6 +20,13 @@ Example (TOML; every key is optional except ``methods``)::
     name = "syntf"
     params = { n_words = 150, morphology = "lemma" }
     grid = { bigram_weight = [0.0, 0.3], target_loss = [25.4] }
+
+``scenarios`` may also name text-benchmark scenarios (``BAC-10``, ``AMT-20``, ``blog-age``, ``speech``, ...; see
+:mod:`authorguard.experiments.splits`): each brings its own dataset, split (seed ``split_seed``), attack target
+and utility task, and is released on its own (:mod:`authorguard.experiments.views`). ``content_metrics``
+(METEOR, BLEU, chrF, ROUGE, MiniLM cosine, unchanged share) and ``detector`` (can a classifier tell released from
+original text) are measured on each view's attacked test documents (content on a seeded sample of at most
+``content_sample`` of them, 0 = all: METEOR costs ~50 ms a document).
 
 ``target_loss`` is not a method parameter: it asks the harness to set each fitted method's ``epsilon`` by its
 ``calibrate`` so that the exact loss per word equals the target (equal privacy, not equal epsilon).
@@ -96,6 +103,10 @@ class ExperimentConfig:
     morphology: str = "lemma"
     runs: int = 10
     seed: int = 0
+    split_seed: int = 0
+    content_metrics: bool = True
+    content_sample: int = 500
+    detector: bool = True
     n_jobs: int = 1
 
     def __post_init__(self) -> None:
@@ -120,11 +131,25 @@ class ExperimentConfig:
         check_option(self.morphology, "morphology", owner, MORPHOLOGIES)
         check_number(self.runs, "runs", owner, kind=int, low=1, closed="left")
         check_number(self.seed, "seed", owner, kind=int, low=0, closed="left")
+        check_number(self.split_seed, "split_seed", owner, kind=int, low=0, closed="left")
+        check_number(self.content_sample, "content_sample", owner, kind=int, low=0, closed="left")
+        for flag in ("content_metrics", "detector"):
+            if not isinstance(getattr(self, flag), bool):
+                raise InputError(f"experiment config: {flag!r} must be true or false, got {getattr(self, flag)!r}")
         if check_number(self.n_jobs, "n_jobs", owner, kind=int, low=-1, closed="left") == 0:
             raise InputError("The 'n_jobs' parameter of the experiment config must be -1 (all cores) or >= 1. Got 0 instead.")
         check_number(self.min_test_documents, "min_test_documents", owner, kind=int, low=1, closed="left")
+        from authorguard.experiments.splits import SCENARIOS
+
+        if not self.scenarios:
+            raise InputError("experiment config: 'scenarios' must name at least one scenario")
         for scenario in self.scenarios:
-            parse_scenario(scenario, self.min_test_documents)
+            if scenario not in SCENARIOS:
+                try:
+                    parse_scenario(scenario, self.min_test_documents)
+                except InputError:
+                    raise InputError(f"experiment config: scenario {scenario!r} must look like 'Top10-Any' or 'Top5-Multi', "
+                                     f"or be a benchmark scenario ({', '.join(SCENARIOS)})") from None
         labels = [m.display_name for m in self.methods]
         if len(set(labels)) != len(labels):
             raise InputError(f"experiment config: two methods share the label {next(x for x in labels if labels.count(x) > 1)!r}; give one a 'label'")
@@ -132,7 +157,10 @@ class ExperimentConfig:
             _validate_method(spec)
 
     def parsed_scenarios(self) -> list[AuthorshipScenario]:
-        return [parse_scenario(s, self.min_test_documents) for s in self.scenarios]
+        """The Top-k x Any/Multi scenarios on the config's ``dataset`` (benchmark scenarios left out)."""
+        from authorguard.experiments.splits import SCENARIOS
+
+        return [parse_scenario(s, self.min_test_documents) for s in self.scenarios if s not in SCENARIOS]
 
     def to_dict(self) -> dict:
         return json.loads(json.dumps(asdict(self)))

@@ -23,7 +23,9 @@ import numpy as np
 import pandas as pd
 
 from authorguard.data.io import atomic_write
-from authorguard.experiments.results import REFERENCE, attack_matrix, best_settings, gains, select_attack, setting_summary, table3
+from authorguard.experiments.results import (
+    REFERENCE, attack_matrix, benchmark_points, benchmark_table, best_settings, gains, select_attack, setting_summary, table3,
+)
 from authorguard.experiments.runner import EXPERIMENT_JSON, read_results
 
 
@@ -52,6 +54,28 @@ def _plt():
     return plt
 
 
+_MARKERS = "osD^vP*Xh<>p"
+
+
+def series_styles(n: int) -> list[tuple[tuple, str]]:
+    """``n`` (colour, marker) pairs, every colour different: tab10, then tab20's lighter shades, then evenly
+    spaced hues; markers cycle so that series stay apart in grey print too."""
+    import matplotlib
+
+    colours = list(matplotlib.colormaps["tab10"].colors)
+    colours += [c for i, c in enumerate(matplotlib.colormaps["tab20"].colors) if i % 2 == 1]
+    if n > len(colours):
+        colours += [matplotlib.colormaps["hsv"](i / (n - len(colours) + 1)) for i in range(n - len(colours))]
+    return [(tuple(colours[i]), _MARKERS[i % len(_MARKERS)]) for i in range(n)]
+
+
+def _legend_outside(fig, axis, handles=None, labels=None) -> None:
+    """The legend to the right of the plotting area, never over the data."""
+    handles, labels = (handles, labels) if handles is not None else axis.get_legend_handles_labels()
+    if handles:
+        axis.legend(handles, labels, fontsize=8, loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0, frameon=False)
+
+
 def _f1_figure(frame: pd.DataFrame, chosen: dict[str, str], options: ReportOptions, path: Path) -> None:
     plt = _plt()
     g = gains(frame)
@@ -60,14 +84,14 @@ def _f1_figure(frame: pd.DataFrame, chosen: dict[str, str], options: ReportOptio
     attacks = [(a, t) for a in sorted(g["attacker"].unique()) for t in sorted(set(g["threat_model"]) - {"none"})]
     fig, axes = plt.subplots(1, len(scenarios) + 1, figsize=(3.2 * (len(scenarios) + 1), 3.6), sharey=True, squeeze=False)
     width = 0.8 / max(len(methods), 1)
+    styles = series_styles(len(methods))
     # utility: one bar per method, mean +- sd over runs
     axis = axes[0][0]
     for i, method in enumerate(methods):
         part = g[(g["method"] == method) & (g["params"] == chosen[method]) & (g["classifier"] == options.classifier)]
         per_run = part.groupby("run")["utility_f1"].first()
-        axis.bar(i, per_run.mean(), yerr=per_run.std(ddof=1) if len(per_run) > 1 else 0, color=f"C{i}", label=method)
+        axis.bar(i, per_run.mean(), yerr=per_run.std(ddof=1) if len(per_run) > 1 else 0, color=styles[i][0], label=method)
     axis.set_xticks([])
-    axis.set_title(f"utility ({options.classifier})")
     axis.set_ylabel("F1 (macro)")
     axis.set_ylim(0, 1.05)
     for j, scenario in enumerate(scenarios, start=1):
@@ -80,13 +104,15 @@ def _f1_figure(frame: pd.DataFrame, chosen: dict[str, str], options: ReportOptio
                          & ((g["threat_model"] == threat) | (g["method_name"] == REFERENCE))]
                 means.append(part["attack_f1"].mean())
                 sds.append(part["attack_f1"].std(ddof=1) if len(part) > 1 else 0)
-            axis.bar(np.arange(len(attacks)) + i * width, means, width, yerr=sds, color=f"C{i}")
+            axis.bar(np.arange(len(attacks)) + i * width, means, width, yerr=sds, color=styles[i][0])
         axis.set_xticks(np.arange(len(attacks)) + width * (len(methods) - 1) / 2)
-        axis.set_xticklabels([f"{a}\n{t.replace('-train', '')}" for a, t in attacks], fontsize=7)
-        axis.set_title(f"attack, {scenario}")
-    axes[0][0].legend(fontsize=7, loc="upper right")
+        axis.set_xticklabels([f"{a}\n{t}" for a, t in attacks], fontsize=7, rotation=60, ha="right")
+        axis.set_title(f"attack F1 ↓, {scenario}", fontsize=9)
+    axes[0][0].set_title(f"utility F1 ↑ ({options.classifier})", fontsize=9)
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    _legend_outside(fig, axes[0][-1], *axes[0][0].get_legend_handles_labels())
+    fig.tight_layout()
+    fig.savefig(path, dpi=110, bbox_inches="tight")
     plt.close(fig)
 
 
@@ -102,28 +128,33 @@ def _gain_epsilon_figure(summary: pd.DataFrame, path: Path) -> bool:
         return False
     data["others"] = data["params"].map(lambda p: json.dumps({k: v for k, v in json.loads(p).items()
                                                               if k not in ("epsilon", "target_loss")}, sort_keys=True))
-    lines = [(others, part.sort_values("epsilon")) for others, part in data.groupby("others", sort=False)
-             if part["epsilon"].nunique() >= 2]  # single points (other grids) are in the tables
+    series = [(others, part.sort_values("epsilon")) for others, part in data.groupby("others", sort=False)]
+    lines = [(others, part) for others, part in series if part["epsilon"].nunique() >= 2]
     if not lines:
         return False
-    fig, axis = plt.subplots(figsize=(7.5, 4.2))
-    for i, (others, part) in enumerate(lines):
+    fig, axis = plt.subplots(figsize=(10, 4.8))
+    # lines first (an epsilon grid), then single settings as points at their own epsilon: every series its own style
+    ordered = lines + [(others, part) for others, part in series if part["epsilon"].nunique() < 2]
+    for (others, part), (colour, marker) in zip(ordered, series_styles(len(ordered))):
         label = ", ".join(f"{k}={v}" for k, v in json.loads(others).items()) or "SynTF"
-        axis.plot(part["epsilon"], part["min_gain"], marker="o", color=f"C{i % 10}", label=label)
+        style = {"linestyle": "-"} if part["epsilon"].nunique() >= 2 else {"linestyle": "none", "markersize": 8}
+        axis.plot(part["epsilon"], part["min_gain"], marker=marker, color=colour, label=label, **style)
     axis.set_xlabel("epsilon (per word)")
-    axis.set_ylabel("gain = beta_U - beta_A (min over scenarios)")
+    axis.set_ylabel("gain = β_U − β_A, min over scenarios (higher is better)")
     axis.axhline(0, color="grey", linewidth=0.5)
     # l is close to linear in epsilon for a fixed vocabulary and s: the top axis uses the first line's fit
     first = lines[0][1]
     slope, intercept = np.polyfit(first["epsilon"].to_numpy(float), first["total_loss"].to_numpy(float), 1)
     top = axis.secondary_xaxis("top", functions=(lambda e: slope * e + intercept, lambda t: (t - intercept) / slope))
-    top.set_xlabel("tight loss l·n per document (first line, linear fit)")
-    from matplotlib.ticker import MaxNLocator
+    top.set_xlabel("tight loss l·n per document (first line, linear fit)", fontsize=9)
+    from matplotlib.ticker import MaxNLocator, StrMethodFormatter
 
-    top.xaxis.set_major_locator(MaxNLocator(6))
-    axis.legend(fontsize=7, loc="best")
+    top.xaxis.set_major_locator(MaxNLocator(4, prune="both"))
+    top.xaxis.set_major_formatter(StrMethodFormatter("{x:,.0f}"))
+    top.tick_params(labelsize=8)
+    _legend_outside(fig, axis)
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    fig.savefig(path, dpi=110, bbox_inches="tight")
     plt.close(fig)
     return True
 
@@ -148,11 +179,40 @@ def _effect_of_s_figure(summary: pd.DataFrame, path: Path) -> bool:
             axis.annotate(f"l·n={row.total_loss:.0f}", (row.s, row.min_gain), fontsize=7, textcoords="offset points", xytext=(0, 6))
         axis.set_xlabel("bigram weight s")
         axis.set_title(", ".join(f"{k}={v}" for k, v in json.loads(others).items()) or "SynTF", fontsize=8)
-    axes[0][0].legend(fontsize=7)
+        axis.set_ylabel("higher is better for gain and β_U; lower for β_A", fontsize=8)
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    _legend_outside(fig, axes[0][-1], *axes[0][0].get_legend_handles_labels())
+    fig.tight_layout()
+    fig.savefig(path, dpi=110, bbox_inches="tight")
     plt.close(fig)
     return True
+
+
+def _scatter_figure(points: pd.DataFrame, view: str, path: Path) -> None:
+    """Privacy-utility scatter of one benchmark view: one point per method setting, a colour and marker per
+    method; better is up (utility) and left (worst-case attack F1)."""
+    plt = _plt()
+    methods = list(dict.fromkeys(points["method"]))
+    styles = dict(zip(methods, series_styles(len(methods))))
+    fig, axis = plt.subplots(figsize=(8.5, 4.6))
+    for method in methods:
+        part = points[points["method"] == method]
+        colour, marker = styles[method]
+        axis.scatter(part["privacy"], part["utility"], color=colour, marker=marker, s=60, label=method, zorder=3)
+        if len(part) > 1:  # several settings of one method: say which point is which
+            for row in part.itertuples():
+                axis.annotate(row.setting, (row.privacy, row.utility), fontsize=7, textcoords="offset points", xytext=(5, 4))
+    axis.set_xlabel("worst-case attack F1 (strongest attacker and threat model) — lower is better ←")
+    axis.set_ylabel(f"{points['utility_name'].iloc[0]} — higher is better ↑", fontsize=9)
+    axis.set_xlim(-0.02, 1.02)
+    axis.set_ylim(-0.02, 1.02)
+    axis.grid(alpha=0.3)
+    axis.set_title(f"{view}: privacy against utility", fontsize=10)
+    fig.tight_layout()
+    _legend_outside(fig, axis)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110, bbox_inches="tight")
+    plt.close(fig)
 
 
 def _markdown_table(frame: pd.DataFrame) -> str:
@@ -174,6 +234,43 @@ def _grid_table(summary: pd.DataFrame) -> pd.DataFrame:
         ["method", "params", "epsilon", "l per word", "l·n", "beta_U", "beta_A", "min gain"]]
 
 
+def _dataset_sections(frame: pd.DataFrame, options: ReportOptions, output: Path, made_by: str, sections: list,
+                      figures: list[Figure]) -> None:
+    """The SynTF paper's view of a dataset with Top-k scenarios: Table 3, every attack, the grid, gain figures."""
+    selected = select_attack(gains(frame), options.attacker, options.threat_model, options.classifier)
+    summary = setting_summary(selected)
+    chosen = best_settings(selected)
+    figures.append(Figure("f1_by_scenario", "Utility and attack F1 per method and scenario",
+                          f"Mean ± sd over runs, {options.classifier}; each method at its best setting. Made by {made_by}."))
+    _f1_figure(frame, chosen, options, output / "figures" / "f1_by_scenario.png")
+    if _gain_epsilon_figure(summary, output / "figures" / "gain_vs_epsilon.png"):
+        figures.append(Figure("gain_vs_epsilon", "Gain against epsilon, l·n on the top axis",
+                              f"Attack: {options.attacker}, {options.threat_model}, {options.classifier}. Made by {made_by}."))
+    if _effect_of_s_figure(summary, output / "figures" / "effect_of_s.png"):
+        figures.append(Figure("effect_of_s", "Effect of the bigram weight s",
+                              f"Attack: {options.attacker}, {options.threat_model}, {options.classifier}. Made by {made_by}."))
+    for scenario in sorted(selected["scenario"].unique()):
+        sections.append(("table", f"Table 3, {scenario}", table3(frame, scenario, options.attacker, options.threat_model, options.classifier, chosen)))
+        sections.append(("table", f"Every attack, {scenario} (F1; for original both threat models are one attack)",
+                         attack_matrix(frame, scenario, chosen)))
+    sections.append(("table", "Every setting (min over scenarios of the mean gain; the best per method is p̂)", _grid_table(summary)))
+
+
+def _benchmark_sections(frame: pd.DataFrame, view: str, options: ReportOptions, output: Path, made_by: str,
+                        sections: list, figures: list[Figure]) -> None:
+    """One text-benchmark view: its table (utility ↑, attacks ↓, worst case ↓, content ↑, detector) and scatter."""
+    sections.append(("table", f"{view}: utility ↑, worst-case attack F1 ↓ (strongest attacker / threat model), content ↑, "
+                              f"detector accuracy ↓ (0.5 = undetectable)",
+                     benchmark_table(frame, view, classifier=options.classifier, part_name="summary")))
+    sections.append(("table", f"{view}: attack F1 ↓ per attacker and threat model",
+                     benchmark_table(frame, view, classifier=options.classifier, part_name="attacks")))
+    name = f"scatter_{re.sub(r'[^A-Za-z0-9]+', '_', view)}"
+    _scatter_figure(benchmark_points(frame, view, options.classifier), view, output / "figures" / f"{name}.png")
+    figures.append(Figure(name, f"{view}: privacy against utility",
+                          f"One point per method setting; x: the strongest attack's F1 ({options.classifier}), y: utility. "
+                          f"Made by {made_by}."))
+
+
 def build_report(results: str | os.PathLike, output_dir: str | os.PathLike, options: ReportOptions = ReportOptions(),
                  command: str | None = None) -> dict[str, Path]:
     """Write ``report.md``, ``report.html`` (figures embedded) and ``figures/*.png`` to ``output_dir``."""
@@ -186,29 +283,18 @@ def build_report(results: str | os.PathLike, output_dir: str | os.PathLike, opti
     report_command = command or f"authorguard report {results} -o {output_dir}"
     made_by = f"`{run_command}` then `{report_command}`"
 
-    selected = select_attack(gains(frame), options.attacker, options.threat_model, options.classifier)
-    summary = setting_summary(selected)
-    chosen = best_settings(selected)
-    figures = [Figure("f1_by_scenario", "Utility and attack F1 per method and scenario",
-                      f"Mean ± sd over runs, {options.classifier}; each method at its best setting. Made by {made_by}.")]
-    _f1_figure(frame, chosen, options, output / "figures" / "f1_by_scenario.png")
-    if _gain_epsilon_figure(summary, output / "figures" / "gain_vs_epsilon.png"):
-        figures.append(Figure("gain_vs_epsilon", "Gain against epsilon, l·n on the top axis",
-                              f"Attack: {options.attacker}, {options.threat_model}, {options.classifier}. Made by {made_by}."))
-    if _effect_of_s_figure(summary, output / "figures" / "effect_of_s.png"):
-        figures.append(Figure("effect_of_s", "Effect of the bigram weight s",
-                              f"Attack: {options.attacker}, {options.threat_model}, {options.classifier}. Made by {made_by}."))
-
+    figures: list[Figure] = []
     sections: list[tuple[str, str, pd.DataFrame | Figure]] = []
-    for scenario in sorted(selected["scenario"].unique()):
-        sections.append(("table", f"Table 3, {scenario}", table3(frame, scenario, options.attacker, options.threat_model, options.classifier, chosen)))
-        sections.append(("table", f"Every attack, {scenario} (F1; for original both threat models are one attack)",
-                         attack_matrix(frame, scenario, chosen)))
-    sections.append(("table", "Every setting (min over scenarios of the mean gain; the best per method is p̂)", _grid_table(summary)))
+    dataset_rows = frame[frame["view"] == "all"]
+    if not dataset_rows.empty:
+        _dataset_sections(dataset_rows, options, output, made_by, sections, figures)
+    for view in [v for v in dict.fromkeys(frame["view"]) if v != "all"]:
+        _benchmark_sections(frame, view, options, output, made_by, sections, figures)
     title = f"authorguard report: {experiment.get('config', {}).get('name', Path(results).name)}"
-    intro = (f"Attack used for the selection and tables: **{options.attacker}**, threat model **{options.threat_model}**, "
-             f"classifier **{options.classifier}**. Runs: {frame['run'].nunique()}. Results: `{results}`. "
-             f"Made by {made_by}.")
+    selection = (f"Attack used for the Top-k selection and tables: **{options.attacker}**, threat model "
+                 f"**{options.threat_model}**, classifier **{options.classifier}**. " if not dataset_rows.empty else "")
+    intro = (f"{selection}Benchmark tables: macro F1 of classifier **{options.classifier}**, mean ± sd over runs; "
+             f"↑ higher is better, ↓ lower is better. Runs: {frame['run'].nunique()}. Results: `{results}`. Made by {made_by}.")
     markdown = [f"# {title}", "", intro, ""]
     for _, heading, table in sections:
         markdown += [f"## {heading}", "", _markdown_table(table), ""]

@@ -27,7 +27,8 @@ def gains(frame: pd.DataFrame, utility_task: str = "topic") -> pd.DataFrame:
         frame[column] = frame[column].fillna("")
     if REFERENCE not in set(frame["method_name"]):
         raise InputError(f"the results have no {REFERENCE!r} method: betas and gains need the unprotected reference")
-    utility = frame[frame["task"] == utility_task]
+    # the analyst of the SynTF paper retrains on the release (threat model "adversarial"; "none" for the reference)
+    utility = frame[(frame["task"] == utility_task) & frame["threat_model"].isin(["adversarial", "none", ""])]
     if utility.empty:
         raise InputError(f"the results have no {utility_task!r} task rows")
     attack = frame[frame["task"] == "attack"]
@@ -140,3 +141,93 @@ def attack_matrix(frame: pd.DataFrame, scenario: str, chosen: dict[str, str]) ->
                 row[f"{attacker} {t} {classifier}"] = mean_sd(scores["f1_macro"])
         rows.append(row)
     return pd.DataFrame(rows).fillna("–")
+
+
+# -- the text benchmark's tables ------------------------------------------------------------------------------
+
+CONTENT_COLUMNS = {"meteor": "METEOR", "chrf": "chrF", "bleu": "BLEU", "rougeL": "ROUGE-L", "embedding_cosine": "MiniLM cos",
+                   "unchanged": "unchanged"}
+UTILITY_TRAINING = {"static": "trained on original", "adversarial": "retrained"}
+
+
+def _attack_means(part: pd.DataFrame, metric: str) -> dict[tuple[str, str], pd.Series]:
+    """(attacker, threat model) -> per-run scores; the reference's single "none" attack stands for every threat."""
+    out: dict[tuple[str, str], pd.Series] = {}
+    for (attacker, threat), scores in part.groupby(["attacker", "threat_model"], sort=True):
+        for t in (THREAT_MODELS if threat == "none" else [threat]):
+            out[(attacker, t)] = scores.groupby("run")[metric].mean()
+    return out
+
+
+def worst_case(part: pd.DataFrame, metric: str = "f1_macro") -> tuple[float, str]:
+    """The strongest attack on one method setting: the largest mean ``metric`` over every attacker x threat
+    model (x classifier), and which attack that was."""
+    attacks = part[part["task"] == "attack"]
+    best, name = float("nan"), "–"
+    for (attacker, threat, classifier), scores in attacks.groupby(["attacker", "threat_model", "classifier"]):
+        value = scores[metric].mean()
+        if not value <= best:  # also replaces the initial NaN
+            best, name = float(value), f"{attacker} / {threat} / {classifier}"
+    return best, name
+
+
+def benchmark_table(frame: pd.DataFrame, view: str, metric: str = "f1_macro", classifier: str = "svm",
+                    part_name: str = "all") -> pd.DataFrame:
+    """One row per method setting on one benchmark view: utility (trained on the original text, and retrained on
+    the release), every attacker x threat model, the worst case, content metrics and the detector's accuracy;
+    each a mean (± sd over runs when there are several). ``part_name``: ``"summary"`` (all but the per-attack
+    columns), ``"attacks"`` (method, setting, the per-attack columns) or ``"all"``."""
+    part = frame[frame["view"] == view]
+    if part.empty:
+        raise InputError(f"the results have no view {view!r}")
+    rows = []
+    for (method, params), group in part.groupby(["method", "params"], sort=False):
+        row = {"method": method, "setting": _short(params)}
+        tasks = group[~group["task"].isin(["attack", "content", "detector"]) & (group["classifier"] == classifier)]
+        for threat, label in UTILITY_TRAINING.items():
+            scores = tasks[(tasks["threat_model"] == threat) | (tasks["threat_model"] == "none")]
+            if not scores.empty:
+                row[f"{scores['task'].iloc[0]} ({label})"] = mean_sd(scores.groupby("run")[metric].mean())
+        attacks = group[(group["task"] == "attack") & (group["classifier"] == classifier)]
+        for (attacker, threat), scores in _attack_means(attacks, metric).items():
+            row[f"{attacker} {threat}"] = mean_sd(scores)
+        value, name = worst_case(group[group["classifier"] == classifier], metric)
+        row["worst case"] = "–" if np.isnan(value) else f"{value:.3f} ({name.rsplit(' / ', 1)[0]})"
+        content = group[group["task"] == "content"]
+        for column, label in CONTENT_COLUMNS.items():
+            if column in content.columns and content[column].notna().any():
+                row[label] = mean_sd(content.groupby("run")[column].mean())
+        detector = group[group["task"] == "detector"]
+        row["detector acc."] = mean_sd(detector.groupby("run")["accuracy"].mean()) if not detector.empty else "–"
+        rows.append(row)
+    table = pd.DataFrame(rows).fillna("–")
+    attack_columns = [c for c in table.columns if any(c.endswith(f" {t}") for t in THREAT_MODELS)]
+    if part_name == "summary":
+        return table.drop(columns=attack_columns)
+    if part_name == "attacks":
+        return table[["method", "setting", *attack_columns]]
+    return table
+
+
+def benchmark_points(frame: pd.DataFrame, view: str, classifier: str = "svm") -> pd.DataFrame:
+    """Per method setting of one view: ``privacy`` = worst-case attack F1 (lower is better) and ``utility`` =
+    the utility task's F1 when trained on the original text (TAROT's Table 2), or METEOR where the view has no
+    utility task (the attribute scenarios); with ``utility_name``."""
+    part = frame[(frame["view"] == view)]
+    rows = []
+    for (method, params), group in part.groupby(["method", "params"], sort=False):
+        tasks = group[~group["task"].isin(["attack", "content", "detector"]) & (group["classifier"] == classifier)
+                      & group["threat_model"].isin(["static", "none"])]
+        if not tasks.empty:
+            utility, name = tasks["f1_macro"].mean(), f"{tasks['task'].iloc[0]} F1 (trained on original)"
+        else:
+            content = group[group["task"] == "content"]
+            utility, name = (content["meteor"].mean() if "meteor" in content else np.nan), "METEOR"
+        privacy, _ = worst_case(group[group["classifier"] == classifier])
+        rows.append({"method": method, "setting": _short(params), "utility": utility, "privacy": privacy, "utility_name": name})
+    return pd.DataFrame(rows)
+
+
+def _short(params: str) -> str:
+    values = json.loads(params) if params else {}
+    return ", ".join(f"{k}={v}" for k, v in values.items())

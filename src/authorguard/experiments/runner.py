@@ -2,17 +2,21 @@
 
 Two phases, each spread over ``n_jobs`` processes with joblib:
 
-1. *prepare*, once per distinct preparation: a deterministic text method's output on the corpus, or a vector
-   method fitted on the training texts (with every epsilon of its grid, or the epsilon calibrated to each
+Each cell and preparation belongs to a *view* (:mod:`authorguard.experiments.views`): the dataset's own split
+with its Top-k scenarios, or one text-benchmark scenario (BAC-10, AMT-10, blog-age, ...) with its own documents.
+
+1. *prepare*, once per distinct preparation and view: a deterministic text method's output on the view's
+   corpus, or a vector method fitted on its training texts (with every epsilon of its grid, or the epsilon calibrated to each
    ``target_loss``, and the privacy report of each). Results go to ``OUTPUT/cache``; an epsilon grid costs
    one fit (``with_epsilon`` shares the precomputation).
-2. *cells*, one per (method, setting, run): release the whole corpus once with the run's seed, then score the
-   utility tasks on it and every attacker x threat model x classifier on each scenario's documents. Each
+2. *cells*, one per (view, method, setting, run): release the view's corpus once with the run's seed, then score
+   the utility tasks on it (classifier trained on the release, and on the original), every attacker x threat
+   model x classifier on each scenario's documents, the content metrics and the obfuscation detector. Each
    cell's rows are written atomically to ``OUTPUT/cells/KEY.json`` as soon as it finishes, so an interrupted
    run resumes without redoing finished cells.
 
-Finally ``results.parquet`` and ``results.csv`` (one row per scenario x method x setting x run x task x
-attacker x threat model x classifier) and ``experiment.json`` (the resolved config, the command, versions)
+Finally ``results.parquet`` and ``results.csv`` (one row per view x scenario x method x setting x run x task x
+attacker x threat model x classifier; ``task`` is a utility task, ``attack``, ``content`` or ``detector``) and ``experiment.json`` (the resolved config, the command, versions)
 are written atomically.
 """
 
@@ -34,11 +38,11 @@ import numpy as np
 from authorguard import __version__, registry
 from authorguard.attacks.base import canonical_threat_model
 from authorguard.base import TextObfuscator
-from authorguard.data import load_dataset
 from authorguard.data.io import atomic_write, write_json
 from authorguard.data.release import Release
 from authorguard.exceptions import AuthorguardError, InputError
 from authorguard.experiments.config import CALIBRATION_PARAMETER, ExperimentConfig, MethodSpec
+from authorguard.experiments.views import View, build_view, view_names
 
 RESULTS_PARQUET, RESULTS_CSV, EXPERIMENT_JSON = "results.parquet", "results.csv", "experiment.json"
 
@@ -54,8 +58,9 @@ def run_seed(seed: int, run: int) -> int:
 
 @dataclass(frozen=True)
 class Cell:
-    """One (method, setting, run) of the experiment."""
+    """One (view, method, setting, run) of the experiment."""
 
+    view: str
     method: MethodSpec
     setting: dict
     run: int
@@ -63,13 +68,14 @@ class Cell:
 
     @property
     def key(self) -> str:
-        return _digest([self.fingerprint, self.method.name, self.method.display_name, self.setting, self.run])
+        return _digest([self.fingerprint, self.view, self.method.name, self.method.display_name, self.setting, self.run])
 
 
 def plan_cells(config: ExperimentConfig) -> list[Cell]:
-    """All cells, grouped by (method, setting) so a worker reuses what it loaded."""
+    """All cells, grouped by (view, method, setting) so a worker reuses what it loaded."""
     fingerprint = config.evaluation_fingerprint()
-    return [Cell(spec, setting, run, fingerprint) for spec in config.methods for setting in spec.settings() for run in range(config.runs)]
+    return [Cell(view, spec, setting, run, fingerprint) for view in view_names(config) for spec in config.methods
+            for setting in spec.settings() for run in range(config.runs)]
 
 
 # -- preparation -------------------------------------------------------------------------------------------
@@ -91,29 +97,34 @@ def _fit_params(cls, setting: dict) -> dict:
     return params
 
 
-def preparation_key(spec: MethodSpec, setting: dict, fingerprint: str) -> str:
-    """Names the cached preparation of ``setting``: settings that share a fit share it."""
-    return _digest([fingerprint, spec.name, _fit_params(_method_class(spec), setting)])
+def preparation_key(view: str, spec: MethodSpec, setting: dict, fingerprint: str) -> str:
+    """Names the cached preparation of ``setting`` on ``view``: settings that share a fit share it."""
+    return _digest([fingerprint, view, spec.name, _fit_params(_method_class(spec), setting)])
 
 
 def _setting_key(setting: dict) -> str:
     return _digest(setting)
 
 
-_CORPORA: dict[str, object] = {}
+_DATASETS: dict[str, object] = {}
+_VIEWS: dict[str, View] = {}
 
 
-def _corpus(config: ExperimentConfig):
-    key = _digest([config.dataset, config.dataset_options])
-    if key not in _CORPORA:
-        _CORPORA.clear()
-        _CORPORA[key] = load_dataset(config.dataset, **config.dataset_options)
-    return _CORPORA[key]
+def _view(config: ExperimentConfig, name: str) -> View:
+    """View ``name`` of ``config``, built once per process (datasets shared between views)."""
+    key = _digest([config.dataset, config.dataset_options, config.scenarios, config.min_test_documents, config.tasks,
+                   config.split_seed, name])
+    if key not in _VIEWS:
+        if len(_VIEWS) >= 4:
+            _VIEWS.clear()
+            _DATASETS.clear()
+        _VIEWS[key] = build_view(config, name, _DATASETS)
+    return _VIEWS[key]
 
 
-def _prepare(config: ExperimentConfig, spec: MethodSpec, settings: list[dict], path: Path) -> None:
+def _prepare(config: ExperimentConfig, view: str, spec: MethodSpec, settings: list[dict], path: Path) -> None:
     """Compute and store one preparation (see the module docstring)."""
-    corpus = _corpus(config)
+    corpus = _view(config, view).corpus
     cls = _method_class(spec)
     if issubclass(cls, TextObfuscator):
         method = cls(**settings[0]).fit()
@@ -138,20 +149,21 @@ def _prepare(config: ExperimentConfig, spec: MethodSpec, settings: list[dict], p
     write_json(path.with_suffix(".json"), {"settings": resolved})
 
 
-def _preparations(config: ExperimentConfig) -> dict[str, tuple[MethodSpec, list[dict]]]:
+def _preparations(config: ExperimentConfig) -> dict[str, tuple[str, MethodSpec, list[dict]]]:
     fingerprint = config.evaluation_fingerprint()
-    jobs: dict[str, tuple[MethodSpec, list[dict]]] = {}
-    for spec in config.methods:
-        cls = _method_class(spec)
-        if issubclass(cls, TextObfuscator) and not cls.deterministic:
-            continue  # computed per run inside the cells
-        for setting in spec.settings():
-            key = preparation_key(spec, setting, fingerprint)
-            if key in jobs:
-                if setting not in jobs[key][1]:
-                    jobs[key][1].append(setting)
-            else:
-                jobs[key] = (spec, [setting])
+    jobs: dict[str, tuple[str, MethodSpec, list[dict]]] = {}
+    for view in view_names(config):
+        for spec in config.methods:
+            cls = _method_class(spec)
+            if issubclass(cls, TextObfuscator) and not cls.deterministic:
+                continue  # computed per run inside the cells
+            for setting in spec.settings():
+                key = preparation_key(view, spec, setting, fingerprint)
+                if key in jobs:
+                    if setting not in jobs[key][2]:
+                        jobs[key][2].append(setting)
+                else:
+                    jobs[key] = (view, spec, [setting])
     return jobs
 
 
@@ -179,8 +191,8 @@ def _load_prepared(path: Path):
 _ORIGINAL: dict[str, Release] = {}
 
 
-def _original_release(config: ExperimentConfig, corpus) -> Release:
-    key = _digest([config.dataset, config.dataset_options, config.morphology])
+def _original_release(config: ExperimentConfig, view: str, corpus) -> Release:
+    key = _digest([config.dataset, config.dataset_options, config.split_seed, view, config.morphology])
     if key not in _ORIGINAL:
         _ORIGINAL.clear()
         _ORIGINAL[key] = Release.from_texts(corpus.texts, config.morphology)
@@ -188,22 +200,24 @@ def _original_release(config: ExperimentConfig, corpus) -> Release:
 
 
 def _releases(config: ExperimentConfig, cell: Cell, cache_dir: Path, seed: int) -> tuple[Release, Release, dict, str]:
-    """(released, original in the same feature space, privacy report, output kind) for the whole corpus."""
-    corpus = _corpus(config)
+    """(released, original in the same feature space, privacy report, output kind) for the view's corpus."""
+    corpus = _view(config, cell.view).corpus
     cls = _method_class(cell.method)
     if issubclass(cls, TextObfuscator):
         if cls.deterministic:
-            meta, _ = _load_prepared(cache_dir / preparation_key(cell.method, cell.setting, cell.fingerprint))
+            meta, _ = _load_prepared(cache_dir / preparation_key(cell.view, cell.method, cell.setting, cell.fingerprint))
             texts = meta["texts"]
         else:
             params = dict(cell.setting)
             if "random_state" in cls().get_params():
                 params["random_state"] = seed
             texts = cls(**params).fit(corpus.split("train").texts).obfuscate(corpus.texts)
-        original = _original_release(config, corpus)
+            if len(texts) != len(corpus):
+                raise AuthorguardError(f"method {cell.method.name!r} returned {len(texts)} texts for {len(corpus)} documents")
+        original = _original_release(config, cell.view, corpus)
         released = original if cls is registry.methods.get("original") else Release.from_texts(texts, config.morphology)
         return released, original, {}, "text"
-    meta, fitted = _load_prepared(cache_dir / preparation_key(cell.method, cell.setting, cell.fingerprint))
+    meta, fitted = _load_prepared(cache_dir / preparation_key(cell.view, cell.method, cell.setting, cell.fingerprint))
     resolved = meta["settings"][_setting_key(cell.setting)]
     model = fitted.with_epsilon(resolved["epsilon"]) if _epsilon_shared(cls) else fitted
     vocabulary = tuple(model.get_feature_names_out())
@@ -214,14 +228,14 @@ def _releases(config: ExperimentConfig, cell: Cell, cache_dir: Path, seed: int) 
 
 
 def evaluate_cell(config: ExperimentConfig, cell: Cell, cache_dir: Path) -> list[dict]:
-    """Score one cell: the utility tasks on the whole corpus, the attacks on every scenario; rows of scores."""
-    corpus = _corpus(config)
+    """Score one cell on its view: utility tasks, attacks, content metrics, detector; rows of scores."""
+    view = _view(config, cell.view)
     seed = run_seed(config.seed, cell.run)
     started = time.perf_counter()
     released, original, privacy, kind = _releases(config, cell, cache_dir, seed)
     is_reference = issubclass(_method_class(cell.method), registry.methods.get("original"))
     base = {
-        "experiment": config.name, "dataset": config.dataset, "method": cell.method.display_name,
+        "experiment": config.name, "view": view.name, "dataset": view.dataset, "method": cell.method.display_name,
         "method_name": cell.method.name, "params": json.dumps(cell.setting, sort_keys=True), "run": cell.run, "seed": seed,
         "epsilon": privacy.get("epsilon"), "n_words": privacy.get("n_words"), "loss_per_word": privacy.get("loss_per_word"),
         "total_loss": privacy.get("tight_epsilon"), "improved_epsilon": privacy.get("improved_epsilon"),
@@ -229,35 +243,39 @@ def evaluate_cell(config: ExperimentConfig, cell: Cell, cache_dir: Path) -> list
     }
     base.update({f"param_{k}": (v if isinstance(v, (int, float, bool)) else str(v)) for k, v in cell.setting.items()})
     rows = []
-    labelled = np.array([label is not None for label in corpus.labels])
-    in_train = np.array([s == "train" for s in corpus.splits])
-    in_test = np.array([s == "test" for s in corpus.splits])
-    train = np.flatnonzero(labelled & in_train)
-    test = np.flatnonzero(labelled & in_test)
-    labels = np.array(corpus.labels, dtype=object)
-    for task_name in config.tasks:
+    labels = np.array(view.corpus.labels, dtype=object)
+    train, test = view.task_train, view.task_test
+    # utility: the analyst retrains on the release ("adversarial"), or was trained on the original text ("static");
+    # for the unprotected reference the two are one ("none")
+    task_threats = ["none"] if is_reference else ["adversarial", "static"]
+    for task_name in view.tasks:
         for classifier in config.classifiers:
-            task = registry.tasks.get(task_name)(classifier=classifier, random_state=seed)
-            scores = task.evaluate(released.rows(train), labels[train], released.rows(test), labels[test])
-            rows.append({**base, "scenario": "all", "task": task_name, "attacker": "", "threat_model": "",
-                         "classifier": classifier, **scores, "n_train": len(train), "n_test": len(test)})
-    authors = np.array(corpus.authors, dtype=object)
-    for scenario in config.parsed_scenarios():
-        chosen = set(scenario.authors(corpus))
-        in_scenario = np.array([a in chosen for a in corpus.authors])
-        a_train = np.flatnonzero(in_scenario & in_train)
-        a_test = np.flatnonzero(in_scenario & in_test)
-        # for the unprotected reference both threat models are the same attack: one row, threat model "none"
-        threats = ["none"] if is_reference else list(config.threat_models)
+            for threat in task_threats:
+                task = registry.tasks.get(task_name)(classifier=classifier, random_state=seed)
+                training = original if threat == "static" else released
+                scores = task.evaluate(training.rows(train), labels[train], released.rows(test), labels[test])
+                rows.append({**base, "scenario": view.name, "task": task_name, "attacker": "",
+                             "threat_model": threat, "classifier": classifier, **scores, "n_train": len(train), "n_test": len(test)})
+    # for the unprotected reference every threat model is the same attack: one row, threat model "none"
+    threats = ["none"] if is_reference else list(config.threat_models)
+    for attack in view.attacks:
         for attacker_name in config.attackers:
             for classifier in config.classifiers:
                 for threat in threats:
                     attacker = registry.attackers.get(attacker_name)(classifier=classifier, random_state=seed)
-                    training, training_authors = _attacker_training(threat, original, released, a_train, authors)
-                    scores = attacker.evaluate(training, training_authors, released.rows(a_test), authors[a_test])
-                    rows.append({**base, "scenario": scenario.name, "task": "attack", "attacker": attacker_name,
+                    training, training_targets = _attacker_training(threat, original, released, attack.train, attack.targets)
+                    scores = attacker.evaluate(training, training_targets, released.rows(attack.test), attack.targets[attack.test])
+                    rows.append({**base, "scenario": attack.scenario, "task": "attack", "attacker": attacker_name,
                                  "threat_model": threat, "classifier": classifier, **scores,
-                                 "n_train": len(a_train), "n_test": len(a_test)})
+                                 "n_train": len(attack.train), "n_test": len(attack.test)})
+    measured = view.attacked_documents
+    if config.content_metrics:
+        sample = measured
+        if 0 < config.content_sample < len(measured):  # the same documents for every method and run
+            sample = np.sort(np.random.default_rng(config.split_seed).choice(measured, config.content_sample, replace=False))
+        rows.append({**base, **_content_row(view, released, sample)})
+    if config.detector and not is_reference:
+        rows.append({**base, **_detector_row(view, original, released, seed)})
     elapsed = time.perf_counter() - started
     for row in rows:
         row["release_kind"] = kind
@@ -265,8 +283,31 @@ def evaluate_cell(config: ExperimentConfig, cell: Cell, cache_dir: Path) -> list
     return rows
 
 
+def _content_row(view: View, released: Release, documents: np.ndarray) -> dict:
+    """Mean content metrics between the original and the released text of ``documents``."""
+    from authorguard.metrics.content import content_metrics
+
+    originals = [view.corpus.texts[i] for i in documents]
+    outputs = released.rows(documents).document_texts()
+    means = content_metrics(originals, outputs)["mean"]
+    return {"scenario": view.name, "task": "content", "attacker": "", "threat_model": "", "classifier": "",
+            **means, "n_train": 0, "n_test": len(documents)}
+
+
+def _detector_row(view: View, original: Release, released: Release, seed: int) -> dict:
+    """Can a classifier tell the release from the original? (:mod:`authorguard.attacks.detector`)"""
+    from authorguard.attacks.detector import ObfuscationDetector
+
+    train = view.task_train if len(view.task_train) else np.setdiff1d(np.arange(len(view.corpus)), view.attacked_documents)
+    test = view.attacked_documents
+    scores = ObfuscationDetector(random_state=seed).evaluate(original.rows(train), released.rows(train),
+                                                             original.rows(test), released.rows(test))
+    return {"scenario": view.name, "task": "detector", "attacker": "char-ngrams", "threat_model": "", "classifier": "svm",
+            **scores, "n_train": 2 * len(train), "n_test": 2 * len(test)}
+
+
 def _attacker_training(threat: str, original: Release, released: Release, rows: np.ndarray, authors: np.ndarray):
-    """What the attacker trains on under ``threat``: (release, authors) of the training documents."""
+    """What the attacker trains on under ``threat``: (release, targets) of the training documents."""
     if threat == "static":
         return original.rows(rows), authors[rows]
     if threat == "augmented":  # each training document twice: as written and as released
@@ -280,8 +321,8 @@ def _run_cell(config: ExperimentConfig, cell: Cell, cache_dir: Path, cells_dir: 
     return cell.key
 
 
-def _run_preparation(config: ExperimentConfig, spec: MethodSpec, settings: list[dict], path: Path) -> str:
-    _prepare(config, spec, settings, path)
+def _run_preparation(config: ExperimentConfig, view: str, spec: MethodSpec, settings: list[dict], path: Path) -> str:
+    _prepare(config, view, spec, settings, path)
     return path.name
 
 
@@ -318,13 +359,12 @@ def run_experiment(config: ExperimentConfig, output_dir: str | os.PathLike, *, r
     cells_dir.mkdir(parents=True, exist_ok=True)
     cache_dir.mkdir(parents=True, exist_ok=True)
     started = time.time()
-    corpus = _corpus(config)
-    for scenario in config.parsed_scenarios():
-        scenario.authors(corpus)  # an empty scenario fails now, not after hours of work
+    for view in view_names(config):
+        _view(config, view)  # a scenario that cannot be built fails now, not after hours of work
     preparations = _preparations(config)
-    missing = [(key, spec, settings) for key, (spec, settings) in preparations.items()
+    missing = [(key, view, spec, settings) for key, (view, spec, settings) in preparations.items()
                if not (cache_dir / f"{key}.json").exists()]
-    _parallel([(_run_preparation, config, spec, settings, cache_dir / key) for key, spec, settings in missing],
+    _parallel([(_run_preparation, config, view, spec, settings, cache_dir / key) for key, view, spec, settings in missing],
               config.n_jobs, "prepare", show_progress)
     cells = plan_cells(config)
     todo = [cell for cell in cells if not (cells_dir / f"{cell.key}.json").exists()]
@@ -371,4 +411,11 @@ def read_results(path: str | os.PathLike):
     if missing:
         raise InputError(f"{path}: results table has no {missing[0]!r} column")
     frame["threat_model"] = frame["threat_model"].map(lambda t: canonical_threat_model(t) if isinstance(t, str) else t)
+    if "view" not in frame.columns:  # results written before views: one dataset, its own split
+        frame["view"] = "all"
+    # before the two utility rows, a protected method's utility row (threat model "") was the retrained analyst
+    utility = ~frame["task"].isin(["attack", "content", "detector"])
+    blank = frame["threat_model"].isna() | (frame["threat_model"] == "")
+    frame.loc[utility & blank, "threat_model"] = np.where(frame.loc[utility & blank, "method_name"] == "original", "none", "adversarial") \
+        if "method_name" in frame.columns else "adversarial"
     return frame

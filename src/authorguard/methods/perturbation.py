@@ -67,6 +67,11 @@ class _WordPerturbation(TextObfuscator):
         self._uniforms = uniform_source(self.random_state, self.secure)
         return self
 
+    def reseed(self, random_state: RandomState) -> _WordPerturbation:
+        self.random_state = random_state
+        self._uniforms = uniform_source(random_state, self.secure)
+        return self
+
     @abstractmethod
     def _touch(self, word: str, uniform: float) -> str | None:
         """The replacement of a touched word (None deletes it); ``uniform`` in [0, 1) picks among options."""

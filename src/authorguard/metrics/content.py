@@ -16,6 +16,7 @@ than the originals is an error, never a silent truncation.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 
@@ -74,15 +75,27 @@ def content_metrics(originals: Sequence[str], rewritten: Sequence[str], *, embed
     return {"per_document": values, "mean": {name: float(np.mean(v)) if v else float("nan") for name, v in values.items()}}
 
 
-def embedding_cosines(originals: Sequence[str], rewritten: Sequence[str], batch_size: int = 32) -> list[float] | None:
-    """Cosine of the MiniLM sentence embeddings of each pair; None when the ``minilm`` extra is missing."""
+@functools.cache
+def _encoder():
+    """The MiniLM encoder, loaded once per process; None without the ``minilm`` extra."""
     from authorguard.embeddings.sentence import load_sentence_encoder
     from authorguard.exceptions import DataNotFoundError
 
     try:
-        encoder = load_sentence_encoder()
+        return load_sentence_encoder()
     except DataNotFoundError:
         return None
-    first = encoder.encode(list(originals), batch_size=batch_size, normalize_embeddings=True, convert_to_numpy=True)
-    second = encoder.encode(list(rewritten), batch_size=batch_size, normalize_embeddings=True, convert_to_numpy=True)
-    return [float(x) for x in np.einsum("ij,ij->i", first, second)]
+
+
+def embedding_cosines(originals: Sequence[str], rewritten: Sequence[str], batch_size: int = 32) -> list[float] | None:
+    """Cosine of the MiniLM sentence embeddings of each pair; None when the ``minilm`` extra is missing."""
+    encoder = _encoder()
+    if encoder is None:
+        return None
+    cosines = np.ones(len(originals))
+    changed = [i for i, (a, b) in enumerate(zip(originals, rewritten)) if a != b]  # an unchanged pair's cosine is 1
+    if changed:
+        first = encoder.encode([originals[i] for i in changed], batch_size=batch_size, normalize_embeddings=True, convert_to_numpy=True)
+        second = encoder.encode([rewritten[i] for i in changed], batch_size=batch_size, normalize_embeddings=True, convert_to_numpy=True)
+        cosines[changed] = np.einsum("ij,ij->i", first, second)
+    return [float(x) for x in cosines]

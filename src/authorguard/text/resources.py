@@ -55,3 +55,49 @@ def wordnet():
 
     wn.ensure_loaded()
     return wn
+
+
+class _BuiltinsOnlyUnpickler:
+    """Unpickles plain data only (dict, list, set, str, numbers): the classic NLTK tagger pickle holds a
+    (weights, tag dictionary, classes) tuple, and anything that would import code is refused."""
+
+    @staticmethod
+    def loads(data: bytes):
+        import io
+        import pickle
+
+        class Restricted(pickle.Unpickler):
+            def find_class(self, module, name):
+                if module in ("__builtin__", "builtins") and name in ("set", "frozenset"):
+                    return set if name == "set" else frozenset
+                raise pickle.UnpicklingError(f"refused to load {module}.{name} from a tagger pickle")
+
+        return Restricted(io.BytesIO(data)).load()
+
+
+@functools.cache
+def pos_tagger():
+    """NLTK's averaged-perceptron English POS tagger (Penn Treebank tags).
+
+    Recent NLTK loads it from the JSON package ``averaged_perceptron_tagger_eng``; where only the classic
+    pickle package ``averaged_perceptron_tagger`` is present (as in the shared data folder), its weights are read
+    with an unpickler that accepts plain data only and put into the same tagger class.
+    """
+    from nltk.tag.perceptron import PerceptronTagger
+
+    _register_data_dir()
+    try:
+        return PerceptronTagger()
+    except LookupError:
+        pass
+    _require("taggers/averaged_perceptron_tagger", "averaged_perceptron_tagger_eng")
+    import zipfile
+
+    path = nltk.data.find("taggers/averaged_perceptron_tagger.zip")
+    with zipfile.ZipFile(str(path)) as archive:
+        data = archive.read("averaged_perceptron_tagger/averaged_perceptron_tagger.pickle")
+    weights, tagdict, classes = _BuiltinsOnlyUnpickler.loads(data)
+    tagger = PerceptronTagger(load=False)
+    tagger.model.weights, tagger.tagdict, tagger.classes = weights, tagdict, classes
+    tagger.model.classes = classes
+    return tagger

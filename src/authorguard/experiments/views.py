@@ -1,0 +1,102 @@
+"""What a cell of the experiment evaluates: a corpus to release, the utility tasks on it, the attacks on it.
+
+Two kinds of view, one per entry of the config's ``scenarios``:
+
+- ``"all"``: the config's ``dataset`` with its own train / test split (20 Newsgroups' by-date split), the
+  config's ``tasks`` on every labelled document, and one attack per Top-k x Any/Multi scenario on that
+  scenario's authors (the SynTF paper's setting: the whole corpus is released once per run);
+- a named benchmark scenario (``BAC-10``, ``AMT-20``, ``blog-age``, ...; :data:`~authorguard.experiments.splits.SCENARIOS`):
+  its own selection of its own dataset with a train / validation / test split, its own utility task, and one
+  attack whose target is the author or the attribute class.
+
+Attackers and tasks train on ``train`` and are scored on ``test``; ``validation`` is left for methods that tune.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from authorguard.data import load_dataset
+from authorguard.data.corpus import Corpus
+from authorguard.exceptions import InputError
+
+DATASET_VIEW = "all"
+
+
+@dataclass(frozen=True)
+class Attack:
+    """One attack on a view: train on ``train``, score on ``test`` (positions in the view's corpus); the
+    attacker predicts ``targets`` (authors or attribute classes, one per document of the view)."""
+
+    scenario: str
+    train: np.ndarray
+    test: np.ndarray
+    targets: np.ndarray
+
+
+@dataclass(frozen=True)
+class View:
+    """A corpus, the utility tasks scored on its labels (``task_train`` -> ``task_test``), and its attacks."""
+
+    name: str
+    dataset: str
+    corpus: Corpus
+    tasks: tuple[str, ...]
+    task_train: np.ndarray
+    task_test: np.ndarray
+    attacks: tuple[Attack, ...]
+
+    @property
+    def attacked_documents(self) -> np.ndarray:
+        """Positions of every attack's test documents (sorted, unique): where content and detectability are
+        measured, since these are the documents whose authors the release must hide."""
+        return np.unique(np.concatenate([a.test for a in self.attacks])) if self.attacks else self.task_test
+
+
+def view_names(config) -> list[str]:
+    """The views of ``config``: ``"all"`` when it has Top-k scenarios (or no scenario at all), then each
+    benchmark scenario in config order."""
+    from authorguard.experiments.splits import SCENARIOS
+
+    benchmark = [s for s in config.scenarios if s in SCENARIOS]
+    dataset_scenarios = [s for s in config.scenarios if s not in SCENARIOS]
+    return ([DATASET_VIEW] if dataset_scenarios or not benchmark else []) + benchmark
+
+
+def _masks(splits) -> tuple[np.ndarray, np.ndarray]:
+    splits = np.asarray(splits, dtype=object)
+    return splits == "train", splits == "test"
+
+
+def build_view(config, name: str, datasets: dict | None = None) -> View:
+    """Build view ``name`` of ``config`` (``datasets``: a name -> Corpus cache shared between views)."""
+    from authorguard.experiments.splits import SCENARIOS
+
+    datasets = {} if datasets is None else datasets
+    if name == DATASET_VIEW:
+        key = config.dataset
+        if key not in datasets:
+            datasets[key] = load_dataset(config.dataset, **config.dataset_options)
+        corpus = datasets[key]
+        in_train, in_test = _masks(corpus.splits)
+        labelled = np.array([label is not None for label in corpus.labels])
+        authors = np.array(corpus.authors, dtype=object)
+        attacks = []
+        for scenario in config.parsed_scenarios():
+            chosen = set(scenario.authors(corpus))
+            member = np.array([a in chosen for a in corpus.authors])
+            attacks.append(Attack(scenario.name, np.flatnonzero(member & in_train), np.flatnonzero(member & in_test), authors))
+        return View(name, config.dataset, corpus, tuple(config.tasks), np.flatnonzero(labelled & in_train),
+                    np.flatnonzero(labelled & in_test), tuple(attacks))
+    if name not in SCENARIOS:
+        raise InputError(f"unknown scenario {name!r}")
+    scenario = SCENARIOS[name].with_seed(config.split_seed)
+    if scenario.dataset not in datasets:
+        datasets[scenario.dataset] = load_dataset(scenario.dataset)
+    corpus = scenario.selection.select(datasets[scenario.dataset])
+    in_train, in_test = _masks(corpus.splits)
+    targets = np.array(corpus.authors if scenario.target == "authors" else corpus.labels, dtype=object)
+    train, test = np.flatnonzero(in_train), np.flatnonzero(in_test)
+    return View(name, scenario.dataset, corpus, scenario.tasks, train, test, (Attack(name, train, test, targets),))
