@@ -60,7 +60,7 @@ def test_text_benchmark_report_has_tables_and_scatter(tiny_text_run, tmp_path):
     paths = build_report(folder, tmp_path / "r")
     text = paths["markdown"].read_text(encoding="utf-8")
     assert "## AMT-10: utility ↑, worst-case attack F1 ↓" in text and "## AMT-10: attack F1 ↓ per attacker and threat model" in text
-    assert "| dropout | rate=0.5 |" in text and "Table 3" not in text  # no Top-k scenario: no SynTF-paper tables
+    assert "| dropout | rate=0.5 | char-ngrams |" in text and "Table 3" not in text  # no Top-k scenario: no SynTF-paper tables
     assert (tmp_path / "r" / "figures" / "scatter_AMT_10.png").stat().st_size > 10_000
     if find_chromium() is not None:
         assert check_html_in_chromium(paths["html"]) == (1, 1)

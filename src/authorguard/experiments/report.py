@@ -199,13 +199,17 @@ def _scatter_figure(points: pd.DataFrame, view: str, path: Path) -> None:
         part = points[points["method"] == method]
         colour, marker = styles[method]
         axis.scatter(part["privacy"], part["utility"], color=colour, marker=marker, s=60, label=method, zorder=3)
-        if len(part) > 1:  # several settings of one method: say which point is which
-            for row in part.itertuples():
-                axis.annotate(row.setting, (row.privacy, row.utility), fontsize=7, textcoords="offset points", xytext=(5, 4))
+        if len(part) > 1:  # several settings of one method: say which point is which (alternately above and below)
+            for k, row in enumerate(part.itertuples()):
+                axis.annotate(row.setting, (row.privacy, row.utility), fontsize=7, textcoords="offset points",
+                              xytext=(6, 6 if k % 2 == 0 else -11))
     axis.set_xlabel("worst-case attack F1 (strongest attacker and threat model) — lower is better ←")
     axis.set_ylabel(f"{points['utility_name'].iloc[0]} — higher is better ↑", fontsize=9)
-    axis.set_xlim(-0.02, 1.02)
-    axis.set_ylim(-0.02, 1.02)
+    # zoom on the points (with a margin) so that close settings stay apart; the limits are printed on the axes
+    for values, setter in ((points["privacy"], axis.set_xlim), (points["utility"], axis.set_ylim)):
+        low, high = np.nanmin(values), np.nanmax(values)
+        margin = max(0.05, 0.15 * (high - low))
+        setter(max(-0.02, low - margin), min(1.02, high + margin))
     axis.grid(alpha=0.3)
     axis.set_title(f"{view}: privacy against utility", fontsize=10)
     fig.tight_layout()
@@ -291,10 +295,11 @@ def build_report(results: str | os.PathLike, output_dir: str | os.PathLike, opti
     for view in [v for v in dict.fromkeys(frame["view"]) if v != "all"]:
         _benchmark_sections(frame, view, options, output, made_by, sections, figures)
     title = f"authorguard report: {experiment.get('config', {}).get('name', Path(results).name)}"
-    selection = (f"Attack used for the Top-k selection and tables: **{options.attacker}**, threat model "
+    selection = (f"Attack used for the selection and tables: **{options.attacker}**, threat model "
                  f"**{options.threat_model}**, classifier **{options.classifier}**. " if not dataset_rows.empty else "")
-    intro = (f"{selection}Benchmark tables: macro F1 of classifier **{options.classifier}**, mean ± sd over runs; "
-             f"↑ higher is better, ↓ lower is better. Runs: {frame['run'].nunique()}. Results: `{results}`. Made by {made_by}.")
+    benchmark = (f"Benchmark tables: macro F1 of classifier **{options.classifier}**, mean ± sd over runs; ↑ higher is better, "
+                 f"↓ lower is better. " if (frame["view"] != "all").any() else "")
+    intro = f"{selection}{benchmark}Runs: {frame['run'].nunique()}. Results: `{results}`. Made by {made_by}."
     markdown = [f"# {title}", "", intro, ""]
     for _, heading, table in sections:
         markdown += [f"## {heading}", "", _markdown_table(table), ""]

@@ -204,8 +204,14 @@ def benchmark_table(frame: pd.DataFrame, view: str, metric: str = "f1_macro", cl
     attack_columns = [c for c in table.columns if any(c.endswith(f" {t}") for t in THREAT_MODELS)]
     if part_name == "summary":
         return table.drop(columns=attack_columns)
-    if part_name == "attacks":
-        return table[["method", "setting", *attack_columns]]
+    if part_name == "attacks":  # long: one row per method setting x attacker, one column per threat model
+        long = []
+        for row in table.to_dict("records"):
+            attackers = dict.fromkeys(c.rsplit(" ", 1)[0] for c in attack_columns)
+            for attacker in attackers:
+                long.append({"method": row["method"], "setting": row["setting"], "attacker": attacker,
+                             **{t: row.get(f"{attacker} {t}", "–") for t in THREAT_MODELS}})
+        return pd.DataFrame(long)
     return table
 
 
