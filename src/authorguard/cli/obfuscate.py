@@ -19,7 +19,7 @@ def build_text_method(name: str, params: dict, seed: int | None):
 
     cls = registry.methods.get(name)
     if not issubclass(cls, TextObfuscator):
-        raise InputError(f"method {name!r} does not rewrite text (it releases vectors): use authorguard syntf or anonymize")
+        raise InputError(f"method {name!r} does not rewrite text (it releases vectors): use authorguard syntf or anonymize, or the text method syntf-text")
     known = set(cls().get_params())
     for key in params:
         if key not in known:
