@@ -211,6 +211,9 @@ def _scatter_figure(points: pd.DataFrame, view: str, path: Path) -> None:
         margin = max(0.05, 0.15 * (high - low))
         setter(max(-0.02, low - margin), min(1.02, high + margin))
     axis.grid(alpha=0.3)
+    if len(points) > 1 and points[["privacy", "utility"]].nunique().max() == 1:  # say it: markers hide each other
+        axis.text(0.02, 0.04, f"all {len(points)} settings at ({points['privacy'].iloc[0]:.2f}, {points['utility'].iloc[0]:.2f})",
+                  transform=axis.transAxes, fontsize=8)
     axis.set_title(f"{view}: privacy against utility", fontsize=10)
     fig.tight_layout()
     _legend_outside(fig, axis)
