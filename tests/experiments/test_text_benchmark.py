@@ -100,3 +100,16 @@ def test_split_seed_changes_the_split_not_the_documents():
     other = build_view(config_from_dict({"scenarios": ["AMT-10"], "split_seed": 1, "methods": [{"name": "original"}]}), "AMT-10")
     assert first.corpus.ids == other.corpus.ids and first.corpus.splits != other.corpus.splits
     assert np.array_equal(np.sort(first.attacks[0].test), first.task_test)
+
+
+def test_views_of_two_records_files_are_two_corpora(tiny_corpus_file, tmp_path):
+    lines = tiny_corpus_file.read_text(encoding="utf-8").splitlines()
+    half = tmp_path / "half.jsonl"
+    half.write_text("\n".join(lines[::2]) + "\n", encoding="utf-8")
+    cache: dict = {}
+    sizes = []
+    for path in (tiny_corpus_file, half):
+        config = config_from_dict({"dataset": "records", "dataset_options": {"path": str(path)}, "scenarios": ["Top2-Any"],
+                                   "methods": [{"name": "original"}]})
+        sizes.append(len(build_view(config, "all", cache).corpus))
+    assert sizes == [len(lines), len(lines[::2])]

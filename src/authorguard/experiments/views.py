@@ -14,6 +14,7 @@ Attackers and tasks train on ``train`` and are scored on ``test``; ``validation`
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
 import numpy as np
@@ -76,7 +77,8 @@ def build_view(config, name: str, datasets: dict | None = None) -> View:
 
     datasets = {} if datasets is None else datasets
     if name == DATASET_VIEW:
-        key = config.dataset
+        # the options are part of the key: two "records" datasets are two files
+        key = json.dumps([config.dataset, config.dataset_options], sort_keys=True, default=str)
         if key not in datasets:
             datasets[key] = load_dataset(config.dataset, **config.dataset_options)
         corpus = datasets[key]
@@ -93,9 +95,10 @@ def build_view(config, name: str, datasets: dict | None = None) -> View:
     if name not in SCENARIOS:
         raise InputError(f"unknown scenario {name!r}")
     scenario = SCENARIOS[name].with_seed(config.split_seed)
-    if scenario.dataset not in datasets:
-        datasets[scenario.dataset] = load_dataset(scenario.dataset)
-    corpus = scenario.selection.select(datasets[scenario.dataset])
+    key = json.dumps([scenario.dataset, {}])
+    if key not in datasets:
+        datasets[key] = load_dataset(scenario.dataset)
+    corpus = scenario.selection.select(datasets[key])
     in_train, in_test = _masks(corpus.splits)
     targets = np.array(corpus.authors if scenario.target == "authors" else corpus.labels, dtype=object)
     train, test = np.flatnonzero(in_train), np.flatnonzero(in_test)
