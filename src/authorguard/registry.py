@@ -90,6 +90,16 @@ attackers.register("writeprints", "authorguard.attacks.writeprints:WritePrintsAt
                    "WritePrints-Limited stylometric features on reverse-vectorised releases + NB or linear SVM.")
 attackers.register("writeprints-text", "authorguard.attacks.writeprints:TextWritePrintsAttacker",
                    "WritePrints-Limited on the released text, with word and POS n-grams (NLTK tagger) + NB or linear SVM.")
+attackers.register("transformer", "authorguard.attacks.transformer:TransformerAttacker",
+                   "all-MiniLM-L6-v2 fine-tuned as an author classifier, windows averaged (TAROT's DeBERTa stand-in).")
+attackers.register("author-embedding", "authorguard.attacks.author_embedding:AuthorEmbeddingAttacker",
+                   "Nearest author centroid in the contrastively trained author encoder's space (LUAR-style).")
+
+detectors = Registry("detector")
+detectors.register("char-ngrams", "authorguard.attacks.detector:CharNgramDetector",
+                   "Original vs released: character 1-4-gram tf-idf + linear SVM.")
+detectors.register("lm-stylometric", "authorguard.attacks.lm_detector:LikelihoodStyleDetector",
+                   "Original vs released: reference-LM likelihood statistics + stylometric features, gradient boosting.")
 
 tasks = Registry("task")
 tasks.register("topic", "authorguard.tasks.topic:TopicClassification",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from authorguard.attacks.detector import ObfuscationDetector
+from authorguard.attacks.detector import CharNgramDetector
 from authorguard.data.release import Release
 from authorguard.exceptions import InputError
 from authorguard.methods.perturbation import WordDropout
@@ -23,21 +23,21 @@ def _release(texts):
 def test_heavy_dropout_is_detected(halves):
     train, test = halves
     dropped = WordDropout(rate=0.5, random_state=0)
-    scores = ObfuscationDetector(random_state=0).evaluate(_release(train), _release(dropped.obfuscate(train)),
+    scores = CharNgramDetector(random_state=0).evaluate(_release(train), _release(dropped.obfuscate(train)),
                                                            _release(test), _release(dropped.obfuscate(test)))
     assert scores["accuracy"] > 0.7  # chance is 0.5 with sd 0.025 on these 400 test texts
 
 
 def test_an_unchanged_release_is_chance(halves):
     train, test = halves
-    scores = ObfuscationDetector(random_state=0).evaluate(_release(train), _release(train), _release(test), _release(test))
+    scores = CharNgramDetector(random_state=0).evaluate(_release(train), _release(train), _release(test), _release(test))
     # the two versions of each test document are the same text: whatever it predicts, one of the two is wrong
     assert scores["accuracy"] == pytest.approx(0.5)
 
 
 def test_training_is_capped_and_mismatched_versions_fail(halves):
     train, _ = halves
-    detector = ObfuscationDetector(max_train_documents=50, random_state=0).fit(_release(train), _release(train))
+    detector = CharNgramDetector(max_train_documents=50, random_state=0).fit(_release(train), _release(train))
     assert detector.model_.named_steps["clf"].coef_.shape[0] == 1
     with pytest.raises(InputError, match="200 original but 199 released"):
-        ObfuscationDetector().fit(_release(train), _release(train[:199]))
+        CharNgramDetector().fit(_release(train), _release(train[:199]))

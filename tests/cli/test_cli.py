@@ -308,3 +308,28 @@ def test_obfuscate_non_utf8_input_is_one_line(tmp_path):
     path.write_bytes(b'{"id": 1, "text": "caf\xe9"}\n')
     result = _run("obfuscate", path, "-o", tmp_path / "out.jsonl", "--method", "dropout")
     assert result.exit_code == 2 and "UTF-8" in result.stderr
+
+
+def test_help_does_not_import_torch():
+    import subprocess
+    import sys
+
+    code = ("import sys\nfrom typer.testing import CliRunner\nfrom authorguard.cli.app import app\n"
+            "for args in (['--help'], ['train', '--help'], ['train', 'author-encoder', '--help']):\n"
+            "    assert CliRunner().invoke(app, args).exit_code == 0, args\n"
+            "print(sorted(m for m in ('torch', 'transformers', 'peft') if m in sys.modules))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+
+
+@pytest.mark.parametrize(("content", "args", "message"), [
+    ("stepz = 3\n", [], r"unknown key 'stepz'"),
+    ("steps = 0\n", [], r"'steps' parameter"),
+    ("steps = 3\nmin_texts_per_author = 1\n", [], r"two episodes"),
+])
+def test_train_author_encoder_bad_config_exit_2_with_one_line(tmp_path, content, args, message):
+    config = tmp_path / "encoder.toml"
+    config.write_text(content, encoding="utf-8")
+    result = runner.invoke(app, ["train", "author-encoder", "--config", str(config), "-o", str(tmp_path / "out"), *args])
+    assert result.exit_code == 2
+    assert re.search(message, result.output) and result.output.count("error:") == 1

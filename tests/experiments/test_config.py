@@ -49,6 +49,12 @@ def test_toml_and_yaml_give_the_same_config(tmp_path):
     (minimal(runs=0), r"'runs' parameter"),
     (minimal(n_jobs=0), r"'n_jobs' parameter"),
     ({"methods": [{"name": "original"}, {"name": "original"}]}, r"share the label 'original'"),
+    (minimal(detectors=["lm"]), r"unknown detector 'lm'"),
+    (minimal(attacker_options={"transformer": {"epochs": 1}}), r"names 'transformer', which 'attackers' does not list"),
+    (minimal(attackers=["transformer"], attacker_options={"transformer": {"epoch": 1}}),
+     r"attacker_options.transformer: .*unexpected keyword argument 'epoch'"),
+    (minimal(attackers=["transformer"], attacker_options={"transformer": {"epochs": 0}}), r"'epochs' parameter"),
+    (minimal(fluency="yes"), r"'fluency' must be true or false"),
 ])
 def test_bad_configs_fail_naming_the_key(data, message):
     with pytest.raises(InputError, match=message):

@@ -48,7 +48,7 @@ def test_benchmark_table_has_worst_case_and_every_attack(tiny_text_run):
     _, frame, _ = tiny_text_run
     table = benchmark_table(frame, "AMT-10").set_index("method")
     for column in ("background (trained on original)", "background (retrained)", "char-ngrams static",
-                   "writeprints-text adversarial", "worst case", "METEOR", "detector acc."):
+                   "writeprints-text adversarial", "worst case", "METEOR", "detector F1 (char-ngrams)"):
         assert column in table.columns
     dropout = frame[frame["method"] == "dropout"]
     value, name = worst_case(dropout)

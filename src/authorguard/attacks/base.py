@@ -37,6 +37,9 @@ class Attacker(ABC):
     """Learns authors from a release of training documents and attributes a release of test documents."""
 
     name: str = ""
+    #: None: the attacker takes the experiment's ``classifier`` ("nb" / "svm"); otherwise it brings its own model
+    #: and its result rows carry this name in the classifier column (e.g. "neural").
+    own_classifier: str | None = None
 
     @abstractmethod
     def fit(self, release: Release, authors: Sequence[str]) -> Attacker:
@@ -49,3 +52,22 @@ class Attacker(ABC):
     def evaluate(self, train: Release, train_authors: Sequence[str], test: Release, test_authors: Sequence[str]) -> dict[str, float]:
         """Fit on (train, train_authors); macro F1 and accuracy on test."""
         return classification_scores(test_authors, self.fit(train, train_authors).predict(test))
+
+
+def attacker_classifiers(name: str, classifiers: Sequence[str]) -> tuple[str, ...]:
+    """The classifier names an experiment runs attacker ``name`` with: the config's, or its own model's name."""
+    from authorguard import registry
+
+    own = registry.attackers.get(name).own_classifier
+    return (own,) if own else tuple(classifiers)
+
+
+def make_attacker(name: str, classifier: str, random_state: int | None, options: dict | None = None) -> Attacker:
+    """A registered attacker with ``options`` (its own parameters); ``classifier`` goes only to attackers that take one."""
+    from authorguard import registry
+
+    cls = registry.attackers.get(name)
+    options = dict(options or {})
+    if cls.own_classifier:
+        return cls(random_state=random_state, **options)
+    return cls(classifier=classifier, random_state=random_state, **options)

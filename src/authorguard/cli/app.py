@@ -5,7 +5,7 @@ from __future__ import annotations
 import typer
 
 from authorguard import __version__
-from authorguard.cli import anonymize, datasets, demo, experiment, obfuscate, privacy, syntf
+from authorguard.cli import anonymize, datasets, demo, experiment, obfuscate, privacy, syntf, train
 
 app = typer.Typer(
     name="authorguard",
@@ -21,6 +21,7 @@ app.command("obfuscate")(obfuscate.obfuscate)
 app.add_typer(privacy.app, name="privacy")
 app.add_typer(experiment.app, name="experiment")
 app.add_typer(datasets.app, name="datasets")
+app.add_typer(train.app, name="train")
 app.command("report")(experiment.report)
 
 

@@ -26,7 +26,12 @@ Example (TOML; every key is optional except ``methods``)::
 and utility task, and is released on its own (:mod:`authorguard.experiments.views`). ``content_metrics``
 (METEOR, BLEU, chrF, ROUGE, MiniLM cosine, unchanged share) and ``detector`` (can a classifier tell released from
 original text) are measured on each view's attacked test documents (content on a seeded sample of at most
-``content_sample`` of them, 0 = all: METEOR costs ~50 ms a document).
+``content_sample`` of them, 0 = all: METEOR costs ~50 ms a document). ``fluency`` adds the reference language
+model's perplexity of the released text on that sample (``lm`` extra; ~30 s a cell on 2 cores). ``detectors``
+lists the registered obfuscation detectors (``char-ngrams``, ``lm-stylometric``) run when ``detector`` is true.
+``attacker_options`` gives attackers their own parameters, e.g. ``attacker_options.transformer = { epochs = 2 }``;
+attackers that bring their own model (``transformer``, ``author-embedding``) ignore ``classifiers`` and report
+the classifier ``neural``.
 
 ``target_loss`` is not a method parameter: it asks the harness to set each fitted method's ``epsilon`` by its
 ``calibrate`` so that the exact loss per word equals the target (equal privacy, not equal epsilon).
@@ -107,10 +112,13 @@ class ExperimentConfig:
     content_metrics: bool = True
     content_sample: int = 500
     detector: bool = True
+    detectors: tuple[str, ...] = ("char-ngrams",)
+    fluency: bool = False
+    attacker_options: dict = field(default_factory=dict)
     n_jobs: int = 1
 
     def __post_init__(self) -> None:
-        for attribute in ("methods", "scenarios", "tasks", "attackers", "threat_models", "classifiers"):
+        for attribute in ("methods", "scenarios", "tasks", "attackers", "threat_models", "classifiers", "detectors"):
             object.__setattr__(self, attribute, tuple(getattr(self, attribute)))
         object.__setattr__(self, "threat_models", tuple(canonical_threat_model(t) for t in self.threat_models))
         self.validate()
@@ -133,7 +141,22 @@ class ExperimentConfig:
         check_number(self.seed, "seed", owner, kind=int, low=0, closed="left")
         check_number(self.split_seed, "split_seed", owner, kind=int, low=0, closed="left")
         check_number(self.content_sample, "content_sample", owner, kind=int, low=0, closed="left")
-        for flag in ("content_metrics", "detector"):
+        for name in self.detectors:
+            _require_registered(registry.detectors, name)
+        if not isinstance(self.attacker_options, dict):
+            raise InputError("experiment config: 'attacker_options' must be a table of attacker name -> options")
+        for name, options in self.attacker_options.items():
+            if name not in self.attackers:
+                raise InputError(f"experiment config: attacker_options names {name!r}, which 'attackers' does not list")
+            if not isinstance(options, dict):
+                raise InputError(f"experiment config: attacker_options.{name} must be a table of options")
+            from authorguard.attacks.base import attacker_classifiers, make_attacker
+
+            try:  # fail now, naming the option, rather than in a worker hours later
+                make_attacker(name, attacker_classifiers(name, self.classifiers or ("svm",))[0], 0, options)
+            except TypeError as error:
+                raise InputError(f"experiment config: attacker_options.{name}: {error}") from None
+        for flag in ("content_metrics", "detector", "fluency"):
             if not isinstance(getattr(self, flag), bool):
                 raise InputError(f"experiment config: {flag!r} must be true or false, got {getattr(self, flag)!r}")
         if check_number(self.n_jobs, "n_jobs", owner, kind=int, low=-1, closed="left") == 0:
@@ -225,7 +248,7 @@ def config_from_dict(data: dict, source: str = "experiment config") -> Experimen
                 raise InputError(f"{source}: methods[{position}].{key} must be a table")
         methods.append(MethodSpec(**entry))
     values = {k: v for k, v in data.items() if k != "methods"}
-    for key in ("scenarios", "tasks", "attackers", "threat_models", "classifiers"):
+    for key in ("scenarios", "tasks", "attackers", "threat_models", "classifiers", "detectors"):
         if key in values and (isinstance(values[key], str) or not isinstance(values[key], list)):
             raise InputError(f"{source}: {key!r} must be a list, got {values[key]!r}")
     return ExperimentConfig(methods=tuple(methods), **values)

@@ -267,7 +267,7 @@ def _benchmark_sections(frame: pd.DataFrame, view: str, options: ReportOptions, 
                         sections: list, figures: list[Figure]) -> None:
     """One text-benchmark view: its table (utility ↑, attacks ↓, worst case ↓, content ↑, detector) and scatter."""
     sections.append(("table", f"{view}: utility ↑, worst-case attack F1 ↓ (strongest attacker / threat model), content ↑, "
-                              f"detector accuracy ↓ (0.5 = undetectable)",
+                              f"detector F1 ↓ (0.5 = undetectable), LM perplexity (fluency, ↓ reads more naturally)",
                      benchmark_table(frame, view, classifier=options.classifier, part_name="summary")))
     sections.append(("table", f"{view}: attack F1 ↓ per attacker and threat model",
                      benchmark_table(frame, view, classifier=options.classifier, part_name="attacks")))

@@ -146,7 +146,14 @@ def attack_matrix(frame: pd.DataFrame, scenario: str, chosen: dict[str, str]) ->
 # -- the text benchmark's tables ------------------------------------------------------------------------------
 
 CONTENT_COLUMNS = {"meteor": "METEOR", "chrf": "chrF", "bleu": "BLEU", "rougeL": "ROUGE-L", "embedding_cosine": "MiniLM cos",
-                   "unchanged": "unchanged"}
+                   "unchanged": "unchanged", "perplexity": "LM ppl"}
+#: the classifier column of attackers that bring their own model (:attr:`Attacker.own_classifier`)
+NEURAL = "neural"
+
+
+def _with_classifier(rows: pd.DataFrame, classifier: str) -> pd.DataFrame:
+    """Rows scored with ``classifier``, plus the attackers that bring their own model (they have no choice)."""
+    return rows[rows["classifier"].isin([classifier, NEURAL])]
 UTILITY_TRAINING = {"static": "trained on original", "adversarial": "retrained"}
 
 
@@ -174,7 +181,7 @@ def worst_case(part: pd.DataFrame, metric: str = "f1_macro") -> tuple[float, str
 def benchmark_table(frame: pd.DataFrame, view: str, metric: str = "f1_macro", classifier: str = "svm",
                     part_name: str = "all") -> pd.DataFrame:
     """One row per method setting on one benchmark view: utility (trained on the original text, and retrained on
-    the release), every attacker x threat model, the worst case, content metrics and the detector's accuracy;
+    the release), every attacker x threat model, the worst case, content metrics and each detector's F1;
     each a mean (± sd over runs when there are several). ``part_name``: ``"summary"`` (all but the per-attack
     columns), ``"attacks"`` (method, setting, the per-attack columns) or ``"all"``."""
     part = frame[frame["view"] == view]
@@ -188,17 +195,18 @@ def benchmark_table(frame: pd.DataFrame, view: str, metric: str = "f1_macro", cl
             scores = tasks[(tasks["threat_model"] == threat) | (tasks["threat_model"] == "none")]
             if not scores.empty:
                 row[f"{scores['task'].iloc[0]} ({label})"] = mean_sd(scores.groupby("run")[metric].mean())
-        attacks = group[(group["task"] == "attack") & (group["classifier"] == classifier)]
+        attacks = _with_classifier(group[group["task"] == "attack"], classifier)
         for (attacker, threat), scores in _attack_means(attacks, metric).items():
             row[f"{attacker} {threat}"] = mean_sd(scores)
-        value, name = worst_case(group[group["classifier"] == classifier], metric)
+        value, name = worst_case(_with_classifier(group, classifier), metric)
         row["worst case"] = "–" if np.isnan(value) else f"{value:.3f} ({name.rsplit(' / ', 1)[0]})"
         content = group[group["task"] == "content"]
         for column, label in CONTENT_COLUMNS.items():
             if column in content.columns and content[column].notna().any():
                 row[label] = mean_sd(content.groupby("run")[column].mean())
-        detector = group[group["task"] == "detector"]
-        row["detector acc."] = mean_sd(detector.groupby("run")["accuracy"].mean()) if not detector.empty else "–"
+        detectors = group[group["task"] == "detector"]
+        for name, scores in detectors.groupby("attacker", sort=True):
+            row[f"detector F1 ({name})"] = mean_sd(scores.groupby("run")["f1_macro"].mean())
         rows.append(row)
     table = pd.DataFrame(rows).fillna("–")
     attack_columns = [c for c in table.columns if any(c.endswith(f" {t}") for t in THREAT_MODELS)]
@@ -229,7 +237,7 @@ def benchmark_points(frame: pd.DataFrame, view: str, classifier: str = "svm") ->
         else:
             content = group[group["task"] == "content"]
             utility, name = (content["meteor"].mean() if "meteor" in content else np.nan), "METEOR"
-        privacy, _ = worst_case(group[group["classifier"] == classifier])
+        privacy, _ = worst_case(_with_classifier(group, classifier))
         rows.append({"method": method, "setting": _short(params), "utility": utility, "privacy": privacy, "utility_name": name})
     return pd.DataFrame(rows)
 

@@ -36,7 +36,7 @@ from pathlib import Path
 import numpy as np
 
 from authorguard import __version__, registry
-from authorguard.attacks.base import canonical_threat_model
+from authorguard.attacks.base import attacker_classifiers, canonical_threat_model, make_attacker
 from authorguard.base import TextObfuscator
 from authorguard.data.io import atomic_write, write_json
 from authorguard.data.release import Release
@@ -260,9 +260,9 @@ def evaluate_cell(config: ExperimentConfig, cell: Cell, cache_dir: Path) -> list
     threats = ["none"] if is_reference else list(config.threat_models)
     for attack in view.attacks:
         for attacker_name in config.attackers:
-            for classifier in config.classifiers:
+            for classifier in attacker_classifiers(attacker_name, config.classifiers):
                 for threat in threats:
-                    attacker = registry.attackers.get(attacker_name)(classifier=classifier, random_state=seed)
+                    attacker = make_attacker(attacker_name, classifier, seed, config.attacker_options.get(attacker_name))
                     training, training_targets = _attacker_training(threat, original, released, attack.train, attack.targets)
                     scores = attacker.evaluate(training, training_targets, released.rows(attack.test), attack.targets[attack.test])
                     rows.append({**base, "scenario": attack.scenario, "task": "attack", "attacker": attacker_name,
@@ -273,9 +273,9 @@ def evaluate_cell(config: ExperimentConfig, cell: Cell, cache_dir: Path) -> list
         sample = measured
         if 0 < config.content_sample < len(measured):  # the same documents for every method and run
             sample = np.sort(np.random.default_rng(config.split_seed).choice(measured, config.content_sample, replace=False))
-        rows.append({**base, **_content_row(view, released, sample)})
+        rows.append({**base, **_content_row(view, released, sample, config.fluency)})
     if config.detector and not is_reference:
-        rows.append({**base, **_detector_row(view, original, released, seed)})
+        rows.extend({**base, **row} for row in _detector_rows(config, view, original, released, seed))
     elapsed = time.perf_counter() - started
     for row in rows:
         row["release_kind"] = kind
@@ -283,27 +283,35 @@ def evaluate_cell(config: ExperimentConfig, cell: Cell, cache_dir: Path) -> list
     return rows
 
 
-def _content_row(view: View, released: Release, documents: np.ndarray) -> dict:
-    """Mean content metrics between the original and the released text of ``documents``."""
+def _content_row(view: View, released: Release, documents: np.ndarray, fluency: bool = False) -> dict:
+    """Mean content metrics between the original and the released text of ``documents``; with ``fluency``, the
+    reference LM's perplexity of the released text (:mod:`authorguard.metrics.fluency`)."""
     from authorguard.metrics.content import content_metrics
 
     originals = [view.corpus.texts[i] for i in documents]
     outputs = released.rows(documents).document_texts()
     means = content_metrics(originals, outputs)["mean"]
+    if fluency:
+        from authorguard.metrics.fluency import fluency_scores
+
+        means.update(fluency_scores(outputs))
     return {"scenario": view.name, "task": "content", "attacker": "", "threat_model": "", "classifier": "",
             **means, "n_train": 0, "n_test": len(documents)}
 
 
-def _detector_row(view: View, original: Release, released: Release, seed: int) -> dict:
-    """Can a classifier tell the release from the original? (:mod:`authorguard.attacks.detector`)"""
-    from authorguard.attacks.detector import ObfuscationDetector
-
+def _detector_rows(config: ExperimentConfig, view: View, original: Release, released: Release, seed: int) -> list[dict]:
+    """Can a classifier tell the release from the original? One row per registered detector in the config."""
     train = view.task_train if len(view.task_train) else np.setdiff1d(np.arange(len(view.corpus)), view.attacked_documents)
     test = view.attacked_documents
-    scores = ObfuscationDetector(random_state=seed).evaluate(original.rows(train), released.rows(train),
-                                                             original.rows(test), released.rows(test))
-    return {"scenario": view.name, "task": "detector", "attacker": "char-ngrams", "threat_model": "", "classifier": "svm",
-            **scores, "n_train": 2 * len(train), "n_test": 2 * len(test)}
+    rows = []
+    for name in config.detectors:
+        detector = registry.detectors.get(name)(random_state=seed)
+        scores = detector.evaluate(original.rows(train), released.rows(train), original.rows(test), released.rows(test))
+        n_test = scores.pop("n_test", 2 * len(test))
+        n_train = 2 * min(len(train), detector.max_train_documents or len(train))
+        rows.append({"scenario": view.name, "task": "detector", "attacker": name, "threat_model": "", "classifier": "",
+                     **scores, "n_train": n_train, "n_test": n_test})
+    return rows
 
 
 def _attacker_training(threat: str, original: Release, released: Release, rows: np.ndarray, authors: np.ndarray):

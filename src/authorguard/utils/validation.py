@@ -76,3 +76,15 @@ def check_texts(texts: Iterable[object], owner: str) -> list[str]:
             raise InputError(f"document {index} must be a str; got {type(text).__name__}")
         checked.append(text)
     return checked
+
+
+def dataclass_from_params(cls, params: dict, source: str):
+    """``cls(**params)`` for a dataclass, failing with one line that names an unknown key and the known ones."""
+    import dataclasses
+
+    known = [f.name for f in dataclasses.fields(cls) if f.init]
+    unknown = sorted(set(params) - set(known))
+    if unknown:
+        raise InputError(f"{source}: unknown key {unknown[0]!r} (known: {', '.join(known)})")
+    values = {k: tuple(v) if isinstance(v, list) else v for k, v in params.items()}
+    return cls(**values)
