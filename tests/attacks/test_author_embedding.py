@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 pytest.importorskip("peft")
@@ -10,21 +9,13 @@ pytest.importorskip("peft")
 from authorguard.attacks.author_embedding import AuthorEmbeddingAttacker  # noqa: E402
 from authorguard.data.release import Release  # noqa: E402
 from authorguard.exceptions import DataNotFoundError, InputError  # noqa: E402
-from authorguard.experiments.scenarios import AuthorshipScenario  # noqa: E402
 
 
-def test_nearest_centroid_beats_chance_on_unseen_authors(newsgroups):
+def test_nearest_centroid_beats_chance_on_unseen_authors(top_author_split):
     # the 20news Top-10 authors are excluded from the encoder's training data
-    selected = AuthorshipScenario(4).select(newsgroups)
-    rng = np.random.default_rng(1)
-    train, test = [], []
-    for author in sorted(set(selected.authors)):
-        mine = rng.permutation([i for i, a in enumerate(selected.authors) if a == author])
-        train.extend(mine[:20])
-        test.extend(mine[20:35])
-    texts, authors = np.array(selected.texts, dtype=object), np.array(selected.authors, dtype=object)
+    (train_texts, train_authors), (test_texts, test_authors) = top_author_split(4, 20, 15, seed=1)
     attacker = AuthorEmbeddingAttacker(random_state=0, windows=2)
-    scores = attacker.evaluate(Release.from_texts(list(texts[train])), authors[train], Release.from_texts(list(texts[test])), authors[test])
+    scores = attacker.evaluate(Release.from_texts(train_texts), train_authors, Release.from_texts(test_texts), test_authors)
     assert scores["accuracy"] > 0.45  # chance 0.25, sd ~0.06 on 60 documents
     assert attacker.centroids_.shape == (4, attacker.encoder_.config.embedding_dim)
 

@@ -10,20 +10,11 @@ pytest.importorskip("transformers")
 from authorguard.attacks.transformer import TransformerAttacker  # noqa: E402
 from authorguard.data.release import Release  # noqa: E402
 from authorguard.exceptions import InputError  # noqa: E402
-from authorguard.experiments.scenarios import AuthorshipScenario  # noqa: E402
 
 
 @pytest.fixture(scope="module")
-def three_authors(newsgroups):
-    selected = AuthorshipScenario(3).select(newsgroups)
-    rng = np.random.default_rng(0)
-    train, test = [], []
-    for author in sorted(set(selected.authors)):
-        mine = rng.permutation([i for i, a in enumerate(selected.authors) if a == author])
-        train.extend(mine[:25])
-        test.extend(mine[25:40])
-    texts, authors = np.array(selected.texts, dtype=object), np.array(selected.authors, dtype=object)
-    return (list(texts[train]), authors[train]), (list(texts[test]), authors[test])
+def three_authors(top_author_split):
+    return top_author_split(3, 25, 15)
 
 
 def test_fine_tuned_attributor_beats_chance(three_authors):

@@ -104,6 +104,19 @@ def test_save_load_round_trip_and_provenance(trained):
     assert encoder.author_similarity(texts[0], [texts[0]]) == pytest.approx(1, abs=1e-5)
 
 
+def test_an_incompatible_saved_model_fails_with_one_line(trained, tmp_path):
+    import shutil
+
+    _, _, result = trained
+    copy = tmp_path / "copy"
+    shutil.copytree(result.folder, copy)
+    settings = json.loads((copy / "encoder.json").read_text())
+    (copy / "encoder.json").write_text(json.dumps({**settings, "embedding_dim": 64}))  # the head holds 32
+    with pytest.raises(InputError, match="cannot be loaded") as error:
+        AuthorEncoder.load(copy)
+    assert "\n" not in str(error.value) and str(copy) in str(error.value)
+
+
 def test_retrieval_scores_are_perfect_for_an_oracle_and_chance_for_noise():
     pool = {f"a{i}": [f"author {i} text {j}" for j in range(8)] for i in range(20)}
 
