@@ -24,7 +24,7 @@ import numpy as np
 
 from authorguard import config as paths
 from authorguard.exceptions import DataNotFoundError, InputError
-from authorguard.neural.resources import require_torch, smollm2_gguf
+from authorguard.neural.resources import first_line, require_torch, smollm2_gguf
 from authorguard.utils.validation import check_number, check_texts
 
 CACHE_NAME = "smollm2-135m-instruct"
@@ -72,8 +72,7 @@ def load_reference_lm(cache_dir: str | Path | None = None, *, rebuild: bool = Fa
         tokenizer = AutoTokenizer.from_pretrained(folder)
         model = AutoModelForCausalLM.from_pretrained(folder, dtype="float32")
     except Exception as error:  # transformers raises many kinds; the user needs the folder and the first line
-        first_line = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-        raise InputError(f"reference LM cache {folder} cannot be loaded ({first_line}): delete the folder to convert again") from None
+        raise InputError(f"reference LM cache {folder} cannot be loaded ({first_line(error)}): delete the folder to convert again") from None
     model.eval()
     if tokenizer.pad_token_id is None:
         tokenizer.pad_token = tokenizer.eos_token

@@ -58,3 +58,11 @@ def torch_generator(seed: int | None):
     generator = torch.Generator()
     generator.manual_seed(int(seed))
     return generator
+
+
+def first_line(error: BaseException, limit: int | None = None) -> str:
+    """The first line of a third-party error (torch, transformers, safetensors raise many kinds), for one-line
+    messages; the error's type name when it has no text."""
+    lines = str(error).strip().splitlines()
+    line = lines[0] if lines else type(error).__name__
+    return line if limit is None else line[:limit]

@@ -20,7 +20,7 @@ from authorguard import config as paths
 from authorguard.exceptions import DataNotFoundError, InputError
 from authorguard.neural.author_encoder.config import AuthorEncoderConfig
 from authorguard.neural.chunks import token_windows
-from authorguard.neural.resources import minilm_folder, require_torch
+from authorguard.neural.resources import first_line, minilm_folder, require_torch
 from authorguard.utils.validation import check_texts
 
 PACKAGED = Path(__file__).parent / "packaged"
@@ -177,8 +177,7 @@ class AuthorEncoder:
         except (DataNotFoundError, InputError):
             raise
         except Exception as error:  # json, safetensors, peft and torch each raise their own kind
-            first_line = (str(error).strip().splitlines() or [type(error).__name__])[0]
-            raise InputError(f"author encoder {folder} cannot be loaded: {first_line[:300]}") from None
+            raise InputError(f"author encoder {folder} cannot be loaded: {first_line(error, 300)}") from None
         provenance_file = folder / "provenance.json"
         provenance = json.loads(provenance_file.read_text(encoding="utf-8")) if provenance_file.is_file() else {}
         module.eval()
