@@ -73,6 +73,12 @@ class TextObfuscator(BaseEstimator, ABC):
     def obfuscate(self, raw_documents) -> list[str]:
         """Rewrite each document; a list of str of the same length as ``raw_documents``."""
 
+    def obfuscate_labelled(self, raw_documents, attributes) -> list[str]:
+        """Like ``obfuscate``, knowing each document's attribute class (a sequence aligned with
+        ``raw_documents``, or None): a method that rewrites *from* an attribute (A⁴NT's source class) uses it;
+        the others ignore it. The benchmark calls this on attribute scenarios."""
+        return self.obfuscate(raw_documents)
+
     def fits_on_private_input(self) -> bool:
         """True when ``fit`` would learn from the documents it is given (batch rewriting refuses that)."""
         return False

@@ -79,6 +79,10 @@ methods.register("synonyms", "authorguard.methods.perturbation:SynonymReplacemen
 methods.register("syntf-text", "authorguard.methods.syntf_text:SynTFText",
                  "SynTF's synthetic bag of words as text (reverse-vectorised; public GloVe vocabulary by default).")
 methods.register("dropout", "authorguard.methods.perturbation:WordDropout", "Delete each word with probability rate.")
+methods.register("a4nt", "authorguard.methods.a4nt:A4NT",
+                 "A4NT style transfer (Shetty et al., 2018): a trained model folder rewrites each sentence into the other attribute's style.")
+methods.register("a4nt-autoencoder", "authorguard.methods.a4nt:A4NTAutoencoder",
+                 "A4NT's autoencoder baseline: the other attribute's pre-trained autoencoder applied to each sentence.")
 
 attackers = Registry("attacker")
 attackers.register("bow", "authorguard.attacks.bow:BagOfWordsAttacker", "tf-idf bag of words + NB or linear SVM.")
@@ -94,6 +98,10 @@ attackers.register("transformer", "authorguard.attacks.transformer:TransformerAt
                    "all-MiniLM-L6-v2 fine-tuned as an author classifier, windows averaged (TAROT's DeBERTa stand-in).")
 attackers.register("author-embedding", "authorguard.attacks.author_embedding:AuthorEmbeddingAttacker",
                    "Nearest author centroid in the contrastively trained author encoder's space (LUAR-style).")
+attackers.register("lstm", "authorguard.attacks.recurrent:LSTMAttacker",
+                   "A4NT's attribute classifier: word-level LSTM on sentences, document = sum of sentence log-probabilities.")
+attackers.register("cnn", "authorguard.attacks.recurrent:CNNAttacker",
+                   "Word-level CNN (kernel widths 3-5) on sentences, document = sum of sentence log-probabilities.")
 
 detectors = Registry("detector")
 detectors.register("char-ngrams", "authorguard.attacks.detector:CharNgramDetector",

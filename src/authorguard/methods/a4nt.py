@@ -1,0 +1,94 @@
+"""A⁴NT as a text method: a trained model folder rewrites each document sentence by sentence.
+
+``a4nt`` uses the adversarially trained generators of ``variant`` (default ``cycml-lang``, the paper's
+CycML+Lang); ``a4nt-autoencoder`` the pre-trained decoders alone (the paper's autoencoder baseline: the target
+class's autoencoder applied to the source text). Train a folder with ``authorguard a4nt train``.
+
+A document's direction is its source attribute: :meth:`obfuscate_labelled` takes it (the benchmark passes the
+scenario's labels, ``authorguard obfuscate --attribute-field`` a column); without it the model's own attribute
+classifier decides.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from authorguard.base import TextObfuscator
+from authorguard.exceptions import InputError
+from authorguard.utils.validation import check_number, check_option, check_texts
+
+
+@functools.lru_cache(maxsize=4)
+def _load(folder: str, variant: str):
+    from authorguard.neural.a4nt.model import A4NTModel
+
+    return A4NTModel(folder, variant)
+
+
+def _int_seed(random_state) -> int | None:
+    if random_state is None or isinstance(random_state, int):
+        return random_state
+    return int(random_state.integers(2**62))  # a numpy Generator
+
+
+class A4NT(TextObfuscator):
+    """Parameters
+    ----------
+    model : str
+        The trained model folder (``authorguard a4nt train -o DIR``).
+    variant : str, default="cycml-lang"
+        Which adversarially trained generators: ``cycml-lang``, ``cycml``, ``fbsem``, ``fbsem-lang`` (those trained
+        in the folder), or ``autoencoder``.
+    samples : int, default=1
+        Rewrites per sentence: 1 = greedy (deterministic); K > 1 = K sampled rewrites, one kept by ``select``.
+    select : {"random", "max-meteor", "min-meteor"}
+    random_state : int, numpy Generator or None
+    """
+
+    deterministic = False
+
+    def __init__(self, model: str | None = None, variant: str = "cycml-lang", samples: int = 1, select: str = "random",
+                 random_state=None) -> None:
+        self.model = model
+        self.variant = variant
+        self.samples = samples
+        self.select = select
+        self.random_state = random_state
+
+    def fit(self, raw_documents=None, y=None):
+        from authorguard.neural.a4nt.model import SELECTIONS
+
+        name = type(self).__name__
+        if not self.model:
+            raise InputError(f"{name} needs a trained model folder: model=DIR (train one with authorguard a4nt train)")
+        check_number(self.samples, "samples", name, kind=int, low=1, closed="left")
+        check_option(self.select, "select", name, SELECTIONS)
+        self.model_ = _load(str(self.model), self.variant)
+        return self
+
+    def reseed(self, random_state) -> A4NT:
+        self.random_state = random_state
+        return self
+
+    def obfuscate(self, raw_documents) -> list[str]:
+        return self.obfuscate_labelled(raw_documents, None)
+
+    def obfuscate_labelled(self, raw_documents, attributes) -> list[str]:
+        texts = check_texts(raw_documents, type(self).__name__)
+        return self.model_.obfuscate(texts, attributes, self.samples, self.select, _int_seed(self.random_state))
+
+    def obfuscate_records(self, raw_documents, record_ids, seed: int | None) -> list[str]:
+        texts = check_texts(raw_documents, type(self).__name__)
+        if len(texts) != len(record_ids):
+            raise ValueError(f"{len(texts)} documents but {len(record_ids)} record ids")
+        return self.model_.obfuscate(texts, None, self.samples, self.select, seed, keys=list(record_ids))
+
+
+class A4NTAutoencoder(A4NT):
+    """The paper's autoencoder baseline: each document through the other class's pre-trained autoencoder."""
+
+    def __init__(self, model: str | None = None, samples: int = 1, select: str = "random", random_state=None) -> None:
+        super().__init__(model, "autoencoder", samples, select, random_state)
+
+    def get_params(self, deep: bool = True) -> dict:
+        return {"model": self.model, "samples": self.samples, "select": self.select, "random_state": self.random_state}

