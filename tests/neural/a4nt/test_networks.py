@@ -83,3 +83,22 @@ def test_teacher_forced_nll_reads_soft_sources():
     hard = model.target_nll(ids, mask, target, target_mask, 0)
     soft = model.target_nll(torch.nn.functional.one_hot(ids, V).float(), mask, target, target_mask, 0)
     assert hard.shape == (3,) and torch.allclose(hard, soft, atol=1e-4)
+
+
+def test_fbsem_encoder_reads_soft_words_and_passes_gradients():
+    pytest.importorskip("transformers")
+    from authorguard.neural.a4nt.semantic import SoftMiniLM
+
+    vocabulary = Vocabulary.build([["the", "cat", "sat", "on", "mat", "dog", "ran", "NUM"]], size=12)
+    encoder = SoftMiniLM(vocabulary)
+    ids, mask = pad_batch([vocabulary.encode(["the", "cat", "sat"]), vocabulary.encode(["the", "dog", "ran", "NUM"])])
+    hard = encoder(ids, mask)
+    assert hard.shape == (2, 384)
+    assert torch.allclose(hard.norm(dim=-1), torch.ones(2), atol=1e-5)
+    soft = torch.nn.functional.one_hot(ids, len(vocabulary)).float().requires_grad_(True)
+    assert torch.allclose(encoder(soft, mask), hard, atol=1e-4)
+    encoder(soft, mask)[:, 0].sum().backward()
+    assert float(soft.grad.abs().sum()) > 0
+    # different sentences, different embeddings; MiniLM stays frozen
+    assert float((hard[0] - hard[1]).abs().sum()) > 0.1
+    assert not any(p.requires_grad for p in encoder.bert.parameters())
