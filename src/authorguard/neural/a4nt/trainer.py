@@ -127,8 +127,9 @@ def prepare_folder(config: A4NTConfig, folder: Path, report: Report = _quiet) ->
     config_path = folder / "config.json"
     if config_path.exists():
         stored = json.loads(config_path.read_text(encoding="utf-8"))
-        if stored.get("shared") != json.loads(json.dumps(config.shared())):
-            changed = sorted(k for k in config.shared() if stored.get("shared", {}).get(k) != json.loads(json.dumps(config.shared()))[k])
+        wanted = json.loads(json.dumps(config.shared()))  # as JSON stores it (tuples become lists)
+        if stored.get("shared") != wanted:
+            changed = sorted(k for k in wanted if stored.get("shared", {}).get(k) != wanted[k])
             raise InputError(f"A4NT model folder {folder} was made with other {', '.join(changed)}: use a new folder")
     data_path = folder / "sentences.json.gz"
     if not data_path.exists():
