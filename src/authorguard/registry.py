@@ -83,6 +83,11 @@ methods.register("a4nt", "authorguard.methods.a4nt:A4NT",
                  "A4NT style transfer (Shetty et al., 2018): a trained model folder rewrites each sentence into the other attribute's style.")
 methods.register("a4nt-autoencoder", "authorguard.methods.a4nt:A4NTAutoencoder",
                  "A4NT's autoencoder baseline: the other attribute's pre-trained autoencoder applied to each sentence.")
+methods.register("tarot", "authorguard.methods.tarot:Tarot",
+                 "TAROT-DPO (Loiseau et al.): SmolLM2-135M rewriter, SFT then DPO on utility + author-dissimilarity rewards.")
+methods.register("tarot-sft", "authorguard.methods.tarot:TarotSFT", "TAROT's SFT policy (rejection-sampled rewrites), before DPO.")
+methods.register("zero-shot-rewrite", "authorguard.methods.tarot:ZeroShotRewrite",
+                 "Untuned SmolLM2-135M-Instruct with TAROT's zero-shot prompt (the paper's GPT-3.5 row).")
 
 attackers = Registry("attacker")
 attackers.register("bow", "authorguard.attacks.bow:BagOfWordsAttacker", "tf-idf bag of words + NB or linear SVM.")

@@ -20,13 +20,15 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from authorguard.exceptions import InputError
+from authorguard.text.sentences import SentenceSplitter
+
+__all__ = ["SentenceSplitter", "Vocabulary", "tokenize", "detokenize", "mask_entities"]
 
 PAD, BOS, EOS, UNK = "<pad>", "<s>", "</s>", "<unk>"
 SPECIALS = (PAD, BOS, EOS, UNK)
 NUMBER = "NUM"
 _NUMBER = re.compile(r"\d+(?:[.,:/]\d+)*")
 _TOKEN = re.compile(r"[a-z0-9_]+(?:'[a-z]+)?|[^\w\s]")
-_PARAGRAPHS = re.compile(r"\n\s*\n")
 _NO_SPACE_BEFORE = re.compile(r" ([.,!?;:%)\]}]|'s\b|n't\b)")
 _NO_SPACE_AFTER = re.compile(r"([(\[{$]) ")
 
@@ -49,56 +51,6 @@ def detokenize(tokens: Sequence[str]) -> str:
     text = " ".join(tokens)
     text = _NO_SPACE_BEFORE.sub(r"\1", text)
     return _NO_SPACE_AFTER.sub(r"\1", text)
-
-
-class SentenceSplitter:
-    """Punkt sentence boundaries learned from a corpus; :meth:`split` keeps every character of the text (the
-    sentences, stripped, in order; none empty)."""
-
-    def __init__(self, parameters=None) -> None:
-        from nltk.tokenize.punkt import PunktParameters, PunktSentenceTokenizer
-
-        self.parameters = parameters if parameters is not None else PunktParameters()
-        self._tokenizer = PunktSentenceTokenizer(self.parameters)
-
-    @classmethod
-    def train(cls, texts: Iterable[str], max_words: int) -> SentenceSplitter:
-        """Train on the first ``max_words`` whitespace words of ``texts`` (Punkt is unsupervised)."""
-        from nltk.tokenize.punkt import PunktTrainer
-
-        trainer = PunktTrainer()
-        trainer.INCLUDE_ALL_COLLOCS = True
-        words = 0
-        for text in texts:
-            trainer.train(text, finalize=False)
-            words += len(text.split())
-            if words >= max_words:
-                break
-        trainer.finalize_training()
-        return cls(trainer.get_params())
-
-    def split(self, text: str) -> list[str]:
-        sentences = []
-        for paragraph in _PARAGRAPHS.split(text):
-            sentences.extend(s.strip() for s in self._tokenizer.tokenize(paragraph) if s.strip())
-        return sentences
-
-    def to_dict(self) -> dict:
-        p = self.parameters
-        return {"abbrev_types": sorted(p.abbrev_types), "collocations": sorted(map(list, p.collocations)),
-                "sent_starters": sorted(p.sent_starters), "ortho_context": dict(p.ortho_context)}
-
-    @classmethod
-    def from_dict(cls, data: dict) -> SentenceSplitter:
-        from nltk.tokenize.punkt import PunktParameters
-
-        p = PunktParameters()
-        p.abbrev_types = set(data["abbrev_types"])
-        p.collocations = {tuple(c) for c in data["collocations"]}
-        p.sent_starters = set(data["sent_starters"])
-        for word, flags in data["ortho_context"].items():
-            p.ortho_context[word] = int(flags)
-        return cls(p)
 
 
 class Vocabulary:

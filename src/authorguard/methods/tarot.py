@@ -1,0 +1,94 @@
+"""TAROT (Loiseau et al.) as text methods: a small LM rewriter fine-tuned to hide authorship while keeping utility.
+
+``tarot`` rewrites with the DPO policy, ``tarot-sft`` with the SFT policy it started from, ``zero-shot-rewrite``
+with the untuned SmolLM2-135M-Instruct and the paper's prompt (its GPT-3.5 row). ``model`` is a folder trained
+with ``authorguard tarot sft|prefs|dpo``; None uses the adapters shipped in the package. Documents are cut into
+chunks of whole sentences (never truncated) and rewritten in batches; the output is deterministic given
+``random_state``. After a call, :meth:`release_report` gives the chunk count and generation speed.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from authorguard.base import TextObfuscator
+from authorguard.utils.validation import check_number, check_texts
+
+
+@functools.lru_cache(maxsize=3)
+def _load(model: str | None, stage: str):
+    from authorguard.neural.tarot.model import TarotRewriter
+
+    return TarotRewriter(model, stage)
+
+
+def _int_seed(random_state) -> int | None:
+    if random_state is None or isinstance(random_state, int):
+        return random_state
+    return int(random_state.integers(2**62))  # a numpy Generator
+
+
+class Tarot(TextObfuscator):
+    """Parameters
+    ----------
+    model : str or None
+        A TAROT model folder; None = the packaged policy.
+    temperature : float, default=0.7
+        Sampling temperature of the rewrites (top-p ``top_p``).
+    top_p : float, default=0.95
+    batch_size : int, default=16
+        Chunks generated together.
+    random_state : int, numpy Generator or None
+    """
+
+    deterministic = False
+    stage = "dpo"
+
+    def __init__(self, model: str | None = None, temperature: float = 0.7, top_p: float = 0.95, batch_size: int = 16,
+                 random_state=None) -> None:
+        self.model = model
+        self.temperature = temperature
+        self.top_p = top_p
+        self.batch_size = batch_size
+        self.random_state = random_state
+
+    def fit(self, raw_documents=None, y=None):
+        name = type(self).__name__
+        check_number(self.temperature, "temperature", name, low=0, closed="neither")
+        check_number(self.top_p, "top_p", name, low=0, high=1, closed="right")
+        check_number(self.batch_size, "batch_size", name, kind=int, low=1, closed="left")
+        self.rewriter_ = _load(None if self.model is None else str(self.model), self.stage)
+        return self
+
+    def reseed(self, random_state) -> Tarot:
+        self.random_state = random_state
+        return self
+
+    def obfuscate(self, raw_documents) -> list[str]:
+        texts = check_texts(raw_documents, type(self).__name__)
+        return self.rewriter_.rewrite(texts, _int_seed(self.random_state), temperature=self.temperature, top_p=self.top_p,
+                                      batch_size=self.batch_size)
+
+    def release_report(self) -> dict:
+        """The last call's counts: documents, chunks, empty chunk rewrites, generated tokens, tokens/s."""
+        return dict(getattr(self, "rewriter_", None) and self.rewriter_.stats or {})
+
+
+class TarotSFT(Tarot):
+    """TAROT's SFT policy alone (the starting point of DPO and PPO)."""
+
+    stage = "sft"
+
+
+class ZeroShotRewrite(Tarot):
+    """The untuned SmolLM2-135M-Instruct asked "Rewrite the following paragraph so that the author's style is
+    obfuscated." (the paper's zero-shot GPT-3.5 baseline, with the model available here)."""
+
+    stage = "zero-shot"
+
+    def __init__(self, temperature: float = 0.7, top_p: float = 0.95, batch_size: int = 16, random_state=None) -> None:
+        super().__init__(None, temperature, top_p, batch_size, random_state)
+
+    def get_params(self, deep: bool = True) -> dict:
+        return {"temperature": self.temperature, "top_p": self.top_p, "batch_size": self.batch_size,
+                "random_state": self.random_state}

@@ -1,0 +1,196 @@
+"""The typed configurations of TAROT's policy and of its three training stages (SFT, preference pairs, DPO).
+
+One dataclass per stage (trl's habit): each stage's folder records the config it ran with, and a resumed stage
+refuses a config that changes a field its outputs depend on.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+from authorguard.exceptions import InputError
+from authorguard.utils.validation import check_number
+
+#: the paper's zero-shot prompt (its Appendix A.2), also the instruction the SFT and DPO policies are trained on
+TAROT_PROMPT = "Rewrite the following paragraph so that the author's style is obfuscated."
+
+
+def _check(config, ints=(), positive_ints=(), unit=(), positive=()) -> None:
+    owner = type(config).__name__
+    for name in ints:
+        check_number(getattr(config, name), name, owner, kind=int, low=0, closed="left")
+    for name in positive_ints:
+        check_number(getattr(config, name), name, owner, kind=int, low=1, closed="left")
+    for name in unit:
+        check_number(getattr(config, name), name, owner, low=0, high=1, closed="both")
+    for name in positive:
+        check_number(getattr(config, name), name, owner, low=0, closed="neither")
+
+
+class _Record:
+    def to_dict(self) -> dict:
+        return {k: list(v) if isinstance(v, tuple) else v for k, v in dataclasses.asdict(self).items()}
+
+    @classmethod
+    def from_dict(cls, data: dict):
+        known = {f.name for f in dataclasses.fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise InputError(f"{cls.__name__}: unknown keys {', '.join(unknown)} (known: {', '.join(sorted(known))})")
+        return cls(**data)
+
+
+@dataclass(frozen=True)
+class PolicyConfig(_Record):
+    """How the policy reads and writes. A document is cut into chunks of whole sentences of at most
+    ``max_chunk_tokens`` policy tokens (a longer sentence is cut between words, never dropped); each chunk is put in
+    the chat template after ``instruction`` and the policy writes at most ``max_new_tokens`` tokens for it.
+    The LoRA adapter (rank ``lora_rank``, scale ``lora_alpha``/rank) sits on ``lora_targets`` of every layer."""
+
+    instruction: str = TAROT_PROMPT
+    max_chunk_tokens: int = 96
+    max_new_tokens: int = 128
+    lora_rank: int = 16
+    lora_alpha: int = 32
+    lora_dropout: float = 0.05
+    lora_targets: tuple = ("q_proj", "k_proj", "v_proj", "o_proj")
+
+    def __post_init__(self) -> None:
+        _check(self, positive_ints=("max_chunk_tokens", "max_new_tokens", "lora_rank", "lora_alpha"), unit=("lora_dropout",))
+        if not str(self.instruction).strip():
+            raise InputError("PolicyConfig: instruction is empty")
+        object.__setattr__(self, "lora_targets", tuple(self.lora_targets))
+
+
+@dataclass(frozen=True)
+class PromptConfig(_Record):
+    """Which texts the policy is trained on: chunks of training-split texts of authors that no evaluation scenario
+    selects (the author encoder's pools: blogs outside BAC-10/20 and the blog-age/gender samples, 20 Newsgroups
+    outside its Top-10 sets), at most ``texts_per_author`` per author, ``prompts`` in all (seeded), each chunk
+    of at least ``min_words`` words. ``offset`` skips that many prompts first (the DPO stage's prompts are
+    disjoint from the SFT stage's)."""
+
+    prompts: int = 400
+    offset: int = 0
+    texts_per_author: int = 2
+    min_words: int = 25
+    datasets: tuple = ("blogs", "20news")
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        _check(self, ints=("offset", "min_words", "seed"), positive_ints=("prompts", "texts_per_author"))
+        object.__setattr__(self, "datasets", tuple(self.datasets))
+
+
+@dataclass(frozen=True)
+class SFTConfig(_Record):
+    """Teaching SmolLM2 to rewrite (rejection-sampling SFT). For each prompt the *untuned* instruct model writes
+    ``candidates`` rewrites (temperature ``temperature``, top-p ``top_p``); a candidate is kept when it reads as a
+    rewrite, not a comment or a copy: its MiniLM cosine to the input is at least ``min_utility``, its word
+    overlap (share of its word bigrams found in the input) at most ``max_copy``, its length ``min_length_ratio``
+    .. ``max_length_ratio`` times the input's words, and it has no meta phrase ("the author", "rewritten", ...).
+    Of the kept ones, the one with the highest reward (utility + privacy) becomes the target. Then LoRA
+    fine-tuning on (instruction + chunk -> target), loss on the target tokens only: ``epochs`` epochs,
+    ``batch_size`` pairs a step (``gradient_accumulation`` micro-batches), AdamW at ``learning_rate``."""
+
+    prompts: PromptConfig = PromptConfig()
+    candidates: int = 4
+    temperature: float = 0.7
+    top_p: float = 0.95
+    min_utility: float = 0.5
+    max_copy: float = 0.6
+    min_length_ratio: float = 0.5
+    max_length_ratio: float = 1.6
+    generation_batch_size: int = 16
+    epochs: int = 2
+    batch_size: int = 8
+    gradient_accumulation: int = 1
+    learning_rate: float = 2e-4
+    checkpoint_every: int = 20
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        if isinstance(self.prompts, dict):
+            object.__setattr__(self, "prompts", PromptConfig.from_dict(self.prompts))
+        _check(self, ints=("seed",), positive_ints=("candidates", "generation_batch_size", "epochs", "batch_size",
+                                                    "gradient_accumulation", "checkpoint_every"),
+               unit=("top_p", "max_copy"), positive=("temperature", "learning_rate", "min_length_ratio", "max_length_ratio"))
+        check_number(self.min_utility, "min_utility", "SFTConfig", low=-1, high=1, closed="both")
+        if self.min_length_ratio > self.max_length_ratio:
+            raise InputError(f"SFTConfig: min_length_ratio {self.min_length_ratio} > max_length_ratio {self.max_length_ratio}")
+
+    def to_dict(self) -> dict:
+        out = super().to_dict()
+        out["prompts"] = self.prompts.to_dict()
+        return out
+
+
+@dataclass(frozen=True)
+class RewardConfig(_Record):
+    """R = R_util + R_priv (the paper's Section 4.2): R_util = cos(U(x), U(y)) with U all-MiniLM-L6-v2 (paper:
+    GTE-large), R_priv = 1 - cos(A(x), A(y)) with A the project's author encoder (paper: LUAR). ``utility`` /
+    ``privacy`` False drop a term (the paper's Table 7 ablation); ``author_encoder`` None = the default encoder."""
+
+    utility: bool = True
+    privacy: bool = True
+    author_encoder: str | None = None
+    batch_size: int = 32
+
+    def __post_init__(self) -> None:
+        _check(self, positive_ints=("batch_size",))
+        if not (self.utility or self.privacy):
+            raise InputError("RewardConfig: utility and privacy are both off: the reward would be constant")
+
+
+@dataclass(frozen=True)
+class PreferenceConfig(_Record):
+    """The paper's Algorithm 1: the SFT policy writes two rewrites per prompt (temperature ``temperature``, top-p
+    ``top_p``: the paper's 1.0 / 1.0); the pair is kept when |ΔR_priv| > ``epsilon_privacy`` and |ΔR_util| <
+    ``epsilon_utility`` (paper: 0.10, 0.05), chosen = the rewrite with the higher R_priv."""
+
+    prompts: PromptConfig = PromptConfig(prompts=600, offset=400)
+    reward: RewardConfig = RewardConfig()
+    epsilon_privacy: float = 0.10
+    epsilon_utility: float = 0.05
+    temperature: float = 1.0
+    top_p: float = 1.0
+    generation_batch_size: int = 16
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        if isinstance(self.prompts, dict):
+            object.__setattr__(self, "prompts", PromptConfig.from_dict(self.prompts))
+        if isinstance(self.reward, dict):
+            object.__setattr__(self, "reward", RewardConfig.from_dict(self.reward))
+        _check(self, ints=("seed",), positive_ints=("generation_batch_size",), unit=("top_p",),
+               positive=("temperature",))
+        for name in ("epsilon_privacy", "epsilon_utility"):
+            check_number(getattr(self, name), name, "PreferenceConfig", low=0, closed="left")
+
+    def to_dict(self) -> dict:
+        out = super().to_dict()
+        out["prompts"], out["reward"] = self.prompts.to_dict(), self.reward.to_dict()
+        return out
+
+
+@dataclass(frozen=True)
+class DPOConfig(_Record):
+    """DPO (Rafailov et al., 2023) with trl's ``DPOTrainer`` on the preference pairs; the reference policy is the
+    SFT policy (its adapter merged into the weights; DPO trains a new adapter on top). The paper's TAROT-DPO
+    hyper-parameters: learning rate 2.96e-5, batch 32, β 0.1, 3 epochs."""
+
+    learning_rate: float = 2.96e-5
+    batch_size: int = 32
+    micro_batch_size: int = 4
+    beta: float = 0.1
+    epochs: int = 3
+    checkpoint_every: int = 5
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        _check(self, ints=("seed",), positive_ints=("batch_size", "micro_batch_size", "epochs", "checkpoint_every"),
+               positive=("learning_rate", "beta"))
+        if self.batch_size % self.micro_batch_size:
+            raise InputError(f"DPOConfig: batch_size {self.batch_size} is not a multiple of micro_batch_size "
+                             f"{self.micro_batch_size}")

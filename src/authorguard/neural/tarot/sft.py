@@ -1,0 +1,141 @@
+"""TAROT's SFT policy: teaching SmolLM2-135M-Instruct to rewrite, by rejection-sampling fine-tuning.
+
+The paper starts from Keep-It-Simple (GPT2-medium fine-tuned for simplification), which cannot be had offline.
+Asked with TAROT's prompt, the untuned 135M model often comments on the text instead of rewriting it
+(../shared/FACTS.md), but some of its samples are real rewrites. So: sample ``candidates`` rewrites per training
+prompt, keep those that read as rewrites (:func:`rewrite_problem`: not empty, not a comment, not a copy, a
+plausible length; MiniLM cosine ≥ ``min_utility``), take the one with the highest TAROT reward, and fine-tune a
+LoRA adapter on (prompt -> kept rewrite), the loss on the rewrite's tokens only (trl's ``SFTTrainer``,
+prompt-completion data). This is the model's own behaviour, filtered (ReST / STaR-style), not another model's.
+"""
+
+from __future__ import annotations
+
+import re
+import numpy as np
+
+from authorguard.exceptions import InputError
+from authorguard.neural.tarot.config import PolicyConfig, SFTConfig
+from authorguard.neural.tarot.folder import TarotFolder
+from authorguard.neural.tarot.policy import PolicyLoader
+
+_META = re.compile(r"\b(?:the author|author's|rewrit\w*|paraphras\w*|obfuscat\w*|original (?:text|paragraph|sentence)|"
+                   r"this (?:text|paragraph|passage|sentence)|the (?:text|paragraph|passage)\b)", re.IGNORECASE)
+_WORD = re.compile(r"[a-z0-9']+")
+
+
+def _bigrams(text: str) -> list:
+    words = _WORD.findall(text.lower())
+    return list(zip(words, words[1:]))
+
+
+def copy_share(original: str, rewrite: str) -> float:
+    """Share of the rewrite's word bigrams that occur in the original (1 = a copy, 0 = no two words kept together)."""
+    mine = _bigrams(rewrite)
+    if not mine:
+        return 0.0
+    theirs = set(_bigrams(original))
+    return sum(b in theirs for b in mine) / len(mine)
+
+
+def rewrite_problem(original: str, rewrite: str, config: SFTConfig) -> str | None:
+    """Why ``rewrite`` is not a usable SFT target (``"empty"``, ``"meta"``, ``"copy"``, ``"length"``), or None."""
+    if not rewrite.strip():
+        return "empty"
+    if _META.search(rewrite) and not _META.search(original):
+        return "meta"
+    if copy_share(original, rewrite) > config.max_copy:
+        return "copy"
+    ratio = len(rewrite.split()) / max(len(original.split()), 1)
+    if not config.min_length_ratio <= ratio <= config.max_length_ratio:
+        return "length"
+    return None
+
+
+def select_targets(originals: list, candidates: list, utility: np.ndarray, total: np.ndarray, config: SFTConfig) -> tuple[list, dict]:
+    """Per prompt, the usable candidate with the highest total reward (None when none is usable), and the counts of
+    why candidates were refused. ``utility`` and ``total`` are flat arrays over (prompt, candidate)."""
+    reasons = {"empty": 0, "meta": 0, "copy": 0, "length": 0, "utility": 0, "kept": 0}
+    targets, flat = [], 0
+    for original, mine in zip(originals, candidates):
+        best, best_score = None, -np.inf
+        for text in mine:
+            problem = rewrite_problem(original, text, config)
+            if problem is None and utility[flat] < config.min_utility:
+                problem = "utility"
+            if problem is None:
+                reasons["kept"] += 1
+                if total[flat] > best_score:
+                    best, best_score = text, total[flat]
+            else:
+                reasons[problem] += 1
+            flat += 1
+        targets.append(best)
+    return targets, reasons
+
+
+def build_sft_data(folder: TarotFolder, policy: PolicyConfig, config: SFTConfig, prompts, load_policy: PolicyLoader,
+                   reward, progress=None) -> dict:
+    """Sample candidates for ``prompts`` (a :class:`~authorguard.neural.tarot.data.TrainingPrompts`), score and
+    select them (the untuned policy samples: ``load_policy`` loads it only if a block is missing); returns the SFT examples and the counts (also written to the stage record)."""
+    from authorguard.neural.tarot.prompts import render_prompt
+    from authorguard.neural.tarot.sampling import sample_rewrites
+
+    tokenizer = load_policy.tokenizer
+    rendered = [render_prompt(tokenizer, policy.instruction, text) for text in prompts.texts]
+    samples = sample_rewrites(folder.stage("sft") / "candidates", rendered, config.candidates, load_policy,
+                              seed=config.seed, max_new_tokens=policy.max_new_tokens, temperature=config.temperature,
+                              top_p=config.top_p, block_size=max(1, config.generation_batch_size // config.candidates),
+                              progress=progress)
+    originals = [t for t, mine in zip(prompts.texts, samples.texts) for _ in mine]
+    flat = [c for mine in samples.texts for c in mine]
+    scores = reward(originals, flat)
+    targets, reasons = select_targets(prompts.texts, samples.texts, scores.utility, scores.total, config)
+    examples = [{"text": text, "author": author, "target": target}
+                for text, author, target in zip(prompts.texts, prompts.authors, targets) if target is not None]
+    if not examples:
+        raise InputError("TAROT SFT: no candidate passed the filter; raise candidates or loosen min_utility / max_copy")
+    return {"examples": examples, "candidates": reasons, "prompts": len(prompts.texts), "examples_kept": len(examples),
+            "candidate_reward": scores.summary(), "generation": {"new_tokens": samples.new_tokens,
+                                                                  "seconds": round(samples.seconds, 1),
+                                                                  "tokens_per_second": round(samples.tokens_per_second, 1)}}
+
+
+def chat_examples(policy: PolicyConfig, examples: list) -> list:
+    """trl's conversational prompt-completion rows: the user turn (instruction + text), the assistant's target."""
+    return [{"prompt": [{"role": "user", "content": f"{policy.instruction}\n\n{e['text']}"}],
+             "completion": [{"role": "assistant", "content": e["target"]}]} for e in examples]
+
+
+def train_sft(folder: TarotFolder, policy: PolicyConfig, config: SFTConfig, examples: list, base, callbacks=()) -> list:
+    """LoRA fine-tuning on ``examples`` with trl's ``SFTTrainer`` (loss on the completion tokens), checkpointed in
+    ``sft/checkpoints`` and resumed from the last checkpoint; the adapter is saved to ``sft/adapter``. Returns
+    the trainer's log history."""
+    from authorguard.neural.tarot.policy import add_adapter
+    from authorguard.neural.tarot.trl_support import resume_point, run_trainer
+
+    try:
+        from datasets import Dataset
+        from trl import SFTConfig as TrlSFTConfig
+        from trl import SFTTrainer
+    except ImportError:
+        raise InputError("TAROT training needs trl: pip install 'authorguard[tarot]'") from None
+    model, tokenizer = base
+    model = add_adapter(model, policy, config.seed)
+    checkpoints = folder.stage("sft") / "checkpoints"
+    args = TrlSFTConfig(output_dir=str(checkpoints), num_train_epochs=config.epochs, per_device_train_batch_size=config.batch_size,
+                        gradient_accumulation_steps=config.gradient_accumulation, learning_rate=config.learning_rate,
+                        lr_scheduler_type="linear", warmup_steps=0, logging_steps=1, save_steps=config.checkpoint_every,
+                        save_total_limit=2, report_to=[], seed=config.seed, data_seed=config.seed, use_cpu=True,
+                        max_length=_max_length(policy), completion_only_loss=True, dataloader_num_workers=0,
+                        disable_tqdm=True, gradient_checkpointing=False)
+    trainer = SFTTrainer(model=model, args=args, train_dataset=Dataset.from_list(chat_examples(policy, examples)),
+                         processing_class=tokenizer, callbacks=list(callbacks))
+    history = run_trainer(trainer, resume_point(checkpoints))
+    trainer.model.save_pretrained(str(folder.stage("sft") / "adapter"))
+    return history
+
+
+def _max_length(policy: PolicyConfig) -> int:
+    """Prompt (chat template ~40 tokens + instruction ~15 + chunk) + completion: what training must not cut."""
+    return policy.max_chunk_tokens + policy.max_new_tokens + 96

@@ -1,0 +1,56 @@
+"""The reward with the real encoders (MiniLM, the packaged author encoder): signs, ranges, ablation switches."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from authorguard.exceptions import InputError
+from authorguard.neural.tarot.config import RewardConfig
+from authorguard.neural.tarot.reward import ObfuscationReward
+
+pytest.importorskip("sentence_transformers")
+
+TEXT = ("omg i totally cant believe it!!! went to the mall w/ jess and we saw him there lol. "
+        "sooo embarrassing, i just wanted to hide behind the pretzel stand")
+PARAPHRASE = ("I could hardly believe it. Jess and I went to the shopping centre and saw him there; it was so "
+              "embarrassing that I wanted to hide behind the pretzel stand.")
+UNRELATED = "The quarterly report shows a modest increase in operating margins across all regions."
+
+
+@pytest.fixture(scope="module")
+def reward():
+    return ObfuscationReward(RewardConfig())
+
+
+def test_a_copy_keeps_all_utility_and_earns_no_privacy(reward):
+    scores = reward([TEXT], [TEXT])
+    assert scores.utility[0] == pytest.approx(1.0, abs=1e-5)
+    assert scores.privacy[0] == pytest.approx(0.0, abs=1e-5)
+    assert scores.total[0] == pytest.approx(1.0, abs=1e-5)
+
+
+def test_a_paraphrase_keeps_more_meaning_than_an_unrelated_text_and_both_hide_the_author_more_than_a_copy(reward):
+    scores = reward([TEXT, TEXT, TEXT], [TEXT, PARAPHRASE, UNRELATED])
+    assert scores.utility[1] > scores.utility[2] + 0.2
+    assert scores.privacy[1] > scores.privacy[0] and scores.privacy[2] > scores.privacy[0]
+    assert np.all((scores.utility >= -1) & (scores.utility <= 1 + 1e-6))
+    assert np.all((scores.privacy >= -1e-6) & (scores.privacy <= 2))
+
+
+def test_an_empty_rewrite_scores_zero_on_both_terms(reward):
+    scores = reward([TEXT], ["  "])
+    assert scores.utility[0] == 0 and scores.privacy[0] == 0
+
+
+def test_switched_off_terms_are_nan_and_add_nothing(reward):
+    no_privacy = ObfuscationReward(RewardConfig(privacy=False), reward.sentence_encoder, reward.author_encoder)
+    scores = no_privacy([TEXT], [PARAPHRASE])
+    assert np.isnan(scores.privacy[0]) and scores.total[0] == pytest.approx(scores.utility[0])
+    assert np.isnan(scores.summary()["privacy"])
+    no_utility = ObfuscationReward(RewardConfig(utility=False), reward.sentence_encoder, reward.author_encoder)
+    assert np.isnan(no_utility([TEXT], [PARAPHRASE]).utility[0])
+    with pytest.raises(InputError, match="both off"):
+        RewardConfig(utility=False, privacy=False)
+    with pytest.raises(InputError, match="rewrites"):
+        reward([TEXT], [])

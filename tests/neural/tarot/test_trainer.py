@@ -1,0 +1,137 @@
+"""The three stages end to end on a tiny Llama (SmolLM2's tokenizer), real 20 Newsgroups prompts, a stub reward."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from authorguard.exceptions import InputError
+from authorguard.neural.tarot.config import DPOConfig, PolicyConfig, PreferenceConfig, PromptConfig, SFTConfig
+from authorguard.neural.tarot.trainer import run_dpo, run_preferences, run_sft
+
+pytest.importorskip("trl")
+
+POLICY = PolicyConfig(max_chunk_tokens=40, max_new_tokens=16, lora_rank=4, lora_alpha=8, lora_targets=("q_proj", "v_proj"))
+SFT = SFTConfig(prompts=PromptConfig(prompts=6, datasets=("20news",), min_words=10), candidates=2, max_copy=1.0,
+                min_utility=-1.0, min_length_ratio=0.01, max_length_ratio=100.0, epochs=2, batch_size=2,
+                learning_rate=1e-3, checkpoint_every=2, generation_batch_size=4)
+PREFS = PreferenceConfig(prompts=PromptConfig(prompts=8, offset=6, datasets=("20news",), min_words=10), epsilon_privacy=0.0,
+                         epsilon_utility=10.0, generation_batch_size=4)
+DPO = DPOConfig(learning_rate=5e-3, batch_size=2, micro_batch_size=2, epochs=3, checkpoint_every=2)
+
+
+@pytest.fixture(scope="module")
+def corpora():
+    from authorguard import registry
+
+    return {"20news": registry.datasets.get("20news")()}
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory, tiny_factory, corpora):
+    from tests.neural.tarot.conftest import LengthReward
+
+    folder = tmp_path_factory.mktemp("tarot")
+    reward = LengthReward()
+    sft = run_sft(folder, POLICY, SFT, reward=reward, base_factory=tiny_factory, corpora=corpora)
+    prefs = run_preferences(folder, PREFS, reward=reward, base_factory=tiny_factory, corpora=corpora)
+    dpo = run_dpo(folder, DPO, reward=reward, monitor_prompts=2, monitor_every=2, base_factory=tiny_factory, corpora=corpora)
+    return folder, sft, prefs, dpo
+
+
+def test_sft_trains_an_adapter_on_kept_rewrites(trained):
+    from safetensors.numpy import load_file
+
+    folder, sft, _, _ = trained
+    assert sft["done"] and sft["prompts"] == 6 and 1 <= sft["examples_kept"] <= 6
+    assert sum(sft["candidates"].values()) == 6 * 2  # every candidate counted once: kept or one reason
+    losses = [h["loss"] for h in sft["history"] if "loss" in h]
+    assert losses and all(np.isfinite(losses))
+    weights = load_file(folder / "sft" / "adapter" / "adapter_model.safetensors")
+    assert any("lora_B" in k and np.abs(v).max() > 0 for k, v in weights.items())  # B starts at zero: it trained
+
+
+def test_a_done_stage_is_not_rerun_and_another_config_is_refused(trained, tiny_factory, corpora):
+    folder, sft, _, _ = trained
+    again = run_sft(folder, POLICY, SFT, base_factory=tiny_factory, corpora=corpora)
+    assert again == json.loads((folder / "sft" / "sft.json").read_text())
+    with pytest.raises(InputError, match="another config"):
+        run_sft(folder, POLICY, SFTConfig(candidates=3), base_factory=tiny_factory, corpora=corpora)
+    with pytest.raises(InputError, match="another policy"):
+        run_sft(folder, PolicyConfig(), SFT, base_factory=tiny_factory, corpora=corpora)
+
+
+def test_preference_pairs_prefer_the_more_private_rewrite(trained):
+    from tests.neural.tarot.conftest import LengthReward
+
+    folder, _, prefs, _ = trained
+    rows = [json.loads(line) for line in (folder / "prefs" / "pairs.jsonl").read_text().splitlines()]
+    assert len(rows) == prefs["filter"]["kept"] >= 1
+    reward = LengthReward()
+    chosen = reward([r["text"] for r in rows], [r["chosen"] for r in rows]).privacy
+    rejected = reward([r["text"] for r in rows], [r["rejected"] for r in rows]).privacy
+    assert np.all(chosen > rejected)
+
+
+def test_dpo_raises_the_chosen_log_ratio_over_the_rejected(trained, tiny_factory):
+    from peft import PeftModel
+
+    from authorguard.neural.tarot.dpo import sequence_log_probs
+    from authorguard.neural.tarot.policy import load_policy
+    from authorguard.neural.tarot.prompts import render_prompt
+
+    folder, _, _, dpo = trained
+    rows = [json.loads(line) for line in (folder / "prefs" / "pairs.jsonl").read_text().splitlines()]
+    model, tokenizer = load_policy([folder / "sft" / "adapter"], tiny_factory())
+    model = PeftModel.from_pretrained(model, str(folder / "dpo" / "adapter"))
+    prompts = [render_prompt(tokenizer, POLICY.instruction, r["text"]) for r in rows]
+
+    def ratios(completions):
+        policy = sequence_log_probs(model, tokenizer, prompts, completions)
+        with model.disable_adapter():
+            reference = sequence_log_probs(model, tokenizer, prompts, completions)
+        return policy - reference
+
+    margin = ratios([r["chosen"] for r in rows]) - ratios([r["rejected"] for r in rows])
+    assert margin.mean() > 0  # zero before DPO: the adapter starts as the identity
+    assert dpo["monitor"][0]["step"] == 0 and dpo["monitor"][0]["kl"] == pytest.approx(0.0, abs=1e-4)
+    assert dpo["monitor"][-1]["step"] > 0
+    assert any("rewards/margins" in h for h in dpo["history"])
+
+
+def test_stages_need_their_predecessor(tmp_path, tiny_factory):
+    with pytest.raises(InputError, match="not done"):
+        run_preferences(tmp_path, PREFS, base_factory=tiny_factory)
+
+
+def test_sampling_resumes_block_by_block_with_the_same_texts(tmp_path, tiny_factory):
+    from authorguard.neural.tarot.policy import PolicyLoader
+    from authorguard.neural.tarot.sampling import sample_rewrites
+
+    loader = PolicyLoader(base_factory=tiny_factory)
+    prompts = [f"<|im_start|>user\nRewrite: text number {i}<|im_end|>\n<|im_start|>assistant\n" for i in range(5)]
+    options = {"seed": 3, "max_new_tokens": 8, "temperature": 1.0, "top_p": 1.0, "block_size": 2}
+    first = sample_rewrites(tmp_path, prompts, 2, loader, **options)
+    (tmp_path / "block-00001.json").unlink()
+    second = sample_rewrites(tmp_path, prompts, 2, loader, **options)
+    assert first.texts == second.texts and len(first.texts) == 5 and all(len(t) == 2 for t in first.texts)
+    with pytest.raises(InputError, match="other prompts"):
+        sample_rewrites(tmp_path, prompts[::-1], 2, loader, **options)
+
+
+def test_the_rewriter_keeps_documents_in_order_and_counts_chunks(trained, tiny_factory):
+    from authorguard.neural.tarot.model import TarotRewriter
+
+    folder, _, _, _ = trained
+    documents = ["A short one.", " ".join(["This sentence goes on and on."] * 30), "Third.\n\nFourth paragraph."]
+    for stage in ("sft", "dpo"):
+        rewriter = TarotRewriter(folder, stage, base_factory=tiny_factory)
+        out = rewriter.rewrite(documents, seed=1)
+        assert len(out) == 3 and rewriter.rewrite(documents, seed=1) == out
+        assert rewriter.stats["documents"] == 3 and rewriter.stats["chunks"] > 4
+    with pytest.raises(InputError, match="does not exist"):
+        TarotRewriter(folder / "missing", "dpo")
+    with pytest.raises(InputError, match="unknown stage"):
+        TarotRewriter(folder, "ppo")
