@@ -5,7 +5,7 @@ from __future__ import annotations
 import typer
 
 from authorguard import __version__
-from authorguard.cli import a4nt, anonymize, datasets, demo, experiment, obfuscate, privacy, syntf, train
+from authorguard.cli import a4nt, anonymize, datasets, demo, experiment, obfuscate, privacy, syntf, tarot, train
 
 app = typer.Typer(
     name="authorguard",
@@ -23,6 +23,7 @@ app.add_typer(experiment.app, name="experiment")
 app.add_typer(datasets.app, name="datasets")
 app.add_typer(train.app, name="train")
 app.add_typer(a4nt.app, name="a4nt")
+app.add_typer(tarot.app, name="tarot")
 app.command("report")(experiment.report)
 
 

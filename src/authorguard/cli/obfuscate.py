@@ -27,7 +27,7 @@ def build_text_method(name: str, params: dict, seed: int | None, model: str | No
             raise InputError(f"unknown parameter {key!r} for method {name!r} (known: {', '.join(sorted(known)) or 'none'})")
     if model is not None:
         if "model" not in known:
-            raise InputError(f"method {name!r} takes no trained model (--model is for a4nt, a4nt-autoencoder)")
+            raise InputError(f"method {name!r} takes no trained model (--model is for a4nt, a4nt-autoencoder, tarot, tarot-sft)")
         params = {**params, "model": model}
     if seed is not None and "random_state" in known:
         params = {**params, "random_state": seed}
@@ -67,7 +67,7 @@ def obfuscate(
     seed: Annotated[int | None, typer.Option(help="Seed of a random method (default: fresh randomness).")] = None,
     id_field: Annotated[str, typer.Option(help="Field holding the record id (positions are used when absent).")] = "id",
     text_field: Annotated[str, typer.Option(help="Field holding the text.")] = "text",
-    model: Annotated[Path | None, typer.Option("--model", help="Trained model folder of a neural method (a4nt).")] = None,
+    model: Annotated[Path | None, typer.Option("--model", help="Trained model folder of a neural method (a4nt; tarot: default the packaged policy).")] = None,
     attribute_field: Annotated[str | None, typer.Option(help="Field holding each record's attribute class (A4NT's source "
                                                               "style; default: the model's classifier decides).")] = None,
 ) -> None:

@@ -4,7 +4,8 @@
 with the untuned SmolLM2-135M-Instruct and the paper's prompt (its GPT-3.5 row). ``model`` is a folder trained
 with ``authorguard tarot sft|prefs|dpo``; None uses the adapters shipped in the package. Documents are cut into
 chunks of whole sentences (never truncated) and rewritten in batches; the output is deterministic given
-``random_state``. After a call, :meth:`release_report` gives the chunk count and generation speed.
+``random_state``; a blank document stays "" (nothing is generated). After a call, :meth:`release_report` gives
+the chunk count and generation speed.
 """
 
 from __future__ import annotations
@@ -38,6 +39,8 @@ class Tarot(TextObfuscator):
     top_p : float, default=0.95
     batch_size : int, default=16
         Chunks generated together.
+    max_new_tokens : int or None
+        Cap on the tokens written per chunk (None: the policy's ``max_new_tokens``, 128 by default).
     random_state : int, numpy Generator or None
     """
 
@@ -45,11 +48,12 @@ class Tarot(TextObfuscator):
     stage = "dpo"
 
     def __init__(self, model: str | None = None, temperature: float = 0.7, top_p: float = 0.95, batch_size: int = 16,
-                 random_state=None) -> None:
+                 max_new_tokens: int | None = None, random_state=None) -> None:
         self.model = model
         self.temperature = temperature
         self.top_p = top_p
         self.batch_size = batch_size
+        self.max_new_tokens = max_new_tokens
         self.random_state = random_state
 
     def fit(self, raw_documents=None, y=None):
@@ -57,6 +61,8 @@ class Tarot(TextObfuscator):
         check_number(self.temperature, "temperature", name, low=0, closed="neither")
         check_number(self.top_p, "top_p", name, low=0, high=1, closed="right")
         check_number(self.batch_size, "batch_size", name, kind=int, low=1, closed="left")
+        if self.max_new_tokens is not None:
+            check_number(self.max_new_tokens, "max_new_tokens", name, kind=int, low=1, closed="left")
         self.rewriter_ = _load(None if self.model is None else str(self.model), self.stage)
         return self
 
@@ -67,7 +73,7 @@ class Tarot(TextObfuscator):
     def obfuscate(self, raw_documents) -> list[str]:
         texts = check_texts(raw_documents, type(self).__name__)
         return self.rewriter_.rewrite(texts, _int_seed(self.random_state), temperature=self.temperature, top_p=self.top_p,
-                                      batch_size=self.batch_size)
+                                      batch_size=self.batch_size, max_new_tokens=self.max_new_tokens)
 
     def release_report(self) -> dict:
         """The last call's counts: documents, chunks, empty chunk rewrites, generated tokens, tokens/s."""
@@ -86,9 +92,10 @@ class ZeroShotRewrite(Tarot):
 
     stage = "zero-shot"
 
-    def __init__(self, temperature: float = 0.7, top_p: float = 0.95, batch_size: int = 16, random_state=None) -> None:
-        super().__init__(None, temperature, top_p, batch_size, random_state)
+    def __init__(self, temperature: float = 0.7, top_p: float = 0.95, batch_size: int = 16,
+                 max_new_tokens: int | None = None, random_state=None) -> None:
+        super().__init__(None, temperature, top_p, batch_size, max_new_tokens, random_state)
 
     def get_params(self, deep: bool = True) -> dict:
         return {"temperature": self.temperature, "top_p": self.top_p, "batch_size": self.batch_size,
-                "random_state": self.random_state}
+                "max_new_tokens": self.max_new_tokens, "random_state": self.random_state}

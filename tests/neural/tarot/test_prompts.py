@@ -46,6 +46,9 @@ def test_rewrites_are_reassembled_per_document_and_paragraph(tokenizer):
     chunks = chunk_documents(["One. Two.\n\nThree.", "Four."], _words(tokenizer), 2)
     out = reassemble(chunks, [f"<{c.text}>" for c in chunks], 2)
     assert out == ["<One.> <Two.>\n\n<Three.>", "<Four.>"]
+    blank = chunk_documents(["", "Five.", " \n\n "], _words(tokenizer), 10)
+    assert [c.document for c in blank] == [1]
+    assert reassemble(blank, ["<5>"], 3) == ["", "<5>", ""]
     with pytest.raises(ValueError):
         reassemble(chunks, ["x"], 2)
 

@@ -44,20 +44,20 @@ class TarotRewriter:
             self.loader = PolicyLoader((), base_factory)
         else:
             folder = resolve_folder(model)
-            folder.require(stage, f"rewriting with the {stage} policy")
             self.policy = folder.policy_config()
+            folder.require(stage, f"rewriting with the {stage} policy")
             self.loader = PolicyLoader(folder.adapters(upto=None if stage == "dpo" else "prefs"), base_factory)
             folder.check_tokenizer(tokenizer_signature(self.loader.tokenizer))
         self.stage = stage
         self.stats: dict = {}
 
     def rewrite(self, texts: Sequence[str], seed: int | None, *, temperature: float = 0.7, top_p: float = 0.95,
-                batch_size: int = 16) -> list[str]:
+                batch_size: int = 16, max_new_tokens: int | None = None) -> list[str]:
         model, tokenizer = self.loader()
         count = lambda text: len(tokenizer(text, add_special_tokens=False)["input_ids"])  # noqa: E731
         chunks = chunk_documents(texts, count, self.policy.max_chunk_tokens)
         prompts = [render_prompt(tokenizer, self.policy.instruction, c.text) for c in chunks]
-        out = generate(model, tokenizer, prompts, max_new_tokens=self.policy.max_new_tokens, seed=seed,
+        out = generate(model, tokenizer, prompts, max_new_tokens=max_new_tokens or self.policy.max_new_tokens, seed=seed,
                        temperature=temperature, top_p=top_p, batch_size=batch_size)
         rewrites = [clean_rewrite(t) for t in out.texts]
         self.stats = {"documents": len(texts), "chunks": len(chunks), "empty_rewrites": sum(not r for r in rewrites),

@@ -33,13 +33,12 @@ class Chunk:
 
 
 def chunk_documents(texts: Sequence[str], count_tokens: Callable[[str], int], max_tokens: int) -> list[Chunk]:
-    """Every document's chunks, in document order (each document gives at least one chunk; an empty document is
-    the caller's error). ``count_tokens(text)`` is the policy tokenizer's length of ``text``."""
+    """Every document's chunks, in document order; a blank document has none (it is rewritten as ""), every other
+    document at least one. ``count_tokens(text)`` is the policy tokenizer's length of ``text``."""
     splitter = SentenceSplitter()
     chunks: list[Chunk] = []
     for index, text in enumerate(texts):
-        paragraphs = [p for p in _PARAGRAPHS.split(text) if p.strip()] or [text]
-        for number, paragraph in enumerate(paragraphs):
+        for number, paragraph in enumerate(p for p in _PARAGRAPHS.split(text) if p.strip()):
             pieces: list[str] = []
             for sentence in splitter.split(paragraph) or [paragraph.strip()]:
                 pieces.extend(_fit(sentence, count_tokens, max_tokens))
@@ -72,7 +71,7 @@ def _fit(sentence: str, count_tokens: Callable[[str], int], max_tokens: int) -> 
 
 def reassemble(chunks: Sequence[Chunk], rewrites: Sequence[str], n_documents: int) -> list[str]:
     """The rewritten documents: ``rewrites[i]`` replaces ``chunks[i]``; chunks of a paragraph joined by a space,
-    paragraphs by a blank line. One output per document, in order."""
+    paragraphs by a blank line. One output per document, in order ("" for a document without chunks)."""
     if len(chunks) != len(rewrites):
         raise ValueError(f"{len(chunks)} chunks but {len(rewrites)} rewrites")
     paragraphs: list[dict[int, list[str]]] = [{} for _ in range(n_documents)]

@@ -1,0 +1,102 @@
+"""``authorguard tarot``: train TAROT's policy stage by stage (sft -> prefs -> dpo) in one model folder."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from authorguard.cli.common import console, handle_errors, progress, set_data_dir
+
+app = typer.Typer(help="TAROT: a small LM rewriter fine-tuned by preference optimisation to hide authorship.",
+                  no_args_is_help=True)
+
+Output = Annotated[Path, typer.Option("--output", "-o", help="The model folder (shared by the stages).")]
+ConfigFile = Annotated[Path, typer.Option("--config", help="TOML / JSON / YAML table of the stage's config keys.")]
+Resume = Annotated[bool, typer.Option("--resume", help="Continue an interrupted stage (generation blocks, checkpoints).")]
+DataDir = Annotated[Path, typer.Option("--data-dir", help="Data directory (default: AUTHORGUARD_DATA).")]
+
+
+def _check_fresh(folder: Path, stage: str, resume: bool) -> None:
+    from authorguard.exceptions import InputError
+    from authorguard.neural.tarot.folder import TarotFolder
+
+    tarot = TarotFolder(folder)
+    if tarot.stage(stage).exists() and not tarot.done(stage) and not resume:
+        raise InputError(f"{tarot.stage(stage)} holds an interrupted {stage} stage: pass --resume to continue it "
+                         "(or delete the folder)")
+
+
+def _summary(record: dict, keys: tuple) -> str:
+    return json.dumps({k: record[k] for k in keys if k in record})
+
+
+def _bar(bars, name: str):
+    task = bars.add_task(name, total=None)
+    return lambda done, total: bars.update(task, completed=done, total=total)
+
+
+@app.command("sft")
+@handle_errors
+def sft(output: Output, config: ConfigFile = None, resume: Resume = False, data_dir: DataDir = None) -> None:
+    """Stage 1: sample rewrites from the untuned SmolLM2, keep the usable ones, LoRA fine-tune on them. The config
+    holds SFTConfig keys and an optional ``policy`` table (PolicyConfig: instruction, chunk and output lengths, LoRA)."""
+    from authorguard.batch.config import load_method_params
+    from authorguard.neural.tarot.config import PolicyConfig, SFTConfig
+    from authorguard.neural.tarot.trainer import run_sft
+    from authorguard.utils.validation import dataclass_from_params
+
+    set_data_dir(data_dir)
+    params = load_method_params(config)
+    policy = dataclass_from_params(PolicyConfig, params.pop("policy", {}), f"{config or 'TAROT options'} [policy]")
+    resolved = dataclass_from_params(SFTConfig, params, str(config or "TAROT SFT options"))
+    _check_fresh(output, "sft", resume)
+    with progress() as bars:
+        record = run_sft(output, policy, resolved, progress=_bar(bars, "sampling SFT candidates"))
+    console.print(f"TAROT SFT policy in {output / 'sft' / 'adapter'}: " +
+                  _summary(record, ("prompts", "examples_kept", "candidates", "generation", "train_seconds")), highlight=False)
+
+
+@app.command("prefs")
+@handle_errors
+def prefs(output: Output, config: ConfigFile = None, resume: Resume = False, data_dir: DataDir = None) -> None:
+    """Stage 2: two rewrites per prompt from the SFT policy, scored by the reward, filtered into preference pairs
+    (the paper's Algorithm 1; PreferenceConfig keys, with ``prompts`` and ``reward`` tables)."""
+    from authorguard.batch.config import load_method_params
+    from authorguard.neural.tarot.config import PreferenceConfig
+    from authorguard.neural.tarot.trainer import run_preferences
+    from authorguard.utils.validation import dataclass_from_params
+
+    set_data_dir(data_dir)
+    resolved = dataclass_from_params(PreferenceConfig, load_method_params(config), str(config or "TAROT preference options"))
+    _check_fresh(output, "prefs", resume)
+    with progress() as bars:
+        record = run_preferences(output, resolved, progress=_bar(bars, "sampling preference pairs"))
+    console.print(f"TAROT preference pairs in {output / 'prefs' / 'pairs.jsonl'}: " +
+                  _summary(record, ("filter", "sft_reward", "generation")), highlight=False)
+
+
+@app.command("dpo")
+@handle_errors
+def dpo(output: Output, config: ConfigFile = None, resume: Resume = False, monitor_prompts: Annotated[int, typer.Option(
+        help="Held-out prompts rewritten every --monitor-every steps to log reward and KL (0: none).")] = 16,
+        monitor_every: Annotated[int, typer.Option(help="Steps between monitor checks.")] = 5, data_dir: DataDir = None) -> None:
+    """Stage 3: DPO (trl) over the SFT policy on the preference pairs (DPOConfig keys)."""
+    from authorguard.batch.config import load_method_params
+    from authorguard.neural.tarot.config import DPOConfig
+    from authorguard.neural.tarot.trainer import run_dpo
+    from authorguard.utils.validation import check_number, dataclass_from_params
+
+    set_data_dir(data_dir)
+    resolved = dataclass_from_params(DPOConfig, load_method_params(config), str(config or "TAROT DPO options"))
+    check_number(monitor_prompts, "monitor_prompts", "tarot dpo", kind=int, low=0, closed="left")
+    check_number(monitor_every, "monitor_every", "tarot dpo", kind=int, low=1, closed="left")
+    _check_fresh(output, "dpo", resume)
+    with progress() as bars:
+        bars.add_task("DPO", total=None)
+        record = run_dpo(output, resolved, monitor_prompts=monitor_prompts, monitor_every=monitor_every)
+    last = record["monitor"][-1] if record.get("monitor") else {}
+    console.print(f"TAROT DPO policy in {output / 'dpo' / 'adapter'}: pairs {record['pairs']}, "
+                  f"{record.get('train_seconds')} s; last check {json.dumps(last)}", highlight=False)

@@ -1,0 +1,60 @@
+"""TAROT's text methods on the real SmolLM2-135M: documents in = documents out, seeded, one-line errors."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from authorguard.exceptions import InputError
+
+pytest.importorskip("transformers")
+
+DOCUMENTS = ["I went to the market today and bought apples.",
+             "Short one.\n\nA second paragraph that says a little more about the weather, which was grey all day. " * 3,
+             "Last."]
+
+
+def test_zero_shot_rewrite_keeps_documents_and_order_and_is_seeded():
+    from authorguard.methods.tarot import ZeroShotRewrite
+
+    method = ZeroShotRewrite(max_new_tokens=6, random_state=3).fit()
+    out = method.obfuscate(DOCUMENTS)
+    assert len(out) == 3 and all(isinstance(t, str) for t in out)
+    assert method.obfuscate(DOCUMENTS) == out
+    assert ZeroShotRewrite(max_new_tokens=6, random_state=4).fit().obfuscate(DOCUMENTS) != out
+    report = method.release_report()
+    assert report["documents"] == 3 and report["chunks"] >= 4  # the second document has two paragraphs
+    assert "\n\n" in out[1]  # paragraphs survive
+    assert method.obfuscate(["", "  \n"]) == ["", ""]  # nothing to rewrite: nothing generated
+    assert method.release_report()["chunks"] == 0
+    with pytest.raises(InputError):
+        method.obfuscate([b"\xff"])
+
+
+def test_cli_obfuscate_with_a_model_that_does_not_fit_is_a_one_line_error(tmp_path):
+    from typer.testing import CliRunner
+
+    from authorguard.cli.app import app
+
+    source = tmp_path / "in.jsonl"
+    source.write_text("".join(json.dumps({"id": f"d{i}", "text": t}) + "\n" for i, t in enumerate(DOCUMENTS)), encoding="utf-8")
+    runner = CliRunner()
+    ok = runner.invoke(app, ["obfuscate", str(source), "-o", str(tmp_path / "out.jsonl"), "--method", "zero-shot-rewrite",
+                             "--seed", "1", "--config", _config(tmp_path)])
+    assert ok.exit_code == 0, ok.output
+    rows = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert [r["id"] for r in rows] == ["d0", "d1", "d2"]
+    missing = runner.invoke(app, ["obfuscate", str(source), "-o", str(tmp_path / "x.jsonl"), "--method", "tarot",
+                                  "--model", str(tmp_path / "nowhere")])
+    assert missing.exit_code != 0 and "does not exist" in missing.output
+    (tmp_path / "empty").mkdir()
+    empty = runner.invoke(app, ["obfuscate", str(source), "-o", str(tmp_path / "x.jsonl"), "--method", "tarot",
+                                "--model", str(tmp_path / "empty")])
+    assert empty.exit_code != 0 and "not a TAROT model folder" in empty.output
+
+
+def _config(tmp_path) -> str:
+    path = tmp_path / "zero-shot.toml"
+    path.write_text("max_new_tokens = 4\n", encoding="utf-8")
+    return str(path)
