@@ -83,6 +83,11 @@ class TextObfuscator(BaseEstimator, ABC):
         """True when ``fit`` would learn from the documents it is given (batch rewriting refuses that)."""
         return False
 
+    def release_report(self) -> dict:
+        """What the last ``obfuscate`` call did, as JSON-ready counts (a neural rewriter: chunks, tokens/s); the
+        benchmark keeps it in the results' ``method_report`` column. Default: nothing to report."""
+        return {}
+
     def obfuscate_records(self, raw_documents, record_ids, seed: int | None) -> list[str]:
         """Like ``obfuscate``, but a random method draws each record's randomness from a generator derived from
         (``seed``, its id) — or fresh OS entropy when ``seed`` is None — so a record's rewrite does not depend on

@@ -72,3 +72,19 @@ def test_every_series_gets_its_own_colour():
     for n in (3, 14, 40):
         styles = series_styles(n)
         assert len({colour for colour, _ in styles}) == n
+
+
+def test_method_reports_become_one_row_per_method_and_run():
+    import json
+
+    import pandas as pd
+
+    from authorguard.experiments.report import _method_reports
+
+    frame = pd.DataFrame({"view": ["BAC-10"] * 4, "method": ["tarot", "tarot", "tarot", "synonyms"], "run": [0, 0, 1, 0],
+                          "method_report": [json.dumps({"chunks": 12, "documents": 5})] * 2 +
+                                           [json.dumps({"chunks": 13, "documents": 5}), "{}"]})
+    table = _method_reports(frame, "BAC-10")
+    assert table.to_dict("records") == [{"method": "tarot", "run": 0, "chunks": 12, "documents": 5},
+                                        {"method": "tarot", "run": 1, "chunks": 13, "documents": 5}]
+    assert _method_reports(frame.drop(columns="method_report"), "BAC-10").empty

@@ -271,11 +271,27 @@ def _benchmark_sections(frame: pd.DataFrame, view: str, options: ReportOptions, 
                      benchmark_table(frame, view, classifier=options.classifier, part_name="summary")))
     sections.append(("table", f"{view}: attack F1 ↓ per attacker and threat model",
                      benchmark_table(frame, view, classifier=options.classifier, part_name="attacks")))
+    reports = _method_reports(frame, view)
+    if not reports.empty:
+        sections.append(("table", f"{view}: what each rewriting method did (its release report: chunks rewritten, "
+                                  f"empty rewrites, tokens generated, tokens/s)", reports))
     name = f"scatter_{re.sub(r'[^A-Za-z0-9]+', '_', view)}"
     _scatter_figure(benchmark_points(frame, view, options.classifier), view, output / "figures" / f"{name}.png")
     figures.append(Figure(name, f"{view}: privacy against utility",
                           f"One point per method setting; x: the strongest attack's F1 ({options.classifier}), y: utility. "
                           f"Made by {made_by}."))
+
+
+def _method_reports(frame: pd.DataFrame, view: str) -> pd.DataFrame:
+    """One row per (method, run) of ``view`` whose method reported something (``method_report`` column)."""
+    if "method_report" not in frame:
+        return pd.DataFrame()
+    rows = {}
+    for _, row in frame[frame["view"] == view].iterrows():
+        report = json.loads(row["method_report"]) if isinstance(row["method_report"], str) and row["method_report"] else {}
+        if report:
+            rows[(row["method"], row["run"])] = {"method": row["method"], "run": row["run"], **report}
+    return pd.DataFrame(list(rows.values()))
 
 
 def build_report(results: str | os.PathLike, output_dir: str | os.PathLike, options: ReportOptions = ReportOptions(),

@@ -205,6 +205,7 @@ def _releases(config: ExperimentConfig, cell: Cell, cache_dir: Path, seed: int) 
     corpus = _view(config, cell.view).corpus
     cls = _method_class(cell.method)
     if issubclass(cls, TextObfuscator):
+        report: dict = {}
         if cls.deterministic:
             meta, _ = _load_prepared(cache_dir / preparation_key(cell.view, cell.method, cell.setting, cell.fingerprint))
             texts = meta["texts"]
@@ -213,12 +214,14 @@ def _releases(config: ExperimentConfig, cell: Cell, cache_dir: Path, seed: int) 
             if "random_state" in cls().get_params():
                 params["random_state"] = seed
             view = _view(config, cell.view)
-            texts = cls(**params).fit(corpus.split("train").texts).obfuscate_labelled(corpus.texts, view.attributes)
+            method = cls(**params).fit(corpus.split("train").texts)
+            texts = method.obfuscate_labelled(corpus.texts, view.attributes)
+            report = method.release_report()
             if len(texts) != len(corpus):
                 raise AuthorguardError(f"method {cell.method.name!r} returned {len(texts)} texts for {len(corpus)} documents")
         original = _original_release(config, cell.view, corpus)
         released = original if cls is registry.methods.get("original") else Release.from_texts(texts, config.morphology)
-        return released, original, {}, "text"
+        return released, original, {"method_report": report}, "text"
     meta, fitted = _load_prepared(cache_dir / preparation_key(cell.view, cell.method, cell.setting, cell.fingerprint))
     resolved = meta["settings"][_setting_key(cell.setting)]
     model = fitted.with_epsilon(resolved["epsilon"]) if _epsilon_shared(cls) else fitted
@@ -242,6 +245,7 @@ def evaluate_cell(config: ExperimentConfig, cell: Cell, cache_dir: Path) -> list
         "epsilon": privacy.get("epsilon"), "n_words": privacy.get("n_words"), "loss_per_word": privacy.get("loss_per_word"),
         "total_loss": privacy.get("tight_epsilon"), "improved_epsilon": privacy.get("improved_epsilon"),
         "standard_epsilon": privacy.get("standard_epsilon"), "vocabulary_size": len(released.vocabulary),
+        "method_report": json.dumps(privacy.get("method_report") or {}, sort_keys=True),
     }
     base.update({f"param_{k}": (v if isinstance(v, (int, float, bool)) else str(v)) for k, v in cell.setting.items()})
     rows = []
