@@ -100,3 +100,13 @@ def dpo(output: Output, config: ConfigFile = None, resume: Resume = False, monit
     last = record["monitor"][-1] if record.get("monitor") else {}
     console.print(f"TAROT DPO policy in {output / 'dpo' / 'adapter'}: pairs {record['pairs']}, "
                   f"{record.get('train_seconds')} s; last check {json.dumps(last)}", highlight=False)
+
+
+@app.command("curves")
+@handle_errors
+def curves(model: Annotated[Path, typer.Argument(help="A TAROT model folder.")],
+           output: Annotated[Path, typer.Option("--output", "-o", help="PNG to write.")]) -> None:
+    """Plot the training curves of a folder: SFT loss, DPO loss and margins, monitored reward components and KL."""
+    from authorguard.neural.tarot.curves import plot_training_curves
+
+    console.print(f"wrote {plot_training_curves(model, output)}", highlight=False)

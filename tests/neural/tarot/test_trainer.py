@@ -101,6 +101,18 @@ def test_dpo_raises_the_chosen_log_ratio_over_the_rejected(trained, tiny_factory
     assert any("rewards/margins" in h for h in dpo["history"])
 
 
+def test_training_curves_are_plotted_through_the_cli(trained, tmp_path):
+    from typer.testing import CliRunner
+
+    from authorguard.cli.app import app
+
+    folder, _, _, _ = trained
+    result = CliRunner().invoke(app, ["tarot", "curves", str(folder), "-o", str(tmp_path / "curves.png")])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "curves.png").read_bytes()[:4] == b"\x89PNG"
+    assert (folder / "dpo" / "monitor.jsonl").read_text().count("\n") == len(json.loads((folder / "dpo" / "dpo.json").read_text())["monitor"])
+
+
 def test_stages_need_their_predecessor(tmp_path, tiny_factory):
     with pytest.raises(InputError, match="not done"):
         run_preferences(tmp_path, PREFS, base_factory=tiny_factory)
@@ -135,3 +147,19 @@ def test_the_rewriter_keeps_documents_in_order_and_counts_chunks(trained, tiny_f
         TarotRewriter(folder / "missing", "dpo")
     with pytest.raises(InputError, match="unknown stage"):
         TarotRewriter(folder, "ppo")
+
+
+def test_cli_stages_refuse_to_start_out_of_order_or_over_an_interrupted_stage(tmp_path):
+    from typer.testing import CliRunner
+
+    from authorguard.cli.app import app
+
+    runner = CliRunner()
+    early = runner.invoke(app, ["tarot", "prefs", "-o", str(tmp_path)])
+    assert early.exit_code != 0 and "stage 'sft' is not done" in early.output
+    (tmp_path / "sft").mkdir()
+    interrupted = runner.invoke(app, ["tarot", "sft", "-o", str(tmp_path)])
+    assert interrupted.exit_code != 0 and "--resume" in interrupted.output
+    (tmp_path / "bad.toml").write_text("candidates = 0\n", encoding="utf-8")
+    bad = runner.invoke(app, ["tarot", "sft", "-o", str(tmp_path / "new"), "--config", str(tmp_path / "bad.toml")])
+    assert bad.exit_code != 0 and "candidates" in bad.output and len(bad.output.strip().splitlines()) == 1

@@ -72,9 +72,11 @@ def sequence_log_probs(model, tokenizer, prompts: Sequence[str], completions: Se
 class PolicyMonitor:
     """Every ``every`` optimiser steps (and at the start and the end), samples one rewrite of each monitor prompt
     from the policy being trained and records its reward components and its KL to the reference policy (the same
-    peft model with the adapter disabled). ``records``: one dict per check."""
+    peft model with the adapter disabled). ``records``: one dict per check, also appended to ``store`` (a JSON-lines
+    file; the records of an interrupted run are read back from it)."""
 
-    def __init__(self, tokenizer, texts: Sequence[str], policy: PolicyConfig, reward, every: int, seed: int) -> None:
+    def __init__(self, tokenizer, texts: Sequence[str], policy: PolicyConfig, reward, every: int, seed: int,
+                 store=None) -> None:
         self.tokenizer = tokenizer
         self.texts = list(texts)
         self.rendered = [render_prompt(tokenizer, policy.instruction, t) for t in self.texts]
@@ -82,7 +84,12 @@ class PolicyMonitor:
         self.reward = reward
         self.every = every
         self.seed = seed
+        self.store = store
         self.records: list = []
+        if store is not None and store.is_file():
+            import json
+
+            self.records = [json.loads(line) for line in store.read_text(encoding="utf-8").splitlines() if line.strip()]
 
     def check(self, model, step: int) -> dict:
         from authorguard.neural.tarot.policy import generate
@@ -99,6 +106,12 @@ class PolicyMonitor:
         record = {"step": step, **scores.summary(), "kl": float(np.mean(policy_lp - reference_lp)),
                   "new_tokens": float(np.mean(out.new_tokens))}
         self.records.append(record)
+        if self.store is not None:
+            import json
+
+            self.store.parent.mkdir(parents=True, exist_ok=True)
+            with open(self.store, "a", encoding="utf-8") as handle:
+                handle.write(json.dumps(record) + "\n")
         if was_training:
             model.train()
         return record

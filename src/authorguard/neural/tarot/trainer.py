@@ -122,7 +122,7 @@ def run_dpo(path: str | Path, config: DPOConfig = DPOConfig(), *, reward=None, m
                                 min_words=used.min_words, datasets=used.datasets, seed=used.seed)
         texts = training_prompts(held_out, _token_counter(loader.tokenizer), policy.max_chunk_tokens, corpora).texts
         monitor = PolicyMonitor(loader.tokenizer, texts, policy, reward or ObfuscationReward(RewardConfig()),
-                                monitor_every, config.seed)
+                                monitor_every, config.seed, store=folder.stage("dpo") / "monitor.jsonl")
     folder.write_record("dpo", {"config": config.to_dict(), "pairs": len(pairs), "done": False})
     started = time.perf_counter()
     history = train_dpo(folder, policy, config, pairs, loader(), monitor)
