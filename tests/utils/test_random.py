@@ -35,3 +35,13 @@ def test_uniform_source_selection():
     assert isinstance(uniform_source(3), GeneratorUniforms)
     assert isinstance(uniform_source(3, secure=True), SecureUniforms)
     assert np.array_equal(uniform_source(3).uniforms(4), np.random.default_rng(3).random(4))
+
+
+def test_int_seed_passes_ints_through_and_draws_from_generators():
+    import numpy as np
+
+    from authorguard.utils.random import int_seed
+
+    assert int_seed(None) is None and int_seed(7) == 7 and int_seed(np.int64(7)) == 7
+    assert int_seed(np.random.default_rng(1)) == int_seed(np.random.default_rng(1))
+    assert int_seed(np.random.default_rng(1)) != int_seed(np.random.default_rng(2))

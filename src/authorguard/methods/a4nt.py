@@ -15,6 +15,7 @@ import functools
 
 from authorguard.base import TextObfuscator
 from authorguard.exceptions import InputError
+from authorguard.utils.random import int_seed
 from authorguard.utils.validation import check_number, check_option, check_texts
 
 
@@ -23,12 +24,6 @@ def _load(folder: str, variant: str):
     from authorguard.neural.a4nt.model import A4NTModel
 
     return A4NTModel(folder, variant)
-
-
-def _int_seed(random_state) -> int | None:
-    if random_state is None or isinstance(random_state, int):
-        return random_state
-    return int(random_state.integers(2**62))  # a numpy Generator
 
 
 class A4NT(TextObfuscator):
@@ -75,7 +70,7 @@ class A4NT(TextObfuscator):
 
     def obfuscate_labelled(self, raw_documents, attributes) -> list[str]:
         texts = check_texts(raw_documents, type(self).__name__)
-        return self.model_.obfuscate(texts, attributes, self.samples, self.select, _int_seed(self.random_state))
+        return self.model_.obfuscate(texts, attributes, self.samples, self.select, int_seed(self.random_state))
 
     def obfuscate_records(self, raw_documents, record_ids, seed: int | None) -> list[str]:
         texts = check_texts(raw_documents, type(self).__name__)

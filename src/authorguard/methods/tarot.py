@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 
 from authorguard.base import TextObfuscator
+from authorguard.utils.random import int_seed
 from authorguard.utils.validation import check_number, check_texts
 
 
@@ -21,12 +22,6 @@ def _load(model: str | None, stage: str):
     from authorguard.neural.tarot.model import TarotRewriter
 
     return TarotRewriter(model, stage)
-
-
-def _int_seed(random_state) -> int | None:
-    if random_state is None or isinstance(random_state, int):
-        return random_state
-    return int(random_state.integers(2**62))  # a numpy Generator
 
 
 class Tarot(TextObfuscator):
@@ -72,7 +67,7 @@ class Tarot(TextObfuscator):
 
     def obfuscate(self, raw_documents) -> list[str]:
         texts = check_texts(raw_documents, type(self).__name__)
-        return self.rewriter_.rewrite(texts, _int_seed(self.random_state), temperature=self.temperature, top_p=self.top_p,
+        return self.rewriter_.rewrite(texts, int_seed(self.random_state), temperature=self.temperature, top_p=self.top_p,
                                       batch_size=self.batch_size, max_new_tokens=self.max_new_tokens)
 
     def release_report(self) -> dict:

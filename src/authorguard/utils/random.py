@@ -28,6 +28,14 @@ def as_generator(random_state: RandomState) -> np.random.Generator:
     raise TypeError(f"random_state must be an int, a numpy.random.Generator or None; got {type(random_state).__name__}")
 
 
+def int_seed(random_state: RandomState) -> int | None:
+    """An integer seed for libraries that take one (torch): ``random_state`` itself when it is None or an int, else
+    a draw from the numpy Generator (so a Generator still makes the call reproducible)."""
+    if random_state is None or isinstance(random_state, (int, np.integer)):
+        return None if random_state is None else int(random_state)
+    return int(as_generator(random_state).integers(2**62))
+
+
 def record_generator(seed: int, record_id: object) -> np.random.Generator:
     """A generator for one record, derived from (run seed, record id).
 
