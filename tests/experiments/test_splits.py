@@ -110,3 +110,28 @@ def test_per_author_documents_sampled_and_cut():
     assert first.startswith(corpus.texts[corpus.authors.index(selected.authors[0])])
     with pytest.raises(InputError, match="per_author needs unit='author'"):
         AttributeSplit("g", per_author=True, unit="document")
+
+
+def test_capping_documents_per_author_and_split_keeps_small_groups_whole():
+    from authorguard.experiments.views import cap_per_author
+
+    selected = TopAuthors(3, seed=4, name="T3").select(_corpus({"a": 20, "b": 10, "c": 30}))
+    keep = cap_per_author(selected, 5, seed=0)
+    per = Counter((a, s) for a, s, k in zip(selected.authors, selected.splits, keep) if k)
+    assert per["c", "train"] == 5 and per["a", "train"] == 5 and per["b", "test"] == 1 and per["c", "test"] == 3
+    assert np.array_equal(keep, cap_per_author(selected, 5, seed=0))
+    assert not np.array_equal(keep, cap_per_author(selected, 5, seed=1))
+
+
+def test_experiment_config_caps_benchmark_views():
+    from authorguard.experiments.config import ExperimentConfig, MethodSpec
+    from authorguard.experiments.views import build_view
+
+    base = dict(methods=(MethodSpec("original"),), scenarios=("AMT-10",), runs=1)
+    full = build_view(ExperimentConfig(**base), "AMT-10")
+    capped = build_view(ExperimentConfig(**base, max_documents_per_author=2), "AMT-10")
+    assert len(capped.corpus) < len(full.corpus)
+    assert max(Counter(zip(capped.corpus.authors, capped.corpus.splits)).values()) <= 2
+    assert ExperimentConfig(**base).evaluation_fingerprint() != ExperimentConfig(**base, max_documents_per_author=2).evaluation_fingerprint()
+    with pytest.raises(InputError, match="max_documents_per_author"):
+        ExperimentConfig(**base, max_documents_per_author=0)

@@ -29,6 +29,8 @@ original text) are measured on each view's attacked test documents (content on a
 ``content_sample`` of them, 0 = all: METEOR costs ~50 ms a document). ``fluency`` adds the reference language
 model's perplexity of the released text on that sample (``lm`` extra; ~30 s a cell on 2 cores). ``detectors``
 lists the registered obfuscation detectors (``char-ngrams``, ``lm-stylometric``) run when ``detector`` is true.
+``max_documents_per_author`` (benchmark scenarios only) keeps at most that many documents of each author in each
+split (seeded by ``split_seed``): a smaller but same-shaped benchmark for methods that rewrite slowly on a CPU.
 ``attacker_options`` gives attackers their own parameters, e.g. ``attacker_options.transformer = { epochs = 2 }``;
 attackers that bring their own model (``transformer``, ``author-embedding``) ignore ``classifiers`` and report
 the classifier ``neural``.
@@ -114,6 +116,7 @@ class ExperimentConfig:
     detector: bool = True
     detectors: tuple[str, ...] = ("char-ngrams",)
     fluency: bool = False
+    max_documents_per_author: int | None = None
     attacker_options: dict = field(default_factory=dict)
     n_jobs: int = 1
 
@@ -141,6 +144,8 @@ class ExperimentConfig:
         check_number(self.seed, "seed", owner, kind=int, low=0, closed="left")
         check_number(self.split_seed, "split_seed", owner, kind=int, low=0, closed="left")
         check_number(self.content_sample, "content_sample", owner, kind=int, low=0, closed="left")
+        if self.max_documents_per_author is not None:
+            check_number(self.max_documents_per_author, "max_documents_per_author", owner, kind=int, low=1, closed="left")
         for name in self.detectors:
             _require_registered(registry.detectors, name)
         if not isinstance(self.attacker_options, dict):
@@ -192,6 +197,8 @@ class ExperimentConfig:
         """Hash of everything but the methods, runs and n_jobs: cells computed under another fingerprint
         are not reused on resume."""
         relevant = {k: v for k, v in self.to_dict().items() if k not in ("methods", "runs", "n_jobs", "name")}
+        if relevant.get("max_documents_per_author") is None:  # runs made before the option existed still resume
+            relevant.pop("max_documents_per_author", None)
         return hashlib.sha256(json.dumps(relevant, sort_keys=True).encode()).hexdigest()[:16]
 
 

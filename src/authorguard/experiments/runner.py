@@ -113,7 +113,7 @@ _VIEWS: dict[str, View] = {}
 def _view(config: ExperimentConfig, name: str) -> View:
     """View ``name`` of ``config``, built once per process (datasets shared between views)."""
     key = _digest([config.dataset, config.dataset_options, config.scenarios, config.min_test_documents, config.tasks,
-                   config.split_seed, name])
+                   config.split_seed, config.max_documents_per_author, name])
     if key not in _VIEWS:
         if len(_VIEWS) >= 4:
             _VIEWS.clear()
@@ -193,7 +193,8 @@ _ORIGINAL: dict[str, Release] = {}
 
 
 def _original_release(config: ExperimentConfig, view: str, corpus) -> Release:
-    key = _digest([config.dataset, config.dataset_options, config.split_seed, view, config.morphology])
+    key = _digest([config.dataset, config.dataset_options, config.split_seed, config.max_documents_per_author, view,
+                   config.morphology])
     if key not in _ORIGINAL:
         _ORIGINAL.clear()
         _ORIGINAL[key] = Release.from_texts(corpus.texts, config.morphology)

@@ -73,6 +73,20 @@ def _masks(splits) -> tuple[np.ndarray, np.ndarray]:
     return splits == "train", splits == "test"
 
 
+def cap_per_author(corpus, cap: int, seed: int) -> np.ndarray:
+    """A mask keeping at most ``cap`` documents of each (author, split), chosen at random with ``seed``, in corpus
+    order."""
+    rng = np.random.default_rng(seed)
+    groups: dict = {}
+    for index, key in enumerate(zip(corpus.authors, corpus.splits)):
+        groups.setdefault(key, []).append(index)
+    keep = np.zeros(len(corpus), dtype=bool)
+    for key in sorted(groups, key=str):
+        members = groups[key]
+        keep[members if len(members) <= cap else rng.choice(members, cap, replace=False)] = True
+    return keep
+
+
 def build_view(config, name: str, datasets: dict | None = None) -> View:
     """Build view ``name`` of ``config`` (``datasets``: a name -> Corpus cache shared between views)."""
     from authorguard.experiments.splits import SCENARIOS
@@ -101,6 +115,8 @@ def build_view(config, name: str, datasets: dict | None = None) -> View:
     if key not in datasets:
         datasets[key] = load_dataset(scenario.dataset)
     corpus = scenario.selection.select(datasets[key])
+    if config.max_documents_per_author is not None:
+        corpus = corpus.subset(cap_per_author(corpus, config.max_documents_per_author, config.split_seed))
     in_train, in_test = _masks(corpus.splits)
     targets = np.array(corpus.authors if scenario.target == "authors" else corpus.labels, dtype=object)
     train, test = np.flatnonzero(in_train), np.flatnonzero(in_test)
