@@ -62,6 +62,11 @@ class PolicyConfig(_Record):
             raise InputError("PolicyConfig: instruction is empty")
         object.__setattr__(self, "lora_targets", tuple(self.lora_targets))
 
+    @property
+    def max_sequence_tokens(self) -> int:
+        """Prompt (chat template ~40 tokens + instruction ~15 + chunk) + completion: what training must not cut."""
+        return self.max_chunk_tokens + self.max_new_tokens + 96
+
 
 @dataclass(frozen=True)
 class PromptConfig(_Record):

@@ -8,6 +8,7 @@ policy (Monte-Carlo: the mean over samples y ~ π_θ of log π_θ(y|x) − log �
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 
 import numpy as np
@@ -87,8 +88,6 @@ class PolicyMonitor:
         self.store = store
         self.records: list = []
         if store is not None and store.is_file():
-            import json
-
             self.records = [json.loads(line) for line in store.read_text(encoding="utf-8").splitlines() if line.strip()]
 
     def check(self, model, step: int) -> dict:
@@ -107,8 +106,6 @@ class PolicyMonitor:
                   "new_tokens": float(np.mean(out.new_tokens))}
         self.records.append(record)
         if self.store is not None:
-            import json
-
             self.store.parent.mkdir(parents=True, exist_ok=True)
             with open(self.store, "a", encoding="utf-8") as handle:
                 handle.write(json.dumps(record) + "\n")
@@ -160,7 +157,7 @@ def train_dpo(folder: TarotFolder, policy: PolicyConfig, config: DPOConfig, pair
                         learning_rate=config.learning_rate, beta=config.beta, lr_scheduler_type="linear", warmup_steps=0,
                         logging_steps=1, save_steps=config.checkpoint_every, save_total_limit=2, report_to=[],
                         seed=config.seed, data_seed=config.seed, use_cpu=True,
-                        max_length=policy.max_chunk_tokens + policy.max_new_tokens + 96, dataloader_num_workers=0,
+                        max_length=policy.max_sequence_tokens, dataloader_num_workers=0,
                         disable_tqdm=True, gradient_checkpointing=False)
     callbacks = [monitor.callback()] if monitor is not None else []
     trainer = DPOTrainer(model=model, args=args, train_dataset=Dataset.from_list(rows), processing_class=tokenizer,

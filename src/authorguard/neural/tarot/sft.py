@@ -127,7 +127,7 @@ def train_sft(folder: TarotFolder, policy: PolicyConfig, config: SFTConfig, exam
                         gradient_accumulation_steps=config.gradient_accumulation, learning_rate=config.learning_rate,
                         lr_scheduler_type="linear", warmup_steps=0, logging_steps=1, save_steps=config.checkpoint_every,
                         save_total_limit=2, report_to=[], seed=config.seed, data_seed=config.seed, use_cpu=True,
-                        max_length=_max_length(policy), completion_only_loss=True, dataloader_num_workers=0,
+                        max_length=policy.max_sequence_tokens, completion_only_loss=True, dataloader_num_workers=0,
                         disable_tqdm=True, gradient_checkpointing=False)
     trainer = SFTTrainer(model=model, args=args, train_dataset=Dataset.from_list(chat_examples(policy, examples)),
                          processing_class=tokenizer, callbacks=list(callbacks))
@@ -135,7 +135,3 @@ def train_sft(folder: TarotFolder, policy: PolicyConfig, config: SFTConfig, exam
     trainer.model.save_pretrained(str(folder.stage("sft") / "adapter"))
     return history
 
-
-def _max_length(policy: PolicyConfig) -> int:
-    """Prompt (chat template ~40 tokens + instruction ~15 + chunk) + completion: what training must not cut."""
-    return policy.max_chunk_tokens + policy.max_new_tokens + 96
