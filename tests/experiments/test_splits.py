@@ -132,6 +132,7 @@ def test_experiment_config_caps_benchmark_views():
     capped = build_view(ExperimentConfig(**base, max_documents_per_author=2), "AMT-10")
     assert len(capped.corpus) < len(full.corpus)
     assert max(Counter(zip(capped.corpus.authors, capped.corpus.splits)).values()) <= 2
+    assert "validation" in set(full.corpus.splits) and set(capped.corpus.splits) == {"train", "test"}
     assert ExperimentConfig(**base).evaluation_fingerprint() != ExperimentConfig(**base, max_documents_per_author=2).evaluation_fingerprint()
     with pytest.raises(InputError, match="max_documents_per_author"):
         ExperimentConfig(**base, max_documents_per_author=0)

@@ -58,3 +58,21 @@ def _config(tmp_path) -> str:
     path = tmp_path / "zero-shot.toml"
     path.write_text("max_new_tokens = 4\n", encoding="utf-8")
     return str(path)
+
+
+def test_the_packaged_policy_rewrites_without_a_model_folder(tmp_path):
+    """The shipped TAROT-DPO adapters load over the PyPI base model: ``--method tarot`` needs no training."""
+    from typer.testing import CliRunner
+
+    from authorguard.cli.app import app
+    from authorguard.neural.tarot.model import PACKAGED
+
+    provenance = json.loads((PACKAGED / "provenance.json").read_text(encoding="utf-8"))
+    assert provenance["commands"] and provenance["stages"]["prefs"]["filter"]
+    source = tmp_path / "in.jsonl"
+    source.write_text("".join(json.dumps({"id": f"d{i}", "text": t}) + "\n" for i, t in enumerate(DOCUMENTS)), encoding="utf-8")
+    result = CliRunner().invoke(app, ["obfuscate", str(source), "-o", str(tmp_path / "out.jsonl"), "--method", "tarot",
+                                      "--seed", "2", "--config", _config(tmp_path)])
+    assert result.exit_code == 0, result.output
+    rows = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert [r["id"] for r in rows] == ["d0", "d1", "d2"] and all(isinstance(r["text"], str) for r in rows)

@@ -30,7 +30,8 @@ original text) are measured on each view's attacked test documents (content on a
 model's perplexity of the released text on that sample (``lm`` extra; ~30 s a cell on 2 cores). ``detectors``
 lists the registered obfuscation detectors (``char-ngrams``, ``lm-stylometric``) run when ``detector`` is true.
 ``max_documents_per_author`` (benchmark scenarios only) keeps at most that many documents of each author in each
-split (seeded by ``split_seed``): a smaller but same-shaped benchmark for methods that rewrite slowly on a CPU.
+split (seeded by ``split_seed``) and drops the validation split, which the benchmark never reads: a smaller but
+same-shaped benchmark for methods that rewrite slowly on a CPU.
 ``attacker_options`` gives attackers their own parameters, e.g. ``attacker_options.transformer = { epochs = 2 }``;
 attackers that bring their own model (``transformer``, ``author-embedding``) ignore ``classifiers`` and report
 the classifier ``neural``.

@@ -116,7 +116,9 @@ def build_view(config, name: str, datasets: dict | None = None) -> View:
         datasets[key] = load_dataset(scenario.dataset)
     corpus = scenario.selection.select(datasets[key])
     if config.max_documents_per_author is not None:
-        corpus = corpus.subset(cap_per_author(corpus, config.max_documents_per_author, config.split_seed))
+        # the benchmark reads only train and test: a capped (slow-method) run does not rewrite validation texts
+        keep = cap_per_author(corpus, config.max_documents_per_author, config.split_seed)
+        corpus = corpus.subset(keep & (np.asarray(corpus.splits, dtype=object) != "validation"))
     in_train, in_test = _masks(corpus.splits)
     targets = np.array(corpus.authors if scenario.target == "authors" else corpus.labels, dtype=object)
     train, test = np.flatnonzero(in_train), np.flatnonzero(in_test)

