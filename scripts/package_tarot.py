@@ -88,8 +88,9 @@ def main() -> None:
         "docs": "docs/results/tarot.md",
     }
     if args.benchmark:
-        provenance["benchmark"] = [{"run": str(run), "config": f"configs/{run.name}.toml", "scores": _scores(run)}
-                                   for run in args.benchmark]
+        provenance["benchmark"] = [{"run": str(run), "config": f"configs/{run.name}.toml",
+                                    "metric": "macro F1 (svm; the author-embedding attacker's own classifier)",
+                                    "scores": _scores(run)} for run in args.benchmark]
     (PACKAGED / "provenance.json").write_text(json.dumps(provenance, indent=2, default=str), encoding="utf-8")
     size = sum(p.stat().st_size for p in PACKAGED.rglob("*") if p.is_file())
     print(f"packaged {folder.path} -> {PACKAGED} ({size / 1e6:.1f} MB)")
