@@ -19,11 +19,10 @@ def main() -> None:
     args = parser.parse_args()
     from authorguard.neural.tarot.config import PreferenceConfig, RewardConfig
     from authorguard.neural.tarot.data import training_prompts
+    from authorguard.neural.tarot.dpo import sample_preference_rewrites
     from authorguard.neural.tarot.folder import TarotFolder
     from authorguard.neural.tarot.policy import PolicyLoader
-    from authorguard.neural.tarot.prompts import render_prompt
     from authorguard.neural.tarot.reward import ObfuscationReward
-    from authorguard.neural.tarot.sampling import sample_rewrites
 
     folder = TarotFolder(args.model)
     folder.require("prefs", "counting pairs")
@@ -32,11 +31,8 @@ def main() -> None:
     loader = PolicyLoader(folder.adapters(upto="prefs"))
     count = lambda text: len(loader.tokenizer(text, add_special_tokens=False)["input_ids"])  # noqa: E731
     prompts = training_prompts(config.prompts, count, policy.max_chunk_tokens)
-    rendered = [render_prompt(loader.tokenizer, policy.instruction, text) for text in prompts.texts]
-    # the stored blocks are read back; a missing block would be sampled (the same call as the prefs stage)
-    samples = sample_rewrites(folder.stage("prefs") / "generations", rendered, 2, loader, seed=config.seed,
-                              max_new_tokens=policy.max_new_tokens, temperature=config.temperature, top_p=config.top_p,
-                              block_size=max(1, config.generation_batch_size // 2))
+    # the stored blocks are read back; a missing block would be sampled (the prefs stage's own call)
+    samples = sample_preference_rewrites(folder, policy, config, prompts.texts, loader)
     reward = ObfuscationReward(RewardConfig())
     left = reward(prompts.texts, [pair[0] for pair in samples.texts])
     right = reward(prompts.texts, [pair[1] for pair in samples.texts])

@@ -50,9 +50,9 @@ def load_reference_lm(cache_dir: str | Path | None = None, *, rebuild: bool = Fa
     another source or format, or is damaged, is an error naming the folder (``rebuild=True`` converts again).
     """
     require_torch()
+    folder = _checked_cache(cache_dir, rebuild)  # first: it names a missing transformers in one line
     from transformers import AutoModelForCausalLM
 
-    folder = _checked_cache(cache_dir, rebuild)
     tokenizer = _load_tokenizer(folder)
     try:
         model = AutoModelForCausalLM.from_pretrained(folder, dtype="float32")

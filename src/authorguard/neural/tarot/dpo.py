@@ -22,15 +22,22 @@ from authorguard.neural.tarot.policy import PolicyLoader
 from authorguard.neural.tarot.prompts import render_prompt
 
 
+def sample_preference_rewrites(folder: TarotFolder, policy: PolicyConfig, config: PreferenceConfig, texts,
+                               load_policy: PolicyLoader, progress=None):
+    """Two SFT-policy rewrites of each text, stored block by block in ``prefs/generations`` (read back when
+    there)."""
+    from authorguard.neural.tarot.sampling import sample_rewrites
+
+    rendered = [render_prompt(load_policy.tokenizer, policy.instruction, text) for text in texts]
+    return sample_rewrites(folder.stage("prefs") / "generations", rendered, 2, load_policy, seed=config.seed,
+                           max_new_tokens=policy.max_new_tokens, temperature=config.temperature, top_p=config.top_p,
+                           block_size=max(1, config.generation_batch_size // 2), progress=progress)
+
+
 def build_preferences(folder: TarotFolder, policy: PolicyConfig, config: PreferenceConfig, prompts,
                       load_policy: PolicyLoader, reward, progress=None) -> dict:
     """Two rewrites per prompt from the SFT policy, scored, filtered into pairs; returns the pairs and the counts."""
-    from authorguard.neural.tarot.sampling import sample_rewrites
-
-    rendered = [render_prompt(load_policy.tokenizer, policy.instruction, text) for text in prompts.texts]
-    samples = sample_rewrites(folder.stage("prefs") / "generations", rendered, 2, load_policy, seed=config.seed,
-                              max_new_tokens=policy.max_new_tokens, temperature=config.temperature, top_p=config.top_p,
-                              block_size=max(1, config.generation_batch_size // 2), progress=progress)
+    samples = sample_preference_rewrites(folder, policy, config, prompts.texts, load_policy, progress)
     left = [pair[0] for pair in samples.texts]
     right = [pair[1] for pair in samples.texts]
     left_reward, right_reward = reward(prompts.texts, left), reward(prompts.texts, right)
