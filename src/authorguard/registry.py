@@ -85,7 +85,9 @@ methods.register("a4nt-autoencoder", "authorguard.methods.a4nt:A4NTAutoencoder",
                  "A4NT's autoencoder baseline: the other attribute's pre-trained autoencoder applied to each sentence.")
 methods.register("tarot", "authorguard.methods.tarot:Tarot",
                  "TAROT-DPO (Loiseau et al.): SmolLM2-135M rewriter, SFT then DPO on utility + author-dissimilarity rewards.")
-methods.register("tarot-sft", "authorguard.methods.tarot:TarotSFT", "TAROT's SFT policy (rejection-sampled rewrites), before DPO.")
+methods.register("tarot-ppo", "authorguard.methods.tarot:TarotPPO",
+                 "TAROT-PPO (Loiseau et al.): the SFT policy optimised by PPO on the same reward, KL penalty to the SFT policy.")
+methods.register("tarot-sft", "authorguard.methods.tarot:TarotSFT", "TAROT's SFT policy (rejection-sampled rewrites), before DPO or PPO.")
 methods.register("zero-shot-rewrite", "authorguard.methods.tarot:ZeroShotRewrite",
                  "Untuned SmolLM2-135M-Instruct with TAROT's zero-shot prompt (the paper's GPT-3.5 row).")
 

@@ -1,4 +1,5 @@
-"""``authorguard tarot``: train TAROT's policy stage by stage (sft -> prefs -> dpo) in one model folder."""
+"""``authorguard tarot``: train TAROT's policy stage by stage in one model folder: sft, then prefs -> dpo (TAROT-DPO)
+and/or ppo (TAROT-PPO)."""
 
 from __future__ import annotations
 
@@ -24,7 +25,9 @@ def _check_fresh(folder: Path, stage: str, resume: bool) -> None:
     from authorguard.neural.tarot.folder import TarotFolder
 
     tarot = TarotFolder(folder)
-    if tarot.stage(stage).exists() and not tarot.done(stage) and not resume:
+    # stored generation blocks are checked against their prompts and seeded: reusing them (a branch) is always safe
+    started = tarot.stage(stage).is_dir() and any(p.name != "generations" for p in tarot.stage(stage).iterdir())
+    if started and not tarot.done(stage) and not resume:
         raise InputError(f"{tarot.stage(stage)} holds an interrupted {stage} stage: pass --resume to continue it "
                          "(or delete the folder)")
 
@@ -100,6 +103,42 @@ def dpo(output: Output, config: ConfigFile = None, resume: Resume = False, monit
     last = record["monitor"][-1] if record.get("monitor") else {}
     console.print(f"TAROT DPO policy in {output / 'dpo' / 'adapter'}: pairs {record['pairs']}, "
                   f"{record.get('train_seconds')} s; last check {json.dumps(last)}", highlight=False)
+
+
+@app.command("ppo")
+@handle_errors
+def ppo(output: Output, config: ConfigFile = None, resume: Resume = False, monitor_prompts: Annotated[int, typer.Option(
+        help="Held-out prompts rewritten every --monitor-every steps to log reward and KL (0: none).")] = 16,
+        monitor_every: Annotated[int, typer.Option(help="Steps between monitor checks.")] = 5, data_dir: DataDir = None) -> None:
+    """TAROT-PPO over the SFT policy: rollouts scored by the reward, KL penalty to the SFT policy, clipped PPO
+    (PPOConfig keys, with ``prompts`` and ``reward`` tables; ``reward.privacy = false`` etc. for the ablation)."""
+    from authorguard.batch.config import load_method_params
+    from authorguard.neural.tarot.config import PPOConfig
+    from authorguard.neural.tarot.trainer import run_ppo
+    from authorguard.utils.validation import check_number, dataclass_from_params
+
+    set_data_dir(data_dir)
+    resolved = dataclass_from_params(PPOConfig, load_method_params(config), str(config or "TAROT PPO options"))
+    check_number(monitor_prompts, "monitor_prompts", "tarot ppo", kind=int, low=0, closed="left")
+    check_number(monitor_every, "monitor_every", "tarot ppo", kind=int, low=1, closed="left")
+    _check_fresh(output, "ppo", resume)
+    with progress() as bars:
+        record = run_ppo(output, resolved, monitor_prompts=monitor_prompts, monitor_every=monitor_every,
+                         progress=_bar(bars, "PPO steps"))
+    last = record["monitor"][-1] if record.get("monitor") else {}
+    console.print(f"TAROT PPO policy in {output / 'ppo' / 'adapter'}: {len(record['history'])} steps, "
+                  f"{record.get('train_seconds')} s; last check {json.dumps(last)}", highlight=False)
+
+
+@app.command("branch")
+@handle_errors
+def branch(source: Annotated[Path, typer.Argument(help="A TAROT model folder with a done SFT stage.")], output: Output) -> None:
+    """Start a new folder from SOURCE's SFT policy (and its stored preference rewrites), to train another reward
+    (the ablation) or another optimiser from the very same starting point."""
+    from authorguard.neural.tarot.folder import TarotFolder
+
+    TarotFolder(output).branch(source)
+    console.print(f"{output}: SFT policy of {source}; next: authorguard tarot prefs|ppo -o {output}", highlight=False)
 
 
 @app.command("curves")

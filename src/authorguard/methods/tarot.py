@@ -1,6 +1,7 @@
 """TAROT (Loiseau et al.) as text methods: a small LM rewriter fine-tuned to hide authorship while keeping utility.
 
-``tarot`` rewrites with the DPO policy, ``tarot-sft`` with the SFT policy it started from, ``zero-shot-rewrite``
+``tarot`` rewrites with the DPO policy, ``tarot-ppo`` with the PPO policy, ``tarot-sft`` with the SFT policy both
+started from, ``zero-shot-rewrite``
 with the untuned SmolLM2-135M-Instruct and the paper's prompt (its GPT-3.5 row). ``model`` is a folder trained
 with ``authorguard tarot sft|prefs|dpo``; None uses the adapters shipped in the package. Documents are cut into
 chunks of whole sentences (never truncated) and rewritten in batches; the output is deterministic given
@@ -73,6 +74,12 @@ class Tarot(TextObfuscator):
     def release_report(self) -> dict:
         """The last call's counts: documents, chunks, empty chunk rewrites, generated tokens, tokens/s."""
         return dict(getattr(self, "rewriter_", None) and self.rewriter_.stats or {})
+
+
+class TarotPPO(Tarot):
+    """TAROT-PPO: the SFT policy optimised by PPO against the reward with a KL penalty to the SFT policy."""
+
+    stage = "ppo"
 
 
 class TarotSFT(Tarot):

@@ -34,11 +34,16 @@ def test_thresholds_are_strict_like_the_paper():
     assert utility_edge.stats()["kept"] == 0
 
 
-def test_without_the_utility_reward_only_privacy_decides_and_without_privacy_it_is_an_error():
+def test_without_the_utility_reward_only_privacy_decides_and_without_privacy_utility_ranks():
     nan = [np.nan]
     pairs = preference_pairs(["p"], ["l"], ["r"], _r(nan, [0.1]), _r(nan, [0.9]))
     assert pairs.chosen == ["r"]
-    with pytest.raises(InputError, match="privacy"):
-        preference_pairs(["p"], ["l"], ["r"], _r([0.5], nan), _r([0.5], nan))
+    # no privacy reward: the utility gap must exceed the margin ε_priv, and the higher utility is chosen
+    nan2 = [np.nan, np.nan]
+    pairs = preference_pairs(["p", "q"], ["l", "m"], ["r", "s"], _r([0.9, 0.5], nan2), _r([0.4, 0.55], nan2))
+    assert pairs.chosen == ["l"] and pairs.rejected == ["r"]
+    assert pairs.stats() == {"candidates": 2, "kept": 1, "privacy_too_close": 1, "utility_too_far": 0}
+    with pytest.raises(InputError, match="both are off"):
+        preference_pairs(["p"], ["l"], ["r"], _r(nan, nan), _r(nan, nan))
     with pytest.raises(InputError, match="prompts"):
         preference_pairs(["p", "q"], ["l"], ["r"], _r([0.5], [0.1]), _r([0.5], [0.9]))

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from authorguard.exceptions import InputError
-from authorguard.neural.tarot.config import DPOConfig, PolicyConfig, PreferenceConfig, PromptConfig, SFTConfig
-from authorguard.neural.tarot.trainer import run_dpo, run_preferences, run_sft
+from authorguard.neural.tarot.config import DPOConfig, PolicyConfig, PPOConfig, PreferenceConfig, PromptConfig, SFTConfig
+from authorguard.neural.tarot.trainer import run_dpo, run_ppo, run_preferences, run_sft
 
 pytest.importorskip("trl")
 
@@ -146,6 +146,8 @@ def test_the_rewriter_keeps_documents_in_order_and_counts_chunks(trained, tiny_f
     with pytest.raises(InputError, match="does not exist"):
         TarotRewriter(folder / "missing", "dpo")
     with pytest.raises(InputError, match="unknown stage"):
+        TarotRewriter(folder, "grpo")
+    with pytest.raises(InputError, match="stage 'ppo' is not done"):
         TarotRewriter(folder, "ppo")
 
 
@@ -163,3 +165,55 @@ def test_cli_stages_refuse_to_start_out_of_order_or_over_an_interrupted_stage(tm
     (tmp_path / "bad.toml").write_text("candidates = 0\n", encoding="utf-8")
     bad = runner.invoke(app, ["tarot", "sft", "-o", str(tmp_path / "new"), "--config", str(tmp_path / "bad.toml")])
     assert bad.exit_code != 0 and "candidates" in bad.output and len(bad.output.strip().splitlines()) == 1
+
+
+PPO = PPOConfig(prompts=PromptConfig(prompts=4, offset=6, datasets=("20news",), min_words=10), learning_rate=1e-3,
+                batch_size=2, mini_batch_size=2, micro_batch_size=1, epochs=2, checkpoint_every=1)
+
+
+def test_ppo_trains_from_a_branch_of_the_sft_policy_and_resumes_exactly(trained, tiny_factory, corpora, tmp_path):
+    from tests.neural.tarot.conftest import LengthReward
+
+    from authorguard.neural.tarot.folder import TarotFolder
+    from authorguard.neural.tarot.model import TarotRewriter
+
+    source, sft, _, _ = trained
+    TarotFolder(tmp_path / "ppo").branch(source)
+    assert json.loads((tmp_path / "ppo" / "sft" / "sft.json").read_text()) == sft
+    with pytest.raises(InputError, match="not empty"):
+        TarotFolder(tmp_path / "ppo").branch(source)
+    options = {"reward": LengthReward(), "monitor_reward": LengthReward(), "monitor_prompts": 2, "monitor_every": 2,
+               "base_factory": tiny_factory, "corpora": corpora}
+    record = run_ppo(tmp_path / "ppo", PPO, **options)
+    assert record["done"] and record["prompts"] == 4 and [h["step"] for h in record["history"]] == [1, 2, 3, 4]
+    for h in record["history"]:
+        assert np.isfinite([h["policy_loss"], h["value_loss"], h["kl"], h["score"]]).all() and 0 <= h["clip_fraction"] <= 1
+    assert record["monitor"][0]["step"] == 0 and record["monitor"][0]["kl"] == pytest.approx(0.0, abs=1e-4)
+    assert [m["step"] for m in record["monitor"]] == [0, 2, 4]
+    assert (tmp_path / "ppo" / "ppo" / "value_head.pt").is_file()
+    rewriter = TarotRewriter(tmp_path / "ppo", "ppo", base_factory=tiny_factory)
+    assert len(rewriter.rewrite(["One text.", "Another one here."], seed=0)) == 2
+    # interrupted after step 3 (checkpoint at 3): the resumed run gives the uninterrupted run's steps
+    TarotFolder(tmp_path / "again").branch(source)
+
+    def stop(step, total):
+        if step == 3:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run_ppo(tmp_path / "again", PPO, progress=stop, **options)
+    assert not TarotFolder(tmp_path / "again").done("ppo")
+    resumed = run_ppo(tmp_path / "again", PPO, **options)
+    keys = ("score", "kl", "policy_loss", "value_loss")
+    assert [[round(h[k], 5) for k in keys] for h in resumed["history"]] == [[round(h[k], 5) for k in keys] for h in record["history"]]
+    with pytest.raises(InputError, match="another config"):
+        run_ppo(tmp_path / "again", PPOConfig(), **options)
+
+
+def test_ppo_needs_the_sft_stage_and_checks_its_config(tmp_path, tiny_factory):
+    with pytest.raises(InputError, match="stage 'sft' is not done"):
+        run_ppo(tmp_path, PPO, base_factory=tiny_factory)
+    with pytest.raises(InputError, match="mini_batch_size"):
+        PPOConfig(batch_size=16, mini_batch_size=6)
+    with pytest.raises(InputError, match="kl_coef"):
+        PPOConfig(kl_coef=-0.1)

@@ -152,7 +152,8 @@ class RewardConfig(_Record):
 class PreferenceConfig(_Record):
     """The paper's Algorithm 1: the SFT policy writes two rewrites per prompt (temperature ``temperature``, top-p
     ``top_p``: the paper's 1.0 / 1.0); the pair is kept when |ΔR_priv| > ``epsilon_privacy`` and |ΔR_util| <
-    ``epsilon_utility`` (paper: 0.10, 0.05), chosen = the rewrite with the higher R_priv."""
+    ``epsilon_utility`` (paper: 0.10, 0.05), chosen = the rewrite with the higher R_priv. ``max_pairs`` > 0 keeps
+    a seeded random subset of that many pairs (the reward ablation holds the DPO budget equal across its arms)."""
 
     prompts: PromptConfig = PromptConfig(prompts=600, offset=400)
     reward: RewardConfig = RewardConfig()
@@ -161,6 +162,7 @@ class PreferenceConfig(_Record):
     temperature: float = 1.0
     top_p: float = 1.0
     generation_batch_size: int = 16
+    max_pairs: int = 0
     seed: int = 0
 
     def __post_init__(self) -> None:
@@ -168,7 +170,7 @@ class PreferenceConfig(_Record):
             object.__setattr__(self, "prompts", PromptConfig.from_dict(self.prompts))
         if isinstance(self.reward, dict):
             object.__setattr__(self, "reward", RewardConfig.from_dict(self.reward))
-        _check(self, ints=("seed",), positive_ints=("generation_batch_size",), unit=("top_p",),
+        _check(self, ints=("seed", "max_pairs"), positive_ints=("generation_batch_size",), unit=("top_p",),
                positive=("temperature",))
         for name in ("epsilon_privacy", "epsilon_utility"):
             check_number(getattr(self, name), name, "PreferenceConfig", low=0, closed="left")
@@ -199,3 +201,57 @@ class DPOConfig(_Record):
         if self.batch_size % self.micro_batch_size:
             raise InputError(f"DPOConfig: batch_size {self.batch_size} is not a multiple of micro_batch_size "
                              f"{self.micro_batch_size}")
+
+
+@dataclass(frozen=True)
+class PPOConfig(_Record):
+    """PPO (Schulman et al., 2017) of the SFT policy against the reward with a per-token KL penalty to the SFT
+    policy, R(x, y) = r(x, y) − ``kl_coef`` · KL[π_θ(y|x) ‖ π_SFT(y|x)] (the paper's Section 3.4). Each step the
+    policy rewrites ``batch_size`` prompts (temperature ``temperature``, top-p ``top_p``), then ``ppo_epochs``
+    passes over those rollouts in shuffled minibatches of ``mini_batch_size`` (one optimiser step each; forward
+    passes of ``micro_batch_size`` rows); ``epochs`` passes over the prompts in all. Advantages by GAE (``gamma``,
+    ``lam``), whitened; the surrogate is clipped at 1 ± ``clip_range``, the value loss at ± ``clip_range_value``
+    around the rollout's values and weighted by ``value_coef``. The paper's TAROT-PPO: lr 1.47e-5, batch 16,
+    KL coefficient 0.2, 3 epochs, top-p 1.0, temperature 1.0."""
+
+    prompts: PromptConfig = PromptConfig(prompts=600, offset=400)
+    reward: RewardConfig = RewardConfig()
+    learning_rate: float = 1.47e-5
+    value_learning_rate: float = 1e-3
+    batch_size: int = 16
+    mini_batch_size: int = 8
+    micro_batch_size: int = 4
+    ppo_epochs: int = 1
+    epochs: int = 3
+    kl_coef: float = 0.2
+    clip_range: float = 0.2
+    clip_range_value: float = 0.2
+    value_coef: float = 0.5
+    gamma: float = 1.0
+    lam: float = 0.95
+    temperature: float = 1.0
+    top_p: float = 1.0
+    max_grad_norm: float = 1.0
+    checkpoint_every: int = 5
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        if isinstance(self.prompts, dict):
+            object.__setattr__(self, "prompts", PromptConfig.from_dict(self.prompts))
+        if isinstance(self.reward, dict):
+            object.__setattr__(self, "reward", RewardConfig.from_dict(self.reward))
+        _check(self, ints=("seed",), positive_ints=("batch_size", "mini_batch_size", "micro_batch_size", "ppo_epochs",
+                                                    "epochs", "checkpoint_every"),
+               unit=("top_p", "gamma", "lam"),
+               positive=("learning_rate", "value_learning_rate", "temperature", "clip_range", "clip_range_value",
+                         "value_coef", "max_grad_norm"))
+        check_number(self.kl_coef, "kl_coef", "PPOConfig", low=0, closed="left")
+        for small, large in (("mini_batch_size", "batch_size"), ("micro_batch_size", "mini_batch_size")):
+            if getattr(self, large) % getattr(self, small):
+                raise InputError(f"PPOConfig: {large} {getattr(self, large)} is not a multiple of {small} "
+                                 f"{getattr(self, small)}")
+
+    def to_dict(self) -> dict:
+        out = super().to_dict()
+        out["prompts"], out["reward"] = self.prompts.to_dict(), self.reward.to_dict()
+        return out

@@ -45,8 +45,13 @@ def build_preferences(folder: TarotFolder, policy: PolicyConfig, config: Prefere
                              config.epsilon_utility)
     rows = [{"text": text, "chosen": chosen, "rejected": rejected}
             for text, chosen, rejected in zip(pairs.prompts, pairs.chosen, pairs.rejected)]
+    stats = pairs.stats()
+    if config.max_pairs and len(rows) > config.max_pairs:
+        keep = np.sort(np.random.default_rng(config.seed).choice(len(rows), config.max_pairs, replace=False))
+        rows = [rows[i] for i in keep]
+        stats["kept_after_cap"] = len(rows)
     both = {k: (left_reward.summary()[k] + right_reward.summary()[k]) / 2 for k in ("reward", "utility", "privacy")}
-    return {"pairs": rows, "filter": pairs.stats(), "sft_reward": both,
+    return {"pairs": rows, "filter": stats, "sft_reward": both,
             "generation": {"new_tokens": samples.new_tokens, "seconds": round(samples.seconds, 1),
                            "tokens_per_second": round(samples.tokens_per_second, 1)}}
 

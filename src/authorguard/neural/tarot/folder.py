@@ -3,10 +3,12 @@
     MODEL_DIR/tarot.json        policy config + tokenizer signature (a stage refuses a folder of another policy)
     MODEL_DIR/sft/              candidates.jsonl, data.jsonl, checkpoints/, adapter/, sft.json (config, stats, history)
     MODEL_DIR/prefs/            generations.jsonl, pairs.jsonl, prefs.json (config, filter counts, reward means)
-    MODEL_DIR/dpo/              checkpoints/, adapter/, dpo.json (config, history)
+    MODEL_DIR/dpo/              checkpoints/, adapter/, dpo.json (config, history), monitor.jsonl
+    MODEL_DIR/ppo/              checkpoints/, adapter/, value_head.pt, ppo.json (config, history), monitor.jsonl
 
-A stage is done when its ``<stage>.json`` has ``"done": true``; the policy of a folder merges the adapters of the
-done stages in order (sft, then dpo).
+A stage is done when its ``<stage>.json`` has ``"done": true``. DPO and PPO are two ways of optimising the SFT
+policy (the paper's two TAROT versions): each trains its own adapter over the merged SFT weights, so a folder may
+hold both and the policy named ``dpo`` merges sft + dpo, the one named ``ppo`` sft + ppo.
 """
 
 from __future__ import annotations
@@ -17,8 +19,9 @@ from pathlib import Path
 from authorguard.exceptions import InputError
 from authorguard.neural.tarot.config import PolicyConfig
 
-STAGES = ("sft", "prefs", "dpo")
-ADAPTER_STAGES = ("sft", "dpo")
+STAGES = ("sft", "prefs", "dpo", "ppo")
+#: the policies of a folder and the adapters each merges, in order
+POLICIES = {"base": (), "sft": ("sft",), "dpo": ("sft", "dpo"), "ppo": ("sft", "ppo")}
 
 
 class TarotFolder:
@@ -59,15 +62,31 @@ class TarotFolder:
             raise InputError(f"TAROT folder {self.path}: stage {name!r} is not done; run 'authorguard tarot {name}' "
                              f"before {before!r}")
 
-    def adapters(self, upto: str | None = None) -> list[Path]:
-        """The adapter folders of the done adapter stages that come before stage ``upto`` (all when None), in order."""
-        out = []
-        for name in STAGES:
-            if name == upto:
-                break
-            if name in ADAPTER_STAGES and self.done(name):
-                out.append(self.stage(name) / "adapter")
-        return out
+    def adapters(self, policy: str) -> list[Path]:
+        """The adapter folders that make ``policy`` (a key of :data:`POLICIES`), in merge order; each stage must be done."""
+        if policy not in POLICIES:
+            raise InputError(f"TAROT: unknown policy {policy!r} (policies: {', '.join(POLICIES)})")
+        for name in POLICIES[policy]:
+            self.require(name, f"the {policy} policy")
+        return [self.stage(name) / "adapter" for name in POLICIES[policy]]
+
+    def branch(self, source: str | Path) -> None:
+        """Start this (new) folder from ``source``'s SFT policy: its tarot.json, its done SFT stage (record and
+        adapter) and its stored preference generations (rewrites of the SFT policy, which no reward choice changes),
+        so that a reward ablation or PPO trains from the very same SFT policy without sampling again."""
+        import shutil
+
+        origin = TarotFolder(source)
+        origin.policy_config()
+        origin.require("sft", "branching")
+        if self.path.exists() and any(self.path.iterdir()):
+            raise InputError(f"cannot branch into {self.path}: it exists and is not empty")
+        self.path.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(origin.path / "tarot.json", self.path / "tarot.json")
+        shutil.copytree(origin.stage("sft") / "adapter", self.stage("sft") / "adapter")
+        shutil.copy2(origin.record_file("sft"), self.record_file("sft"))
+        if (origin.stage("prefs") / "generations").is_dir():
+            shutil.copytree(origin.stage("prefs") / "generations", self.stage("prefs") / "generations")
 
     # the shared record ---------------------------------------------------------------------------------------------
 

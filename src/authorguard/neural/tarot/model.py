@@ -1,6 +1,7 @@
 """A trained TAROT policy (or the untuned model) rewriting documents chunk by chunk.
 
-``stage`` picks the policy: ``"dpo"`` (SFT + DPO adapters), ``"sft"`` (SFT adapter only) or ``"zero-shot"``
+``stage`` picks the policy: ``"dpo"`` (SFT + DPO adapters), ``"ppo"`` (SFT + PPO adapters), ``"sft"`` (SFT adapter
+only) or ``"zero-shot"``
 (SmolLM2-135M-Instruct untuned, the paper's prompt: its GPT-3.5 row). The folder is ``model`` or, when None,
 the adapters shipped in the package (``authorguard/neural/tarot/packaged``).
 """
@@ -17,7 +18,7 @@ from authorguard.neural.tarot.policy import PolicyLoader, generate, tokenizer_si
 from authorguard.neural.tarot.prompts import chunk_documents, clean_rewrite, reassemble, render_prompt
 
 PACKAGED = Path(__file__).parent / "packaged"
-POLICY_STAGES = ("zero-shot", "sft", "dpo")
+POLICY_STAGES = ("zero-shot", "sft", "dpo", "ppo")
 
 
 def resolve_folder(model: str | Path | None) -> TarotFolder:
@@ -45,8 +46,7 @@ class TarotRewriter:
         else:
             folder = resolve_folder(model)
             self.policy = folder.policy_config()
-            folder.require(stage, f"rewriting with the {stage} policy")
-            self.loader = PolicyLoader(folder.adapters(upto=None if stage == "dpo" else "prefs"), base_factory)
+            self.loader = PolicyLoader(folder.adapters(stage), base_factory)
             folder.check_tokenizer(tokenizer_signature(self.loader.tokenizer))
         self.stage = stage
         self.stats: dict = {}

@@ -91,11 +91,8 @@ def generate(model, tokenizer, prompts: Sequence[str], *, max_new_tokens: int, s
         torch.manual_seed(0 if seed is None else seed)
         for begin in range(0, len(order), batch_size):
             members = order[begin:begin + batch_size]
-            batch = tokenizer([prompts[i] for i in members], return_tensors="pt", padding=True, add_special_tokens=False)
-            options = {"do_sample": True, "temperature": temperature, "top_p": top_p, "top_k": 0} if sample else {"do_sample": False}
-            out = model.generate(**batch, max_new_tokens=max_new_tokens, pad_token_id=tokenizer.pad_token_id,
-                                 eos_token_id=eos, **options)
-            new = out[:, batch["input_ids"].shape[1]:]
+            _, new = sample_batch(model, tokenizer, [prompts[i] for i in members], max_new_tokens=max_new_tokens,
+                                  sample=sample, temperature=temperature, top_p=top_p)
             for row, i in zip(new.tolist(), members):
                 length = row.index(eos) if eos in row else len(row)
                 counts[i] = length + (1 if length < len(row) else 0)
@@ -103,6 +100,20 @@ def generate(model, tokenizer, prompts: Sequence[str], *, max_new_tokens: int, s
             if progress is not None:
                 progress(min(begin + batch_size, len(order)), len(order))
     return Generations(texts, counts, time.perf_counter() - start)
+
+
+def sample_batch(model, tokenizer, prompts: Sequence[str], *, max_new_tokens: int, sample: bool = True,
+                 temperature: float = 1.0, top_p: float = 1.0, logits_processor=None):
+    """One ``model.generate`` call on the chat-formatted ``prompts`` (left-padded) from the current torch random
+    state: returns (the tokenizer's batch: input_ids and attention_mask, shape (B, P); the new token ids, shape
+    (B, T ≤ max_new_tokens), padded after the end-of-turn token). top-k is off: only ``top_p`` truncates."""
+    batch = tokenizer(list(prompts), return_tensors="pt", padding=True, add_special_tokens=False)
+    options = {"do_sample": True, "temperature": temperature, "top_p": top_p, "top_k": 0} if sample else {"do_sample": False}
+    if logits_processor is not None:
+        options["logits_processor"] = logits_processor
+    out = model.generate(**batch, max_new_tokens=max_new_tokens, pad_token_id=tokenizer.pad_token_id,
+                         eos_token_id=tokenizer.eos_token_id, **options)
+    return batch, out[:, batch["input_ids"].shape[1]:]
 
 
 class PolicyLoader:

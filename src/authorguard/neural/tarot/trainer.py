@@ -1,4 +1,5 @@
-"""TAROT's three stages over a model folder: ``run_sft``, ``run_preferences``, ``run_dpo``.
+"""TAROT's stages over a model folder: ``run_sft``, then ``run_preferences`` + ``run_dpo`` (TAROT-DPO) and/or
+``run_ppo`` (TAROT-PPO), each over the same SFT policy.
 
 Each stage records its config, data counts, timings and training history in ``<stage>/<stage>.json``; a stage
 that is done returns its record; an interrupted one resumes (generation blocks and trainer checkpoints are on
@@ -8,6 +9,7 @@ tokenizer) replaces the reference LM (tests use a tiny random Llama with the rea
 
 from __future__ import annotations
 
+import dataclasses
 import platform
 import time
 from collections.abc import Callable
@@ -15,7 +17,8 @@ from pathlib import Path
 
 from authorguard.data.io import iter_jsonl, write_jsonl
 from authorguard.exceptions import InputError
-from authorguard.neural.tarot.config import DPOConfig, PolicyConfig, PreferenceConfig, PromptConfig, RewardConfig, SFTConfig
+from authorguard.neural.tarot.config import (DPOConfig, PolicyConfig, PPOConfig, PreferenceConfig, PromptConfig, RewardConfig,
+                                             SFTConfig)
 from authorguard.neural.tarot.data import training_prompts
 from authorguard.neural.tarot.folder import TarotFolder
 from authorguard.neural.tarot.policy import PolicyLoader, tokenizer_signature
@@ -85,7 +88,7 @@ def run_preferences(path: str | Path, config: PreferenceConfig = PreferenceConfi
     folder = TarotFolder(path)
     folder.require("sft", "prefs")
     policy = folder.policy_config()
-    loader = PolicyLoader(folder.adapters(upto="prefs"), base_factory)
+    loader = PolicyLoader(folder.adapters("sft"), base_factory)
     record = _open_stage(folder, "prefs", config, policy, loader)
     if record.get("done"):
         return record
@@ -99,30 +102,39 @@ def run_preferences(path: str | Path, config: PreferenceConfig = PreferenceConfi
     return record
 
 
+def _monitor(folder: TarotFolder, stage: str, used: PromptConfig, policy: PolicyConfig, loader: PolicyLoader, reward,
+             prompts: int, every: int, seed: int, corpora):
+    """A :class:`PolicyMonitor` on ``prompts`` held-out prompts: those right after the stage's training range
+    ``used`` (the DPO and PPO stages of a folder trained on the same range are monitored on the same texts).
+    It always scores with the full reward, whatever the stage trains on, so that ablations are comparable."""
+    from authorguard.neural.tarot.dpo import PolicyMonitor
+
+    if not prompts:
+        return None
+    held_out = dataclasses.replace(used, prompts=prompts, offset=used.offset + used.prompts)
+    texts = training_prompts(held_out, _token_counter(loader.tokenizer), policy.max_chunk_tokens, corpora).texts
+    return PolicyMonitor(loader.tokenizer, texts, policy, reward or ObfuscationReward(RewardConfig()), every, seed,
+                         store=folder.stage(stage) / "monitor.jsonl")
+
+
 def run_dpo(path: str | Path, config: DPOConfig = DPOConfig(), *, reward=None, monitor_prompts: int = 16,
             monitor_every: int = 5, base_factory: Callable | None = None, corpora: dict | None = None) -> dict:
     """Stage 3: DPO on the pairs, over the SFT policy; every ``monitor_every`` steps the policy rewrites
     ``monitor_prompts`` held-out prompts (after the preference stage's range) and their reward and KL to the SFT
     policy are recorded (0 = no monitoring)."""
-    from authorguard.neural.tarot.dpo import PolicyMonitor, train_dpo
+    from authorguard.neural.tarot.dpo import train_dpo
 
     folder = TarotFolder(path)
     folder.require("prefs", "dpo")
     policy = folder.policy_config()
-    loader = PolicyLoader(folder.adapters(upto="dpo"), base_factory)
+    loader = PolicyLoader(folder.adapters("sft"), base_factory)
     record = _open_stage(folder, "dpo", config, policy, loader)
     if record.get("done"):
         return record
     prefs = folder.read_record("prefs")
     pairs = _read_rows(folder.stage("prefs") / "pairs.jsonl")
-    monitor = None
-    if monitor_prompts:
-        used = PromptConfig.from_dict(prefs["config"]["prompts"])
-        held_out = PromptConfig(prompts=monitor_prompts, offset=used.offset + used.prompts, texts_per_author=used.texts_per_author,
-                                min_words=used.min_words, datasets=used.datasets, seed=used.seed)
-        texts = training_prompts(held_out, _token_counter(loader.tokenizer), policy.max_chunk_tokens, corpora).texts
-        monitor = PolicyMonitor(loader.tokenizer, texts, policy, reward or ObfuscationReward(RewardConfig()),
-                                monitor_every, config.seed, store=folder.stage("dpo") / "monitor.jsonl")
+    monitor = _monitor(folder, "dpo", PromptConfig.from_dict(prefs["config"]["prompts"]), policy, loader, reward,
+                       monitor_prompts, monitor_every, config.seed, corpora)
     folder.write_record("dpo", {"config": config.to_dict(), "pairs": len(pairs), "done": False})
     started = time.perf_counter()
     history = train_dpo(folder, policy, config, pairs, loader(), monitor)
@@ -130,4 +142,33 @@ def run_dpo(path: str | Path, config: DPOConfig = DPOConfig(), *, reward=None, m
               "monitor": monitor.records if monitor is not None else [],
               "train_seconds": round(time.perf_counter() - started, 1), "machine": _machine(), "done": True}
     folder.write_record("dpo", record)
+    return record
+
+
+def run_ppo(path: str | Path, config: PPOConfig = PPOConfig(), *, reward=None, monitor_reward=None, monitor_prompts: int = 16,
+            monitor_every: int = 5, base_factory: Callable | None = None, corpora: dict | None = None, progress=None) -> dict:
+    """TAROT-PPO over the SFT policy: the policy rewrites ``config.prompts`` and is optimised against
+    ``reward`` (default: :class:`ObfuscationReward` of ``config.reward``, so the ablation switches reach it);
+    ``monitor_prompts`` held-out prompts are rewritten every ``monitor_every`` steps and scored by the full reward
+    (``monitor_reward``)."""
+    from authorguard.neural.tarot.ppo import train_ppo
+
+    folder = TarotFolder(path)
+    folder.require("sft", "ppo")
+    policy = folder.policy_config()
+    loader = PolicyLoader(folder.adapters("sft"), base_factory)
+    record = _open_stage(folder, "ppo", config, policy, loader)
+    if record.get("done"):
+        return record
+    prompts = training_prompts(config.prompts, _token_counter(loader.tokenizer), policy.max_chunk_tokens, corpora)
+    monitor = _monitor(folder, "ppo", config.prompts, policy, loader, monitor_reward, monitor_prompts, monitor_every,
+                       config.seed, corpora)
+    folder.write_record("ppo", {"config": config.to_dict(), "prompts": len(prompts.texts), "done": False})
+    started = time.perf_counter()
+    history = train_ppo(folder, policy, config, prompts.texts, loader(), reward or ObfuscationReward(config.reward),
+                        monitor, progress)
+    record = {"config": config.to_dict(), "prompts": len(prompts.texts), "prompt_sources": prompts.counts,
+              "history": history, "monitor": monitor.records if monitor is not None else [],
+              "train_seconds": round(time.perf_counter() - started, 1), "machine": _machine(), "done": True}
+    folder.write_record("ppo", record)
     return record
