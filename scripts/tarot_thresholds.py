@@ -28,7 +28,7 @@ def main() -> None:
     folder.require("prefs", "counting pairs")
     policy = folder.policy_config()
     config = PreferenceConfig.from_dict(json.loads(folder.record_file("prefs").read_text(encoding="utf-8"))["config"])
-    loader = PolicyLoader(folder.adapters(upto="prefs"))
+    loader = PolicyLoader(folder.adapters("sft"))
     count = lambda text: len(loader.tokenizer(text, add_special_tokens=False)["input_ids"])  # noqa: E731
     prompts = training_prompts(config.prompts, count, policy.max_chunk_tokens)
     # the stored blocks are read back; a missing block would be sampled (the prefs stage's own call)

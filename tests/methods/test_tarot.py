@@ -60,18 +60,19 @@ def _config(tmp_path) -> str:
     return str(path)
 
 
-def test_the_packaged_policy_rewrites_without_a_model_folder(tmp_path):
-    """The shipped TAROT-DPO adapters load over the PyPI base model: ``--method tarot`` needs no training."""
+@pytest.mark.parametrize("method", ["tarot", "tarot-ppo"])
+def test_the_packaged_policy_rewrites_without_a_model_folder(tmp_path, method):
+    """The shipped TAROT-DPO and TAROT-PPO adapters load over the PyPI base model: no training needed."""
     from typer.testing import CliRunner
 
     from authorguard.cli.app import app
     from authorguard.neural.tarot.model import PACKAGED
 
     provenance = json.loads((PACKAGED / "provenance.json").read_text(encoding="utf-8"))
-    assert provenance["commands"] and provenance["stages"]["prefs"]["filter"]
+    assert provenance["commands"] and provenance["stages"]["prefs"]["filter"] and provenance["stages"]["ppo"]["monitor"]
     source = tmp_path / "in.jsonl"
     source.write_text("".join(json.dumps({"id": f"d{i}", "text": t}) + "\n" for i, t in enumerate(DOCUMENTS)), encoding="utf-8")
-    result = CliRunner().invoke(app, ["obfuscate", str(source), "-o", str(tmp_path / "out.jsonl"), "--method", "tarot",
+    result = CliRunner().invoke(app, ["obfuscate", str(source), "-o", str(tmp_path / "out.jsonl"), "--method", method,
                                       "--seed", "2", "--config", _config(tmp_path)])
     assert result.exit_code == 0, result.output
     rows = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text(encoding="utf-8").splitlines()]

@@ -32,6 +32,20 @@ def _check_fresh(folder: Path, stage: str, resume: bool) -> None:
                          "(or delete the folder)")
 
 
+def _optimiser_options(stage: str, kind, config: Path | None, output: Path, resume: bool, monitor_prompts: int,
+                       monitor_every: int, data_dir: Path | None):
+    """The DPO / PPO stage's checked config (``kind`` read from ``config``), after the checks both stages share."""
+    from authorguard.batch.config import load_method_params
+    from authorguard.utils.validation import check_number, dataclass_from_params
+
+    set_data_dir(data_dir)
+    resolved = dataclass_from_params(kind, load_method_params(config), str(config or f"TAROT {stage.upper()} options"))
+    check_number(monitor_prompts, "monitor_prompts", f"tarot {stage}", kind=int, low=0, closed="left")
+    check_number(monitor_every, "monitor_every", f"tarot {stage}", kind=int, low=1, closed="left")
+    _check_fresh(output, stage, resume)
+    return resolved
+
+
 def _summary(record: dict, keys: tuple) -> str:
     return json.dumps({k: record[k] for k in keys if k in record})
 
@@ -87,16 +101,10 @@ def dpo(output: Output, config: ConfigFile = None, resume: Resume = False, monit
         help="Held-out prompts rewritten every --monitor-every steps to log reward and KL (0: none).")] = 16,
         monitor_every: Annotated[int, typer.Option(help="Steps between monitor checks.")] = 5, data_dir: DataDir = None) -> None:
     """Stage 3: DPO (trl) over the SFT policy on the preference pairs (DPOConfig keys)."""
-    from authorguard.batch.config import load_method_params
     from authorguard.neural.tarot.config import DPOConfig
     from authorguard.neural.tarot.trainer import run_dpo
-    from authorguard.utils.validation import check_number, dataclass_from_params
 
-    set_data_dir(data_dir)
-    resolved = dataclass_from_params(DPOConfig, load_method_params(config), str(config or "TAROT DPO options"))
-    check_number(monitor_prompts, "monitor_prompts", "tarot dpo", kind=int, low=0, closed="left")
-    check_number(monitor_every, "monitor_every", "tarot dpo", kind=int, low=1, closed="left")
-    _check_fresh(output, "dpo", resume)
+    resolved = _optimiser_options("dpo", DPOConfig, config, output, resume, monitor_prompts, monitor_every, data_dir)
     with progress() as bars:
         bars.add_task("DPO", total=None)
         record = run_dpo(output, resolved, monitor_prompts=monitor_prompts, monitor_every=monitor_every)
@@ -112,16 +120,10 @@ def ppo(output: Output, config: ConfigFile = None, resume: Resume = False, monit
         monitor_every: Annotated[int, typer.Option(help="Steps between monitor checks.")] = 5, data_dir: DataDir = None) -> None:
     """TAROT-PPO over the SFT policy: rollouts scored by the reward, KL penalty to the SFT policy, clipped PPO
     (PPOConfig keys, with ``prompts`` and ``reward`` tables; ``reward.privacy = false`` etc. for the ablation)."""
-    from authorguard.batch.config import load_method_params
     from authorguard.neural.tarot.config import PPOConfig
     from authorguard.neural.tarot.trainer import run_ppo
-    from authorguard.utils.validation import check_number, dataclass_from_params
 
-    set_data_dir(data_dir)
-    resolved = dataclass_from_params(PPOConfig, load_method_params(config), str(config or "TAROT PPO options"))
-    check_number(monitor_prompts, "monitor_prompts", "tarot ppo", kind=int, low=0, closed="left")
-    check_number(monitor_every, "monitor_every", "tarot ppo", kind=int, low=1, closed="left")
-    _check_fresh(output, "ppo", resume)
+    resolved = _optimiser_options("ppo", PPOConfig, config, output, resume, monitor_prompts, monitor_every, data_dir)
     with progress() as bars:
         record = run_ppo(output, resolved, monitor_prompts=monitor_prompts, monitor_every=monitor_every,
                          progress=_bar(bars, "PPO steps"))

@@ -29,8 +29,18 @@ def _check(config, ints=(), positive_ints=(), unit=(), positive=()) -> None:
 
 
 class _Record:
+    #: fields that hold another config (read from a nested table of a config file)
+    nested: dict = {}
+
+    def _read_nested(self) -> None:
+        for name, kind in self.nested.items():
+            if isinstance(getattr(self, name), dict):
+                object.__setattr__(self, name, kind.from_dict(getattr(self, name)))
+
     def to_dict(self) -> dict:
-        return {k: list(v) if isinstance(v, tuple) else v for k, v in dataclasses.asdict(self).items()}
+        out = {k: list(v) if isinstance(v, tuple) else v for k, v in dataclasses.asdict(self).items()}
+        out.update({name: getattr(self, name).to_dict() for name in self.nested})
+        return out
 
     @classmethod
     def from_dict(cls, data: dict):
@@ -99,6 +109,8 @@ class SFTConfig(_Record):
     fine-tuning on (instruction + chunk -> target), loss on the target tokens only: ``epochs`` epochs,
     ``batch_size`` pairs a step (``gradient_accumulation`` micro-batches), AdamW at ``learning_rate``."""
 
+    nested = {"prompts": PromptConfig}
+
     prompts: PromptConfig = PromptConfig()
     candidates: int = 4
     temperature: float = 0.7
@@ -116,19 +128,13 @@ class SFTConfig(_Record):
     seed: int = 0
 
     def __post_init__(self) -> None:
-        if isinstance(self.prompts, dict):
-            object.__setattr__(self, "prompts", PromptConfig.from_dict(self.prompts))
+        self._read_nested()
         _check(self, ints=("seed",), positive_ints=("candidates", "generation_batch_size", "epochs", "batch_size",
                                                     "gradient_accumulation", "checkpoint_every"),
                unit=("top_p", "max_copy"), positive=("temperature", "learning_rate", "min_length_ratio", "max_length_ratio"))
         check_number(self.min_utility, "min_utility", "SFTConfig", low=-1, high=1, closed="both")
         if self.min_length_ratio > self.max_length_ratio:
             raise InputError(f"SFTConfig: min_length_ratio {self.min_length_ratio} > max_length_ratio {self.max_length_ratio}")
-
-    def to_dict(self) -> dict:
-        out = super().to_dict()
-        out["prompts"] = self.prompts.to_dict()
-        return out
 
 
 @dataclass(frozen=True)
@@ -155,6 +161,8 @@ class PreferenceConfig(_Record):
     ``epsilon_utility`` (paper: 0.10, 0.05), chosen = the rewrite with the higher R_priv. ``max_pairs`` > 0 keeps
     a seeded random subset of that many pairs (the reward ablation holds the DPO budget equal across its arms)."""
 
+    nested = {"prompts": PromptConfig, "reward": RewardConfig}
+
     prompts: PromptConfig = PromptConfig(prompts=600, offset=400)
     reward: RewardConfig = RewardConfig()
     epsilon_privacy: float = 0.10
@@ -166,19 +174,11 @@ class PreferenceConfig(_Record):
     seed: int = 0
 
     def __post_init__(self) -> None:
-        if isinstance(self.prompts, dict):
-            object.__setattr__(self, "prompts", PromptConfig.from_dict(self.prompts))
-        if isinstance(self.reward, dict):
-            object.__setattr__(self, "reward", RewardConfig.from_dict(self.reward))
+        self._read_nested()
         _check(self, ints=("seed", "max_pairs"), positive_ints=("generation_batch_size",), unit=("top_p",),
                positive=("temperature",))
         for name in ("epsilon_privacy", "epsilon_utility"):
             check_number(getattr(self, name), name, "PreferenceConfig", low=0, closed="left")
-
-    def to_dict(self) -> dict:
-        out = super().to_dict()
-        out["prompts"], out["reward"] = self.prompts.to_dict(), self.reward.to_dict()
-        return out
 
 
 @dataclass(frozen=True)
@@ -214,6 +214,8 @@ class PPOConfig(_Record):
     around the rollout's values and weighted by ``value_coef``. The paper's TAROT-PPO: lr 1.47e-5, batch 16,
     KL coefficient 0.2, 3 epochs, top-p 1.0, temperature 1.0."""
 
+    nested = {"prompts": PromptConfig, "reward": RewardConfig}
+
     prompts: PromptConfig = PromptConfig(prompts=600, offset=400)
     reward: RewardConfig = RewardConfig()
     learning_rate: float = 1.47e-5
@@ -236,10 +238,7 @@ class PPOConfig(_Record):
     seed: int = 0
 
     def __post_init__(self) -> None:
-        if isinstance(self.prompts, dict):
-            object.__setattr__(self, "prompts", PromptConfig.from_dict(self.prompts))
-        if isinstance(self.reward, dict):
-            object.__setattr__(self, "reward", RewardConfig.from_dict(self.reward))
+        self._read_nested()
         _check(self, ints=("seed",), positive_ints=("batch_size", "mini_batch_size", "micro_batch_size", "ppo_epochs",
                                                     "epochs", "checkpoint_every"),
                unit=("top_p", "gamma", "lam"),
@@ -250,8 +249,3 @@ class PPOConfig(_Record):
             if getattr(self, large) % getattr(self, small):
                 raise InputError(f"PPOConfig: {large} {getattr(self, large)} is not a multiple of {small} "
                                  f"{getattr(self, small)}")
-
-    def to_dict(self) -> dict:
-        out = super().to_dict()
-        out["prompts"], out["reward"] = self.prompts.to_dict(), self.reward.to_dict()
-        return out
