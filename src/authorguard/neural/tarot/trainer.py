@@ -44,6 +44,16 @@ def _open_stage(folder: TarotFolder, stage: str, config, policy: PolicyConfig, l
     return record
 
 
+def _open_over_sft(path, stage: str, needs: str, config, base_factory) -> tuple:
+    """(folder, policy config, loader of the SFT policy, the stage's record) for a stage that runs over the SFT
+    policy once stage ``needs`` is done."""
+    folder = TarotFolder(path)
+    folder.require(needs, stage)
+    policy = folder.policy_config()
+    loader = PolicyLoader(folder.adapters("sft"), base_factory)
+    return folder, policy, loader, _open_stage(folder, stage, config, policy, loader)
+
+
 def _read_rows(path: Path) -> list:
     rows = []
     for _, row, error in iter_jsonl(path):
@@ -85,11 +95,7 @@ def run_preferences(path: str | Path, config: PreferenceConfig = PreferenceConfi
     """Stage 2: two rewrites per prompt from the SFT policy, scored, filtered into pairs (Algorithm 1)."""
     from authorguard.neural.tarot.dpo import build_preferences
 
-    folder = TarotFolder(path)
-    folder.require("sft", "prefs")
-    policy = folder.policy_config()
-    loader = PolicyLoader(folder.adapters("sft"), base_factory)
-    record = _open_stage(folder, "prefs", config, policy, loader)
+    folder, policy, loader, record = _open_over_sft(path, "prefs", "sft", config, base_factory)
     if record.get("done"):
         return record
     started = time.perf_counter()
@@ -124,11 +130,7 @@ def run_dpo(path: str | Path, config: DPOConfig = DPOConfig(), *, reward=None, m
     policy are recorded (0 = no monitoring)."""
     from authorguard.neural.tarot.dpo import train_dpo
 
-    folder = TarotFolder(path)
-    folder.require("prefs", "dpo")
-    policy = folder.policy_config()
-    loader = PolicyLoader(folder.adapters("sft"), base_factory)
-    record = _open_stage(folder, "dpo", config, policy, loader)
+    folder, policy, loader, record = _open_over_sft(path, "dpo", "prefs", config, base_factory)
     if record.get("done"):
         return record
     prefs = folder.read_record("prefs")
@@ -153,11 +155,7 @@ def run_ppo(path: str | Path, config: PPOConfig = PPOConfig(), *, reward=None, m
     (``monitor_reward``)."""
     from authorguard.neural.tarot.ppo import train_ppo
 
-    folder = TarotFolder(path)
-    folder.require("sft", "ppo")
-    policy = folder.policy_config()
-    loader = PolicyLoader(folder.adapters("sft"), base_factory)
-    record = _open_stage(folder, "ppo", config, policy, loader)
+    folder, policy, loader, record = _open_over_sft(path, "ppo", "sft", config, base_factory)
     if record.get("done"):
         return record
     prompts = training_prompts(config.prompts, _token_counter(loader.tokenizer), policy.max_chunk_tokens, corpora)
