@@ -7,8 +7,11 @@ Author similarity = cos(A(x), A(y)) with the reward's author encoder (the paper:
 MiniLM cosine (the paper: GTE); both with the full reward, whatever the policy was trained on. Also printed: the
 SFT policy they all start from, mean new tokens, and the share of near-copies (≥ 60 % of word bigrams in the input).
 
-Usage:  python scripts/tarot_ablation.py --full runs/tarot --no-privacy runs/tarot-no-privacy \
-            --no-utility runs/tarot-no-utility [--prompts 64] [--json out.json]
+The PPO arms may come from their own full-reward folder (``--ppo-full``: the ablation's PPO setting differs from
+the shipped PPO policy's); the ``--full`` folder's PPO policy is then listed too.
+
+Usage:  python scripts/tarot_ablation.py --full runs/tarot --ppo-full runs/tarot-ppo-strong \
+            --no-privacy runs/tarot-no-privacy --no-utility runs/tarot-no-utility [--prompts 48] [--json out.json]
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ def _copy_share(original: str, rewrite: str) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--full", required=True, help="TAROT folder trained on the full reward (sft, prefs, dpo, ppo).")
+    parser.add_argument("--ppo-full", help="TAROT folder of the full-reward PPO arm (default: --full).")
     parser.add_argument("--no-privacy", required=True, help="Branch trained without the privacy reward.")
     parser.add_argument("--no-utility", required=True, help="Branch trained without the utility reward.")
     parser.add_argument("--prompts", type=int, default=64)
@@ -52,9 +56,12 @@ def main() -> None:
     texts = training_prompts(held_out, count, policy.max_chunk_tokens).texts
     rendered = [render_prompt(tokenizer, policy.instruction, t) for t in texts]
     reward = ObfuscationReward(RewardConfig())
-    arms = [("SFT (start)", full, "sft"), ("DPO, full reward", full, "dpo"), ("PPO, full reward", full, "ppo"),
+    ppo_full = TarotFolder(args.ppo_full) if args.ppo_full else full
+    arms = [("SFT (start)", full, "sft"), ("DPO, full reward", full, "dpo"), ("PPO, full reward", ppo_full, "ppo"),
             ("DPO, no privacy", TarotFolder(args.no_privacy), "dpo"), ("PPO, no privacy", TarotFolder(args.no_privacy), "ppo"),
             ("DPO, no utility", TarotFolder(args.no_utility), "dpo"), ("PPO, no utility", TarotFolder(args.no_utility), "ppo")]
+    if args.ppo_full:
+        arms.insert(2, (f"PPO, full reward ({full.path})", full, "ppo"))
     rows = []
     print(f"{len(texts)} held-out prompts (offset {held_out.offset}), one sample each, T 1.0, top-p 1.0, seed {args.seed}\n")
     print("| policy | author similarity | utility similarity | R | new tokens | near-copies | tokens/s |")
