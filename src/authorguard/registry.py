@@ -88,6 +88,8 @@ methods.register("tarot", "authorguard.methods.tarot:Tarot",
 methods.register("tarot-ppo", "authorguard.methods.tarot:TarotPPO",
                  "TAROT-PPO (Loiseau et al.): the SFT policy optimised by PPO on the same reward, KL penalty to the SFT policy.")
 methods.register("tarot-sft", "authorguard.methods.tarot:TarotSFT", "TAROT's SFT policy (rejection-sampled rewrites), before DPO or PPO.")
+methods.register("dp-prompt", "authorguard.methods.dp_prompt:DPPrompt",
+                 "DP-Prompt (Utpala et al.): TAROT's SFT policy paraphrases with clipped, tempered logits; ε = m·2(b_hi−b_lo)/T a document.")
 methods.register("zero-shot-rewrite", "authorguard.methods.tarot:ZeroShotRewrite",
                  "Untuned SmolLM2-135M-Instruct with TAROT's zero-shot prompt (the paper's GPT-3.5 row).")
 

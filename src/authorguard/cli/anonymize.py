@@ -45,13 +45,17 @@ def anonymize(
 
     privacy = json.loads((output / "privacy.json").read_text(encoding="utf-8"))
     summary = {key: manifest[key] for key in ("status", "records_in", "records_out", "records_error")}
+    # the method's own bound: SynTF's tight epsilon, DP-Prompt's document epsilon; none for the other text methods
+    bound = next((k for k in ("composed_tight_epsilon", "composed_document_epsilon") if privacy.get(k) is not None),
+                 "composed_tight_epsilon")
     summary.update(shards=len(manifest["shards"]), releases_per_record=privacy["releases_per_record"],
-                   composed_tight_epsilon=privacy["composed_tight_epsilon"], output=str(output))
+                   **{bound: privacy.get(bound)}, output=str(output))
     if json_output:
         print_json(summary)
     else:
-        loss = summary["composed_tight_epsilon"]
-        guarantee = "no formal privacy guarantee" if loss is None else f"tight epsilon per record {loss:.1f}"
+        loss = summary[bound]
+        what = "tight epsilon" if bound == "composed_tight_epsilon" else "document epsilon"
+        guarantee = "no formal privacy guarantee" if loss is None else f"{what} per record {loss:.1f}"
         console.print(f"{summary['records_in']} records in = {summary['records_out']} out + {summary['records_error']} in errors.jsonl; "
                       f"{summary['shards']} shards; {guarantee} ({summary['releases_per_record']} release(s)); wrote {output}",
                       highlight=False)

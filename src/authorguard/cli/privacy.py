@@ -97,5 +97,30 @@ def epsilon_for_loss(
         console.print(f"epsilon = {epsilon:.4f} gives l = {target_loss} per word (L = {mechanism.vocabulary_size}, {name})")
 
 
+@handle_errors
+def dp_prompt(
+    clip: Annotated[tuple[float, float], typer.Option(help="Logit clip range: LOW HIGH.")],
+    max_tokens: Annotated[int, typer.Option(help="Tokens generated per document at most (m).")],
+    temperature: Annotated[float | None, typer.Option(help="Sampling temperature T (or give --epsilon).")] = None,
+    epsilon: Annotated[float | None, typer.Option(help="Instead of --temperature: the document-level ε to spend.")] = None,
+    json_output: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """DP-Prompt's cost of one document: ε_token = 2 (HIGH − LOW) / T per generated token, m · ε_token a document
+    (or the temperature that makes it --epsilon)."""
+    from authorguard.privacy.clipped_sampling import DPPromptPrivacyReport, temperature_for
+
+    if (temperature is None) == (epsilon is None):
+        raise InputError("give exactly one of --temperature and --epsilon")
+    if temperature is None:
+        temperature = temperature_for(epsilon, clip[0], clip[1], max_tokens)
+    report = DPPromptPrivacyReport.compute(clip[0], clip[1], temperature, max_tokens).to_dict()
+    if json_output:
+        print_json(report)
+    else:
+        console.print(f"document epsilon {report['document_epsilon']:,.2f} = {max_tokens} tokens x token epsilon "
+                      f"{report['token_epsilon']:.4f} (clip [{clip[0]}, {clip[1]}], T {temperature:.4g})", highlight=False)
+
+
 app.command("syntf")(syntf)
 app.command("epsilon-for-loss")(epsilon_for_loss)
+app.command("dp-prompt")(dp_prompt)

@@ -33,3 +33,85 @@ def private_generation_options(clip_low: float, clip_high: float, temperature: f
             "repetition_penalty": 1.0, "no_repeat_ngram_size": 0, "min_new_tokens": 0, "num_beams": 1,
             "max_new_tokens": int(max_new_tokens),
             "logits_processor": LogitsProcessorList([clipped_logits_processor(clip_low, clip_high, temperature)])}
+
+
+def split_segments(text: str, segments: int, count_tokens) -> list[str]:
+    """``text`` cut into exactly ``segments`` parts of whole sentences with near-equal policy-token counts, in order
+    (a sentence goes to the part its middle token falls in; a text of fewer sentences leaves parts empty). The
+    number of parts never depends on the text: the output's structure must not reveal the input's length."""
+    from authorguard.text.sentences import SentenceSplitter
+
+    sentences = SentenceSplitter().split(text) if text.strip() else []
+    parts: list[list[str]] = [[] for _ in range(segments)]
+    sizes = [max(count_tokens(s), 1) for s in sentences]
+    total = sum(sizes)
+    done = 0
+    for sentence, size in zip(sentences, sizes):
+        middle = done + size / 2
+        parts[min(int(middle * segments / total), segments - 1)].append(sentence)
+        done += size
+    return [" ".join(part) for part in parts]
+
+
+class DPPromptRewriter:
+    """DP-Prompt on a TAROT policy: each document is cut into ``segments`` parts, each part is paraphrased by the
+    policy with at most ``max_tokens // segments`` tokens sampled from clipped, tempered logits, and the parts'
+    paraphrases are joined by a space. ``policy``: ``"sft"`` (the SFT rewriting policy) or ``"dpo"``, from the
+    TAROT folder ``model`` (None: the packaged one); ``base_factory`` replaces the reference LM (tests).
+
+    A blank document is paraphrased too (from an empty prompt): returning "" for it would be a deterministic,
+    input-dependent output, which no ε covers."""
+
+    def __init__(self, model=None, policy: str = "sft", base_factory=None) -> None:
+        from authorguard.exceptions import InputError
+        from authorguard.neural.tarot.model import resolve_folder
+        from authorguard.neural.tarot.policy import PolicyLoader, tokenizer_signature
+
+        if policy not in ("sft", "dpo"):
+            raise InputError(f"DP-Prompt: unknown policy {policy!r} (sft, dpo)")
+        folder = resolve_folder(model)
+        self.policy = folder.policy_config()
+        self.loader = PolicyLoader(folder.adapters(policy), base_factory)
+        folder.check_tokenizer(tokenizer_signature(self.loader.tokenizer))
+        self.stats: dict = {}
+
+    def rewrite(self, texts, *, clip_low: float, clip_high: float, temperature: float, max_tokens: int, segments: int = 1,
+                seed: int | None = None, batch_size: int = 16, max_input_tokens: int = 512) -> list[str]:
+        """One paraphrase per text, in order. ``seed`` None draws the generation seed from the OS CSPRNG."""
+        import secrets
+        import time
+
+        from authorguard.neural.tarot.prompts import clean_rewrite, render_prompt
+
+        torch = require_torch()
+        model, tokenizer = self.loader()
+        per_segment = max_tokens // segments
+        count = lambda text: len(tokenizer(text, add_special_tokens=False)["input_ids"])  # noqa: E731
+        parts = [split_segments(text, segments, count) for text in texts]
+        prompts = [render_prompt(tokenizer, self.policy.instruction, _first_tokens(tokenizer, part, max_input_tokens))
+                   for document in parts for part in document]
+        options = private_generation_options(clip_low, clip_high, temperature, per_segment)
+        outputs: list[str] = []
+        new_tokens = 0
+        started = time.perf_counter()
+        with torch.random.fork_rng(), torch.inference_mode():
+            torch.manual_seed(secrets.randbits(63) if seed is None else seed)
+            for begin in range(0, len(prompts), batch_size):
+                batch = tokenizer(prompts[begin:begin + batch_size], return_tensors="pt", padding=True, add_special_tokens=False)
+                out = model.generate(**batch, pad_token_id=tokenizer.pad_token_id, eos_token_id=tokenizer.eos_token_id,
+                                     **options)
+                for row in out[:, batch["input_ids"].shape[1]:].tolist():
+                    length = row.index(tokenizer.eos_token_id) + 1 if tokenizer.eos_token_id in row else len(row)
+                    new_tokens += length
+                    outputs.append(clean_rewrite(tokenizer.decode(row[:length], skip_special_tokens=True).strip()))
+        seconds = time.perf_counter() - started
+        self.stats = {"documents": len(texts), "segments": len(prompts), "new_tokens": new_tokens,
+                      "seconds": round(seconds, 2), "tokens_per_second": round(new_tokens / seconds, 1) if seconds else None}
+        return [" ".join(p for p in outputs[i * segments:(i + 1) * segments] if p) for i in range(len(texts))]
+
+
+def _first_tokens(tokenizer, text: str, limit: int) -> str:
+    """``text`` cut to its first ``limit`` policy tokens (the prompt's length is bounded; any function of the
+    input may shape the prompt without touching the bound)."""
+    ids = tokenizer(text, add_special_tokens=False)["input_ids"]
+    return text if len(ids) <= limit else tokenizer.decode(ids[:limit])
