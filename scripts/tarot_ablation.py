@@ -39,6 +39,8 @@ def main() -> None:
     parser.add_argument("--prompts", type=int, default=64)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", help="Write the table as JSON here too.")
+    parser.add_argument("--plot", help="Also draw the arms' training monitors (author and utility similarity by step) "
+                                       "to this PNG, and stop (nothing is generated).")
     args = parser.parse_args()
     from authorguard.neural.tarot.config import PromptConfig, RewardConfig
     from authorguard.neural.tarot.data import training_prompts
@@ -48,6 +50,9 @@ def main() -> None:
     from authorguard.neural.tarot.reward import ObfuscationReward
 
     full = TarotFolder(args.full)
+    if args.plot:
+        _plot(args, TarotFolder)
+        return
     policy = full.policy_config()
     used = PromptConfig.from_dict(full.read_record("prefs")["config"]["prompts"])
     held_out = dataclasses.replace(used, prompts=args.prompts, offset=used.offset + used.prompts)
@@ -86,6 +91,31 @@ def main() -> None:
     if args.json:
         with open(args.json, "w", encoding="utf-8") as handle:
             json.dump({"prompts": len(texts), "offset": held_out.offset, "seed": args.seed, "rows": rows}, handle, indent=2)
+
+
+def _plot(args, TarotFolder) -> None:
+    """Held-out monitor of each arm during training: author similarity (1 − R_priv) and utility similarity."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    ppo_full = args.ppo_full or args.full
+    fig, axes = plt.subplots(1, 2, figsize=(11, 3.6))
+    for axis, stage, full in ((axes[0], "dpo", args.full), (axes[1], "ppo", ppo_full)):
+        for label, folder, colour in (("full reward", full, "C0"), ("no privacy", args.no_privacy, "C1"),
+                                      ("no utility", args.no_utility, "C2")):
+            monitor = TarotFolder(folder).read_record(stage).get("monitor", [])
+            steps = [m["step"] for m in monitor]
+            axis.plot(steps, [1 - m["privacy"] for m in monitor], marker="o", color=colour, label=f"{label}: author sim.")
+            axis.plot(steps, [m["utility"] for m in monitor], marker="s", linestyle="--", color=colour,
+                      label=f"{label}: utility sim.")
+        axis.set(title=f"{stage.upper()} arms: held-out rewrites (16 prompts)", xlabel="optimiser step" if stage == "dpo"
+                 else "PPO step", ylabel="cosine")
+        axis.legend(fontsize=7, ncol=2)
+    fig.tight_layout()
+    fig.savefig(args.plot, dpi=110)
+    print(f"wrote {args.plot}")
 
 
 if __name__ == "__main__":
