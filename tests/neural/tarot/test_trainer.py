@@ -159,7 +159,8 @@ def test_cli_stages_refuse_to_start_out_of_order_or_over_an_interrupted_stage(tm
     runner = CliRunner()
     early = runner.invoke(app, ["tarot", "prefs", "-o", str(tmp_path)])
     assert early.exit_code != 0 and "stage 'sft' is not done" in early.output
-    (tmp_path / "sft").mkdir()
+    # an interrupted SFT stage leaves its candidates or checkpoints; an empty stage folder is a fresh start
+    (tmp_path / "sft" / "checkpoints").mkdir(parents=True)
     interrupted = runner.invoke(app, ["tarot", "sft", "-o", str(tmp_path)])
     assert interrupted.exit_code != 0 and "--resume" in interrupted.output
     (tmp_path / "bad.toml").write_text("candidates = 0\n", encoding="utf-8")
