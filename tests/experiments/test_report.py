@@ -66,6 +66,29 @@ def test_text_benchmark_report_has_tables_and_scatter(tiny_text_run, tmp_path):
         assert check_html_in_chromium(paths["html"]) == (1, 1)
 
 
+def test_methods_with_a_guarantee_are_plotted_against_the_document_epsilon(tiny_text_run, tmp_path):
+    import json
+
+    import pandas as pd
+
+    from authorguard.experiments.report import _epsilon_figure
+    from authorguard.experiments.results import benchmark_points, benchmark_table
+
+    _, frame, _ = tiny_text_run
+    assert not _epsilon_figure(frame, ["AMT-10"], "svm", tmp_path / "none.png")  # one SynTF setting: no curve
+    # a second SynTF setting (the same scores at another ε) makes a curve
+    second = frame[frame["method"] == "syntf"].assign(params=json.dumps({"epsilon": 40.0}), document_epsilon=lambda f: f["document_epsilon"] * 2)
+    both = pd.concat([frame, second], ignore_index=True)
+    points = benchmark_points(both, "AMT-10")
+    assert points.set_index("setting").loc["epsilon=40.0", "document_epsilon"] == pytest.approx(
+        2 * points.set_index("setting").loc["epsilon=20.0", "document_epsilon"])
+    assert points.loc[points["method"] == "dropout", "document_epsilon"].isna().all()
+    assert points["utility_retrained"].notna().all()
+    assert _epsilon_figure(both, ["AMT-10"], "svm", tmp_path / "epsilon.png")
+    assert (tmp_path / "epsilon.png").stat().st_size > 10_000
+    assert list(benchmark_table(both, "AMT-10", part_name="summary").columns[:3]) == ["method", "setting", "document ε"]
+
+
 def test_every_series_gets_its_own_colour():
     from authorguard.experiments.report import series_styles
 

@@ -113,3 +113,11 @@ def test_calibrated_target_loss_sets_epsilon(tiny_corpus_file, tmp_path):
     syntf = frame[frame["method"] == "syntf"]
     assert syntf["loss_per_word"].to_numpy() == pytest.approx(5.0, rel=1e-4)  # Brent tolerance on epsilon
     assert syntf["param_target_loss"].iloc[0] == 5.0
+
+
+def test_the_document_epsilon_comes_from_whichever_report_the_method_gives():
+    from authorguard.experiments.runner import _document_epsilon
+
+    assert _document_epsilon({"tight_epsilon": 3000.0, "method_report": {}}) == 3000.0  # SynTF: l·n
+    assert _document_epsilon({"method_report": {"document_epsilon": 512.0, "tokens_per_second": 40}}) == 512.0  # DP-Prompt
+    assert _document_epsilon({"method_report": {"chunks": 3}}) is None and _document_epsilon({}) is None

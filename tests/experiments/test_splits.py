@@ -136,3 +136,20 @@ def test_experiment_config_caps_benchmark_views():
     assert ExperimentConfig(**base).evaluation_fingerprint() != ExperimentConfig(**base, max_documents_per_author=2).evaluation_fingerprint()
     with pytest.raises(InputError, match="max_documents_per_author"):
         ExperimentConfig(**base, max_documents_per_author=0)
+
+
+def test_the_syntf_papers_top10_any_as_a_benchmark_scenario_keeps_the_dataset_split():
+    from authorguard.experiments.scenarios import AuthorshipScenario
+    from authorguard.experiments.splits import DatasetAuthors
+
+    news = registry.datasets.get("20news")()
+    selected = SCENARIOS["20news-Top10-Any"].selection.select(news)
+    assert set(selected.authors) == set(AuthorshipScenario(10).authors(news))  # the vector harness's Top10-Any
+    assert set(selected.splits) == {"train", "test"}  # 20 Newsgroups' own split by date, no validation
+    position = {doc: i for i, doc in enumerate(news.ids)}
+    assert all(news.splits[position[d]] == s for d, s in zip(selected.ids, selected.splits))
+    counts = split_counts(selected)
+    assert counts["authors"] == 10 and min(Counter(a for a, s in zip(selected.authors, selected.splits) if s == "test").values()) >= 9
+    assert DatasetAuthors(5, multi=True).name == "Top5-Multi"
+    with pytest.raises(InputError, match="top_k"):
+        DatasetAuthors(1)

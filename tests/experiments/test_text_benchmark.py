@@ -26,6 +26,10 @@ def test_rows_of_a_text_scenario(tiny_text_run):
     assert set(attacks["n_test"]) == {16} and set(attacks["n_train"]) == {128}
     assert set(frame.loc[frame["method"] == "syntf", "release_kind"]) == {"vectors"}
     assert set(frame.loc[frame["method"] == "dropout", "release_kind"]) == {"text"}
+    # what one document's release costs: SynTF's exact l·n; nothing for a method without a guarantee
+    syntf = frame[frame["method"] == "syntf"]
+    assert np.allclose(syntf["document_epsilon"], syntf["loss_per_word"] * 100) and np.allclose(syntf["document_epsilon"], syntf["total_loss"])
+    assert frame.loc[frame["method"] == "dropout", "document_epsilon"].isna().all()
     # ten authors, chance 0.1: character n-grams name most of them from their own writing
     reference = attacks[(attacks["method"] == "original") & (attacks["attacker"] == "char-ngrams")]
     assert reference["accuracy"].iloc[0] > 0.5

@@ -30,7 +30,8 @@ def test_split_segments_gives_a_fixed_number_of_parts_in_order():
 def test_every_document_gets_a_paraphrase_and_the_budget_does_not_depend_on_the_input():
     from authorguard.methods.dp_prompt import DPPrompt
 
-    method = DPPrompt(clip_low=-2.0, clip_high=2.0, temperature=1.0, max_tokens=6, segments=2, random_state=3).fit()
+    method = DPPrompt(clip_low=-2.0, clip_high=2.0, relative=False, temperature=1.0, max_tokens=6, segments=2,
+                      random_state=3).fit()
     before = method.privacy_report()
     out = method.obfuscate(DOCUMENTS)
     assert len(out) == 3 and all(isinstance(t, str) for t in out)
@@ -40,7 +41,7 @@ def test_every_document_gets_a_paraphrase_and_the_budget_does_not_depend_on_the_
     assert report["new_tokens"] <= 3 * 6  # at most max_tokens per document, blank ones included
     assert method.privacy_report() == before  # nothing about the input entered the budget
     assert report["document_epsilon"] == pytest.approx(6 * 2 * 4.0 / 1.0)
-    assert DPPrompt(epsilon=48.0, max_tokens=6, clip_low=-2.0, clip_high=2.0).privacy_report().temperature == pytest.approx(1.0)
+    assert DPPrompt(epsilon=48.0, max_tokens=6, clip_low=-4.0, clip_high=0.0).privacy_report().temperature == pytest.approx(1.0)
 
 
 def test_bad_settings_are_one_line_errors():
@@ -52,6 +53,8 @@ def test_bad_settings_are_one_line_errors():
         DPPrompt(temperature=1.0, max_tokens=10, segments=3).fit()
     with pytest.raises(InputError, match="low < high"):
         DPPrompt(temperature=1.0, clip_low=1.0, clip_high=0.0).fit()
+    with pytest.raises(InputError, match="needs high <= 0"):  # relative logits are <= 0: a budget paid for nothing
+        DPPrompt(temperature=1.0, clip_low=-1.0, clip_high=1.0).fit()
     with pytest.raises(InputError, match="unknown policy"):
         DPPrompt(temperature=1.0, policy="ppo").fit()
 
@@ -64,7 +67,7 @@ def test_a_batch_release_reports_and_composes_the_document_epsilon(tmp_path):
     source = tmp_path / "in.jsonl"
     source.write_text("".join(json.dumps({"id": f"d{i}", "text": t}) + "\n" for i, t in enumerate(DOCUMENTS)), encoding="utf-8")
     config = tmp_path / "dp.toml"
-    config.write_text("clip_low = -1.0\nclip_high = 1.0\ntemperature = 2.0\nmax_tokens = 4\n", encoding="utf-8")
+    config.write_text("clip_low = -2.0\nclip_high = 0.0\ntemperature = 2.0\nmax_tokens = 4\n", encoding="utf-8")
     runner = CliRunner()
     arguments = ["anonymize", str(source), str(tmp_path / "out"), "--method", "dp-prompt", "--config", str(config),
                  "--seed", "1", "--json"]

@@ -34,3 +34,12 @@ def test_clipping_and_temperature_reach_the_sampler_and_nothing_else_does():
         torch.testing.assert_close(out.scores[t], expected, atol=1e-5, rtol=1e-5)
     # all tokens keep probability > 0 (no top-k / top-p truncation)
     assert bool(torch.isfinite(out.scores[0]).all())
+    # relative clipping: the logits less the step's largest reach the sampler
+    options = private_generation_options(-2.5, 0.0, 2.0, max_new_tokens=3, relative=True)
+    out = model.generate(prompt, attention_mask=torch.ones_like(prompt), return_dict_in_generate=True, output_scores=True,
+                         **options)
+    for t in range(out.sequences.shape[1] - prompt.shape[1]):
+        with torch.no_grad():
+            raw = model(out.sequences[:, :prompt.shape[1] + t]).logits[:, -1]
+        expected = (raw - raw.max(dim=-1, keepdim=True).values).clamp(-2.5, 0.0) / 2.0
+        torch.testing.assert_close(out.scores[t], expected, atol=1e-5, rtol=1e-5)

@@ -17,15 +17,19 @@ from authorguard.privacy.clipped_sampling import (
 )
 
 
-def test_every_probability_ratio_of_one_step_is_within_the_token_epsilon_on_random_logits(rng):
-    # two "documents" = two arbitrary logit vectors, far outside the clip range on purpose
-    for clip_low, clip_high, temperature in [(-1.0, 1.0, 1.0), (0.0, 5.0, 2.5), (-3.0, 0.5, 0.7)]:
+@pytest.mark.parametrize("relative", [False, True])
+def test_every_probability_ratio_of_one_step_is_within_the_token_epsilon_on_random_logits(rng, relative):
+    # two "documents" = two arbitrary logit vectors, far outside the clip range on purpose (and shifted apart:
+    # relative clipping must not care where the logits sit)
+    for clip_low, clip_high, temperature in [(-1.0, 0.0, 1.0), (-5.0, -0.5, 2.5), (-3.0, 0.0, 0.7)]:
+        if not relative:
+            clip_low, clip_high = clip_low + 1.0, clip_high + 1.0
         bound = token_epsilon(clip_low, clip_high, temperature)
         worst = 0.0
         for _ in range(200):
-            first, second = rng.normal(0, 10, size=(2, 9))
-            ratio = np.log(clipped_distribution(first, clip_low, clip_high, temperature)) - \
-                np.log(clipped_distribution(second, clip_low, clip_high, temperature))
+            first, second = rng.normal(0, 3, size=(2, 9)) + rng.normal(0, 10, size=(2, 1))
+            ratio = np.log(clipped_distribution(first, clip_low, clip_high, temperature, relative)) - \
+                np.log(clipped_distribution(second, clip_low, clip_high, temperature, relative))
             worst = max(worst, np.abs(ratio).max())
         assert worst <= bound + 1e-9
         assert worst > 0.5 * bound  # the bound is not vacuous: random logits come within a factor 2 of it
@@ -47,7 +51,20 @@ def test_the_bound_is_approached_by_the_worst_pair_on_a_large_vocabulary():
     assert unclipped > 10 * token_epsilon(clip_low, clip_high, temperature)
 
 
-def test_one_step_of_a_tiny_language_model_on_two_documents_by_enumeration():
+def test_relative_clipping_ignores_the_logits_offset_and_always_keeps_the_top_token_on_top():
+    logits = np.array([30.0, 28.5, 25.0, 3.0, -4.0])
+    shifted = clipped_distribution(logits - 20.0, -8.0, 0.0, 1.0, relative=True)
+    assert np.allclose(clipped_distribution(logits, -8.0, 0.0, 1.0, relative=True), shifted)
+    assert shifted.argmax() == 0 and shifted[3] == pytest.approx(shifted[4])  # both floored at -8 below the top
+    # the paper's raw clip on the same step ties the three top tokens at b_hi = 25
+    raw = clipped_distribution(logits, 10.0, 25.0, 1.0)
+    assert raw[0] == pytest.approx(raw[1]) == pytest.approx(raw[2])
+    with pytest.raises(InputError, match="needs high <= 0"):
+        clipped_distribution(logits, -8.0, 1.0, 1.0, relative=True)
+
+
+@pytest.mark.parametrize("relative", [False, True])
+def test_one_step_of_a_tiny_language_model_on_two_documents_by_enumeration(relative):
     """A tiny random causal LM (vocabulary 11) after two different documents: every next-token probability ratio
     of the clipped sampler is within e^{ε_token}, and so is every two-token sequence's within e^{2 ε_token}."""
     torch = pytest.importorskip("torch")
@@ -60,8 +77,8 @@ def test_one_step_of_a_tiny_language_model_on_two_documents_by_enumeration():
     config = LlamaConfig(vocab_size=11, hidden_size=16, intermediate_size=32, num_hidden_layers=2, num_attention_heads=2,
                          num_key_value_heads=1, max_position_embeddings=64, initializer_range=1.0)
     model = LlamaForCausalLM(config).eval()
-    clip_low, clip_high, temperature = -2.0, 2.0, 3.0
-    process = clipped_logits_processor(clip_low, clip_high, temperature)
+    clip_low, clip_high, temperature = (-4.0, 0.0, 3.0) if relative else (-2.0, 2.0, 3.0)
+    process = clipped_logits_processor(clip_low, clip_high, temperature, relative)
     documents = torch.tensor([[1, 4, 2, 7, 3], [9, 9, 0, 5, 6]])
 
     def log_probs(ids):

@@ -103,6 +103,7 @@ def dp_prompt(
     max_tokens: Annotated[int, typer.Option(help="Tokens generated per document at most (m).")],
     temperature: Annotated[float | None, typer.Option(help="Sampling temperature T (or give --epsilon).")] = None,
     epsilon: Annotated[float | None, typer.Option(help="Instead of --temperature: the document-level ε to spend.")] = None,
+    relative: Annotated[bool, typer.Option(help="Clip the logits less the step's largest (HIGH <= 0).")] = False,
     json_output: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """DP-Prompt's cost of one document: ε_token = 2 (HIGH − LOW) / T per generated token, m · ε_token a document
@@ -113,12 +114,13 @@ def dp_prompt(
         raise InputError("give exactly one of --temperature and --epsilon")
     if temperature is None:
         temperature = temperature_for(epsilon, clip[0], clip[1], max_tokens)
-    report = DPPromptPrivacyReport.compute(clip[0], clip[1], temperature, max_tokens).to_dict()
+    report = DPPromptPrivacyReport.compute(clip[0], clip[1], temperature, max_tokens, relative=relative).to_dict()
     if json_output:
         print_json(report)
     else:
         console.print(f"document epsilon {report['document_epsilon']:,.2f} = {max_tokens} tokens x token epsilon "
-                      f"{report['token_epsilon']:.4f} (clip [{clip[0]}, {clip[1]}], T {temperature:.4g})", highlight=False)
+                      f"{report['token_epsilon']:.4f} ({'relative ' if relative else ''}clip [{clip[0]}, {clip[1]}], T {temperature:.4g})",
+                      highlight=False)
 
 
 app.command("syntf")(syntf)

@@ -222,6 +222,51 @@ def _scatter_figure(points: pd.DataFrame, view: str, path: Path) -> None:
     plt.close(fig)
 
 
+def _epsilon_figure(frame: pd.DataFrame, views: list[str], classifier: str, path: Path) -> bool:
+    """Privacy and utility against the document-level ε, one column per benchmark view: every method with a
+    guarantee (SynTF's l·n, DP-Prompt's m·ε_token) as a curve, the unprotected original as a dashed line. Top:
+    utility (solid: the analyst's model trained on the original text; dotted: retrained on the release); bottom:
+    the worst-case attack F1. False (no figure) when no view has two settings with a document ε."""
+    points = {view: benchmark_points(frame, view, classifier) for view in views}
+    views = [v for v in views if points[v]["document_epsilon"].notna().sum() >= 2]
+    if not views:
+        return False
+    plt = _plt()
+    methods = list(dict.fromkeys(m for v in views for m in points[v].loc[points[v]["document_epsilon"].notna(), "method"]))
+    styles = dict(zip(methods, series_styles(len(methods))))
+    fig, axes = plt.subplots(2, len(views), figsize=(3.6 * len(views) + 1.8, 6.2), squeeze=False, sharex=True)
+    for column, view in enumerate(views):
+        table = points[view]
+        reference = table[table["method"] == REFERENCE]
+        for row, (value, label) in enumerate((("utility", table["utility_name"].iloc[0]),
+                                              ("privacy", "worst-case attack F1 ↓"))):
+            axis = axes[row][column]
+            for method in methods:
+                part = table[(table["method"] == method) & table["document_epsilon"].notna()].sort_values("document_epsilon")
+                if part.empty:
+                    continue
+                colour, marker = styles[method]
+                axis.plot(part["document_epsilon"], part[value], color=colour, marker=marker, label=method)
+                if value == "utility" and part["utility_retrained"].notna().any():
+                    axis.plot(part["document_epsilon"], part["utility_retrained"], color=colour, marker=marker,
+                              linestyle=":", alpha=0.7, label=f"{method} (retrained)")
+            if not reference.empty:
+                axis.axhline(reference[value].iloc[0], color="black", linestyle="--", linewidth=1, label="original (no protection)")
+            axis.set_xscale("log")
+            axis.grid(alpha=0.3)
+            if column == 0:
+                axis.set_ylabel(label + (" ↑" if value == "utility" else ""), fontsize=9)
+            if row == 0:
+                axis.set_title(view, fontsize=10)
+            else:
+                axis.set_xlabel("document-level ε (log scale)")
+    _legend_outside(fig, axes[0][-1])
+    fig.tight_layout()
+    fig.savefig(path, dpi=110, bbox_inches="tight")
+    plt.close(fig)
+    return True
+
+
 def _markdown_table(frame: pd.DataFrame) -> str:
     columns = list(frame.columns)
     lines = ["| " + " | ".join(columns) + " |", "|" + "|".join(" --- " for _ in columns) + "|"]
@@ -311,8 +356,13 @@ def build_report(results: str | os.PathLike, output_dir: str | os.PathLike, opti
     dataset_rows = frame[frame["view"] == "all"]
     if not dataset_rows.empty:
         _dataset_sections(dataset_rows, options, output, made_by, sections, figures)
-    for view in [v for v in dict.fromkeys(frame["view"]) if v != "all"]:
+    benchmark_views = [v for v in dict.fromkeys(frame["view"]) if v != "all"]
+    for view in benchmark_views:
         _benchmark_sections(frame, view, options, output, made_by, sections, figures)
+    if _epsilon_figure(frame, benchmark_views, options.classifier, output / "figures" / "epsilon.png"):
+        figures.append(Figure("epsilon", "Privacy and utility against the document-level ε",
+                              f"Methods with a guarantee, each setting at the ε one document's release costs (SynTF: l·n; "
+                              f"DP-Prompt: m · ε_token); {options.classifier}. Made by {made_by}."))
     title = f"authorguard report: {experiment.get('config', {}).get('name', Path(results).name)}"
     selection = (f"Attack used for the selection and tables: **{options.attacker}**, threat model "
                  f"**{options.threat_model}**, classifier **{options.classifier}**. " if not dataset_rows.empty else "")

@@ -190,6 +190,9 @@ def benchmark_table(frame: pd.DataFrame, view: str, metric: str = "f1_macro", cl
     rows = []
     for (method, params), group in part.groupby(["method", "params"], sort=False):
         row = {"method": method, "setting": _short(params)}
+        epsilon = group["document_epsilon"].dropna() if "document_epsilon" in group else pd.Series(dtype=float)
+        if not epsilon.empty:
+            row["document ε"] = f"{epsilon.iloc[0]:,.0f}"
         tasks = group[~group["task"].isin(["attack", "content", "detector"]) & (group["classifier"] == classifier)]
         for threat, label in UTILITY_TRAINING.items():
             scores = tasks[(tasks["threat_model"] == threat) | (tasks["threat_model"] == "none")]
@@ -209,6 +212,8 @@ def benchmark_table(frame: pd.DataFrame, view: str, metric: str = "f1_macro", cl
             row[f"detector F1 ({name})"] = mean_sd(scores.groupby("run")["f1_macro"].mean())
         rows.append(row)
     table = pd.DataFrame(rows).fillna("–")
+    if "document ε" in table:  # beside the setting it belongs to
+        table.insert(2, "document ε", table.pop("document ε"))
     attack_columns = [c for c in table.columns if any(c.endswith(f" {t}") for t in THREAT_MODELS)]
     if part_name == "summary":
         return table.drop(columns=attack_columns)
@@ -226,7 +231,8 @@ def benchmark_table(frame: pd.DataFrame, view: str, metric: str = "f1_macro", cl
 def benchmark_points(frame: pd.DataFrame, view: str, classifier: str = "svm") -> pd.DataFrame:
     """Per method setting of one view: ``privacy`` = worst-case attack F1 (lower is better) and ``utility`` =
     the utility task's F1 when trained on the original text (TAROT's Table 2), or METEOR where the view has no
-    utility task (the attribute scenarios); with ``utility_name``."""
+    utility task (the attribute scenarios); with ``utility_name``, ``utility_retrained`` (the task retrained on
+    the release) and ``document_epsilon`` (what one document's release costs; NaN without a guarantee)."""
     part = frame[(frame["view"] == view)]
     rows = []
     for (method, params), group in part.groupby(["method", "params"], sort=False):
@@ -237,8 +243,13 @@ def benchmark_points(frame: pd.DataFrame, view: str, classifier: str = "svm") ->
         else:
             content = group[group["task"] == "content"]
             utility, name = (content["meteor"].mean() if "meteor" in content else np.nan), "METEOR"
+        retrained = group[~group["task"].isin(["attack", "content", "detector"]) & (group["classifier"] == classifier)
+                          & group["threat_model"].isin(["adversarial", "none"])]
         privacy, _ = worst_case(_with_classifier(group, classifier))
-        rows.append({"method": method, "setting": _short(params), "utility": utility, "privacy": privacy, "utility_name": name})
+        epsilon = group["document_epsilon"].dropna() if "document_epsilon" in group else pd.Series(dtype=float)
+        rows.append({"method": method, "setting": _short(params), "utility": utility, "privacy": privacy, "utility_name": name,
+                     "utility_retrained": retrained["f1_macro"].mean() if not retrained.empty else np.nan,
+                     "document_epsilon": float(epsilon.iloc[0]) if not epsilon.empty else np.nan})
     return pd.DataFrame(rows)
 
 

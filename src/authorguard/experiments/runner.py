@@ -233,6 +233,15 @@ def _releases(config: ExperimentConfig, cell: Cell, cache_dir: Path, seed: int) 
     return released, original, resolved["privacy"], "vectors"
 
 
+def _document_epsilon(privacy: dict) -> float | None:
+    """What releasing one document costs, whichever the method: SynTF's exact loss l·n (its tight epsilon), or a
+    text method's own ``document_epsilon`` (DP-Prompt: m · ε_token); None for a method without a guarantee."""
+    if privacy.get("tight_epsilon") is not None:
+        return float(privacy["tight_epsilon"])
+    value = (privacy.get("method_report") or {}).get("document_epsilon")
+    return None if value is None else float(value)
+
+
 def evaluate_cell(config: ExperimentConfig, cell: Cell, cache_dir: Path) -> list[dict]:
     """Score one cell on its view: utility tasks, attacks, content metrics, detector; rows of scores."""
     view = _view(config, cell.view)
@@ -247,6 +256,7 @@ def evaluate_cell(config: ExperimentConfig, cell: Cell, cache_dir: Path) -> list
         "total_loss": privacy.get("tight_epsilon"), "improved_epsilon": privacy.get("improved_epsilon"),
         "standard_epsilon": privacy.get("standard_epsilon"), "vocabulary_size": len(released.vocabulary),
         "method_report": json.dumps(privacy.get("method_report") or {}, sort_keys=True),
+        "document_epsilon": _document_epsilon(privacy),
     }
     base.update({f"param_{k}": (v if isinstance(v, (int, float, bool)) else str(v)) for k, v in cell.setting.items()})
     rows = []

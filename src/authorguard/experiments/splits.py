@@ -6,6 +6,7 @@
 - :class:`AttributeSplit` — A⁴NT's attribute scenarios (blog-age, blog-gender): split *by author*, no author in
   two splits, so a classifier cannot win by recognising the writer instead of the attribute; the speech setting
   (one author per class) splits by speech.
+- :class:`DatasetAuthors` — the SynTF paper's Top-k authors of 20 Newsgroups with the dataset's own split by date.
 
 Both are deterministic given their ``seed`` (recorded with every result) and return the selected documents as a
 :class:`~authorguard.data.corpus.Corpus` whose ``splits`` are ``train`` / ``validation`` / ``test``. A scenario
@@ -201,6 +202,39 @@ class AttributeSplit:
         return selected
 
 
+@dataclass(frozen=True)
+class DatasetAuthors:
+    """The SynTF paper's Top-k authorship scenarios on a dataset with its own train / test split (20 Newsgroups
+    by date): the authors chosen by :class:`~authorguard.experiments.scenarios.AuthorshipScenario`, every document
+    of theirs, the dataset's split kept (no validation split). Deterministic: ``seed`` is recorded, not used.
+
+    Parameters
+    ----------
+    top_k : int
+    multi : bool
+        Only authors active in at least two groups (the paper's "Multi").
+    seed : int
+    name : str
+    """
+
+    top_k: int
+    multi: bool = False
+    seed: int = 0
+    name: str = ""
+
+    def __post_init__(self) -> None:
+        check_number(self.top_k, "top_k", "DatasetAuthors", kind=int, low=2, closed="left")
+        object.__setattr__(self, "name", self.name or f"Top{self.top_k}-{'Multi' if self.multi else 'Any'}")
+
+    def select(self, corpus: Corpus) -> Corpus:
+        """The scenario's documents, in corpus order, with the dataset's own ``splits``."""
+        from authorguard.experiments.scenarios import AuthorshipScenario
+
+        chosen = set(AuthorshipScenario(self.top_k, self.multi).authors(corpus))
+        positions = np.flatnonzero(np.array([a in chosen for a in corpus.authors], dtype=bool))
+        return _selected(corpus, positions, None, [corpus.splits[i] for i in positions], self.name, self.seed)
+
+
 def _joined_by_author(corpus: Corpus) -> Corpus:
     """One document per author (their texts joined by blank lines, in corpus order); the label, split and each
     attribute are those of the author's first document (labels and splits are per author here)."""
@@ -254,7 +288,7 @@ class BenchmarkScenario:
     """
 
     dataset: str
-    selection: TopAuthors | AttributeSplit
+    selection: TopAuthors | AttributeSplit | DatasetAuthors
     target: str = "authors"
     tasks: tuple = ()
 
@@ -287,6 +321,9 @@ SCENARIOS = {
                                   target="labels"),
     "blog-gender": BenchmarkScenario("blogs", AttributeSplit("gender", per_author=True, max_authors=300, max_words=2000,
                                                              name="blog-gender"), target="labels"),
+    # the SynTF paper's Top10-Any on 20 Newsgroups (its split by date) as a text-benchmark scenario, so that text
+    # methods are judged where SynTF's numbers live; utility = the newsgroup (mostly one per author: entangled too)
+    "20news-Top10-Any": BenchmarkScenario("20news", DatasetAuthors(10, name="20news-Top10-Any"), tasks=("topic",)),
     "speech": BenchmarkScenario("speeches", AttributeSplit("labels", where={"set": ("obama", "trump-campaign")}, unit="document",
                                                            name="speech"), target="labels"),
     "speech-millercenter": BenchmarkScenario("speeches", AttributeSplit("labels", where={"set": ("obama", "trump-millercenter")},

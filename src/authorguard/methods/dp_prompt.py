@@ -1,7 +1,8 @@
 """DP-Prompt (Utpala, Hooker and Chen, Findings of EMNLP 2023) as a text method: a language model paraphrases each
 document, every token sampled from softmax(clip(logits, clip_low, clip_high) / temperature), so that releasing one
 document costs at most ε = max_tokens · 2 (clip_high − clip_low) / temperature (pure ε-DP between any two
-documents; derivation in :mod:`authorguard.privacy.clipped_sampling`). The model is TAROT's SFT rewriting policy
+documents; derivation in :mod:`authorguard.privacy.clipped_sampling`). By default the clip applies to the logits
+less the step's largest (``relative``; same ε, see there). The model is TAROT's SFT rewriting policy
 (the untuned 135M instruct model comments instead of rewriting) or, with ``policy="dpo"``, the TAROT-DPO policy;
 ``model`` None uses the packaged adapters.
 """
@@ -27,8 +28,13 @@ def _load(model: str | None, policy: str):
 class DPPrompt(TextObfuscator):
     """Parameters
     ----------
-    clip_low, clip_high : float, default=-1.0, 1.0
-        The logit clip range [b_lo, b_hi] (SmolLM2's raw logits span roughly −10 … 30).
+    clip_low, clip_high : float, default=-8.0, 0.0
+        The clip range [b_lo, b_hi]: of the logits less the step's largest (``relative``, default), or of the raw
+        logits (the paper's rule; SmolLM2's largest logit ranges over ~10 … 35 between steps, so a fixed raw range
+        ties the top tokens on some steps and floors them all on others: docs/results/dp-rewriting.md).
+    relative : bool, default=True
+        Clip log-odds against the step's top token instead of raw logits; the same ε per token (the bound
+        needs only a fixed range width; :mod:`authorguard.privacy.clipped_sampling`).
     temperature : float or None, default=None
         Sampling temperature T; None derives it from ``epsilon``.
     epsilon : float or None, default=None
@@ -50,11 +56,12 @@ class DPPrompt(TextObfuscator):
 
     deterministic = False
 
-    def __init__(self, clip_low: float = -1.0, clip_high: float = 1.0, temperature: float | None = None,
+    def __init__(self, clip_low: float = -8.0, clip_high: float = 0.0, relative: bool = True, temperature: float | None = None,
                  epsilon: float | None = None, max_tokens: int = 128, segments: int = 1, model: str | None = None,
                  policy: str = "sft", batch_size: int = 16, max_input_tokens: int = 512, random_state=None) -> None:
         self.clip_low = clip_low
         self.clip_high = clip_high
+        self.relative = relative
         self.temperature = temperature
         self.epsilon = epsilon
         self.max_tokens = max_tokens
@@ -75,7 +82,8 @@ class DPPrompt(TextObfuscator):
     def privacy_report(self) -> DPPromptPrivacyReport:
         """What releasing one document costs (fixed before any document is seen)."""
         return DPPromptPrivacyReport.compute(self.clip_low, self.clip_high, self._sampling_temperature(),
-                                             self.max_tokens, secure_random=self.random_state is None)
+                                             self.max_tokens, secure_random=self.random_state is None,
+                                             relative=bool(self.relative))
 
     def fit(self, raw_documents=None, y=None):
         name = type(self).__name__
@@ -95,6 +103,7 @@ class DPPrompt(TextObfuscator):
         texts = check_texts(raw_documents, type(self).__name__)
         return self.rewriter_.rewrite(texts, clip_low=self.clip_low, clip_high=self.clip_high,
                                       temperature=self._sampling_temperature(), max_tokens=self.max_tokens,
+                                      relative=bool(self.relative),
                                       segments=self.segments, seed=None if self.random_state is None else int_seed(self.random_state),
                                       batch_size=self.batch_size, max_input_tokens=self.max_input_tokens)
 

@@ -5,24 +5,29 @@ last, with every other logits change turned off (the privacy argument: :mod:`aut
 from __future__ import annotations
 
 from authorguard.neural.resources import require_torch
-from authorguard.privacy.clipped_sampling import token_epsilon
+from authorguard.privacy.clipped_sampling import DPPromptPrivacyReport
 
 
-def clipped_logits_processor(clip_low: float, clip_high: float, temperature: float):
-    """A ``transformers.LogitsProcessor``: scores (B, V) -> clip(scores, low, high) / T (float32)."""
+def clipped_logits_processor(clip_low: float, clip_high: float, temperature: float, relative: bool = False):
+    """A ``transformers.LogitsProcessor``: scores (B, V) -> clip(scores, low, high) / T (float32); with
+    ``relative``, clip(scores − their row maximum, low, high) / T."""
     require_torch()
     from transformers import LogitsProcessor
 
-    token_epsilon(clip_low, clip_high, temperature)  # validates the settings
+    DPPromptPrivacyReport.compute(clip_low, clip_high, temperature, 1, relative=relative)  # validates the settings
 
     class ClippedLogits(LogitsProcessor):
         def __call__(self, input_ids, scores):
-            return scores.float().clamp(min=clip_low, max=clip_high) / temperature
+            scores = scores.float()
+            if relative:
+                scores = scores - scores.max(dim=-1, keepdim=True).values
+            return scores.clamp(min=clip_low, max=clip_high) / temperature
 
     return ClippedLogits()
 
 
-def private_generation_options(clip_low: float, clip_high: float, temperature: float, max_new_tokens: int) -> dict:
+def private_generation_options(clip_low: float, clip_high: float, temperature: float, max_new_tokens: int,
+                               relative: bool = False) -> dict:
     """Keyword arguments for ``model.generate``: plain sampling from the clipped, tempered logits, at most
     ``max_new_tokens`` tokens. The generation config's own temperature, top-k, top-p, typical-p, min-p,
     repetition and length penalties are neutralised (each would change the distribution after the clip or
@@ -32,7 +37,7 @@ def private_generation_options(clip_low: float, clip_high: float, temperature: f
     return {"do_sample": True, "temperature": 1.0, "top_k": 0, "top_p": 1.0, "typical_p": 1.0, "min_p": None,
             "repetition_penalty": 1.0, "no_repeat_ngram_size": 0, "min_new_tokens": 0, "num_beams": 1,
             "max_new_tokens": int(max_new_tokens),
-            "logits_processor": LogitsProcessorList([clipped_logits_processor(clip_low, clip_high, temperature)])}
+            "logits_processor": LogitsProcessorList([clipped_logits_processor(clip_low, clip_high, temperature, relative)])}
 
 
 def split_segments(text: str, segments: int, count_tokens) -> list[str]:
@@ -76,7 +81,7 @@ class DPPromptRewriter:
         self.stats: dict = {}
 
     def rewrite(self, texts, *, clip_low: float, clip_high: float, temperature: float, max_tokens: int, segments: int = 1,
-                seed: int | None = None, batch_size: int = 16, max_input_tokens: int = 512) -> list[str]:
+                relative: bool = False, seed: int | None = None, batch_size: int = 16, max_input_tokens: int = 512) -> list[str]:
         """One paraphrase per text, in order. ``seed`` None draws the generation seed from the OS CSPRNG."""
         import secrets
         import time
@@ -90,7 +95,7 @@ class DPPromptRewriter:
         parts = [split_segments(text, segments, count) for text in texts]
         prompts = [render_prompt(tokenizer, self.policy.instruction, _first_tokens(tokenizer, part, max_input_tokens))
                    for document in parts for part in document]
-        options = private_generation_options(clip_low, clip_high, temperature, per_segment)
+        options = private_generation_options(clip_low, clip_high, temperature, per_segment, relative)
         outputs: list[str] = []
         new_tokens = 0
         started = time.perf_counter()

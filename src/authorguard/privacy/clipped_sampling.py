@@ -24,6 +24,13 @@ the whole document** (replace-one-document, local DP: each document is protected
 a curator), fixed before anything is generated; the realised length k is itself an output that depends on x,
 so the report never uses it.
 
+**Relative clipping** (``relative=True``, ours, not in the paper). Raw logits carry an arbitrary offset per step
+(SmolLM2's largest logit ranges from ~10 to ~35 over the steps of one paraphrase; ``scripts/dp_prompt_logits.py``),
+so one fixed [b_lo, b_hi] either ties the top tokens at b_hi or sinks every token to b_lo on some steps. Clipping
+u_x(v) = logit_x(v) − max_w logit_x(w), the log-odds against the step's top token, to [b_lo, b_hi] with b_hi ≤ 0
+keeps every utility in a range of width b_hi − b_lo for every input, which is all the argument above uses: the
+same ε_token holds, and the top token always sits at b_hi.
+
 What voids the argument: top-k or top-p truncation (the kept set depends on x and a token outside it has
 probability 0 under x but not under x′: an unbounded ratio), repetition penalties or any other logits change
 after the clip, and stopping rules that read x (e.g. "stop when the input's chunks run out"). The sampler in
@@ -40,13 +47,21 @@ from authorguard.exceptions import InputError
 from authorguard.utils.validation import check_number
 
 
-def _check(clip_low: float, clip_high: float, temperature: float) -> tuple[float, float, float]:
+def _check(clip_low: float, clip_high: float, temperature: float, relative: bool = False) -> tuple[float, float, float]:
     clip_low = check_number(clip_low, "clip_low", "DP-Prompt")  # finite reals
     clip_high = check_number(clip_high, "clip_high", "DP-Prompt")
     temperature = check_number(temperature, "temperature", "DP-Prompt", low=0, closed="neither")
     if clip_high <= clip_low:
         raise InputError(f"DP-Prompt: the clip range [{clip_low}, {clip_high}] needs low < high")
+    if relative and clip_high > 0:  # relative logits never exceed 0: the part above would be paid for, never used
+        raise InputError(f"DP-Prompt: with relative clipping the clip range [{clip_low}, {clip_high}] needs high <= 0")
     return float(clip_low), float(clip_high), float(temperature)
+
+
+def relative_logits(logits: np.ndarray) -> np.ndarray:
+    """logits − their maximum over the last axis (log-odds against the top token; the softmax is unchanged)."""
+    logits = np.asarray(logits, dtype=np.float64)
+    return logits - logits.max(axis=-1, keepdims=True)
 
 
 def token_epsilon(clip_low: float, clip_high: float, temperature: float) -> float:
@@ -70,10 +85,13 @@ def temperature_for(epsilon: float, clip_low: float, clip_high: float, max_token
     return 2.0 * (clip_high - clip_low) * max_tokens / epsilon
 
 
-def clipped_distribution(logits: np.ndarray, clip_low: float, clip_high: float, temperature: float) -> np.ndarray:
-    """softmax(clip(logits, low, high) / T) over the last axis (the sampler's distribution, in numpy)."""
-    clip_low, clip_high, temperature = _check(clip_low, clip_high, temperature)
-    scaled = np.clip(np.asarray(logits, dtype=np.float64), clip_low, clip_high) / temperature
+def clipped_distribution(logits: np.ndarray, clip_low: float, clip_high: float, temperature: float,
+                         relative: bool = False) -> np.ndarray:
+    """softmax(clip(logits, low, high) / T) over the last axis (the sampler's distribution, in numpy); with
+    ``relative``, the logits less their maximum are clipped."""
+    clip_low, clip_high, temperature = _check(clip_low, clip_high, temperature, relative)
+    logits = relative_logits(logits) if relative else np.asarray(logits, dtype=np.float64)
+    scaled = np.clip(logits, clip_low, clip_high) / temperature
     scaled -= scaled.max(axis=-1, keepdims=True)
     weights = np.exp(scaled)
     return weights / weights.sum(axis=-1, keepdims=True)
@@ -92,14 +110,16 @@ class DPPromptPrivacyReport:
     clip_high: float
     temperature: float
     secure_random: bool = False
+    relative: bool = False
     mechanism: str = "dp-prompt (clipped-logit exponential mechanism per token, sequential composition)"
 
     @classmethod
     def compute(cls, clip_low: float, clip_high: float, temperature: float, max_tokens: int,
-                secure_random: bool = False) -> DPPromptPrivacyReport:
+                secure_random: bool = False, relative: bool = False) -> DPPromptPrivacyReport:
+        _check(clip_low, clip_high, temperature, relative)
         return cls(document_epsilon(clip_low, clip_high, temperature, max_tokens),
                    token_epsilon(clip_low, clip_high, temperature), int(max_tokens), float(clip_low), float(clip_high),
-                   float(temperature), bool(secure_random))
+                   float(temperature), bool(secure_random), bool(relative))
 
     def to_dict(self) -> dict:
         return asdict(self)
