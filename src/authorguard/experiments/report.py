@@ -254,7 +254,7 @@ def _epsilon_figure(frame: pd.DataFrame, views: list[str], classifier: str, path
                 axis.axhline(reference[value].iloc[0], color="black", linestyle="--", linewidth=1, label="original (no protection)")
             axis.set_xscale("log")
             axis.grid(alpha=0.3)
-            if column == 0:
+            if column == 0 or value == "utility":  # each scenario has its own utility task
                 axis.set_ylabel(label + (" ↑" if value == "utility" else ""), fontsize=9)
             if row == 0:
                 axis.set_title(view, fontsize=10)
