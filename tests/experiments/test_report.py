@@ -80,8 +80,8 @@ def test_methods_with_a_guarantee_are_plotted_against_the_document_epsilon(tiny_
     second = frame[frame["method"] == "syntf"].assign(params=json.dumps({"epsilon": 40.0}), document_epsilon=lambda f: f["document_epsilon"] * 2)
     both = pd.concat([frame, second], ignore_index=True)
     points = benchmark_points(both, "AMT-10")
-    assert points.set_index("setting").loc["epsilon=40.0", "document_epsilon"] == pytest.approx(
-        2 * points.set_index("setting").loc["epsilon=20.0", "document_epsilon"])
+    low, high = sorted(points.loc[points["method"] == "syntf", "document_epsilon"])
+    assert high == pytest.approx(2 * low) and low > 0
     assert points.loc[points["method"] == "dropout", "document_epsilon"].isna().all()
     assert points["utility_retrained"].notna().all()
     assert _epsilon_figure(both, ["AMT-10"], "svm", tmp_path / "epsilon.png")
