@@ -112,6 +112,18 @@ def test_privacy_syntf_with_embeddings_is_exact(tmp_path, small_vectors):
     assert json.loads(solved.stdout)["epsilon"] == pytest.approx(20.0, abs=0.01)
 
 
+def test_privacy_dp_prompt_gives_the_budget_or_the_temperature_for_one():
+    result = _run("privacy", "dp-prompt", "--clip", -8, 0, "--relative", "--max-tokens", 128, "--epsilon", 10000, "--json")
+    assert result.exit_code == 0, result.output
+    values = json.loads(result.stdout)
+    assert values["temperature"] == pytest.approx(2 * 8 * 128 / 10000) and values["relative"] is True
+    assert values["token_epsilon"] * 128 == pytest.approx(10000)
+    raw = json.loads(_run("privacy", "dp-prompt", "--clip", 10, 25, "--max-tokens", 64, "--temperature", 0.5, "--json").stdout)
+    assert raw["document_epsilon"] == pytest.approx(64 * 2 * 15 / 0.5) and raw["relative"] is False
+    bad = _run("privacy", "dp-prompt", "--clip", -8, 1, "--relative", "--max-tokens", 128, "--epsilon", 100)
+    assert bad.exit_code != 0 and "needs high <= 0" in bad.output
+
+
 @pytest.mark.parametrize(("args", "message"), [
     (["--epsilon", "-1"], "'epsilon' parameter of SynTF must be a float in the range (0, inf)"),
     (["--n-words", "0"], "'n_words' parameter of SynTF"),
