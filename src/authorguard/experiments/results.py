@@ -178,6 +178,18 @@ def worst_case(part: pd.DataFrame, metric: str = "f1_macro") -> tuple[float, str
     return best, name
 
 
+def _utility_rows(group: pd.DataFrame, classifier: str) -> pd.DataFrame:
+    """The utility-task rows of ``classifier`` (every task but attacks, content metrics and detectors)."""
+    return group[~group["task"].isin(["attack", "content", "detector"]) & (group["classifier"] == classifier)]
+
+
+def _document_epsilon(group: pd.DataFrame) -> float:
+    """What one document's release costs for this method setting (NaN without a guarantee, or in results made
+    before the column existed)."""
+    values = group["document_epsilon"].dropna() if "document_epsilon" in group else pd.Series(dtype=float)
+    return float(values.iloc[0]) if not values.empty else np.nan
+
+
 def benchmark_table(frame: pd.DataFrame, view: str, metric: str = "f1_macro", classifier: str = "svm",
                     part_name: str = "all") -> pd.DataFrame:
     """One row per method setting on one benchmark view: utility (trained on the original text, and retrained on
@@ -190,10 +202,10 @@ def benchmark_table(frame: pd.DataFrame, view: str, metric: str = "f1_macro", cl
     rows = []
     for (method, params), group in part.groupby(["method", "params"], sort=False):
         row = {"method": method, "setting": _short(params)}
-        epsilon = group["document_epsilon"].dropna() if "document_epsilon" in group else pd.Series(dtype=float)
-        if not epsilon.empty:
-            row["document ε"] = f"{epsilon.iloc[0]:,.0f}"
-        tasks = group[~group["task"].isin(["attack", "content", "detector"]) & (group["classifier"] == classifier)]
+        epsilon = _document_epsilon(group)
+        if not np.isnan(epsilon):
+            row["document ε"] = f"{epsilon:,.0f}"
+        tasks = _utility_rows(group, classifier)
         for threat, label in UTILITY_TRAINING.items():
             scores = tasks[(tasks["threat_model"] == threat) | (tasks["threat_model"] == "none")]
             if not scores.empty:
@@ -236,20 +248,18 @@ def benchmark_points(frame: pd.DataFrame, view: str, classifier: str = "svm") ->
     part = frame[(frame["view"] == view)]
     rows = []
     for (method, params), group in part.groupby(["method", "params"], sort=False):
-        tasks = group[~group["task"].isin(["attack", "content", "detector"]) & (group["classifier"] == classifier)
-                      & group["threat_model"].isin(["static", "none"])]
+        utility_rows = _utility_rows(group, classifier)
+        tasks = utility_rows[utility_rows["threat_model"].isin(["static", "none"])]
         if not tasks.empty:
             utility, name = tasks["f1_macro"].mean(), f"{tasks['task'].iloc[0]} F1 (trained on original)"
         else:
             content = group[group["task"] == "content"]
             utility, name = (content["meteor"].mean() if "meteor" in content else np.nan), "METEOR"
-        retrained = group[~group["task"].isin(["attack", "content", "detector"]) & (group["classifier"] == classifier)
-                          & group["threat_model"].isin(["adversarial", "none"])]
+        retrained = utility_rows[utility_rows["threat_model"].isin(["adversarial", "none"])]
         privacy, _ = worst_case(_with_classifier(group, classifier))
-        epsilon = group["document_epsilon"].dropna() if "document_epsilon" in group else pd.Series(dtype=float)
         rows.append({"method": method, "setting": _short(params), "utility": utility, "privacy": privacy, "utility_name": name,
                      "utility_retrained": retrained["f1_macro"].mean() if not retrained.empty else np.nan,
-                     "document_epsilon": float(epsilon.iloc[0]) if not epsilon.empty else np.nan})
+                     "document_epsilon": _document_epsilon(group)})
     return pd.DataFrame(rows)
 
 

@@ -5,7 +5,7 @@ last, with every other logits change turned off (the privacy argument: :mod:`aut
 from __future__ import annotations
 
 from authorguard.neural.resources import require_torch
-from authorguard.privacy.clipped_sampling import DPPromptPrivacyReport
+from authorguard.privacy.clipped_sampling import check_sampler
 
 
 def clipped_logits_processor(clip_low: float, clip_high: float, temperature: float, relative: bool = False):
@@ -14,7 +14,7 @@ def clipped_logits_processor(clip_low: float, clip_high: float, temperature: flo
     require_torch()
     from transformers import LogitsProcessor
 
-    DPPromptPrivacyReport.compute(clip_low, clip_high, temperature, 1, relative=relative)  # validates the settings
+    check_sampler(clip_low, clip_high, temperature, relative)
 
     class ClippedLogits(LogitsProcessor):
         def __call__(self, input_ids, scores):

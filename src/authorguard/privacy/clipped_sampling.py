@@ -47,7 +47,8 @@ from authorguard.exceptions import InputError
 from authorguard.utils.validation import check_number
 
 
-def _check(clip_low: float, clip_high: float, temperature: float, relative: bool = False) -> tuple[float, float, float]:
+def check_sampler(clip_low: float, clip_high: float, temperature: float, relative: bool = False) -> tuple[float, float, float]:
+    """The sampler's settings as floats, or a one-line InputError (range order; high <= 0 when ``relative``)."""
     clip_low = check_number(clip_low, "clip_low", "DP-Prompt")  # finite reals
     clip_high = check_number(clip_high, "clip_high", "DP-Prompt")
     temperature = check_number(temperature, "temperature", "DP-Prompt", low=0, closed="neither")
@@ -66,7 +67,7 @@ def relative_logits(logits: np.ndarray) -> np.ndarray:
 
 def token_epsilon(clip_low: float, clip_high: float, temperature: float) -> float:
     """ε of one sampled token: 2 (clip_high − clip_low) / temperature."""
-    clip_low, clip_high, temperature = _check(clip_low, clip_high, temperature)
+    clip_low, clip_high, temperature = check_sampler(clip_low, clip_high, temperature)
     return 2.0 * (clip_high - clip_low) / temperature
 
 
@@ -81,7 +82,7 @@ def temperature_for(epsilon: float, clip_low: float, clip_high: float, max_token
     T = 2 (clip_high − clip_low) · max_tokens / ε (to compare methods at equal document-level ε)."""
     epsilon = check_number(epsilon, "epsilon", "DP-Prompt", low=0, closed="neither")
     max_tokens = check_number(max_tokens, "max_tokens", "DP-Prompt", kind=int, low=1, closed="left")
-    clip_low, clip_high, _ = _check(clip_low, clip_high, 1.0)
+    clip_low, clip_high, _ = check_sampler(clip_low, clip_high, 1.0)
     return 2.0 * (clip_high - clip_low) * max_tokens / epsilon
 
 
@@ -89,7 +90,7 @@ def clipped_distribution(logits: np.ndarray, clip_low: float, clip_high: float, 
                          relative: bool = False) -> np.ndarray:
     """softmax(clip(logits, low, high) / T) over the last axis (the sampler's distribution, in numpy); with
     ``relative``, the logits less their maximum are clipped."""
-    clip_low, clip_high, temperature = _check(clip_low, clip_high, temperature, relative)
+    clip_low, clip_high, temperature = check_sampler(clip_low, clip_high, temperature, relative)
     logits = relative_logits(logits) if relative else np.asarray(logits, dtype=np.float64)
     scaled = np.clip(logits, clip_low, clip_high) / temperature
     scaled -= scaled.max(axis=-1, keepdims=True)
@@ -116,7 +117,7 @@ class DPPromptPrivacyReport:
     @classmethod
     def compute(cls, clip_low: float, clip_high: float, temperature: float, max_tokens: int,
                 secure_random: bool = False, relative: bool = False) -> DPPromptPrivacyReport:
-        _check(clip_low, clip_high, temperature, relative)
+        check_sampler(clip_low, clip_high, temperature, relative)
         return cls(document_epsilon(clip_low, clip_high, temperature, max_tokens),
                    token_epsilon(clip_low, clip_high, temperature), int(max_tokens), float(clip_low), float(clip_high),
                    float(temperature), bool(secure_random), bool(relative))
