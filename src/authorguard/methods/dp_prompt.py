@@ -19,10 +19,10 @@ from authorguard.utils.validation import check_number, check_texts
 
 
 @functools.lru_cache(maxsize=2)
-def _load(model: str | None, policy: str):
+def _load(model: str | None, policy: str, engine: str):
     from authorguard.neural.dp_prompt import DPPromptRewriter
 
-    return DPPromptRewriter(model, policy)
+    return DPPromptRewriter(model, policy, engine=engine)
 
 
 class DPPrompt(TextObfuscator):
@@ -50,15 +50,20 @@ class DPPrompt(TextObfuscator):
     batch_size : int, default=16
     max_input_tokens : int, default=512
         Each segment's prompt text is cut to this many tokens.
+    engine : {"batched", "torch"}, default="batched"
+        The generation engine; both sample every token from exactly the clipped, tempered distribution (the
+        model's precision changes the logits, which the bound does not depend on).
     random_state : int, numpy Generator or None
-        None draws the sampling seed from the OS CSPRNG (``secure_random`` in the privacy report).
+        None draws every token from the OS CSPRNG on the batched engine (the torch engine seeds its generator from
+        it): ``secure_random`` in the privacy report.
     """
 
     deterministic = False
 
     def __init__(self, clip_low: float = -8.0, clip_high: float = 0.0, relative: bool = True, temperature: float | None = None,
                  epsilon: float | None = None, max_tokens: int = 128, segments: int = 1, model: str | None = None,
-                 policy: str = "sft", batch_size: int = 16, max_input_tokens: int = 512, random_state=None) -> None:
+                 policy: str = "sft", batch_size: int = 16, max_input_tokens: int = 512, engine: str = "batched",
+                 random_state=None) -> None:
         self.clip_low = clip_low
         self.clip_high = clip_high
         self.relative = relative
@@ -70,6 +75,7 @@ class DPPrompt(TextObfuscator):
         self.policy = policy
         self.batch_size = batch_size
         self.max_input_tokens = max_input_tokens
+        self.engine = engine
         self.random_state = random_state
 
     def _sampling_temperature(self) -> float:
@@ -92,7 +98,11 @@ class DPPrompt(TextObfuscator):
         if self.max_tokens % self.segments:
             raise InputError(f"DPPrompt: max_tokens {self.max_tokens} is not a multiple of segments {self.segments}")
         self.privacy_report()  # checks the clip range and temperature / epsilon
-        self.rewriter_ = _load(None if self.model is None else str(self.model), self.policy)
+        from authorguard.neural.generation.base import ENGINE_NAMES
+        from authorguard.utils.validation import check_option
+
+        check_option(self.engine, "engine", name, ENGINE_NAMES)
+        self.rewriter_ = _load(None if self.model is None else str(self.model), self.policy, self.engine)
         return self
 
     def reseed(self, random_state) -> DPPrompt:

@@ -19,10 +19,10 @@ from authorguard.utils.validation import check_number, check_texts
 
 
 @functools.lru_cache(maxsize=3)
-def _load(model: str | None, stage: str):
+def _load(model: str | None, stage: str, engine: str):
     from authorguard.neural.tarot.model import TarotRewriter
 
-    return TarotRewriter(model, stage)
+    return TarotRewriter(model, stage, engine=engine)
 
 
 class Tarot(TextObfuscator):
@@ -37,6 +37,9 @@ class Tarot(TextObfuscator):
         Chunks generated together.
     max_new_tokens : int or None
         Cap on the tokens written per chunk (None: the policy's ``max_new_tokens``, 128 by default).
+    engine : {"batched", "torch"}, default="batched"
+        The generation engine (:mod:`authorguard.neural.generation`): our batched decoder (bfloat16 where native)
+        or transformers' ``generate`` in float32 (the reference path).
     random_state : int, numpy Generator or None
     """
 
@@ -44,12 +47,13 @@ class Tarot(TextObfuscator):
     stage = "dpo"
 
     def __init__(self, model: str | None = None, temperature: float = 0.7, top_p: float = 0.95, batch_size: int = 16,
-                 max_new_tokens: int | None = None, random_state=None) -> None:
+                 max_new_tokens: int | None = None, engine: str = "batched", random_state=None) -> None:
         self.model = model
         self.temperature = temperature
         self.top_p = top_p
         self.batch_size = batch_size
         self.max_new_tokens = max_new_tokens
+        self.engine = engine
         self.random_state = random_state
 
     def fit(self, raw_documents=None, y=None):
@@ -59,7 +63,11 @@ class Tarot(TextObfuscator):
         check_number(self.batch_size, "batch_size", name, kind=int, low=1, closed="left")
         if self.max_new_tokens is not None:
             check_number(self.max_new_tokens, "max_new_tokens", name, kind=int, low=1, closed="left")
-        self.rewriter_ = _load(None if self.model is None else str(self.model), self.stage)
+        from authorguard.neural.generation.base import ENGINE_NAMES
+        from authorguard.utils.validation import check_option
+
+        check_option(self.engine, "engine", name, ENGINE_NAMES)
+        self.rewriter_ = _load(None if self.model is None else str(self.model), self.stage, self.engine)
         return self
 
     def reseed(self, random_state) -> Tarot:
@@ -95,9 +103,9 @@ class ZeroShotRewrite(Tarot):
     stage = "zero-shot"
 
     def __init__(self, temperature: float = 0.7, top_p: float = 0.95, batch_size: int = 16,
-                 max_new_tokens: int | None = None, random_state=None) -> None:
-        super().__init__(None, temperature, top_p, batch_size, max_new_tokens, random_state)
+                 max_new_tokens: int | None = None, engine: str = "batched", random_state=None) -> None:
+        super().__init__(None, temperature, top_p, batch_size, max_new_tokens, engine, random_state)
 
     def get_params(self, deep: bool = True) -> dict:
         return {"temperature": self.temperature, "top_p": self.top_p, "batch_size": self.batch_size,
-                "max_new_tokens": self.max_new_tokens, "random_state": self.random_state}
+                "max_new_tokens": self.max_new_tokens, "engine": self.engine, "random_state": self.random_state}

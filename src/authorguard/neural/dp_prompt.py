@@ -67,7 +67,7 @@ class DPPromptRewriter:
     A blank document is paraphrased too (from an empty prompt): returning "" for it would be a deterministic,
     input-dependent output, which no ε covers."""
 
-    def __init__(self, model=None, policy: str = "sft", base_factory=None) -> None:
+    def __init__(self, model=None, policy: str = "sft", base_factory=None, engine: str = "batched") -> None:
         from authorguard.exceptions import InputError
         from authorguard.neural.tarot.model import resolve_folder
         from authorguard.neural.tarot.policy import PolicyLoader, tokenizer_signature
@@ -78,40 +78,30 @@ class DPPromptRewriter:
         self.policy = folder.policy_config()
         self.loader = PolicyLoader(folder.adapters(policy), base_factory)
         folder.check_tokenizer(tokenizer_signature(self.loader.tokenizer))
+        self.engine = engine
         self.stats: dict = {}
 
     def rewrite(self, texts, *, clip_low: float, clip_high: float, temperature: float, max_tokens: int, segments: int = 1,
                 relative: bool = False, seed: int | None = None, batch_size: int = 16, max_input_tokens: int = 512) -> list[str]:
-        """One paraphrase per text, in order. ``seed`` None draws the generation seed from the OS CSPRNG."""
-        import secrets
-        import time
-
+        """One paraphrase per text, in order. ``seed`` None draws every token from the OS CSPRNG (the batched
+        engine; the torch engine seeds its generator from it)."""
+        from authorguard.neural.generation import ClippedSampler
         from authorguard.neural.tarot.prompts import clean_rewrite, render_prompt
 
-        torch = require_torch()
-        model, tokenizer = self.loader()
+        tokenizer = self.loader.tokenizer
         per_segment = max_tokens // segments
         count = lambda text: len(tokenizer(text, add_special_tokens=False)["input_ids"])  # noqa: E731
         parts = [split_segments(text, segments, count) for text in texts]
         prompts = [render_prompt(tokenizer, self.policy.instruction, _first_tokens(tokenizer, part, max_input_tokens))
                    for document in parts for part in document]
-        options = private_generation_options(clip_low, clip_high, temperature, per_segment, relative)
-        outputs: list[str] = []
-        new_tokens = 0
-        started = time.perf_counter()
-        with torch.random.fork_rng(), torch.inference_mode():
-            torch.manual_seed(secrets.randbits(63) if seed is None else seed)
-            for begin in range(0, len(prompts), batch_size):
-                batch = tokenizer(prompts[begin:begin + batch_size], return_tensors="pt", padding=True, add_special_tokens=False)
-                out = model.generate(**batch, pad_token_id=tokenizer.pad_token_id, eos_token_id=tokenizer.eos_token_id,
-                                     **options)
-                for row in out[:, batch["input_ids"].shape[1]:].tolist():
-                    length = row.index(tokenizer.eos_token_id) + 1 if tokenizer.eos_token_id in row else len(row)
-                    new_tokens += length
-                    outputs.append(clean_rewrite(tokenizer.decode(row[:length], skip_special_tokens=True).strip()))
-        seconds = time.perf_counter() - started
-        self.stats = {"documents": len(texts), "segments": len(prompts), "new_tokens": new_tokens,
-                      "seconds": round(seconds, 2), "tokens_per_second": round(new_tokens / seconds, 1) if seconds else None}
+        sampler = ClippedSampler(clip_low, clip_high, temperature, relative)
+        out = self.loader.engine(self.engine).generate(prompts, max_new_tokens=per_segment, sampler=sampler, seed=seed,
+                                                       batch_size=batch_size)
+        outputs = [clean_rewrite(text) for text in out.texts]
+        new_tokens = sum(out.new_tokens)
+        self.stats = {"documents": len(texts), "segments": len(prompts), "new_tokens": new_tokens, "engine": self.engine,
+                      "seconds": round(out.seconds, 2),
+                      "tokens_per_second": round(new_tokens / out.seconds, 1) if out.seconds else None}
         return [" ".join(p for p in outputs[i * segments:(i + 1) * segments] if p) for i in range(len(texts))]
 
 

@@ -1,5 +1,5 @@
 """The policy: SmolLM2-135M-Instruct (the reference-LM loader's float32 copy) plus LoRA adapters, and batched,
-seeded generation.
+seeded generation through :mod:`authorguard.neural.generation`.
 
 A trained stage leaves a LoRA adapter (peft) in its folder. Loading a policy merges each earlier stage's adapter
 into the weights in order (base -> SFT -> DPO), so the next stage trains a fresh adapter on top and its reference
@@ -9,13 +9,12 @@ policy is the merged model with that adapter disabled (trl's way of getting the 
 from __future__ import annotations
 
 import hashlib
-import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from authorguard.exceptions import InputError
 from authorguard.neural.resources import first_line, require_torch
+from authorguard.neural.generation.base import Generations  # noqa: F401  (re-exported: the result of generate)
 from authorguard.neural.tarot.config import PolicyConfig
 
 
@@ -61,59 +60,19 @@ def add_adapter(model, config: PolicyConfig, seed: int):
     return get_peft_model(model, lora)
 
 
-@dataclass(frozen=True)
-class Generations:
-    """``texts`` (decoded, special tokens dropped), ``new_tokens`` per text, and the wall ``seconds`` it took."""
-
-    texts: list
-    new_tokens: list
-    seconds: float
-
-    @property
-    def tokens_per_second(self) -> float:
-        return sum(self.new_tokens) / self.seconds if self.seconds > 0 else float("nan")
-
-
 def generate(model, tokenizer, prompts: Sequence[str], *, max_new_tokens: int, seed: int | None, sample: bool = True,
-             temperature: float = 1.0, top_p: float = 1.0, batch_size: int = 16, progress=None) -> Generations:
-    """Continue each (chat-formatted) prompt. Prompts are batched in order of length; the random stream is
-    ``seed`` (the global torch state is left as it was), so the same prompts, seed and batch size give the same
-    texts. ``sample`` False is greedy. ``progress(done, total)`` is called after each batch."""
-    torch = require_torch()
-    if not prompts:
-        return Generations([], [], 0.0)
-    order = sorted(range(len(prompts)), key=lambda i: len(prompts[i]))
-    texts: list = [None] * len(prompts)
-    counts: list = [0] * len(prompts)
-    eos = tokenizer.eos_token_id
-    start = time.perf_counter()
-    with torch.random.fork_rng(), torch.inference_mode():
-        torch.manual_seed(0 if seed is None else seed)
-        for begin in range(0, len(order), batch_size):
-            members = order[begin:begin + batch_size]
-            _, new = sample_batch(model, tokenizer, [prompts[i] for i in members], max_new_tokens=max_new_tokens,
-                                  sample=sample, temperature=temperature, top_p=top_p)
-            for row, i in zip(new.tolist(), members):
-                length = row.index(eos) if eos in row else len(row)
-                counts[i] = length + (1 if length < len(row) else 0)
-                texts[i] = tokenizer.decode(row[:length], skip_special_tokens=True).strip()
-            if progress is not None:
-                progress(min(begin + batch_size, len(order)), len(order))
-    return Generations(texts, counts, time.perf_counter() - start)
+             temperature: float = 1.0, top_p: float = 1.0, batch_size: int = 16, progress=None,
+             engine="batched") -> Generations:
+    """Continue each (chat-formatted) prompt with ``engine`` (a name of :data:`~authorguard.neural.generation.ENGINES`,
+    built over ``model`` for this call, or an engine already built). The random stream is ``seed`` (None: 0); the
+    same prompts, seed, batch size and engine give the same texts. ``sample`` False is greedy, else nucleus
+    sampling (``temperature``, ``top_p``; no top-k). ``progress(done, total)`` is called after each batch."""
+    from authorguard.neural.generation import make_engine, sampler_for
 
-
-def sample_batch(model, tokenizer, prompts: Sequence[str], *, max_new_tokens: int, sample: bool = True,
-                 temperature: float = 1.0, top_p: float = 1.0, logits_processor=None):
-    """One ``model.generate`` call on the chat-formatted ``prompts`` (left-padded) from the current torch random
-    state: returns (the tokenizer's batch: input_ids and attention_mask, shape (B, P); the new token ids, shape
-    (B, T ≤ max_new_tokens), padded after the end-of-turn token). top-k is off: only ``top_p`` truncates."""
-    batch = tokenizer(list(prompts), return_tensors="pt", padding=True, add_special_tokens=False)
-    options = {"do_sample": True, "temperature": temperature, "top_p": top_p, "top_k": 0} if sample else {"do_sample": False}
-    if logits_processor is not None:
-        options["logits_processor"] = logits_processor
-    out = model.generate(**batch, max_new_tokens=max_new_tokens, pad_token_id=tokenizer.pad_token_id,
-                         eos_token_id=tokenizer.eos_token_id, **options)
-    return batch, out[:, batch["input_ids"].shape[1]:]
+    if isinstance(engine, str):
+        engine = make_engine(engine, model, tokenizer)
+    return engine.generate(prompts, max_new_tokens=max_new_tokens, sampler=sampler_for(sample, temperature, top_p),
+                           seed=0 if seed is None else seed, batch_size=batch_size, progress=progress)
 
 
 class PolicyLoader:
@@ -126,6 +85,7 @@ class PolicyLoader:
         self.base_factory = base_factory
         self._policy = None
         self._tokenizer = None
+        self._engines: dict = {}
 
     @property
     def tokenizer(self):
@@ -145,3 +105,11 @@ class PolicyLoader:
             self._policy = load_policy(self.adapters, base)
             self._tokenizer = self._policy[1]
         return self._policy
+
+    def engine(self, name: str = "batched"):
+        """The generation engine ``name`` over the loaded policy, built once (the fast engine copies the weights)."""
+        if name not in self._engines:
+            from authorguard.neural.generation import make_engine
+
+            self._engines[name] = make_engine(name, *self())
+        return self._engines[name]

@@ -173,20 +173,25 @@ def collect_rollouts(model, value_head, tokenizer, originals: Sequence[str], pro
                      policy: PolicyConfig, config: PPOConfig, seed: int, micro_batch_size: int) -> Rollouts:
     """Sample one response per prompt from ``model`` (a peft model; its adapter disabled = the reference) and score
     it; ``value_head`` None leaves the values at 0 (evaluation only)."""
-    from authorguard.neural.tarot.policy import sample_batch
+    from authorguard.neural.generation import NucleusSampler
+    from authorguard.neural.generation.batched import BatchedDecoder
     from authorguard.neural.tarot.prompts import clean_rewrite
 
-    eos = tokenizer.eos_token_id
-    with torch.random.fork_rng(), torch.inference_mode():
-        torch.manual_seed(seed)
-        batch, new = sample_batch(model, tokenizer, prompts, max_new_tokens=policy.max_new_tokens,
-                                  temperature=config.temperature, top_p=config.top_p)
+    # Sampled by the fast engine over a merged copy of the policy in float32: the same distribution as the policy
+    # whose log-probabilities the PPO ratio uses (bfloat16 sampling would make the rollouts slightly off-policy).
+    engine = BatchedDecoder(model, tokenizer, dtype="float32", device="cpu")
+    out = engine.generate(prompts, max_new_tokens=policy.max_new_tokens, seed=seed, batch_size=len(prompts),
+                          sampler=NucleusSampler(config.temperature, config.top_p))
+    del engine
+    batch = tokenizer(list(prompts), return_tensors="pt", padding=True, add_special_tokens=False)
+    width_new = max(len(row) for row in out.token_ids)
+    new = torch.full((len(prompts), width_new), tokenizer.pad_token_id, dtype=torch.long)
     mask = torch.zeros(new.shape, dtype=torch.float32)
     texts = []
-    for i, row in enumerate(new.tolist()):
-        length = row.index(eos) + 1 if eos in row else len(row)  # the end-of-turn token is the policy's choice too
-        mask[i, :length] = 1.0
-        texts.append(clean_rewrite(tokenizer.decode(row[:length], skip_special_tokens=True).strip()))
+    for i, row in enumerate(out.token_ids):  # each row ends at the end-of-turn token: the policy's choice too
+        new[i, :len(row)] = torch.tensor(row)
+        mask[i, :len(row)] = 1.0
+        texts.append(clean_rewrite(out.texts[i]))
     sequences = torch.cat([batch["input_ids"], new], dim=1)
     attention_mask = torch.cat([batch["attention_mask"], mask.long()], dim=1)
     width = batch["input_ids"].shape[1]

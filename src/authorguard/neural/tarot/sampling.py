@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from authorguard.exceptions import InputError
+from authorguard.neural.generation import DEFAULT_ENGINE, make_engine
 from authorguard.neural.tarot.policy import generate
 from authorguard.neural.tarot.prompts import clean_rewrite
 
@@ -38,7 +39,7 @@ def sample_rewrites(store: str | Path, prompts: Sequence[str], repeats: int, loa
     only when a block is missing."""
     store = Path(store)
     store.mkdir(parents=True, exist_ok=True)
-    policy = None
+    engine = None
     texts: list = []
     tokens, seconds = 0, 0.0
     blocks = range(0, len(prompts), block_size)
@@ -47,12 +48,11 @@ def sample_rewrites(store: str | Path, prompts: Sequence[str], repeats: int, loa
         file = store / f"block-{number:05d}.json"
         record = _read_block(file, members, repeats)
         if record is None:
-            if policy is None:
-                policy = load_policy()
-            model, tokenizer = policy
+            if engine is None:
+                engine = make_engine(DEFAULT_ENGINE, *load_policy())
             repeated = [p for p in members for _ in range(repeats)]
-            out = generate(model, tokenizer, repeated, max_new_tokens=max_new_tokens, seed=seed * 100003 + number,
-                           temperature=temperature, top_p=top_p, batch_size=len(repeated))
+            out = generate(None, None, repeated, max_new_tokens=max_new_tokens, seed=seed * 100003 + number,
+                           temperature=temperature, top_p=top_p, batch_size=len(repeated), engine=engine)
             record = {"prompts": members, "repeats": repeats, "raw": out.texts, "new_tokens": sum(out.new_tokens),
                       "seconds": out.seconds}
             staging = file.with_suffix(".partial")
