@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import sys
 from collections.abc import Callable, Iterable
 
 import numpy as np
@@ -33,6 +34,8 @@ class RayShardWorker:
         cpus = ray.get_runtime_context().get_assigned_resources().get("CPU", 1)
         numba.set_num_threads(max(1, min(int(cpus), numba.config.NUMBA_NUM_THREADS)))
         self.processor = ShardProcessor(AnonymizeConfig(**config))
+        if "torch" in sys.modules:  # a neural method's engine: the same reason (torch takes every core by default)
+            sys.modules["torch"].set_num_threads(max(1, int(cpus)))
 
     def __call__(self, batch: dict) -> dict:
         entries = [self.processor.process(Shard(**json.loads(item))) for item in batch["shard"]]

