@@ -47,7 +47,7 @@ class DPPrompt(TextObfuscator):
     model : str or None
         A TAROT model folder; None = the packaged policy.
     policy : {"sft", "dpo"}, default="sft"
-    batch_size : int, default=32
+    batch_size : int, default=64
     max_input_tokens : int, default=512
         Each segment's prompt text is cut to this many tokens.
     engine : {"batched", "torch"}, default="batched"
@@ -62,7 +62,7 @@ class DPPrompt(TextObfuscator):
 
     def __init__(self, clip_low: float = -8.0, clip_high: float = 0.0, relative: bool = True, temperature: float | None = None,
                  epsilon: float | None = None, max_tokens: int = 128, segments: int = 1, model: str | None = None,
-                 policy: str = "sft", batch_size: int = 32, max_input_tokens: int = 512, engine: str = "batched",
+                 policy: str = "sft", batch_size: int = 64, max_input_tokens: int = 512, engine: str = "batched",
                  random_state=None) -> None:
         self.clip_low = clip_low
         self.clip_high = clip_high

@@ -33,7 +33,7 @@ class Tarot(TextObfuscator):
     temperature : float, default=0.7
         Sampling temperature of the rewrites (top-p ``top_p``).
     top_p : float, default=0.95
-    batch_size : int, default=32
+    batch_size : int, default=64
         Chunks generated together (the batched engine gets faster with larger batches: docs/benchmarks.md).
     max_new_tokens : int or None
         Cap on the tokens written per chunk (None: the policy's ``max_new_tokens``, 128 by default).
@@ -46,7 +46,7 @@ class Tarot(TextObfuscator):
     deterministic = False
     stage = "dpo"
 
-    def __init__(self, model: str | None = None, temperature: float = 0.7, top_p: float = 0.95, batch_size: int = 32,
+    def __init__(self, model: str | None = None, temperature: float = 0.7, top_p: float = 0.95, batch_size: int = 64,
                  max_new_tokens: int | None = None, engine: str = "batched", random_state=None) -> None:
         self.model = model
         self.temperature = temperature
@@ -102,7 +102,7 @@ class ZeroShotRewrite(Tarot):
 
     stage = "zero-shot"
 
-    def __init__(self, temperature: float = 0.7, top_p: float = 0.95, batch_size: int = 32,
+    def __init__(self, temperature: float = 0.7, top_p: float = 0.95, batch_size: int = 64,
                  max_new_tokens: int | None = None, engine: str = "batched", random_state=None) -> None:
         super().__init__(None, temperature, top_p, batch_size, max_new_tokens, engine, random_state)
 

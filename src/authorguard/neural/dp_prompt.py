@@ -82,7 +82,7 @@ class DPPromptRewriter:
         self.stats: dict = {}
 
     def rewrite(self, texts, *, clip_low: float, clip_high: float, temperature: float, max_tokens: int, segments: int = 1,
-                relative: bool = False, seed: int | None = None, batch_size: int = 32, max_input_tokens: int = 512) -> list[str]:
+                relative: bool = False, seed: int | None = None, batch_size: int = 64, max_input_tokens: int = 512) -> list[str]:
         """One paraphrase per text, in order. ``seed`` None draws every token from the OS CSPRNG (the batched
         engine; the torch engine seeds its generator from it)."""
         from authorguard.neural.generation import ClippedSampler

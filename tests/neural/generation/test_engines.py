@@ -45,6 +45,34 @@ def test_the_batched_decoder_is_seeded_and_leaves_the_caller_model_alone(tiny_fa
     assert next(model.parameters()).dtype == torch.float32
 
 
+def test_a_forward_patched_over_the_original_model_is_not_what_the_engine_runs(tiny_factory, prompts):
+    """trl's DPO trainer wraps ``model.forward`` in a closure over the original module; a copy keeping that patch
+    would decode with the original's float32 weights against its own bfloat16 cache (or silently not be a copy)."""
+    import types
+
+    from peft import LoraConfig, get_peft_model
+
+    model, tokenizer = tiny_factory()
+    expected = make_engine("batched", model, tokenizer).generate(prompts, max_new_tokens=8, sampler=GreedySampler(),
+                                                                 seed=0, batch_size=5)
+    original_forward = model.forward
+
+    def patched(self, *args, **kwargs):
+        raise AssertionError("the engine ran the original model's forward")
+
+    model.forward = types.MethodType(patched, model)
+    try:
+        got = make_engine("batched", model, tokenizer).generate(prompts, max_new_tokens=8, sampler=GreedySampler(),
+                                                                seed=0, batch_size=5)
+        peft_model = get_peft_model(model, LoraConfig(r=2, target_modules=["q_proj"], task_type="CAUSAL_LM"))
+        merged = make_engine("batched", peft_model, tokenizer).generate(prompts, max_new_tokens=8,
+                                                                        sampler=GreedySampler(), seed=0, batch_size=5)
+    finally:
+        model.forward = original_forward
+    assert got.token_ids == expected.token_ids
+    assert merged.token_ids == expected.token_ids  # a fresh LoRA adapter (B = 0) changes nothing
+
+
 class FinishEarly(GreedySampler):
     """Greedy, except that the first call ends rows 0 and 2 (so the decoder drops them from its batch)."""
 
@@ -74,6 +102,39 @@ def test_rows_that_finish_leave_the_batch_without_changing_the_others(tiny_facto
             assert early.token_ids[i] == [tokenizer.eos_token_id] and early.texts[i] == ""
         else:
             assert early.token_ids[i] == plain.token_ids[i]
+
+
+class EndRows(GreedySampler):
+    """Greedy, except that the first call ends the given batch rows."""
+
+    def __init__(self, eos: int, rows) -> None:
+        self.eos, self.rows, self.calls = eos, rows, 0
+
+    def __call__(self, logits, generator):
+        ids = super().__call__(logits, generator)
+        if self.calls == 0:
+            ids[list(self.rows)] = self.eos
+        self.calls += 1
+        return ids
+
+
+def test_queued_prompts_join_a_batch_that_is_still_decoding_without_changing_any_output(tiny_factory, prompts):
+    model, tokenizer = tiny_factory()
+    eos = tokenizer.eos_token_id
+    alone = make_engine("torch", model, tokenizer).generate(prompts, max_new_tokens=12, sampler=GreedySampler(),
+                                                           seed=0, batch_size=1)
+    lengths = [len(tokenizer(p, add_special_tokens=False)["input_ids"]) for p in prompts]
+    order = sorted(range(len(prompts)), key=lambda i: lengths[i])
+    assert lengths[order[3]] > lengths[order[1]]  # the longest live prompt leaves: its cache columns are trimmed
+    # batch rows 0 and 3 (the shortest and longest of the first four) end at once; the fifth, longer than every
+    # live row, joins the two rows still decoding
+    out = make_engine("batched", model, tokenizer, dtype="float32").generate(
+        prompts, max_new_tokens=12, sampler=EndRows(eos, [0, 3]), seed=0, batch_size=4)
+    for i in range(len(prompts)):
+        if i in (order[0], order[3]):
+            assert out.token_ids[i] == [eos]
+        else:
+            assert out.token_ids[i] == alone.token_ids[i]
 
 
 class Recording(ClippedSampler):

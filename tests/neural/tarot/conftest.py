@@ -1,4 +1,4 @@
-"""Fixtures of the TAROT tests: SmolLM2's real tokenizer on a tiny randomly initialised Llama, and a stub reward."""
+"""Fixtures of the TAROT tests: a stub reward (the tokenizer and the tiny Llama are in tests/neural/conftest.py)."""
 
 from __future__ import annotations
 
@@ -7,37 +7,6 @@ import pytest
 
 pytest.importorskip("torch")
 pytest.importorskip("transformers")
-
-
-@pytest.fixture(scope="session")
-def tokenizer():
-    from authorguard.neural.tarot.policy import PolicyLoader
-
-    return PolicyLoader().tokenizer
-
-
-@pytest.fixture(scope="session")
-def tiny_factory(tokenizer):
-    """() -> (a fresh tiny Llama with SmolLM2's vocabulary, the tokenizer); the same weights every call."""
-    import copy
-
-    import torch
-    from transformers import LlamaConfig, LlamaForCausalLM
-
-    torch.manual_seed(0)
-    config = LlamaConfig(vocab_size=len(tokenizer), hidden_size=32, intermediate_size=64, num_hidden_layers=2,
-                         num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=1024,
-                         bos_token_id=tokenizer.bos_token_id, eos_token_id=tokenizer.eos_token_id,
-                         pad_token_id=tokenizer.pad_token_id, tie_word_embeddings=True)
-    weights = LlamaForCausalLM(config).state_dict()
-
-    def factory():
-        model = LlamaForCausalLM(config)
-        model.load_state_dict(copy.deepcopy(weights))
-        model.eval()
-        return model, copy.deepcopy(tokenizer)
-
-    return factory
 
 
 class LengthReward:

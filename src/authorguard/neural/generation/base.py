@@ -13,7 +13,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from authorguard.exceptions import InputError
-from authorguard.neural.resources import require_torch
 
 
 @dataclass(frozen=True)
@@ -45,7 +44,7 @@ class GenerationEngine(abc.ABC):
                  batch_size: int = 16, progress: Callable[[int, int], None] | None = None) -> Generations:
         """Continue each prompt by at most ``max_new_tokens`` tokens, each drawn by ``sampler`` (see
         :mod:`~authorguard.neural.generation.samplers`). ``seed`` None draws from the OS CSPRNG (not
-        reproducible). ``progress(done, total)`` after each batch. The global torch random state is untouched."""
+        reproducible). ``progress(done, total)`` as prompts finish. The global torch random state is untouched."""
         if not prompts:
             return Generations([], [], 0.0, [])
         if max_new_tokens < 1 or batch_size < 1:
@@ -66,23 +65,21 @@ class GenerationEngine(abc.ABC):
         return row[:row.index(eos) + 1] if eos in row else row
 
 
-def torch_generator(seed: int | None):
-    """A CPU ``torch.Generator`` seeded with ``seed``; None (draws from the OS CSPRNG) when ``seed`` is None."""
-    torch = require_torch()
-    if seed is None:
-        return None
-    generator = torch.Generator()
-    generator.manual_seed(int(seed))
-    return generator
-
-
 def merged_copy(model):
     """``model`` itself, or, for a peft model (an adapter being trained), a copy with the adapter merged in."""
     if hasattr(model, "merge_and_unload"):
         import copy
 
-        return copy.deepcopy(model).merge_and_unload()
+        return own_forward(copy.deepcopy(model).merge_and_unload())
     return model
+
+
+def own_forward(copied):
+    """Remove instance-level ``forward`` patches from a copied model: a trainer may wrap ``forward`` in a closure
+    over the *original* module (trl's DPO trainer does), so the copy would silently run the original's weights."""
+    for module in copied.modules():
+        module.__dict__.pop("forward", None)
+    return copied
 
 
 ENGINES: dict = {}

@@ -55,7 +55,7 @@ class TarotRewriter:
         self.stats: dict = {}
 
     def rewrite(self, texts: Sequence[str], seed: int | None, *, temperature: float = 0.7, top_p: float = 0.95,
-                batch_size: int = 32, max_new_tokens: int | None = None) -> list[str]:
+                batch_size: int = 64, max_new_tokens: int | None = None) -> list[str]:
         tokenizer = self.loader.tokenizer
         count = lambda text: len(tokenizer(text, add_special_tokens=False)["input_ids"])  # noqa: E731
         chunks = chunk_documents(texts, count, self.policy.max_chunk_tokens)

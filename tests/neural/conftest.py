@@ -1,16 +1,13 @@
-"""Fixtures of the TAROT tests: SmolLM2's real tokenizer on a tiny randomly initialised Llama, and a stub reward."""
+"""Fixtures shared by the neural tests: SmolLM2's real tokenizer and a tiny randomly initialised Llama over it."""
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
-
-pytest.importorskip("torch")
-pytest.importorskip("transformers")
 
 
 @pytest.fixture(scope="session")
 def tokenizer():
+    pytest.importorskip("transformers")
     from authorguard.neural.tarot.policy import PolicyLoader
 
     return PolicyLoader().tokenizer
@@ -20,6 +17,8 @@ def tokenizer():
 def tiny_factory(tokenizer):
     """() -> (a fresh tiny Llama with SmolLM2's vocabulary, the tokenizer); the same weights every call."""
     import copy
+
+    pytest.importorskip("transformers")
 
     import torch
     from transformers import LlamaConfig, LlamaForCausalLM
@@ -38,25 +37,3 @@ def tiny_factory(tokenizer):
         return model, copy.deepcopy(tokenizer)
 
     return factory
-
-
-class LengthReward:
-    """A stub reward with the real module's interface and known preferences: privacy = the rewrite's length in
-    characters / 200 (capped at 1), utility = the share of the original's words the rewrite keeps."""
-
-    def __init__(self, config=None) -> None:
-        from authorguard.neural.tarot.config import RewardConfig
-
-        self.config = config or RewardConfig()
-
-    def __call__(self, originals, rewrites):
-        from authorguard.neural.tarot.reward import RewardBreakdown
-
-        kept = np.array([len(set(o.lower().split()) & set(r.lower().split())) / max(len(set(o.lower().split())), 1)
-                         for o, r in zip(originals, rewrites)])
-        return RewardBreakdown(kept, np.minimum(np.array([len(r) for r in rewrites]) / 200.0, 1.0))
-
-
-@pytest.fixture
-def stub_reward():
-    return LengthReward()
