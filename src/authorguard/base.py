@@ -92,20 +92,26 @@ class TextObfuscator(BaseEstimator, ABC):
         """Like ``obfuscate``, but a random method draws each record's randomness from a generator derived from
         (``seed``, its id) — or fresh OS entropy when ``seed`` is None — so a record's rewrite does not depend on
         batching, order or workers. The default rewrites record by record after :meth:`reseed`; a method that
-        batches (a neural rewriter) overrides it."""
+        batches (a neural rewriter) overrides it. Afterwards ``records_flagged_`` counts the records that the
+        method's :meth:`release_report` flagged (``records_flagged``: a rewriter's fallback) over the whole call."""
         texts = list(raw_documents)
         if len(texts) != len(record_ids):
             raise ValueError(f"{len(texts)} documents but {len(record_ids)} record ids")
         if self.deterministic or "random_state" not in self.get_params():
-            return self.obfuscate(texts)
+            out = self.obfuscate(texts)
+            self.records_flagged_ = int(self.release_report().get("records_flagged", 0))
+            return out
         from authorguard.utils.random import record_generator
 
         previous = self.random_state
+        flagged = 0
         try:
             out = []
             for text, record_id in zip(texts, record_ids):
                 self.reseed(None if seed is None else record_generator(seed, record_id))
                 out.extend(self.obfuscate([text]))
+                flagged += int(self.release_report().get("records_flagged", 0))
+            self.records_flagged_ = flagged
             return out
         finally:
             self.reseed(previous)

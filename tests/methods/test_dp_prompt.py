@@ -39,6 +39,9 @@ def test_every_document_gets_a_paraphrase_and_the_budget_does_not_depend_on_the_
     report = method.release_report()
     assert report["documents"] == 3 and report["segments"] == 6
     assert report["new_tokens"] <= 3 * 6  # at most max_tokens per document, blank ones included
+    # the gate only counts (acting on its verdicts would break the bound): 3-token paraphrases stop mid-sentence
+    assert sum(report["validity"].values()) <= 6 and report["records_flagged"] == len(report["flagged_records"])
+    assert report["validity"].get("valid", 0) < sum(report["validity"].values())
     assert method.privacy_report() == before  # nothing about the input entered the budget
     assert report["document_epsilon"] == pytest.approx(6 * 2 * 4.0 / 1.0)
     assert DPPrompt(epsilon=48.0, max_tokens=6, clip_low=-4.0, clip_high=0.0).privacy_report().temperature == pytest.approx(1.0)

@@ -91,7 +91,8 @@ class TextBatchAdapter:
     """Rewrite a shard's records with a fitted text method: one ``{"id", "text"}`` row per record.
 
     ``prepare`` only collects the texts (a text method has no cheap first step); ``release`` rewrites the shard
-    with per-record randomness from (seed, id) (:meth:`TextObfuscator.obfuscate_records`).
+    with per-record randomness from (seed, id) (:meth:`TextObfuscator.obfuscate_records`); ``records_flagged``
+    then counts the shard's records the method flagged (a rewriter's fallback, kept in the manifest).
     """
 
     schema = TEXT_SCHEMA
@@ -107,6 +108,7 @@ class TextBatchAdapter:
         rewritten = self.method.obfuscate_records(texts, ids, seed)
         if len(rewritten) != len(ids):  # the contract, checked: one output per record
             raise AuthorguardError(f"text method returned {len(rewritten)} texts for {len(ids)} records")
+        self.records_flagged = getattr(self.method, "records_flagged_", 0)
         return [{"id": identifier, "text": text} for identifier, text in zip(ids, rewritten)]
 
     def privacy_report(self) -> dict:

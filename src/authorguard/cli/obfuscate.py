@@ -91,3 +91,18 @@ def obfuscate(
     write_records(output, id_field, text_field, list(records.ids), rewritten)
     changed = sum(a != b for a, b in zip(records.texts, rewritten))
     console.print(f"wrote {len(rewritten)} records to {output} ({changed} changed, {len(rewritten) - changed} unchanged)")
+    report = text_method.release_report()
+    if "records_flagged" in report:
+        console.print(validity_summary(report))
+
+
+def validity_summary(report: dict) -> str:
+    """One line on what the validity gate did, from a rewriter's ``release_report``."""
+    flagged = report["records_flagged"]
+    if "records_rewritten" in report:  # a selecting rewriter: refused candidates were replaced or fell back
+        fallback = {"keep": "kept as written", "withhold": "left out"}.get(report.get("fallback"), "fallback")
+        return (f"validity gate: {report['records_rewritten']} records rewritten, {flagged} flagged "
+                f"({report.get('chunks_fallback', 0)} of {report.get('chunks', 0)} chunks without a valid rewrite, "
+                f"{fallback}); refused candidates: {report.get('refused', {})}")
+    return (f"validity gate: {flagged} records have a paraphrase the gate refuses (counted only, not replaced): "
+            f"{report.get('validity', {})}")

@@ -118,6 +118,8 @@ class DPPrompt(TextObfuscator):
                                       batch_size=self.batch_size, max_input_tokens=self.max_input_tokens)
 
     def release_report(self) -> dict:
-        """The privacy report and the last call's counts (documents, segments, tokens, tokens/s)."""
+        """The privacy report and the last call's counts (documents, segments, tokens, tokens/s) with the validity
+        gate's verdicts on the paraphrased segments (``validity``) and the records with a refused segment
+        (``flagged_records``; counted, never acted on: see :class:`~authorguard.neural.dp_prompt.DPPromptRewriter`)."""
         stats = dict(getattr(self, "rewriter_", None) and self.rewriter_.stats or {})
         return {**self.privacy_report().to_dict(), **stats}

@@ -5,8 +5,14 @@ started from, ``zero-shot-rewrite``
 with the untuned SmolLM2-135M-Instruct and the paper's prompt (its GPT-3.5 row). ``model`` is a folder trained
 with ``authorguard tarot sft|prefs|dpo``; None uses the adapters shipped in the package. Documents are cut into
 chunks of whole sentences (never truncated) and rewritten in batches; the output is deterministic given
-``random_state``; a blank document stays "" (nothing is generated). After a call, :meth:`release_report` gives
-the chunk count and generation speed.
+``random_state``; a blank document stays "" (nothing is generated).
+
+Every chunk's rewrite passes the validity gate (:mod:`authorguard.text.validity`: no comments about the text, no
+echoed instruction, no loops, copies, truncations, ...): ``candidates`` rewrites are sampled per chunk and the
+valid one with the highest TAROT reward above the MiniLM-cosine floor ``min_utility`` is kept; chunks without one
+are sampled again (``retries``) and then get the ``fallback`` ("keep": the chunk stays as written; "withhold":
+it is left out), which flags the record. After a call, :meth:`release_report` counts chunks, refusals by reason,
+fallbacks and flagged records (their positions), and gives the generation speed.
 """
 
 from __future__ import annotations
@@ -16,6 +22,9 @@ import functools
 from authorguard.base import TextObfuscator
 from authorguard.utils.random import int_seed
 from authorguard.utils.validation import check_number, check_texts
+
+#: rewrites sampled per chunk by default (docs/results/tarot.md#best-of-k)
+CANDIDATES = 4
 
 
 @functools.lru_cache(maxsize=3)
@@ -40,6 +49,15 @@ class Tarot(TextObfuscator):
     engine : {"batched", "torch"}, default="batched"
         The generation engine (:mod:`authorguard.neural.generation`): our batched decoder (bfloat16 where native)
         or transformers' ``generate`` in float32 (the reference path).
+    candidates : int, default=CANDIDATES
+        Rewrites sampled per chunk and round (best of k by reward among the valid ones; docs/results/tarot.md
+        measures k).
+    min_utility : float, default=0.5
+        MiniLM cosine a rewrite must keep to its chunk (-1: no floor).
+    retries : int, default=1
+        Further rounds (other seeds) for chunks without a valid rewrite.
+    fallback : {"keep", "withhold"}, default="keep"
+        What a chunk without a valid rewrite gets; either way its record is flagged in :meth:`release_report`.
     random_state : int, numpy Generator or None
     """
 
@@ -47,13 +65,18 @@ class Tarot(TextObfuscator):
     stage = "dpo"
 
     def __init__(self, model: str | None = None, temperature: float = 0.7, top_p: float = 0.95, batch_size: int = 64,
-                 max_new_tokens: int | None = None, engine: str = "batched", random_state=None) -> None:
+                 max_new_tokens: int | None = None, engine: str = "batched", candidates: int = CANDIDATES,
+                 min_utility: float = 0.5, retries: int = 1, fallback: str = "keep", random_state=None) -> None:
         self.model = model
         self.temperature = temperature
         self.top_p = top_p
         self.batch_size = batch_size
         self.max_new_tokens = max_new_tokens
         self.engine = engine
+        self.candidates = candidates
+        self.min_utility = min_utility
+        self.retries = retries
+        self.fallback = fallback
         self.random_state = random_state
 
     def fit(self, raw_documents=None, y=None):
@@ -67,6 +90,9 @@ class Tarot(TextObfuscator):
         from authorguard.utils.validation import check_option
 
         check_option(self.engine, "engine", name, ENGINE_NAMES)
+        from authorguard.neural.tarot.selection import SelectionConfig
+
+        self.selection_ = SelectionConfig(self.candidates, self.retries, self.min_utility, self.fallback)
         self.rewriter_ = _load(None if self.model is None else str(self.model), self.stage, self.engine)
         return self
 
@@ -77,10 +103,12 @@ class Tarot(TextObfuscator):
     def obfuscate(self, raw_documents) -> list[str]:
         texts = check_texts(raw_documents, type(self).__name__)
         return self.rewriter_.rewrite(texts, int_seed(self.random_state), temperature=self.temperature, top_p=self.top_p,
-                                      batch_size=self.batch_size, max_new_tokens=self.max_new_tokens)
+                                      batch_size=self.batch_size, max_new_tokens=self.max_new_tokens,
+                                      selection=self.selection_)
 
     def release_report(self) -> dict:
-        """The last call's counts: documents, chunks, empty chunk rewrites, generated tokens, tokens/s."""
+        """The last call's counts: documents, chunks, candidates sampled and refused (by reason), chunks that got the
+        fallback, records rewritten / flagged (``flagged_records``: their positions), generated tokens, tokens/s."""
         return dict(getattr(self, "rewriter_", None) and self.rewriter_.stats or {})
 
 
@@ -103,9 +131,7 @@ class ZeroShotRewrite(Tarot):
     stage = "zero-shot"
 
     def __init__(self, temperature: float = 0.7, top_p: float = 0.95, batch_size: int = 64,
-                 max_new_tokens: int | None = None, engine: str = "batched", random_state=None) -> None:
-        super().__init__(None, temperature, top_p, batch_size, max_new_tokens, engine, random_state)
-
-    def get_params(self, deep: bool = True) -> dict:
-        return {"temperature": self.temperature, "top_p": self.top_p, "batch_size": self.batch_size,
-                "max_new_tokens": self.max_new_tokens, "engine": self.engine, "random_state": self.random_state}
+                 max_new_tokens: int | None = None, engine: str = "batched", candidates: int = CANDIDATES,
+                 min_utility: float = 0.5, retries: int = 1, fallback: str = "keep", random_state=None) -> None:
+        super().__init__(None, temperature, top_p, batch_size, max_new_tokens, engine, candidates, min_utility,
+                         retries, fallback, random_state)

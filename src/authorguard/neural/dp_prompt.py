@@ -87,6 +87,7 @@ class DPPromptRewriter:
         engine; the torch engine seeds its generator from it)."""
         from authorguard.neural.generation import ClippedSampler
         from authorguard.neural.tarot.prompts import clean_rewrite, render_prompt
+        from authorguard.text.validity import RewriteGate, count_reasons
 
         tokenizer = self.loader.tokenizer
         per_segment = max_tokens // segments
@@ -99,9 +100,16 @@ class DPPromptRewriter:
                                                        batch_size=batch_size)
         outputs = [clean_rewrite(text) for text in out.texts]
         new_tokens = sum(out.new_tokens)
+        # The validity gate only counts here: resampling or withholding by a verdict that reads the input would be
+        # an input-dependent choice that the ε bound does not cover. The counts are for the data owner.
+        problems = RewriteGate(instruction=self.policy.instruction).problems(
+            [part for document in parts for part in document], outputs, [n >= per_segment for n in out.new_tokens])
+        flagged = sorted({i // segments for i, p in enumerate(problems) if p is not None and parts[i // segments][i % segments]})
         self.stats = {"documents": len(texts), "segments": len(prompts), "new_tokens": new_tokens, "engine": self.engine,
                       "seconds": round(out.seconds, 2),
-                      "tokens_per_second": round(new_tokens / out.seconds, 1) if out.seconds else None}
+                      "tokens_per_second": round(new_tokens / out.seconds, 1) if out.seconds else None,
+                      "validity": count_reasons([p for i, p in enumerate(problems) if parts[i // segments][i % segments]]),
+                      "records_flagged": len(flagged), "flagged_records": flagged}
         return [" ".join(p for p in outputs[i * segments:(i + 1) * segments] if p) for i in range(len(texts))]
 
 

@@ -20,7 +20,8 @@ UNRELATED = "The quarterly report shows a modest increase in operating margins a
 
 @pytest.fixture(scope="module")
 def reward():
-    return ObfuscationReward(RewardConfig())
+    """The paper's reward, without the validity gate (tested below)."""
+    return ObfuscationReward(RewardConfig(gate=False))
 
 
 def test_a_copy_keeps_all_utility_and_earns_no_privacy(reward):
@@ -54,3 +55,16 @@ def test_switched_off_terms_are_nan_and_add_nothing(reward):
         RewardConfig(utility=False, privacy=False)
     with pytest.raises(InputError, match="rewrites"):
         reward([TEXT], [])
+
+
+def test_the_gate_gives_refused_rewrites_the_minimum_reward_and_says_why(reward):
+    gated = ObfuscationReward(RewardConfig(), reward.sentence_encoder, reward.author_encoder)
+    comment = "The author's style is casual and embarrassed, with many abbreviations."
+    scores = gated([TEXT, TEXT, TEXT], [PARAPHRASE, TEXT, comment])
+    plain = reward([TEXT, TEXT, TEXT], [PARAPHRASE, TEXT, comment])
+    assert scores.problems == [None, "copy", "meta"]
+    assert scores.utility[0] == plain.utility[0] and scores.privacy[0] == plain.privacy[0]
+    assert list(scores.utility[1:]) == [-1.0, -1.0] and list(scores.privacy[1:]) == [0.0, 0.0]
+    assert plain.privacy[2] > plain.privacy[0]  # why: ungated, the comment earns more privacy than the rewrite
+    assert scores.summary()["invalid"] == pytest.approx(2 / 3)
+    assert plain.problems is None and "invalid" not in plain.summary()

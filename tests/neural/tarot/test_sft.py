@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from authorguard.neural.tarot.config import SFTConfig
-from authorguard.neural.tarot.sft import copy_share, rewrite_problem, select_targets
+from authorguard.neural.tarot.sft import rewrite_problem, select_targets
+from authorguard.text.validity import REASONS, copy_share
 
 ORIGINAL = "We went to the lake on Sunday and the water was far too cold to swim in."
 
@@ -34,6 +35,6 @@ def test_select_targets_takes_the_best_usable_candidate_per_prompt():
     total = np.array([1.0, 1.2, 1.0, 0.0, 2.0])
     targets, reasons = select_targets([ORIGINAL, ORIGINAL], candidates, utility, total, config)
     assert targets == [better, None]
-    assert reasons == {"empty": 1, "meta": 1, "copy": 1, "length": 0, "utility": 0, "kept": 2}
+    assert reasons == {**dict.fromkeys(REASONS + ("utility",), 0), "empty": 1, "meta": 1, "copy": 1, "kept": 2}
     low = select_targets([ORIGINAL], [[good]], np.array([0.3]), np.array([3.0]), config)
-    assert low == ([None], {"empty": 0, "meta": 0, "copy": 0, "length": 0, "utility": 1, "kept": 0})
+    assert low == ([None], {**dict.fromkeys(REASONS + ("kept",), 0), "utility": 1})

@@ -147,6 +147,7 @@ class RewardConfig(_Record):
     privacy: bool = True
     author_encoder: str | None = None
     batch_size: int = 32
+    gate: bool = True
 
     def __post_init__(self) -> None:
         _check(self, positive_ints=("batch_size",))
@@ -159,7 +160,9 @@ class PreferenceConfig(_Record):
     """The paper's Algorithm 1: the SFT policy writes two rewrites per prompt (temperature ``temperature``, top-p
     ``top_p``: the paper's 1.0 / 1.0); the pair is kept when |ΔR_priv| > ``epsilon_privacy`` and |ΔR_util| <
     ``epsilon_utility`` (paper: 0.10, 0.05), chosen = the rewrite with the higher R_priv. ``max_pairs`` > 0 keeps
-    a seeded random subset of that many pairs (the reward ablation holds the DPO budget equal across its arms)."""
+    a seeded random subset of that many pairs (the reward ablation holds the DPO budget equal across its arms).
+    ``validity_pairs``: with the reward's gate on, a prompt with one valid and one refused rewrite gives the pair
+    (valid chosen) (:mod:`~authorguard.neural.tarot.pairs`)."""
 
     nested = {"prompts": PromptConfig, "reward": RewardConfig}
 
@@ -171,6 +174,7 @@ class PreferenceConfig(_Record):
     top_p: float = 1.0
     generation_batch_size: int = 16
     max_pairs: int = 0
+    validity_pairs: bool = True
     seed: int = 0
 
     def __post_init__(self) -> None:

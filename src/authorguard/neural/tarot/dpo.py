@@ -42,7 +42,7 @@ def build_preferences(folder: TarotFolder, policy: PolicyConfig, config: Prefere
     right = [pair[1] for pair in samples.texts]
     left_reward, right_reward = reward(prompts.texts, left), reward(prompts.texts, right)
     pairs = preference_pairs(prompts.texts, left, right, left_reward, right_reward, config.epsilon_privacy,
-                             config.epsilon_utility)
+                             config.epsilon_utility, config.validity_pairs)
     rows = [{"text": text, "chosen": chosen, "rejected": rejected}
             for text, chosen, rejected in zip(pairs.prompts, pairs.chosen, pairs.rejected)]
     stats = pairs.stats()

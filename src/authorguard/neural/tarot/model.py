@@ -8,15 +8,18 @@ the adapters shipped in the package (``authorguard/neural/tarot/packaged``).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from authorguard.exceptions import DataNotFoundError, InputError
 from authorguard.neural.tarot.config import PolicyConfig
 from authorguard.neural.tarot.folder import TarotFolder
-from authorguard.neural.generation.base import Generations
 from authorguard.neural.tarot.policy import PolicyLoader, generate, tokenizer_signature
 from authorguard.neural.tarot.prompts import chunk_documents, clean_rewrite, reassemble, render_prompt
+from authorguard.neural.tarot.selection import SelectionConfig, select_rewrites
+from authorguard.text.validity import RewriteGate
 
 PACKAGED = Path(__file__).parent / "packaged"
 POLICY_STAGES = ("zero-shot", "sft", "dpo", "ppo")
@@ -53,20 +56,53 @@ class TarotRewriter:
         self.stage = stage
         self.engine = engine
         self.stats: dict = {}
+        self._reward = None
 
     def rewrite(self, texts: Sequence[str], seed: int | None, *, temperature: float = 0.7, top_p: float = 0.95,
-                batch_size: int = 64, max_new_tokens: int | None = None) -> list[str]:
+                batch_size: int = 64, max_new_tokens: int | None = None,
+                selection: SelectionConfig = SelectionConfig()) -> list[str]:
+        """One output per text: each chunk's selected rewrite (:mod:`~authorguard.neural.tarot.selection`), or its
+        fallback; ``stats`` then counts chunks, fallbacks and flagged records."""
         tokenizer = self.loader.tokenizer
         count = lambda text: len(tokenizer(text, add_special_tokens=False)["input_ids"])  # noqa: E731
         chunks = chunk_documents(texts, count, self.policy.max_chunk_tokens)
         prompts = [render_prompt(tokenizer, self.policy.instruction, c.text) for c in chunks]
-        out = Generations([], [], 0.0, [])  # nothing to rewrite (blank documents): the policy is not even loaded
-        if prompts:
-            out = generate(None, tokenizer, prompts, max_new_tokens=max_new_tokens or self.policy.max_new_tokens,
-                           seed=seed, temperature=temperature, top_p=top_p, batch_size=batch_size,
-                           engine=self.loader.engine(self.engine))
-        rewrites = [clean_rewrite(t) for t in out.texts]
-        self.stats = {"documents": len(texts), "chunks": len(chunks), "empty_rewrites": sum(not r for r in rewrites),
-                      "new_tokens": sum(out.new_tokens), "engine": self.engine, "seconds": round(out.seconds, 2),
-                      "tokens_per_second": round(out.tokens_per_second, 1)}
-        return reassemble(chunks, rewrites, len(texts))
+        limit = max_new_tokens or self.policy.max_new_tokens
+
+        def sample(indices, repeats, round_seed):
+            repeated = [prompts[i] for i in indices for _ in range(repeats)]
+            out = generate(None, tokenizer, repeated, max_new_tokens=limit, seed=round_seed, temperature=temperature,
+                           top_p=top_p, batch_size=batch_size, engine=self.loader.engine(self.engine))
+            return replace(out, texts=[clean_rewrite(t) for t in out.texts])
+
+        sample.limit = limit
+        score = self.reward if selection.candidates > 1 or selection.min_utility > -1 else None
+        # nothing to rewrite (blank documents): the policy is not even loaded
+        chosen = select_rewrites([c.text for c in chunks], sample, self.gate, score, selection,
+                                 0 if seed is None else seed)
+        per_document = Counter(c.document for c in chunks)
+        fell_back = Counter(c.document for c, fell in zip(chunks, chosen.fell_back) if fell)
+        flagged = sorted(fell_back)
+        self.stats = {"documents": len(texts), "chunks": len(chunks), **chosen.counts,
+                      "records_rewritten": len(per_document) - len(flagged), "records_flagged": len(flagged),
+                      "records_blank": len(texts) - len(per_document),
+                      "records_fallback_whole": sum(fell_back[d] == per_document[d] for d in flagged),
+                      "flagged_records": flagged,
+                      "fallback": selection.fallback, "new_tokens": chosen.new_tokens, "engine": self.engine,
+                      "seconds": round(chosen.seconds, 2),
+                      "tokens_per_second": round(chosen.new_tokens / chosen.seconds, 1) if chosen.seconds else float("nan")}
+        return reassemble(chunks, chosen.texts, len(texts))
+
+    @property
+    def gate(self) -> RewriteGate:
+        return RewriteGate(instruction=self.policy.instruction)
+
+    @property
+    def reward(self):
+        """TAROT's reward (MiniLM utility + author-encoder privacy), loaded on first use."""
+        if self._reward is None:
+            from authorguard.neural.tarot.config import RewardConfig
+            from authorguard.neural.tarot.reward import ObfuscationReward
+
+            self._reward = ObfuscationReward(RewardConfig(gate=False), instruction=self.policy.instruction)  # gated already
+        return self._reward

@@ -18,15 +18,18 @@ from dataclasses import dataclass
 import numpy as np
 
 from authorguard.exceptions import DataNotFoundError, InputError
-from authorguard.neural.tarot.config import RewardConfig
+from authorguard.neural.tarot.config import TAROT_PROMPT, RewardConfig
+from authorguard.text.validity import RewriteGate
 
 
 @dataclass(frozen=True)
 class RewardBreakdown:
-    """Per pair: ``utility`` (R_util) and ``privacy`` (R_priv), NaN where the term is off; shape (n_pairs,)."""
+    """Per pair: ``utility`` (R_util) and ``privacy`` (R_priv), NaN where the term is off; shape (n_pairs,);
+    ``problems``: per pair, why the validity gate refused the rewrite (None: valid), or None when not gated."""
 
     utility: np.ndarray
     privacy: np.ndarray
+    problems: list | None = None
 
     @property
     def total(self) -> np.ndarray:
@@ -39,6 +42,8 @@ class RewardBreakdown:
         for name in ("utility", "privacy"):
             values = getattr(self, name)
             out[name] = float(np.mean(values)) if len(values) and not np.isnan(values).all() else float("nan")
+        if self.problems is not None:
+            out["invalid"] = float(np.mean([p is not None for p in self.problems])) if self.problems else float("nan")
         return out
 
 
@@ -49,10 +54,12 @@ class ObfuscationReward:
     :class:`~authorguard.neural.author_encoder.model.AuthorEncoder`) default to the shared ones.
     """
 
-    def __init__(self, config: RewardConfig = RewardConfig(), sentence_encoder=None, author_encoder=None) -> None:
+    def __init__(self, config: RewardConfig = RewardConfig(), sentence_encoder=None, author_encoder=None,
+                 instruction: str = TAROT_PROMPT) -> None:
         self.config = config
         self._sentence_encoder = sentence_encoder
         self._author_encoder = author_encoder
+        self.gate = RewriteGate(instruction=instruction) if config.gate else None
 
     @property
     def sentence_encoder(self):
@@ -79,7 +86,7 @@ class ObfuscationReward:
         utility = np.full(n, np.nan)
         privacy = np.full(n, np.nan)
         if n == 0:
-            return RewardBreakdown(utility, privacy)
+            return RewardBreakdown(utility, privacy, [] if self.gate is not None else None)
         # an empty rewrite keeps nothing: utility 0; its author embedding is undefined, so it gets no privacy credit
         filled = np.array([bool(r.strip()) for r in rewrites])
         index = np.flatnonzero(filled)
@@ -91,7 +98,13 @@ class ObfuscationReward:
             privacy[:] = 0.0
             if len(index):
                 privacy[index] = 1.0 - self._cosines(self._author_vectors, [originals[i] for i in index], [rewrites[i] for i in index])
-        return RewardBreakdown(utility, privacy)
+        if self.gate is None:
+            return RewardBreakdown(utility, privacy)
+        problems = self.gate.problems(originals, rewrites)
+        refused = np.array([p is not None for p in problems])
+        utility[refused & ~np.isnan(utility)] = -1.0
+        privacy[refused & ~np.isnan(privacy)] = 0.0
+        return RewardBreakdown(utility, privacy, problems)
 
     def _sentence_vectors(self, texts: list[str]) -> np.ndarray:
         return self.sentence_encoder.encode(texts, batch_size=self.config.batch_size, normalize_embeddings=True,

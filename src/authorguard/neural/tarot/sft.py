@@ -3,64 +3,40 @@
 The paper starts from Keep-It-Simple (GPT2-medium fine-tuned for simplification), which cannot be had offline.
 Asked with TAROT's prompt, the untuned 135M model often comments on the text instead of rewriting it
 (../shared/FACTS.md), but some of its samples are real rewrites. So: sample ``candidates`` rewrites per training
-prompt, keep those that read as rewrites (:func:`rewrite_problem`: not empty, not a comment, not a copy, a
-plausible length; MiniLM cosine ≥ ``min_utility``), take the one with the highest TAROT reward, and fine-tune a
+prompt, keep those that read as rewrites (:func:`rewrite_problem`: the validity gate of
+:mod:`authorguard.text.validity` with the stage's copy and length limits; MiniLM cosine ≥ ``min_utility``), take the one with the highest TAROT reward, and fine-tune a
 LoRA adapter on (prompt -> kept rewrite), the loss on the rewrite's tokens only (trl's ``SFTTrainer``,
 prompt-completion data). This is the model's own behaviour, filtered (ReST / STaR-style), not another model's.
 """
 
 from __future__ import annotations
 
-import re
 import numpy as np
 
 from authorguard.exceptions import InputError
 from authorguard.neural.tarot.config import PolicyConfig, SFTConfig
 from authorguard.neural.tarot.folder import TarotFolder
 from authorguard.neural.tarot.policy import PolicyLoader
+from authorguard.text.validity import REASONS, GateConfig, RewriteGate
 
-_META = re.compile(r"\b(?:the author|author's|rewrit\w*|paraphras\w*|obfuscat\w*|original (?:text|paragraph|sentence)|"
-                   r"this (?:text|paragraph|passage|sentence)|the (?:text|paragraph|passage)\b)", re.IGNORECASE)
-_WORD = re.compile(r"[a-z0-9']+")
-
-
-def _bigrams(text: str) -> list:
-    words = _WORD.findall(text.lower())
-    return list(zip(words, words[1:]))
-
-
-def copy_share(original: str, rewrite: str) -> float:
-    """Share of the rewrite's word bigrams that occur in the original (1 = a copy, 0 = no two words kept together)."""
-    mine = _bigrams(rewrite)
-    if not mine:
-        return 0.0
-    theirs = set(_bigrams(original))
-    return sum(b in theirs for b in mine) / len(mine)
+def rewrite_problem(original: str, rewrite: str, config: SFTConfig, instruction: str | None = None) -> str | None:
+    """Why ``rewrite`` is not a usable SFT target (a reason of :data:`~authorguard.text.validity.REASONS`), or None:
+    the validity gate with the SFT stage's stricter copy and length limits."""
+    gate = RewriteGate(GateConfig(max_copy=config.max_copy, min_length_ratio=config.min_length_ratio,
+                                  max_length_ratio=config.max_length_ratio), instruction)
+    return gate.problem(original, rewrite)
 
 
-def rewrite_problem(original: str, rewrite: str, config: SFTConfig) -> str | None:
-    """Why ``rewrite`` is not a usable SFT target (``"empty"``, ``"meta"``, ``"copy"``, ``"length"``), or None."""
-    if not rewrite.strip():
-        return "empty"
-    if _META.search(rewrite) and not _META.search(original):
-        return "meta"
-    if copy_share(original, rewrite) > config.max_copy:
-        return "copy"
-    ratio = len(rewrite.split()) / max(len(original.split()), 1)
-    if not config.min_length_ratio <= ratio <= config.max_length_ratio:
-        return "length"
-    return None
-
-
-def select_targets(originals: list, candidates: list, utility: np.ndarray, total: np.ndarray, config: SFTConfig) -> tuple[list, dict]:
+def select_targets(originals: list, candidates: list, utility: np.ndarray, total: np.ndarray, config: SFTConfig,
+                   instruction: str | None = None) -> tuple[list, dict]:
     """Per prompt, the usable candidate with the highest total reward (None when none is usable), and the counts of
     why candidates were refused. ``utility`` and ``total`` are flat arrays over (prompt, candidate)."""
-    reasons = {"empty": 0, "meta": 0, "copy": 0, "length": 0, "utility": 0, "kept": 0}
+    reasons = dict.fromkeys(REASONS + ("utility", "kept"), 0)
     targets, flat = [], 0
     for original, mine in zip(originals, candidates):
         best, best_score = None, -np.inf
         for text in mine:
-            problem = rewrite_problem(original, text, config)
+            problem = rewrite_problem(original, text, config, instruction)
             if problem is None and utility[flat] < config.min_utility:
                 problem = "utility"
             if problem is None:
@@ -90,7 +66,8 @@ def build_sft_data(folder: TarotFolder, policy: PolicyConfig, config: SFTConfig,
     originals = [t for t, mine in zip(prompts.texts, samples.texts) for _ in mine]
     flat = [c for mine in samples.texts for c in mine]
     scores = reward(originals, flat)
-    targets, reasons = select_targets(prompts.texts, samples.texts, scores.utility, scores.total, config)
+    targets, reasons = select_targets(prompts.texts, samples.texts, scores.utility, scores.total, config,
+                                      policy.instruction)
     examples = [{"text": text, "author": author, "target": target}
                 for text, author, target in zip(prompts.texts, prompts.authors, targets) if target is not None]
     if not examples:

@@ -1,0 +1,146 @@
+"""How often does each TAROT policy write something that is not a rewrite, and how much do k candidates help?
+
+The first ``--posts`` BAC-10 test posts are cut into chunks as ``tarot`` cuts them; each policy (zero-shot, SFT,
+DPO, PPO; the packaged adapters or ``--model``) samples ``--candidates`` rewrites of every chunk at the methods'
+settings (temperature 0.7, top-p 0.95, at most 128 tokens, seed ``--seed``). Every candidate is judged by the
+validity gate (with the token-limit flag) and scored (MiniLM utility, author-encoder privacy). Best-of-k is then
+evaluated on the first k candidates of each chunk, exactly as one round of the method's selection does: a chunk
+"falls back" when none of its k is valid with utility >= ``--floor``; otherwise the valid one with the highest
+reward is kept. Prints Markdown tables (per policy: the invalid share of single samples and its reasons; per k:
+fallback share, mean R_util / R_priv of the kept rewrites) and writes every candidate to ``--out`` (JSONL).
+
+``--from FILE`` prints the best-of-k table again from a stored ``--out`` file (no generation); ``--samples N``
+prints N chunks drawn with ``--seed`` and every policy's first candidate for each, with the gate's verdict.
+
+Usage:  AUTHORGUARD_DATA=../shared/data python scripts/tarot_validity.py [--posts 100] [--candidates 4]
+            [--policies zero-shot,sft,dpo,ppo] [--floor 0.5] [--seed 0] [--out candidates.jsonl] [--samples 3]
+        python scripts/tarot_validity.py --from candidates.jsonl [--samples 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from collections import Counter
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--model", help="TAROT model folder (default: the packaged policies).")
+    parser.add_argument("--posts", type=int, default=100)
+    parser.add_argument("--candidates", type=int, default=4)
+    parser.add_argument("--policies", default="zero-shot,sft,dpo,ppo")
+    parser.add_argument("--floor", type=float, default=0.5)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--out", help="JSONL of every candidate with its verdict and rewards.")
+    parser.add_argument("--from", dest="stored", help="A stored --out file: print its tables, generate nothing.")
+    parser.add_argument("--samples", type=int, default=0)
+    args = parser.parse_args()
+    if args.stored:
+        rows = [json.loads(line) for line in open(args.stored, encoding="utf-8")]
+        print_best_of_k(rows, args.floor)
+        print_samples(rows, args.samples, args.seed)
+        return
+    from authorguard.data import load_dataset
+    from authorguard.experiments.splits import SCENARIOS
+    from authorguard.neural.tarot.config import RewardConfig
+    from authorguard.neural.tarot.model import TarotRewriter
+    from authorguard.neural.tarot.policy import generate
+    from authorguard.neural.tarot.prompts import chunk_documents, clean_rewrite, render_prompt
+    from authorguard.neural.tarot.reward import ObfuscationReward
+    from authorguard.text.validity import REASONS, RewriteGate
+
+    scenario = SCENARIOS["BAC-10"].with_seed(0)
+    corpus = scenario.selection.select(load_dataset(scenario.dataset))
+    posts = [t for t, s in zip(corpus.texts, corpus.splits) if s == "test" and t.strip()][:args.posts]
+    reward = ObfuscationReward(RewardConfig(gate=False))
+    single, rows = [], []
+    out_file = open(args.out, "w", encoding="utf-8") if args.out else None
+    for policy in args.policies.split(","):
+        rewriter = TarotRewriter(args.model, policy)
+        tokenizer = rewriter.loader.tokenizer
+        count = lambda text: len(tokenizer(text, add_special_tokens=False)["input_ids"])  # noqa: E731
+        chunks = [c.text for c in chunk_documents(posts, count, rewriter.policy.max_chunk_tokens)]
+        k = args.candidates
+        prompts = [render_prompt(tokenizer, rewriter.policy.instruction, c) for c in chunks for _ in range(k)]
+        limit = rewriter.policy.max_new_tokens
+        started = time.perf_counter()
+        out = generate(None, tokenizer, prompts, max_new_tokens=limit, seed=args.seed, temperature=0.7, top_p=0.95,
+                       batch_size=64, engine=rewriter.loader.engine("batched"))
+        seconds = time.perf_counter() - started
+        texts = [clean_rewrite(t) for t in out.texts]
+        originals = [c for c in chunks for _ in range(k)]
+        problems = RewriteGate(instruction=rewriter.policy.instruction).problems(
+            originals, texts, [n >= limit for n in out.new_tokens])
+        scores = reward(originals, texts)
+        refused = Counter(p for p in problems if p is not None)
+        single.append((policy, len(chunks), len(texts), refused, seconds, sum(out.new_tokens)))
+        for j, text in enumerate(texts):
+            rows.append({"policy": policy, "chunk": j // k, "candidate": j % k, "original": originals[j],
+                         "rewrite": text, "problem": problems[j], "utility": float(scores.utility[j]),
+                         "privacy": float(scores.privacy[j])})
+            if out_file:
+                out_file.write(json.dumps(rows[-1], ensure_ascii=False) + "\n")
+        del rewriter.loader._engines["batched"]
+    if out_file:
+        out_file.close()
+    print(f"{len(posts)} BAC-10 test posts, seed {args.seed}, utility floor {args.floor}\n")
+    print("| policy | chunks | samples | refused by the gate | reasons | tokens/s |\n|---|---|---|---|---|---|")
+    for policy, n_chunks, n, refused, seconds, tokens in single:
+        reasons = ", ".join(f"{r} {refused[r]}" for r in REASONS if refused[r])
+        print(f"| {policy} | {n_chunks} | {n} | {sum(refused.values()) / n:.3f} | {reasons} | {tokens / seconds:.0f} |")
+    print_best_of_k(rows, args.floor)
+    print_samples(rows, args.samples, args.seed)
+
+
+def print_best_of_k(rows: list, floor: float) -> None:
+    """Per policy and k (1, 2, 4, ... up to the candidates stored): the share of chunks none of whose first k
+    candidates is valid with utility >= ``floor``, and the mean R_util / R_priv of the best valid one (by reward)."""
+    import numpy as np
+
+    print(f"\nutility floor {floor}\n")
+    print("| policy | k | chunks without a valid rewrite (one round) | R_util of kept | R_priv of kept |\n|---|---|---|---|---|")
+    for policy in dict.fromkeys(r["policy"] for r in rows):
+        chunks: dict = {}
+        for r in rows:
+            if r["policy"] == policy:
+                chunks.setdefault(r["chunk"], []).append(r)
+        most = min(len(c) for c in chunks.values())
+        for k in [k for k in (1, 2, 4, 8, 16) if k <= most]:
+            fell, utility, privacy = 0, [], []
+            for candidates in chunks.values():
+                pool = [c for c in sorted(candidates, key=lambda c: c["candidate"])[:k]
+                        if c["problem"] is None and c["utility"] >= floor]
+                if not pool:
+                    fell += 1
+                    continue
+                best = max(pool, key=lambda c: c["utility"] + c["privacy"])
+                utility.append(best["utility"])
+                privacy.append(best["privacy"])
+            print(f"| {policy} | {k} | {fell / len(chunks):.3f} ({fell}/{len(chunks)}) | {np.mean(utility):.3f} | "
+                  f"{np.mean(privacy):.3f} |")
+
+
+def print_samples(rows: list, count: int, seed: int) -> None:
+    """``count`` chunks drawn with ``seed``; each policy's first candidate for them, with the gate's verdict."""
+    import numpy as np
+
+    if not count:
+        return
+    chunk_ids = sorted({r["chunk"] for r in rows})
+    for chunk in np.random.default_rng(seed).choice(chunk_ids, size=min(count, len(chunk_ids)), replace=False):
+        firsts = [r for r in rows if r["chunk"] == chunk and r["candidate"] == 0]
+        print(f"\n**chunk {chunk}**: {_cell(firsts[0]['original'])}\n")
+        print("| policy | first candidate | gate | R_util | R_priv |\n|---|---|---|---|---|")
+        for r in firsts:
+            print(f"| {r['policy']} | {_cell(r['rewrite'])} | {r['problem'] or 'valid'} | {r['utility']:.2f} | "
+                  f"{r['privacy']:.2f} |")
+
+
+def _cell(text: str) -> str:
+    return " ".join(text.split()).replace("|", "\\|")
+
+
+if __name__ == "__main__":
+    main()

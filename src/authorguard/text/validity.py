@@ -1,0 +1,181 @@
+"""Is a language model's output a rewrite of its input? The validity gate every LM rewriter's output passes.
+
+A small instruction-tuned model asked to rewrite a paragraph often does something else: it comments on the text
+("The author's style is ..."), echoes the instruction, refuses, loops ("Mood: sad," x26), stops mid-sentence at the
+token limit, copies the input, writes far more or far less, or drops the input's names and numbers. Rewards built
+from embeddings score some of these well (a comment shares nothing of the author's style), so every place that
+produces or scores a rewrite asks :class:`RewriteGate` first. Each rule is one check below, in the order
+:data:`REASONS` lists them (the first that fires is the reason given); the thresholds were set on a hand-labelled
+development set of real policy outputs and are measured on a held-out one (docs/results/tarot.md#validity-gate).
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from authorguard.exceptions import InputError
+from authorguard.utils.validation import check_number
+
+#: why a rewrite is refused, in the order the rules are checked
+REASONS = ("empty", "refusal", "instruction", "meta", "loop", "truncated", "copy", "length", "entities")
+
+_WORD = re.compile(r"[a-z0-9']+")
+_REFUSAL = re.compile(r"^\W*(?:i'?m sorry|i am sorry|sorry,|i apologi[sz]e|i can(?:no|')t\b|i cannot|i'?m unable|"
+                      r"i am unable|i'?m not able|as an ai|unfortunately,? i\b)", re.IGNORECASE)
+# words that talk *about* a text or its writer; one counts only when the input does not use it itself
+_META = re.compile(r"\b(?:the (?:author|writer|narrator|speaker|poster|blogger)s?\b|author'?s|writer'?s|"
+                   r"rewrit\w*|paraphras\w*|obfuscat\w*|original (?:text|paragraph|sentence|post|version)|"
+                   r"(?:this|the|that) (?:text|paragraph|passage|excerpt|post|piece|sentence)\b|"
+                   r"(?:writing|narrative|conversational|informal|casual|humorous) (?:style|tone)|"
+                   r"\b(?:style|tone) (?:of|is)\b|this (?:quote|phrase|version|sentence|statement|example)\b|"
+                   r"helpful (?:ai|assistant)|\bai (?:assistant|model)|language model|chatbot|i hope this helps|"
+                   r"here to help|let me know if)", re.IGNORECASE)
+_ENDING = re.compile(r"[.!?\"')\]\u201d\u2019:;\u2026*~]\s*$|[\U0001F300-\U0001FAFF]\s*$|\b(?:lol|haha)\s*$", re.IGNORECASE)
+_NUMBER = re.compile(r"\d+(?:[.,:]\d+)*")
+_SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n|\.\.+\s*|[\"(\[\u201c\u2014\u2013\x97-]\s*)[\"'(\[\u201c]*([A-Z][\w'-]*)")
+_CAPITALISED = re.compile(r"\b[A-Z][a-zA-Z'-]+\b")
+
+
+@dataclass(frozen=True)
+class GateConfig:
+    """The gate's thresholds (defaults from the labelled development set).
+
+    ``max_copy``: the largest share of the rewrite's word bigrams found in the input (a near-copy above);
+    ``min_length_ratio`` .. ``max_length_ratio``: the rewrite's words over the input's (for the upper limit,
+    inputs shorter than ``short_input`` words count as that many: two words rewritten as ten is no problem);
+    ``max_repetition``: the largest share of the rewrite's word trigrams that repeat an earlier one (beyond the
+    input's own share); ``max_dropped``: the largest share of the input's numbers and names (capitalised words not
+    at a sentence start) missing from the rewrite, checked when the input has ``min_entities`` or more;
+    ``max_instruction``: the largest share of the instruction's word bigrams the rewrite may contain."""
+
+    max_copy: float = 0.7
+    min_length_ratio: float = 0.4
+    max_length_ratio: float = 2.5
+    short_input: int = 8
+    max_repetition: float = 0.25
+    max_dropped: float = 0.67
+    min_entities: int = 2
+    max_instruction: float = 0.5
+
+    def __post_init__(self) -> None:
+        for name in ("max_copy", "max_repetition", "max_dropped", "max_instruction"):
+            check_number(getattr(self, name), name, "GateConfig", low=0, high=1, closed="both")
+        for name in ("min_length_ratio", "max_length_ratio"):
+            check_number(getattr(self, name), name, "GateConfig", low=0, closed="neither")
+        for name in ("short_input", "min_entities"):
+            check_number(getattr(self, name), name, "GateConfig", kind=int, low=1, closed="left")
+        if self.min_length_ratio > self.max_length_ratio:
+            raise InputError(f"GateConfig: min_length_ratio {self.min_length_ratio} > max_length_ratio {self.max_length_ratio}")
+
+
+def words(text: str) -> list[str]:
+    """Lower-cased word tokens (letters, digits, apostrophes)."""
+    return _WORD.findall(text.lower())
+
+
+def _ngrams(tokens: list[str], n: int) -> list[tuple]:
+    return list(zip(*(tokens[i:] for i in range(n))))
+
+
+def copy_share(original: str, rewrite: str) -> float:
+    """Share of the rewrite's word bigrams that occur in the original (1 = a copy, 0 = no two words kept together)."""
+    mine = _ngrams(words(rewrite), 2)
+    if not mine:
+        return 0.0
+    theirs = set(_ngrams(words(original), 2))
+    return sum(b in theirs for b in mine) / len(mine)
+
+
+def sequence_similarity(original: str, rewrite: str) -> float:
+    """difflib's ratio of the two word sequences (2 x matched words / all words; 1 = the same words in order):
+    catches near-copies of short texts, where one changed word already halves the shared bigrams."""
+    return difflib.SequenceMatcher(None, words(original), words(rewrite), autojunk=False).ratio()
+
+
+def repetition_share(text: str) -> float:
+    """Share of the text's word trigrams that repeat an earlier trigram of it (0: none; a loop approaches 1)."""
+    grams = _ngrams(words(text), 3)
+    if len(grams) < 2:
+        return 0.0
+    return 1.0 - len(set(grams)) / len(grams)
+
+
+def key_terms(text: str) -> set[str]:
+    """The text's numbers and names: digit groups, and capitalised words that do not start a sentence, a quote or
+    a parenthesis (lower-cased, possessive 's removed; "I" and its contractions excluded)."""
+    starts = {m.start(1) for m in _SENTENCE_START.finditer(text)}
+    names = {_bare(m.group()) for m in _CAPITALISED.finditer(text)
+             if m.start() not in starts and not m.group().isupper() and not m.group().startswith(("I'", "I\u2019"))}
+    return names | set(_NUMBER.findall(text))
+
+
+def _bare(word: str) -> str:
+    """Lower-cased, without a possessive ending."""
+    return re.sub(r"'s$", "", word.lower())
+
+
+def dropped_share(original: str, rewrite: str) -> tuple[float, int]:
+    """(share of :func:`key_terms` of ``original`` absent from ``rewrite``'s words and numbers, how many it has)."""
+    terms = key_terms(original)
+    if not terms:
+        return 0.0, 0
+    present = {_bare(w) for w in words(rewrite)} | set(_NUMBER.findall(rewrite))
+    missing = sum(not (term in present or all(w in present for w in words(term))) for term in terms)
+    return missing / len(terms), len(terms)
+
+
+class RewriteGate:
+    """``gate.problem(original, rewrite, truncated=False)`` -> a reason of :data:`REASONS` or None (a rewrite);
+    ``gate.problems(originals, rewrites, truncated)`` -> one per pair. ``instruction``: the prompt's instruction,
+    to recognise it echoed back (None: not checked). ``truncated`` says the generation hit its token limit."""
+
+    def __init__(self, config: GateConfig = GateConfig(), instruction: str | None = None) -> None:
+        self.config = config
+        self.instruction = instruction
+        self._instruction_bigrams = set(_ngrams(words(instruction), 2)) if instruction else set()
+
+    def problem(self, original: str, rewrite: str, truncated: bool = False) -> str | None:
+        config = self.config
+        mine = words(rewrite)
+        if not mine:
+            return "empty"
+        if _REFUSAL.search(rewrite) and not _REFUSAL.search(original):
+            return "refusal"
+        if self._instruction_bigrams:
+            echoed = set(_ngrams(mine, 2)) & self._instruction_bigrams
+            if len(echoed) > config.max_instruction * len(self._instruction_bigrams):
+                return "instruction"
+        if _META.search(rewrite) and not _META.search(original):
+            return "meta"
+        if repetition_share(rewrite) > repetition_share(original) + config.max_repetition:
+            return "loop"
+        if truncated and not _ENDING.search(rewrite):
+            return "truncated"
+        if max(copy_share(original, rewrite), sequence_similarity(original, rewrite)) > config.max_copy:
+            return "copy"
+        theirs = len(words(original))
+        if (len(mine) < config.min_length_ratio * theirs
+                or len(mine) > config.max_length_ratio * max(theirs, config.short_input)):
+            return "length"
+        dropped, terms = dropped_share(original, rewrite)
+        if terms >= config.min_entities and dropped > config.max_dropped:
+            return "entities"
+        return None
+
+    def problems(self, originals: Sequence[str], rewrites: Sequence[str],
+                 truncated: Sequence[bool] | None = None) -> list[str | None]:
+        if len(originals) != len(rewrites) or (truncated is not None and len(truncated) != len(rewrites)):
+            raise InputError(f"rewrite gate: {len(originals)} originals, {len(rewrites)} rewrites"
+                             + ("" if truncated is None else f", {len(truncated)} truncation flags"))
+        flags = truncated if truncated is not None else [False] * len(rewrites)
+        return [self.problem(o, r, bool(t)) for o, r, t in zip(originals, rewrites, flags)]
+
+
+def count_reasons(problems: Sequence[str | None]) -> dict:
+    """{"valid": n, reason: n, ...} over the reasons that occur (the counts a method report gives)."""
+    counts = Counter("valid" if p is None else p for p in problems)
+    return {key: counts[key] for key in ("valid",) + REASONS if counts[key]}
