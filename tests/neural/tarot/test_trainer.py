@@ -19,7 +19,8 @@ SFT = SFTConfig(prompts=PromptConfig(prompts=6, datasets=("20news",), min_words=
                 learning_rate=1e-3, checkpoint_every=2, generation_batch_size=4)
 PREFS = PreferenceConfig(prompts=PromptConfig(prompts=8, offset=6, datasets=("20news",), min_words=10), epsilon_privacy=0.0,
                          epsilon_utility=10.0, generation_batch_size=4)
-DPO = DPOConfig(learning_rate=5e-3, batch_size=2, micro_batch_size=2, epochs=3, checkpoint_every=2)
+DPO = DPOConfig(learning_rate=5e-3, batch_size=2, micro_batch_size=2, epochs=3, max_steps=5, precompute_reference=True,
+                checkpoint_every=2)
 
 
 @pytest.fixture(scope="module")
@@ -99,6 +100,14 @@ def test_dpo_raises_the_chosen_log_ratio_over_the_rejected(trained, tiny_factory
     assert dpo["monitor"][0]["step"] == 0 and dpo["monitor"][0]["kl"] == pytest.approx(0.0, abs=1e-4)
     assert dpo["monitor"][-1]["step"] > 0
     assert any("rewards/margins" in h for h in dpo["history"])
+    assert max(h["step"] for h in dpo["history"] if "step" in h) <= DPO.max_steps
+
+
+def test_dpo_config_checks_its_new_fields():
+    with pytest.raises(InputError, match="max_steps"):
+        DPOConfig(max_steps=0)
+    with pytest.raises(InputError, match="precompute_reference"):
+        DPOConfig(precompute_reference="yes")
 
 
 def test_training_curves_are_plotted_through_the_cli(trained, tmp_path):

@@ -189,19 +189,29 @@ class PreferenceConfig(_Record):
 class DPOConfig(_Record):
     """DPO (Rafailov et al., 2023) with trl's ``DPOTrainer`` on the preference pairs; the reference policy is the
     SFT policy (its adapter merged into the weights; DPO trains a new adapter on top). The paper's TAROT-DPO
-    hyper-parameters: learning rate 2.96e-5, batch 32, β 0.1, 3 epochs."""
+    hyper-parameters: learning rate 2.96e-5, batch 32, β 0.1, 3 epochs. ``max_steps`` (optimiser steps) ends
+    training before ``epochs`` are done — the pairs are shuffled with ``seed``, so a cut run has seen a random
+    subset — for a stage that must finish within a time budget. ``precompute_reference`` computes the reference
+    policy's log-probabilities of every pair once before training instead of in every step (the same values: the
+    reference is frozen; saves one forward pass per pair and epoch)."""
 
     learning_rate: float = 2.96e-5
     batch_size: int = 32
     micro_batch_size: int = 4
     beta: float = 0.1
     epochs: int = 3
+    max_steps: int | None = None
+    precompute_reference: bool = False
     checkpoint_every: int = 5
     seed: int = 0
 
     def __post_init__(self) -> None:
         _check(self, ints=("seed",), positive_ints=("batch_size", "micro_batch_size", "epochs", "checkpoint_every"),
                positive=("learning_rate", "beta"))
+        if self.max_steps is not None:
+            _check(self, positive_ints=("max_steps",))
+        if not isinstance(self.precompute_reference, bool):
+            raise InputError(f"DPOConfig: precompute_reference must be true or false, not {self.precompute_reference!r}")
         if self.batch_size % self.micro_batch_size:
             raise InputError(f"DPOConfig: batch_size {self.batch_size} is not a multiple of micro_batch_size "
                              f"{self.micro_batch_size}")

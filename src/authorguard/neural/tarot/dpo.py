@@ -166,6 +166,7 @@ def train_dpo(folder: TarotFolder, policy: PolicyConfig, config: DPOConfig, pair
     args = TrlDPOConfig(output_dir=str(checkpoints), num_train_epochs=config.epochs,
                         per_device_train_batch_size=config.micro_batch_size,
                         gradient_accumulation_steps=config.batch_size // config.micro_batch_size,
+                        max_steps=config.max_steps or -1, precompute_ref_log_probs=config.precompute_reference,
                         learning_rate=config.learning_rate, beta=config.beta, lr_scheduler_type="linear", warmup_steps=0,
                         logging_steps=1, save_steps=config.checkpoint_every, save_total_limit=2, report_to=[],
                         seed=config.seed, data_seed=config.seed, use_cpu=True,
