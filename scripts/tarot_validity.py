@@ -9,12 +9,14 @@ evaluated on the first k candidates of each chunk, exactly as one round of the m
 reward is kept. Prints Markdown tables (per policy: the invalid share of single samples and its reasons; per k:
 fallback share, mean R_util / R_priv of the kept rewrites) and writes every candidate to ``--out`` (JSONL).
 
-``--from FILE`` prints the best-of-k table again from a stored ``--out`` file (no generation); ``--samples N``
+``--from FILE`` prints the tables again from a stored ``--out`` file (no generation); with ``--rejudge`` every stored
+candidate is judged again by today's gate (a rule added since the file was written; the token-limit flag is read
+back from the stored verdict, exact because "truncated" is checked before every later rule); ``--samples N``
 prints N chunks drawn with ``--seed`` and every policy's first candidate for each, with the gate's verdict.
 
 Usage:  AUTHORGUARD_DATA=../shared/data python scripts/tarot_validity.py [--posts 100] [--candidates 4]
             [--policies zero-shot,sft,dpo,ppo] [--floor 0.5] [--seed 0] [--out candidates.jsonl] [--samples 3]
-        python scripts/tarot_validity.py --from candidates.jsonl [--samples 3]
+        python scripts/tarot_validity.py --from candidates.jsonl [--rejudge] [--samples 3]
 """
 
 from __future__ import annotations
@@ -35,10 +37,14 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", help="JSONL of every candidate with its verdict and rewards.")
     parser.add_argument("--from", dest="stored", help="A stored --out file: print its tables, generate nothing.")
+    parser.add_argument("--rejudge", action="store_true", help="With --from: judge the stored candidates again.")
     parser.add_argument("--samples", type=int, default=0)
     args = parser.parse_args()
     if args.stored:
         rows = [json.loads(line) for line in open(args.stored, encoding="utf-8")]
+        if args.rejudge:
+            rejudge(rows)
+        print_refusals(rows)
         print_best_of_k(rows, args.floor)
         print_samples(rows, args.samples, args.seed)
         return
@@ -92,6 +98,29 @@ def main() -> None:
         print(f"| {policy} | {n_chunks} | {n} | {sum(refused.values()) / n:.3f} | {reasons} | {tokens / seconds:.0f} |")
     print_best_of_k(rows, args.floor)
     print_samples(rows, args.samples, args.seed)
+
+
+def rejudge(rows: list) -> None:
+    """Today's gate's verdict on every stored candidate, in place."""
+    from authorguard.neural.tarot.config import TAROT_PROMPT
+    from authorguard.text.validity import RewriteGate
+
+    gate = RewriteGate(instruction=TAROT_PROMPT)
+    for row in rows:
+        row["problem"] = gate.problem(row["original"], row["rewrite"], row["problem"] == "truncated")
+
+
+def print_refusals(rows: list) -> None:
+    """Per policy: the share of stored single samples the gate refused, and why."""
+    from authorguard.text.validity import REASONS
+
+    print("| policy | chunks | samples | refused by the gate | reasons |\n|---|---|---|---|---|")
+    for policy in dict.fromkeys(r["policy"] for r in rows):
+        mine = [r for r in rows if r["policy"] == policy]
+        refused = Counter(r["problem"] for r in mine if r["problem"] is not None)
+        reasons = ", ".join(f"{r} {refused[r]}" for r in REASONS if refused[r])
+        print(f"| {policy} | {len({r['chunk'] for r in mine})} | {len(mine)} | {sum(refused.values()) / len(mine):.3f} | "
+              f"{reasons} |")
 
 
 def print_best_of_k(rows: list, floor: float) -> None:

@@ -8,7 +8,13 @@ cosine to the input is below the floor (the utility floor best-of-k applies). Pr
 of "invalid" with Wilson 95 % intervals, the share of valid rewrites kept, recall per label, and per policy the
 labelled and the gated invalid rates.
 
-Usage:  python scripts/validity_gate_eval.py [--labels FILE] [--floor 0.5]
+A labelled file whose rows carry ``set`` ("development" / "held-out") says the split itself:
+``docs/results/tarot/validity-labels-dpo10x.jsonl`` holds first samples of the 10x TAROT-DPO policy (chunks of the
+287 of ``scripts/tarot_validity.py``; 60 drawn with seed 0, on which the ``invented`` threshold was chosen, then 40
+others drawn with seed 1, labelled afterwards), labelled by the same rules. ``--no-split`` treats every labelled
+output as held out.
+
+Usage:  python scripts/validity_gate_eval.py [--labels FILE] [--floor 0.5] [--no-split]
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--labels", default="docs/results/tarot/validity-labels.jsonl")
     parser.add_argument("--floor", type=float, default=0.5, help="MiniLM-cosine floor (-1: the gate alone).")
+    parser.add_argument("--no-split", action="store_true", help="Every output is held out (no development half).")
     args = parser.parse_args()
     import numpy as np
 
@@ -34,17 +41,24 @@ def main() -> None:
     from authorguard.text.validity import RewriteGate
 
     rows = [json.loads(line) for line in open(args.labels, encoding="utf-8")]
-    utility = ObfuscationReward(RewardConfig(privacy=False))([r["original"] for r in rows], [r["rewrite"] for r in rows]).utility
+    utility = ObfuscationReward(RewardConfig(privacy=False, gate=False))([r["original"] for r in rows], [r["rewrite"] for r in rows]).utility
     gate = RewriteGate(instruction=TAROT_PROMPT)
     for row, cosine in zip(rows, utility):
         row["refused"] = gate.problem(row["original"], row["rewrite"], row["truncated"]) is not None or cosine < args.floor
         row["invalid"] = row["label"] != "V"
     items = sorted({r["item"] for r in rows})
-    development = set(np.asarray(items)[np.random.default_rng(0).permutation(len(items))[:len(items) // 2]].tolist())
+    if args.no_split:
+        development = set()
+    elif all("set" in r for r in rows):  # the file says which outputs thresholds were chosen on
+        development = {r["item"] for r in rows if r["set"] == "development"}
+    else:
+        development = set(np.asarray(items)[np.random.default_rng(0).permutation(len(items))[:len(items) // 2]].tolist())
     print(f"utility floor: {args.floor}\n")
     print("| set | outputs | invalid (labels) | precision | recall | valid rewrites kept |\n|---|---|---|---|---|---|")
     for name, chosen in (("development", [r for r in rows if r["item"] in development]),
                          ("held-out", [r for r in rows if r["item"] not in development])):
+        if not chosen:
+            continue
         tp = sum(r["refused"] and r["invalid"] for r in chosen)
         refused = sum(r["refused"] for r in chosen)
         invalid = sum(r["invalid"] for r in chosen)
@@ -57,7 +71,7 @@ def main() -> None:
     for label in LABELS:
         if counts[label] and label != "V":
             print(f"| {LABELS[label]} | {counts[label]} | {sum(r['refused'] for r in held if r['label'] == label)} |")
-    print("\nAll 100 chunks, per policy:\n\n| policy | invalid (labels) | refused by the gate | invalid and passed |\n|---|---|---|---|")
+    print(f"\nAll {len(items)} chunks, per policy:\n\n| policy | invalid (labels) | refused by the gate | invalid and passed |\n|---|---|---|---|")
     for policy in dict.fromkeys(r["policy"] for r in rows):
         mine = [r for r in rows if r["policy"] == policy]
         print(f"| {policy} | {sum(r['invalid'] for r in mine)} / {len(mine)} | {sum(r['refused'] for r in mine)} | "

@@ -6,8 +6,8 @@ import pytest
 
 from authorguard.exceptions import InputError
 from authorguard.neural.tarot.config import TAROT_PROMPT
-from authorguard.text.validity import (GateConfig, RewriteGate, copy_share, count_reasons, dropped_share, key_terms,
-                                       repetition_share, sequence_similarity)
+from authorguard.text.validity import (GateConfig, RewriteGate, content_stems, copy_share, count_reasons, dropped_share,
+                                       invented_share, key_terms, repetition_share, sequence_similarity)
 
 ORIGINAL = "On Sunday Anna and I drove 40 miles to Lake Tahoe, and the water was far too cold to swim in."
 REWRITE = "Anna and I made the 40-mile trip to Lake Tahoe on Sunday, but the lake was too icy for swimming."
@@ -38,6 +38,8 @@ def test_a_real_rewrite_passes():
      "so we sat on the rocks instead and watched braver people shriek.", "length"),
     ("Last weekend we went on a long drive to a pond, but the water was far too cold for anyone to swim in it.",
      "entities"),
+    ("On Sunday Anna and I visited 40 shops near Lake Tahoe, bought shoes, and ate pizza with friends downtown.",
+     "invented"),
 ])
 def test_each_rule_refuses_what_it_is_for(rewrite, reason):
     assert GATE.problem(ORIGINAL, rewrite) == reason
@@ -66,6 +68,16 @@ def test_a_two_word_input_may_get_a_longer_rewrite():
     assert GATE.problem("hey people", "hello there, everyone!") is None
 
 
+def test_invented_content_is_judged_only_on_inputs_with_enough_content_words():
+    assert invented_share(ORIGINAL, ORIGINAL) == 0.0
+    assert invented_share(ORIGINAL, "Nothing but shoes and pizza downtown.") == 1.0
+    assert content_stems("The swimmers were swimming in 40 lakes") == {"swimmer", "swim", "lake"}
+    # "i love panda garden! yum!" has four content words: any paraphrase of it is mostly new words
+    assert GATE.problem("i love panda garden! yum!", "panda garden is my favourite place, so tasty!") is None
+    assert RewriteGate(GateConfig(min_content=1)).problem("i love panda garden! yum!",
+                                                          "panda garden is my favourite place, so tasty!") == "invented"
+
+
 def test_measures():
     assert copy_share(ORIGINAL, ORIGINAL) == 1.0 and copy_share(ORIGINAL, "Cold lake trip.") == 0.0
     assert sequence_similarity("to start documenting my life again", "to continue documenting my life again") > 0.8
@@ -85,3 +97,7 @@ def test_problems_counts_and_errors():
         GateConfig(min_length_ratio=3.0, max_length_ratio=2.0)
     with pytest.raises(InputError, match="max_copy"):
         GateConfig(max_copy=1.5)
+    with pytest.raises(InputError, match="max_invented"):
+        GateConfig(max_invented=-0.1)
+    with pytest.raises(InputError, match="min_content"):
+        GateConfig(min_content=0)

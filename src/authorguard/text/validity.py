@@ -2,7 +2,9 @@
 
 A small instruction-tuned model asked to rewrite a paragraph often does something else: it comments on the text
 ("The author's style is ..."), echoes the instruction, refuses, loops ("Mood: sad," x26), stops mid-sentence at the
-token limit, copies the input, writes far more or far less, or drops the input's names and numbers. Rewards built
+token limit, copies the input, writes far more or far less, drops the input's names and numbers, or writes fluent
+text that is mostly about something else (invented events, reversed claims: what a policy trained against the other
+rules learned to do). Rewards built
 from embeddings score some of these well (a comment shares nothing of the author's style), so every place that
 produces or scores a rewrite asks :class:`RewriteGate` first. Each rule is one check below, in the order
 :data:`REASONS` lists them (the first that fires is the reason given); the thresholds were set on a hand-labelled
@@ -12,6 +14,7 @@ development set of real policy outputs and are measured on a held-out one (docs/
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 from collections import Counter
 from collections.abc import Sequence
@@ -21,7 +24,7 @@ from authorguard.exceptions import InputError
 from authorguard.utils.validation import check_number
 
 #: why a rewrite is refused, in the order the rules are checked
-REASONS = ("empty", "refusal", "instruction", "meta", "loop", "truncated", "copy", "length", "entities")
+REASONS = ("empty", "refusal", "instruction", "meta", "loop", "truncated", "copy", "length", "entities", "invented")
 
 _WORD = re.compile(r"[a-z0-9']+")
 _REFUSAL = re.compile(r"^\W*(?:i'?m sorry|i am sorry|sorry,|i apologi[sz]e|i can(?:no|')t\b|i cannot|i'?m unable|"
@@ -50,7 +53,10 @@ class GateConfig:
     ``max_repetition``: the largest share of the rewrite's word trigrams that repeat an earlier one (beyond the
     input's own share); ``max_dropped``: the largest share of the input's numbers and names (capitalised words not
     at a sentence start) missing from the rewrite, checked when the input has ``min_entities`` or more;
-    ``max_instruction``: the largest share of the instruction's word bigrams the rewrite may contain."""
+    ``max_instruction``: the largest share of the instruction's word bigrams the rewrite may contain;
+    ``max_invented``: the largest share of the rewrite's content words (stems of words that are not stop words)
+    absent from the input (1: the rewrite talks about other things entirely), checked when the input has
+    ``min_content`` or more content words (a paraphrase of a few words is mostly new words)."""
 
     max_copy: float = 0.7
     min_length_ratio: float = 0.4
@@ -60,13 +66,15 @@ class GateConfig:
     max_dropped: float = 0.67
     min_entities: int = 2
     max_instruction: float = 0.5
+    max_invented: float = 0.5
+    min_content: int = 6
 
     def __post_init__(self) -> None:
-        for name in ("max_copy", "max_repetition", "max_dropped", "max_instruction"):
+        for name in ("max_copy", "max_repetition", "max_dropped", "max_instruction", "max_invented"):
             check_number(getattr(self, name), name, "GateConfig", low=0, high=1, closed="both")
         for name in ("min_length_ratio", "max_length_ratio"):
             check_number(getattr(self, name), name, "GateConfig", low=0, closed="neither")
-        for name in ("short_input", "min_entities"):
+        for name in ("short_input", "min_entities", "min_content"):
             check_number(getattr(self, name), name, "GateConfig", kind=int, low=1, closed="left")
         if self.min_length_ratio > self.max_length_ratio:
             raise InputError(f"GateConfig: min_length_ratio {self.min_length_ratio} > max_length_ratio {self.max_length_ratio}")
@@ -102,6 +110,34 @@ def repetition_share(text: str) -> float:
     if len(grams) < 2:
         return 0.0
     return 1.0 - len(set(grams)) / len(grams)
+
+
+def content_stems(text: str) -> set[str]:
+    """Porter stems of the text's content words: words of three or more letters that are not English stop words
+    (scikit-learn's list; nltk's stemmer needs no data files)."""
+    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+    return {_stem(w) for w in words(text) if len(w) > 2 and w not in ENGLISH_STOP_WORDS and not w.isdigit()}
+
+
+@functools.lru_cache(maxsize=65536)
+def _stem(word: str) -> str:
+    return _porter().stem(word)
+
+
+@functools.lru_cache(maxsize=1)
+def _porter():
+    from nltk.stem import PorterStemmer
+
+    return PorterStemmer()
+
+
+def invented_share(original: str, rewrite: str) -> float:
+    """Share of the rewrite's :func:`content_stems` that the original does not have (0 when it has none)."""
+    mine = content_stems(rewrite)
+    if not mine:
+        return 0.0
+    return len(mine - content_stems(original)) / len(mine)
 
 
 def key_terms(text: str) -> set[str]:
@@ -164,6 +200,8 @@ class RewriteGate:
         dropped, terms = dropped_share(original, rewrite)
         if terms >= config.min_entities and dropped > config.max_dropped:
             return "entities"
+        if len(content_stems(original)) >= config.min_content and invented_share(original, rewrite) > config.max_invented:
+            return "invented"
         return None
 
     def problems(self, originals: Sequence[str], rewrites: Sequence[str],

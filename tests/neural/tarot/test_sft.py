@@ -23,13 +23,16 @@ def test_rewrite_problems():
     assert rewrite_problem(ORIGINAL, "The author describes a cold lake in a casual tone.", config) == "meta"
     assert rewrite_problem(ORIGINAL, ORIGINAL, config) == "copy"
     assert rewrite_problem(ORIGINAL, "Cold lake.", config) == "length"
-    assert rewrite_problem(ORIGINAL, "On Sunday our trip to the lake was spoiled: it was icy, nobody swam.", config) is None
+    assert rewrite_problem(ORIGINAL, "On Sunday we went to the mall and bought new shoes, then ate pizza with friends "
+                                     "downtown.", config) == "invented"
+    assert rewrite_problem(ORIGINAL, "On Sunday our trip to the lake was spoiled: the water was cold, nobody could swim.",
+                           config) is None
 
 
 def test_select_targets_takes_the_best_usable_candidate_per_prompt():
     config = SFTConfig(min_utility=0.5)
-    good = "On Sunday our trip to the lake was spoiled: it was icy, nobody swam."
-    better = "Sunday at the lake was a letdown, since the water proved icy and nobody swam."
+    good = "On Sunday our trip to the lake was spoiled: the water was cold, nobody could swim."
+    better = "Sunday at the lake was a letdown, since the cold water meant we could not swim."
     candidates = [[good, better, ORIGINAL], ["", "The author is sad."]]
     utility = np.array([0.8, 0.7, 1.0, 0.0, 0.9])
     total = np.array([1.0, 1.2, 1.0, 0.0, 2.0])

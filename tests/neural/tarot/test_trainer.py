@@ -15,8 +15,8 @@ pytest.importorskip("trl")
 
 POLICY = PolicyConfig(max_chunk_tokens=40, max_new_tokens=16, lora_rank=4, lora_alpha=8, lora_targets=("q_proj", "v_proj"))
 SFT = SFTConfig(prompts=PromptConfig(prompts=6, datasets=("20news",), min_words=10), candidates=2, max_copy=1.0,
-                min_utility=-1.0, min_length_ratio=0.01, max_length_ratio=100.0, epochs=2, batch_size=2,
-                learning_rate=1e-3, checkpoint_every=2, generation_batch_size=4)
+                min_utility=-1.0, min_length_ratio=0.01, max_length_ratio=100.0, max_invented=1.0, epochs=2,
+                batch_size=2, learning_rate=1e-3, checkpoint_every=2, generation_batch_size=4)
 PREFS = PreferenceConfig(prompts=PromptConfig(prompts=8, offset=6, datasets=("20news",), min_words=10), epsilon_privacy=0.0,
                          epsilon_utility=10.0, generation_batch_size=4)
 DPO = DPOConfig(learning_rate=5e-3, batch_size=2, micro_batch_size=2, epochs=3, max_steps=5, precompute_reference=True,
@@ -62,6 +62,24 @@ def test_a_done_stage_is_not_rerun_and_another_config_is_refused(trained, tiny_f
         run_sft(folder, POLICY, SFTConfig(candidates=3), base_factory=tiny_factory, corpora=corpora)
     with pytest.raises(InputError, match="another policy"):
         run_sft(folder, PolicyConfig(), SFT, base_factory=tiny_factory, corpora=corpora)
+
+
+def test_a_stage_recorded_before_a_config_field_existed_is_still_the_same_config(trained, tiny_factory, corpora,
+                                                                                  tmp_path):
+    import shutil
+
+    folder, _, _, dpo = trained
+    copy = tmp_path / "older"
+    shutil.copytree(folder, copy)
+    record = json.loads((copy / "dpo" / "dpo.json").read_text())
+    for added in ("max_steps", "precompute_reference"):  # fields newer than some shipped records
+        record["config"].pop(added)
+    (copy / "dpo" / "dpo.json").write_text(json.dumps(record))
+    assert DPO.max_steps is not None  # the test's config differs from the defaults the older record implies
+    with pytest.raises(InputError, match="another config"):
+        run_dpo(copy, DPO, base_factory=tiny_factory, corpora=corpora)
+    defaults = DPOConfig(**{k: v for k, v in DPO.to_dict().items() if k not in ("max_steps", "precompute_reference")})
+    assert run_dpo(copy, defaults, base_factory=tiny_factory, corpora=corpora)["done"]
 
 
 def test_preference_pairs_prefer_the_more_private_rewrite(trained):

@@ -104,8 +104,8 @@ class SFTConfig(_Record):
     ``candidates`` rewrites (temperature ``temperature``, top-p ``top_p``); a candidate is kept when it reads as a
     rewrite, not a comment or a copy: its MiniLM cosine to the input is at least ``min_utility``, its word
     overlap (share of its word bigrams found in the input) at most ``max_copy``, its length ``min_length_ratio``
-    .. ``max_length_ratio`` times the input's words, and it has no meta phrase ("the author", "rewritten", ...).
-    Of the kept ones, the one with the highest reward (utility + privacy) becomes the target. Then LoRA
+    .. ``max_length_ratio`` times the input's words, at most ``max_invented`` of its content words are new, and
+    the rest of the validity gate passes it (no meta phrase, loop, ...). Of the kept ones, the one with the highest reward (utility + privacy) becomes the target. Then LoRA
     fine-tuning on (instruction + chunk -> target), loss on the target tokens only: ``epochs`` epochs,
     ``batch_size`` pairs a step (``gradient_accumulation`` micro-batches), AdamW at ``learning_rate``."""
 
@@ -119,6 +119,7 @@ class SFTConfig(_Record):
     max_copy: float = 0.6
     min_length_ratio: float = 0.5
     max_length_ratio: float = 1.6
+    max_invented: float = 0.5
     generation_batch_size: int = 16
     epochs: int = 2
     batch_size: int = 8
@@ -131,7 +132,8 @@ class SFTConfig(_Record):
         self._read_nested()
         _check(self, ints=("seed",), positive_ints=("candidates", "generation_batch_size", "epochs", "batch_size",
                                                     "gradient_accumulation", "checkpoint_every"),
-               unit=("top_p", "max_copy"), positive=("temperature", "learning_rate", "min_length_ratio", "max_length_ratio"))
+               unit=("top_p", "max_copy", "max_invented"),
+               positive=("temperature", "learning_rate", "min_length_ratio", "max_length_ratio"))
         check_number(self.min_utility, "min_utility", "SFTConfig", low=-1, high=1, closed="both")
         if self.min_length_ratio > self.max_length_ratio:
             raise InputError(f"SFTConfig: min_length_ratio {self.min_length_ratio} > max_length_ratio {self.max_length_ratio}")

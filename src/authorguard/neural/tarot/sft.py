@@ -21,9 +21,9 @@ from authorguard.text.validity import REASONS, GateConfig, RewriteGate
 
 def rewrite_problem(original: str, rewrite: str, config: SFTConfig, instruction: str | None = None) -> str | None:
     """Why ``rewrite`` is not a usable SFT target (a reason of :data:`~authorguard.text.validity.REASONS`), or None:
-    the validity gate with the SFT stage's stricter copy and length limits."""
+    the validity gate with the SFT stage's own copy, length and invention limits."""
     gate = RewriteGate(GateConfig(max_copy=config.max_copy, min_length_ratio=config.min_length_ratio,
-                                  max_length_ratio=config.max_length_ratio), instruction)
+                                  max_length_ratio=config.max_length_ratio, max_invented=config.max_invented), instruction)
     return gate.problem(original, rewrite)
 
 

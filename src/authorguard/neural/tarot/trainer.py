@@ -38,10 +38,19 @@ def _token_counter(tokenizer) -> Callable[[str], int]:
 def _open_stage(folder: TarotFolder, stage: str, config, policy: PolicyConfig, loader: PolicyLoader) -> dict:
     folder.claim(policy, tokenizer_signature(loader.tokenizer))
     record = folder.read_record(stage)
-    if record and record.get("config") != config.to_dict():
+    if record and _recorded_config(type(config), record.get("config")) != config.to_dict():
         raise InputError(f"TAROT folder {folder.path}: stage {stage!r} was started with another config; use a new folder "
                          f"or delete {folder.stage(stage)}")
     return record
+
+
+def _recorded_config(kind, recorded) -> dict | None:
+    """A stage record's config as ``kind`` reads it today: fields added since the record was written take their
+    defaults (the record was made with them), so a finished stage is not "another config" after an upgrade."""
+    try:
+        return kind.from_dict(recorded).to_dict()
+    except (InputError, TypeError, AttributeError):
+        return recorded
 
 
 def _open_over_sft(path, stage: str, needs: str, config, base_factory) -> tuple:
