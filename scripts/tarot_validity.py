@@ -55,7 +55,7 @@ def main() -> None:
     from authorguard.neural.tarot.policy import generate
     from authorguard.neural.tarot.prompts import chunk_documents, clean_rewrite, render_prompt
     from authorguard.neural.tarot.reward import ObfuscationReward
-    from authorguard.text.validity import REASONS, RewriteGate
+    from authorguard.text.validity import RewriteGate
 
     scenario = SCENARIOS["BAC-10"].with_seed(0)
     corpus = scenario.selection.select(load_dataset(scenario.dataset))
@@ -94,7 +94,7 @@ def main() -> None:
     print(f"{len(posts)} BAC-10 test posts, seed {args.seed}, utility floor {args.floor}\n")
     print("| policy | chunks | samples | refused by the gate | reasons | tokens/s |\n|---|---|---|---|---|---|")
     for policy, n_chunks, n, refused, seconds, tokens in single:
-        reasons = ", ".join(f"{r} {refused[r]}" for r in REASONS if refused[r])
+        reasons = _reasons(refused)
         print(f"| {policy} | {n_chunks} | {n} | {sum(refused.values()) / n:.3f} | {reasons} | {tokens / seconds:.0f} |")
     print_best_of_k(rows, args.floor)
     print_samples(rows, args.samples, args.seed)
@@ -112,13 +112,11 @@ def rejudge(rows: list) -> None:
 
 def print_refusals(rows: list) -> None:
     """Per policy: the share of stored single samples the gate refused, and why."""
-    from authorguard.text.validity import REASONS
-
     print("| policy | chunks | samples | refused by the gate | reasons |\n|---|---|---|---|---|")
     for policy in dict.fromkeys(r["policy"] for r in rows):
         mine = [r for r in rows if r["policy"] == policy]
         refused = Counter(r["problem"] for r in mine if r["problem"] is not None)
-        reasons = ", ".join(f"{r} {refused[r]}" for r in REASONS if refused[r])
+        reasons = _reasons(refused)
         print(f"| {policy} | {len({r['chunk'] for r in mine})} | {len(mine)} | {sum(refused.values()) / len(mine):.3f} | "
               f"{reasons} |")
 
@@ -165,6 +163,13 @@ def print_samples(rows: list, count: int, seed: int) -> None:
         for r in firsts:
             print(f"| {r['policy']} | {_cell(r['rewrite'])} | {r['problem'] or 'valid'} | {r['utility']:.2f} | "
                   f"{r['privacy']:.2f} |")
+
+
+def _reasons(refused: Counter) -> str:
+    """"meta 12, copy 3, ..." in the gate's order of rules."""
+    from authorguard.text.validity import REASONS
+
+    return ", ".join(f"{r} {refused[r]}" for r in REASONS if refused[r])
 
 
 def _cell(text: str) -> str:

@@ -134,10 +134,11 @@ def _porter():
 
 def invented_share(original: str, rewrite: str) -> float:
     """Share of the rewrite's :func:`content_stems` that the original does not have (0 when it has none)."""
-    mine = content_stems(rewrite)
-    if not mine:
-        return 0.0
-    return len(mine - content_stems(original)) / len(mine)
+    return _new_share(content_stems(original), content_stems(rewrite))
+
+
+def _new_share(theirs: set, mine: set) -> float:
+    return len(mine - theirs) / len(mine) if mine else 0.0
 
 
 def key_terms(text: str) -> set[str]:
@@ -200,7 +201,9 @@ class RewriteGate:
         dropped, terms = dropped_share(original, rewrite)
         if terms >= config.min_entities and dropped > config.max_dropped:
             return "entities"
-        if len(content_stems(original)) >= config.min_content and invented_share(original, rewrite) > config.max_invented:
+        theirs_content = content_stems(original)
+        if (len(theirs_content) >= config.min_content
+                and _new_share(theirs_content, content_stems(rewrite)) > config.max_invented):
             return "invented"
         return None
 

@@ -4,8 +4,9 @@ The paper starts from Keep-It-Simple (GPT2-medium fine-tuned for simplification)
 Asked with TAROT's prompt, the untuned 135M model often comments on the text instead of rewriting it
 (../shared/FACTS.md), but some of its samples are real rewrites. So: sample ``candidates`` rewrites per training
 prompt, keep those that read as rewrites (:func:`rewrite_problem`: the validity gate of
-:mod:`authorguard.text.validity` with the stage's copy and length limits; MiniLM cosine ≥ ``min_utility``), take the one with the highest TAROT reward, and fine-tune a
-LoRA adapter on (prompt -> kept rewrite), the loss on the rewrite's tokens only (trl's ``SFTTrainer``,
+:mod:`authorguard.text.validity` with the stage's copy, length and invention limits; MiniLM cosine ≥
+``min_utility``), take the one with the highest TAROT reward, and fine-tune a LoRA adapter on (prompt -> kept
+rewrite), the loss on the rewrite's tokens only (trl's ``SFTTrainer``,
 prompt-completion data). This is the model's own behaviour, filtered (ReST / STaR-style), not another model's.
 """
 
@@ -19,12 +20,16 @@ from authorguard.neural.tarot.folder import TarotFolder
 from authorguard.neural.tarot.policy import PolicyLoader
 from authorguard.text.validity import REASONS, GateConfig, RewriteGate
 
+def sft_gate(config: SFTConfig, instruction: str | None = None) -> RewriteGate:
+    """The validity gate with the SFT stage's own copy, length and invention limits."""
+    limits = GateConfig(max_copy=config.max_copy, min_length_ratio=config.min_length_ratio,
+                        max_length_ratio=config.max_length_ratio, max_invented=config.max_invented)
+    return RewriteGate(limits, instruction)
+
+
 def rewrite_problem(original: str, rewrite: str, config: SFTConfig, instruction: str | None = None) -> str | None:
-    """Why ``rewrite`` is not a usable SFT target (a reason of :data:`~authorguard.text.validity.REASONS`), or None:
-    the validity gate with the SFT stage's own copy, length and invention limits."""
-    gate = RewriteGate(GateConfig(max_copy=config.max_copy, min_length_ratio=config.min_length_ratio,
-                                  max_length_ratio=config.max_length_ratio, max_invented=config.max_invented), instruction)
-    return gate.problem(original, rewrite)
+    """Why ``rewrite`` is not a usable SFT target (a reason of :data:`~authorguard.text.validity.REASONS`), or None."""
+    return sft_gate(config, instruction).problem(original, rewrite)
 
 
 def select_targets(originals: list, candidates: list, utility: np.ndarray, total: np.ndarray, config: SFTConfig,
@@ -32,11 +37,12 @@ def select_targets(originals: list, candidates: list, utility: np.ndarray, total
     """Per prompt, the usable candidate with the highest total reward (None when none is usable), and the counts of
     why candidates were refused. ``utility`` and ``total`` are flat arrays over (prompt, candidate)."""
     reasons = dict.fromkeys(REASONS + ("utility", "kept"), 0)
+    gate = sft_gate(config, instruction)
     targets, flat = [], 0
     for original, mine in zip(originals, candidates):
         best, best_score = None, -np.inf
         for text in mine:
-            problem = rewrite_problem(original, text, config, instruction)
+            problem = gate.problem(original, text)
             if problem is None and utility[flat] < config.min_utility:
                 problem = "utility"
             if problem is None:
@@ -53,7 +59,8 @@ def select_targets(originals: list, candidates: list, utility: np.ndarray, total
 def build_sft_data(folder: TarotFolder, policy: PolicyConfig, config: SFTConfig, prompts, load_policy: PolicyLoader,
                    reward, progress=None) -> dict:
     """Sample candidates for ``prompts`` (a :class:`~authorguard.neural.tarot.data.TrainingPrompts`), score and
-    select them (the untuned policy samples: ``load_policy`` loads it only if a block is missing); returns the SFT examples and the counts (also written to the stage record)."""
+    select them (the untuned policy samples: ``load_policy`` loads it only if a block is missing); returns the SFT
+    examples and the counts (also written to the stage record)."""
     from authorguard.neural.tarot.prompts import render_prompt
     from authorguard.neural.tarot.sampling import sample_rewrites
 
