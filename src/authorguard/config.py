@@ -1,24 +1,56 @@
 """Where authorguard finds data and keeps its cache.
 
-Resolved once, at the edge (CLI option or function argument, else environment, else default):
+Resolved once, at the edge (CLI option or function argument, else environment, else the user settings file,
+else default):
 
-- data directory: ``AUTHORGUARD_DATA`` — local copies of corpora, laid out as ``<data>/<dataset>/<file>``
-  (e.g. ``<data>/20news/20news-bydate.tar.gz``) and, optionally, an NLTK data folder ``<data>/nltk_data``.
+- data directory: ``AUTHORGUARD_DATA``, else the ``data_dir`` that ``authorguard setup --data-dir DIR`` recorded in
+  the settings file — local copies of corpora, laid out as ``<data>/<dataset>/<file>`` (e.g.
+  ``<data>/20news/20news-bydate.tar.gz``) and, optionally, an NLTK data folder ``<data>/nltk_data``.
 - cache directory: ``AUTHORGUARD_CACHE``, default ``~/.cache/authorguard`` — downloads and derived vectors.
+- settings file: ``AUTHORGUARD_CONFIG``, default ``~/.config/authorguard/settings.json`` (``XDG_CONFIG_HOME``).
 """
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
 DATA_ENV = "AUTHORGUARD_DATA"
 CACHE_ENV = "AUTHORGUARD_CACHE"
+SETTINGS_ENV = "AUTHORGUARD_CONFIG"
+
+
+def settings_path() -> Path:
+    """Where ``authorguard setup`` records the user's settings."""
+    value = os.environ.get(SETTINGS_ENV)
+    if value:
+        return Path(value).expanduser()
+    return Path(os.environ.get("XDG_CONFIG_HOME", Path.home() / ".config")) / "authorguard" / "settings.json"
+
+
+def read_settings() -> dict:
+    """The recorded settings ({} when there is no file or it cannot be read: settings only fill in defaults)."""
+    try:
+        value = json.loads(settings_path().read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def write_settings(settings: dict) -> Path:
+    """Record ``settings`` (atomically: a temporary file renamed into place); returns the file's path."""
+    path = settings_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(f".{path.name}.tmp")
+    temporary.write_text(json.dumps(settings, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    os.replace(temporary, path)
+    return path
 
 
 def data_dir(explicit: str | os.PathLike | None = None) -> Path | None:
-    """The data directory, or None when none is configured."""
-    value = explicit if explicit is not None else os.environ.get(DATA_ENV)
+    """The data directory, or None when none is configured (argument, ``AUTHORGUARD_DATA``, recorded setting)."""
+    value = explicit if explicit is not None else os.environ.get(DATA_ENV) or read_settings().get("data_dir")
     return Path(value).expanduser() if value else None
 
 

@@ -28,15 +28,18 @@ class Registry:
         self.kind = kind
         self._targets: dict[str, str] = {}
         self._help: dict[str, str] = {}
+        self._info: dict[str, dict] = {}
 
-    def register(self, name: str, target: str, help: str = "") -> None:
-        """Register ``target`` (``"package.module:Attribute"``) under ``name``."""
+    def register(self, name: str, target: str, help: str = "", **info: str) -> None:
+        """Register ``target`` (``"package.module:Attribute"``) under ``name``; ``info`` holds facts a listing
+        shows without importing the component (for methods: ``output``, ``model``, ``extra``)."""
         if ":" not in target:
             raise AuthorguardError(f"registry target for {self.kind} {name!r} must be 'module:attribute'; got {target!r}")
         if name in self._targets and self._targets[name] != target:
             raise AuthorguardError(f"{self.kind} {name!r} is already registered as {self._targets[name]!r}")
         self._targets[name] = target
         self._help[name] = help
+        self._info[name] = dict(info)
 
     def get(self, name: str) -> Any:
         """Import and return the component registered under ``name``."""
@@ -55,6 +58,10 @@ class Registry:
     def describe(self, name: str) -> str:
         return self._help.get(name, "")
 
+    def info(self, name: str) -> dict:
+        """What was registered about ``name`` besides its target and help (empty when nothing)."""
+        return dict(self._info.get(name, {}))
+
     def __contains__(self, name: object) -> bool:
         return name in self._targets
 
@@ -70,28 +77,40 @@ methods.register(
     "syntf",
     "authorguard.methods.syntf:SynTF",
     "Differentially private synthetic term-frequency vectors (Weggenmann & Kerschbaum, SIGIR'18).",
+    output="vectors",
 )
-methods.register("original", "authorguard.methods.baselines:Original", "No protection: documents as they are (the reference).")
-methods.register("scrubadub", "authorguard.methods.baselines:Scrubadub", "PII scrubbing with scrubadub's default detectors.")
-methods.register("presidio", "authorguard.methods.baselines:Presidio", "PII scrubbing with Microsoft Presidio (spaCy NER + patterns).")
+methods.register("original", "authorguard.methods.baselines:Original", "No protection: documents as they are (the reference).",
+                 output="text")
+methods.register("scrubadub", "authorguard.methods.baselines:Scrubadub", "PII scrubbing with scrubadub's default detectors.",
+                 output="text", extra="baselines")
+methods.register("presidio", "authorguard.methods.baselines:Presidio", "PII scrubbing with Microsoft Presidio (spaCy NER + patterns).",
+                 output="text", extra="baselines")
 methods.register("synonyms", "authorguard.methods.perturbation:SynonymReplacement",
-                 "Replace each word with probability rate by a WordNet synonym (TAROT's Synonyms baseline).")
+                 "Replace each word with probability rate by a WordNet synonym (TAROT's Synonyms baseline).", output="text")
 methods.register("syntf-text", "authorguard.methods.syntf_text:SynTFText",
-                 "SynTF's synthetic bag of words as text (reverse-vectorised; public GloVe vocabulary by default).")
-methods.register("dropout", "authorguard.methods.perturbation:WordDropout", "Delete each word with probability rate.")
+                 "SynTF's synthetic bag of words as text (reverse-vectorised; public GloVe vocabulary by default).",
+                 output="text")
+methods.register("dropout", "authorguard.methods.perturbation:WordDropout", "Delete each word with probability rate.", output="text")
 methods.register("a4nt", "authorguard.methods.a4nt:A4NT",
-                 "A4NT style transfer (Shetty et al., 2018): a trained model folder rewrites each sentence into the other attribute's style.")
+                 "A4NT style transfer (Shetty et al., 2018): a trained model folder rewrites each sentence into the other attribute's style.",
+                 output="text", model="required", extra="neural")
 methods.register("a4nt-autoencoder", "authorguard.methods.a4nt:A4NTAutoencoder",
-                 "A4NT's autoencoder baseline: the other attribute's pre-trained autoencoder applied to each sentence.")
+                 "A4NT's autoencoder baseline: the other attribute's pre-trained autoencoder applied to each sentence.",
+                 output="text", model="required", extra="neural")
 methods.register("tarot", "authorguard.methods.tarot:Tarot",
-                 "TAROT-DPO (Loiseau et al.): SmolLM2-135M rewriter, SFT then DPO on utility + author-dissimilarity rewards.")
+                 "TAROT-DPO (Loiseau et al.): SmolLM2-135M rewriter, SFT then DPO on utility + author-dissimilarity rewards.",
+                 output="text", model="packaged", extra="neural")
 methods.register("tarot-ppo", "authorguard.methods.tarot:TarotPPO",
-                 "TAROT-PPO (Loiseau et al.): the SFT policy optimised by PPO on the same reward, KL penalty to the SFT policy.")
-methods.register("tarot-sft", "authorguard.methods.tarot:TarotSFT", "TAROT's SFT policy (rejection-sampled rewrites), before DPO or PPO.")
+                 "TAROT-PPO (Loiseau et al.): the SFT policy optimised by PPO on the same reward, KL penalty to the SFT policy.",
+                 output="text", model="packaged", extra="neural")
+methods.register("tarot-sft", "authorguard.methods.tarot:TarotSFT", "TAROT's SFT policy (rejection-sampled rewrites), before DPO or PPO.",
+                 output="text", model="packaged", extra="neural")
 methods.register("dp-prompt", "authorguard.methods.dp_prompt:DPPrompt",
-                 "DP-Prompt (Utpala et al.): TAROT's SFT policy paraphrases with clipped, tempered logits; ε = m·2(b_hi−b_lo)/T a document.")
+                 "DP-Prompt (Utpala et al.): TAROT's SFT policy paraphrases with clipped, tempered logits; ε = m·2(b_hi−b_lo)/T a document.",
+                 output="text", model="packaged", extra="neural")
 methods.register("zero-shot-rewrite", "authorguard.methods.tarot:ZeroShotRewrite",
-                 "Untuned SmolLM2-135M-Instruct with TAROT's zero-shot prompt (the paper's GPT-3.5 row).")
+                 "Untuned SmolLM2-135M-Instruct with TAROT's zero-shot prompt (the paper's GPT-3.5 row).",
+                 output="text", model="packaged", extra="neural")
 
 attackers = Registry("attacker")
 attackers.register("bow", "authorguard.attacks.bow:BagOfWordsAttacker", "tf-idf bag of words + NB or linear SVM.")

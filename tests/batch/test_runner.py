@@ -132,6 +132,27 @@ def test_resume_refuses_a_changed_input_or_plan(tmp_path, jsonl_input, method_co
         run_anonymize(_config(jsonl_input, tmp_path / "out", method_config, seed=1, shard_size=200, resume=True))
 
 
+def test_resume_refuses_another_seed_without_storing_the_seed(tmp_path, jsonl_input, method_config):
+    from authorguard.batch.runner import seed_fingerprint
+
+    run_anonymize(_config(jsonl_input, tmp_path / "out", method_config, seed=123457, shard_size=200))
+    manifest = (tmp_path / "out" / "manifest.json").read_text(encoding="utf-8")
+    assert "123457" not in manifest and seed_fingerprint(123457, [jsonl_input]) in manifest
+    # the fingerprint is keyed by the input: the same seed on another input gives another one
+    other = tmp_path / "other.jsonl"
+    other.write_text('{"id": 1, "text": "another archive"}\n', encoding="utf-8")
+    assert seed_fingerprint(123457, [other]) != seed_fingerprint(123457, [jsonl_input])
+    with pytest.raises(InputError, match="changed since the run began \\(seed\\)"):
+        run_anonymize(_config(jsonl_input, tmp_path / "out", method_config, seed=123458, shard_size=200, resume=True))
+    with pytest.raises(InputError, match="changed since the run began \\(randomness, seed\\)"):
+        run_anonymize(_config(jsonl_input, tmp_path / "out", method_config, shard_size=200, resume=True))
+    run_anonymize(_config(jsonl_input, tmp_path / "out", method_config, seed=123457, shard_size=200, resume=True))
+    # --force releases everything again, so a new seed mixes nothing; a resume then checks the new one
+    run_anonymize(_config(jsonl_input, tmp_path / "out", method_config, seed=99, shard_size=200, force=True))
+    with pytest.raises(InputError, match="\\(seed\\)"):
+        run_anonymize(_config(jsonl_input, tmp_path / "out", method_config, seed=123457, shard_size=200, resume=True))
+
+
 def test_configuration_errors(tmp_path, jsonl_input, method_config):
     with pytest.raises(InputError, match="unknown parameter 'epsilom' for method 'syntf'"):
         run_anonymize(AnonymizeConfig(method="syntf", input=str(jsonl_input), output=str(tmp_path / "o1"), method_params={"epsilom": 1}))

@@ -345,3 +345,108 @@ def test_train_author_encoder_bad_config_exit_2_with_one_line(tmp_path, content,
     result = runner.invoke(app, ["train", "author-encoder", "--config", str(config), "-o", str(tmp_path / "out"), *args])
     assert result.exit_code == 2
     assert re.search(message, result.output) and result.output.count("error:") == 1
+
+
+def test_obfuscate_keeps_every_other_field_unless_told(tmp_path):
+    rows = [{"id": 7, "text": "one two three four five six", "rating": 4, "lang": "en"},
+            {"id": 8, "text": "seven eight nine ten eleven", "rating": 2, "lang": "fr"}]
+    for suffix in (".jsonl", ".csv", ".parquet"):
+        infile = tmp_path / f"in{suffix}"
+        pq.write_table(pa.Table.from_pylist(rows), infile) if suffix == ".parquet" else (
+            infile.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8") if suffix == ".jsonl" else
+            infile.write_text("id,text,rating,lang\n" + "".join(f"{r['id']},{r['text']},{r['rating']},{r['lang']}\n" for r in rows)))
+        outfile = tmp_path / f"out{suffix}"
+        assert _run("obfuscate", infile, "-o", outfile, "--method", "dropout", "--seed", 1).exit_code == 0
+        from authorguard.data.io import read_records
+
+        out = read_records(outfile, extra_fields=("rating", "lang"))
+        assert out.fields == {"rating": ["4", "2"], "lang": ["en", "fr"]} and [str(i) for i in out.ids] == ["7", "8"]
+        assert out.texts != [r["text"] for r in rows]
+    dropped = tmp_path / "dropped.jsonl"
+    assert _run("obfuscate", tmp_path / "in.jsonl", "-o", dropped, "--method", "dropout", "--drop-fields").exit_code == 0
+    assert [sorted(json.loads(line)) for line in dropped.read_text().splitlines()] == [["id", "text"]] * 2
+
+
+def test_a_named_id_field_must_exist(tmp_path, rows):
+    infile = _write_input(tmp_path / "in.jsonl", rows)
+    for args in (["obfuscate", infile, "-o", tmp_path / "o.jsonl", "--method", "dropout"],
+                 ["syntf", infile, "-o", tmp_path / "o.jsonl", "--vocabulary", "embeddings"],
+                 ["anonymize", infile, tmp_path / "anon", "--method", "syntf"]):
+        result = _run(*args, "--id-field", "uid")
+        assert result.exit_code == 2 and "id field 'uid'" in result.stderr and len(result.stderr.strip().splitlines()) == 1, args
+    assert not (tmp_path / "anon").exists()
+    # left out, a file without ids is numbered by position, as documented
+    nameless = tmp_path / "nameless.jsonl"
+    nameless.write_text('{"text": "a b c d"}\n{"text": "e f g h"}\n', encoding="utf-8")
+    assert _run("obfuscate", nameless, "-o", tmp_path / "n.jsonl", "--method", "original").exit_code == 0
+    assert [json.loads(line)["id"] for line in (tmp_path / "n.jsonl").read_text().splitlines()] == [0, 1]
+
+
+def test_every_method_is_listed_with_what_it_needs():
+    from authorguard import registry
+
+    listed = json.loads(_run("methods", "--json").stdout)
+    assert [row["name"] for row in listed] == registry.methods.names()
+    assert {row["name"]: row["model"] for row in listed}["a4nt"] == "required"
+    assert {row["name"]: row["output"] for row in listed}["syntf"] == "vectors"
+    help_text = " ".join(runner.invoke(app, ["obfuscate", "--help"], terminal_width=200).stdout.split())
+    text_methods = [row["name"] for row in listed if row["output"] == "text"]
+    assert len(text_methods) == len(listed) - 1 and all(f"{name}:" in help_text for name in text_methods)
+    assert "a4nt: A4NT style transfer" in help_text and "(needs --model DIR)" in help_text
+
+
+def test_a4nt_without_a_model_names_the_flag(tmp_path, rows):
+    infile = _write_input(tmp_path / "in.jsonl", rows)
+    result = _run("obfuscate", infile, "-o", tmp_path / "o.jsonl", "--method", "a4nt")
+    assert result.exit_code == 2 and "--model DIR" in result.stderr
+
+
+def test_obfuscate_epsilon_flag_goes_to_the_method_and_the_spent_epsilon_is_printed(tmp_path, rows, monkeypatch):
+    infile = _write_input(tmp_path / "in.jsonl", rows)
+    refused = _run("obfuscate", infile, "-o", tmp_path / "o.jsonl", "--method", "dropout", "--epsilon", 5)
+    assert refused.exit_code == 2 and "unknown parameter 'epsilon' for method 'dropout'" in refused.stderr
+
+    class Spends:
+        def obfuscate_labelled(self, texts, attributes):
+            return [t.upper() for t in texts]
+
+        def release_report(self):
+            return {"document_epsilon": 2500.0, "secure_random": True}
+
+    seen = {}
+
+    def build(name, params, seed, model=None):
+        seen.update(params)
+        return Spends()
+
+    monkeypatch.setattr("authorguard.cli.obfuscate.build_text_method", build)
+    result = _run("obfuscate", infile, "-o", tmp_path / "o.jsonl", "--method", "dp-prompt", "--epsilon", 2500)
+    assert result.exit_code == 0 and seen == {"epsilon": 2500.0}
+    assert "costs ε = 2,500" in " ".join(result.stderr.split())
+
+
+def test_setup_records_the_data_directory_for_later_commands(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    from authorguard import config
+
+    env = {k: v for k, v in os.environ.items() if k not in (config.DATA_ENV, "NLTK_DATA")}
+    env["XDG_CONFIG_HOME"] = str(tmp_path / "config")
+    infile = tmp_path / "in.jsonl"
+    infile.write_text('{"id": 1, "text": "The quick brown fox jumps over the lazy dog."}\n', encoding="utf-8")
+    command = [sys.executable, "-m", "authorguard.cli.app"]
+    obfuscate = command + ["obfuscate", str(infile), "-o", str(tmp_path / "out.jsonl"), "--method", "synonyms", "--seed", "1"]
+    before = subprocess.run(obfuscate, env=env, capture_output=True, text=True)
+    assert before.returncode == 2 and "authorguard setup --data-dir" in before.stderr
+    data = config.data_dir()  # the tests' data directory
+    status = subprocess.run(command + ["setup", "--data-dir", str(data), "--json"], env=env, capture_output=True, text=True)
+    assert status.returncode == 0, status.stderr
+    reported = json.loads(status.stdout)
+    assert reported["data_dir"] == str(data.resolve()) and reported["missing_nltk"] == [] and reported["corpora"]["20news"]
+    after = subprocess.run(obfuscate, env=env, capture_output=True, text=True)
+    assert after.returncode == 0, after.stderr
+    # the environment still wins over the recorded setting
+    assert subprocess.run(command + ["setup", "--json"], env={**env, config.DATA_ENV: str(tmp_path)}, capture_output=True,
+                          text=True).stdout.count(str(tmp_path)) >= 1

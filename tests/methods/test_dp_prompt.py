@@ -50,7 +50,7 @@ def test_every_document_gets_a_paraphrase_and_the_budget_does_not_depend_on_the_
 def test_bad_settings_are_one_line_errors():
     from authorguard.methods.dp_prompt import DPPrompt
 
-    with pytest.raises(InputError, match="exactly one"):
+    with pytest.raises(InputError, match="not both"):
         DPPrompt(temperature=1.0, epsilon=10.0).fit()
     with pytest.raises(InputError, match="multiple of segments"):
         DPPrompt(temperature=1.0, max_tokens=10, segments=3).fit()
@@ -83,3 +83,12 @@ def test_a_batch_release_reports_and_composes_the_document_epsilon(tmp_path):
     assert again.exit_code == 0, again.output
     privacy = json.loads((tmp_path / "out" / "privacy.json").read_text(encoding="utf-8"))
     assert privacy["releases_per_record"] == 2 and privacy["composed_document_epsilon"] == pytest.approx(16.0)
+
+
+def test_dp_prompt_has_a_documented_default_epsilon():
+    from authorguard.methods.dp_prompt import DEFAULT_EPSILON, DPPrompt
+
+    assert DPPrompt().privacy_report().document_epsilon == pytest.approx(DEFAULT_EPSILON)
+    assert DPPrompt(epsilon=3000.0).privacy_report().document_epsilon == pytest.approx(3000.0)
+    with pytest.raises(InputError, match="temperature or epsilon, not both"):
+        DPPrompt(epsilon=3000.0, temperature=1.0).privacy_report()

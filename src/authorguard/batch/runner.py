@@ -10,6 +10,7 @@ re-releases every shard; the privacy report then composes the loss of all releas
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import time
@@ -28,6 +29,19 @@ MANIFEST = "manifest.json"
 MANIFEST_VERSION = 1
 # what a run writes besides its parts: a run that released nothing may leave these, and may be started again
 _OWN_FILES = {MANIFEST, "errors", "errors.jsonl", "privacy.json"}
+
+
+def seed_fingerprint(seed: int | None, files: list[Path]) -> str | None:
+    """A keyed, slow fingerprint of ``seed`` that lets ``--resume`` refuse another seed without writing the seed.
+
+    The key is the first MiB of the first input file, which the release's recipients do not hold, and scrypt makes
+    every guess cost ~50 ms; still, a seed is only as secret as it is unguessable: whoever holds the input can
+    test small seeds, so use a large random one (or none: the OS CSPRNG)."""
+    if seed is None:
+        return None
+    with open(files[0], "rb") as handle:
+        key = hashlib.sha256(handle.read(1 << 20)).digest()
+    return hashlib.scrypt(str(int(seed)).encode(), salt=key, n=1 << 14, r=8, p=1, dklen=16).hex()
 
 
 def _input_signature(files: list[Path]) -> list[dict]:
@@ -63,7 +77,8 @@ def run_anonymize(config: AnonymizeConfig, on_shard: Callable[[dict], None] | No
     output = Path(config.output)
     files = input_files(config.input)
     shards = plan_shards(files, config.shard_size, config.text_field)
-    plan = {"inputs": _input_signature(files), "shards": [s.to_dict() for s in shards], **config.plan_key()}
+    plan = {"inputs": _input_signature(files), "shards": [s.to_dict() for s in shards], **config.plan_key(),
+            "seed_fingerprint": seed_fingerprint(config.seed, files)}
     check_method(config.method, config.method_params)  # fail on bad options before anything is written
     manifest = _load_manifest(output)
     if manifest is not None and not _released_anything(output, manifest):
@@ -78,9 +93,16 @@ def run_anonymize(config: AnonymizeConfig, on_shard: Callable[[dict], None] | No
     else:
         if not (config.resume or config.force):
             raise InputError(f"{output}: holds a run already; --resume completes it, --force releases every record again")
-        if manifest["plan"] != plan:
-            changed = sorted(k for k in plan if manifest["plan"].get(k) != plan[k])
+        stored = dict(manifest["plan"])
+        if config.force or "seed_fingerprint" not in stored:
+            # --force releases every shard again, so a new seed mixes nothing; manifests from before the fingerprint
+            stored["seed_fingerprint"] = plan["seed_fingerprint"]
+        if stored != plan:
+            changed = sorted(k for k in plan if stored.get(k) != plan[k])
+            # the fingerprint is keyed by the input: it says nothing of the seed once the input changed
+            changed = [("seed" if k == "seed_fingerprint" else k) for k in changed if k != "seed_fingerprint" or "inputs" not in changed]
             raise InputError(f"{output}: cannot continue: the input or the options changed since the run began ({', '.join(changed)})")
+        manifest["plan"] = plan  # the fingerprint of the seed in force (a --force run may bring a new one)
 
     # shards committed by a run that died before recording them are adopted, never re-run
     for shard in shards:

@@ -11,6 +11,7 @@ yielded as an error with its reason, never dropped: records in = records out + r
 from __future__ import annotations
 
 import csv
+import json
 import os
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
@@ -89,6 +90,30 @@ def _csv_rows(path: Path) -> Iterator[tuple[int, dict]]:
 def _csv_header(path: Path) -> list[str] | None:
     with open(path, encoding="utf-8-sig", errors="surrogateescape", newline="") as handle:
         return csv.DictReader(handle).fieldnames
+
+
+def field_in_first_record(path: Path, name: str) -> bool:
+    """Whether ``name`` is a field of ``path``: a CSV header column, a Parquet column, or a key of the first JSONL
+    record that parses (a field that the first record lacks is taken as absent from the file)."""
+    kind = _kind(path)
+    if kind == "csv":
+        return name in (_csv_header(path) or [])
+    if kind == "parquet":
+        import pyarrow.parquet as pq
+
+        try:
+            return name in pq.read_schema(path).names
+        except Exception as error:  # pyarrow raises several types for corrupt files
+            raise InputError(f"{path}: not a readable Parquet file ({error})") from None
+    with open(path, encoding="utf-8", errors="replace") as handle:
+        for line in handle:
+            if line.strip():
+                try:
+                    row = json.loads(line)
+                except ValueError:
+                    continue
+                return isinstance(row, dict) and name in row
+    return False
 
 
 def _jsonl_starts(path: Path, shard_size: int) -> tuple[int, list[tuple[int, int]]]:

@@ -23,7 +23,8 @@ def anonymize(
     workers: Annotated[int, typer.Option(help="Ray workers, each loading the method once.")] = 1,
     gpus_per_worker: Annotated[float, typer.Option(help="GPUs per Ray worker (neural methods).")] = 0.0,
     seed: Annotated[int | None, typer.Option(help="Per-record randomness from (seed, record id); default: OS CSPRNG. Keep it secret.")] = None,
-    id_field: Annotated[str, typer.Option(help="Field holding the record id.")] = "id",
+    id_field: Annotated[str | None, typer.Option(help="Field holding the record id (default 'id'; records without one get "
+                                                      "FILE#POSITION; a field named here must exist).")] = None,
     text_field: Annotated[str, typer.Option(help="Field holding the text.")] = "text",
     resume: Annotated[bool, typer.Option("--resume", help="Complete an interrupted run: only unfinished shards run.")] = False,
     force: Annotated[bool, typer.Option("--force", help="Release every record again (the report composes the losses).")] = False,
@@ -32,6 +33,15 @@ def anonymize(
     """Anonymise every record of INPUT into OUTPUT: each record once, in atomically written shards."""
     from authorguard.batch.config import AnonymizeConfig, load_method_params
     from authorguard.batch.runner import run_anonymize
+    from authorguard.batch.sources import field_in_first_record, input_files
+    from authorguard.exceptions import InputError
+
+    if id_field is not None:  # a field the user named must be there: never fall back to positions silently
+        files = input_files(input)
+        if files and not any(field_in_first_record(f, id_field) for f in files):
+            raise InputError(f"{input}: no input file has the id field {id_field!r} (first record / header checked); "
+                             f"name the field that holds the ids, or leave --id-field out")
+    id_field = id_field or "id"
 
     settings = AnonymizeConfig(
         method=method, input=str(input), output=str(output), method_params=load_method_params(config), engine=engine,

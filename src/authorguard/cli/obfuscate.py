@@ -12,6 +12,21 @@ from authorguard.cli.common import console, handle_errors, progress
 from authorguard.exceptions import InputError
 
 
+def text_method_lines() -> str:
+    """One line per registered text method, from the registry (nothing imported): for --help and the docs."""
+    from authorguard import registry
+
+    lines = []
+    for name in registry.methods.names():
+        info = registry.methods.info(name)
+        if info.get("output") != "text":
+            continue
+        needs = {"required": " (needs --model DIR)", "packaged": " (packaged model; --model DIR overrides)"}.get(info.get("model"), "")
+        extra = f" (extra: {info['extra']})" if info.get("extra") else ""
+        lines.append(f"{name}: {registry.methods.describe(name)}{needs}{extra}")
+    return "\n\n".join(lines)
+
+
 def build_text_method(name: str, params: dict, seed: int | None, model: str | None = None):
     """A registered *text* method with ``params`` (unknown keys fail naming the key), seeded when it is random;
     ``model`` (a trained model folder) goes to methods that take one."""
@@ -27,60 +42,81 @@ def build_text_method(name: str, params: dict, seed: int | None, model: str | No
             raise InputError(f"unknown parameter {key!r} for method {name!r} (known: {', '.join(sorted(known)) or 'none'})")
     if model is not None:
         if "model" not in known:
-            raise InputError(f"method {name!r} takes no trained model (--model is for a4nt, a4nt-autoencoder, tarot, tarot-sft)")
+            takers = [n for n in registry.methods.names() if registry.methods.info(n).get("model")]
+            raise InputError(f"method {name!r} takes no trained model (--model is for {', '.join(takers)})")
         params = {**params, "model": model}
     if seed is not None and "random_state" in known:
         params = {**params, "random_state": seed}
     return cls(**params).fit()
 
 
-def write_records(path: Path, id_field: str, text_field: str, ids: list, texts: list[str]) -> None:
-    """The records as ``{id_field: id, text_field: text}`` in the format of ``path``'s extension, atomically."""
+def write_records(path: Path, id_field: str, text_field: str, ids: list, texts: list[str],
+                  rows: list[dict] | None = None) -> None:
+    """The records in the format of ``path``'s extension, atomically: each input row (``rows``; every field kept,
+    in its order) with its text replaced, or ``{id_field: id, text_field: text}`` without ``rows``."""
     from authorguard.data.io import atomic_write, file_format
 
+    if rows is None:
+        rows = [{} for _ in texts]
+    records = [{**row, id_field: identifier, text_field: text} for row, identifier, text in zip(rows, ids, texts)]
     kind = file_format(path)
     if kind == "jsonl":
         with atomic_write(path) as out:
-            for identifier, text in zip(ids, texts):
-                out.write(json.dumps({id_field: identifier, text_field: text}, ensure_ascii=False) + "\n")
+            for record in records:
+                out.write(json.dumps(record, ensure_ascii=False, default=str) + "\n")
     elif kind == "csv":
         import csv
 
+        columns = list(dict.fromkeys(key for record in records for key in record))
         with atomic_write(path) as out:
-            writer = csv.writer(out)
-            writer.writerow([id_field, text_field])
-            writer.writerows(zip(ids, texts))
+            writer = csv.DictWriter(out, fieldnames=columns)
+            writer.writeheader()
+            writer.writerows(records)
     else:
         import pyarrow as pa
         import pyarrow.parquet as pq
 
         with atomic_write(path, mode="wb", encoding=None) as out:
-            pq.write_table(pa.table({id_field: ids, text_field: texts}), out)
+            pq.write_table(pa.Table.from_pylist(records), out)
 
 
 @handle_errors
 def obfuscate(
     input: Annotated[Path, typer.Argument(help="JSONL, CSV or Parquet file of records with an id and a text.")],
     output: Annotated[Path, typer.Option("--output", "-o", help="Output file (.jsonl, .csv or .parquet): the same records, rewritten.")],
-    method: Annotated[str, typer.Option(help="A registered text method (original, scrubadub, presidio, synonyms, dropout, …).")],
+    method: Annotated[str, typer.Option(help="A registered text method: one of those listed below (authorguard methods).")],
     config: Annotated[Path | None, typer.Option(help="Method parameters: TOML, JSON or YAML table (defaults otherwise).")] = None,
     seed: Annotated[int | None, typer.Option(help="Seed of a random method (default: fresh randomness).")] = None,
-    id_field: Annotated[str, typer.Option(help="Field holding the record id (positions are used when absent).")] = "id",
+    epsilon: Annotated[float | None, typer.Option(help="Document-level ε of a DP method (dp-prompt: default 10,000; "
+                                                       "syntf-text: per word).")] = None,
+    id_field: Annotated[str | None, typer.Option(help="Field holding the record id (default 'id'; without one, records are "
+                                                      "numbered by position; a field named here must exist).")] = None,
     text_field: Annotated[str, typer.Option(help="Field holding the text.")] = "text",
+    drop_fields: Annotated[bool, typer.Option("--drop-fields", help="Write only the id and the text (default: every field of "
+                                                                  "the input is kept, the text replaced).")] = False,
     model: Annotated[Path | None, typer.Option("--model", help="Trained model folder of a neural method (a4nt; tarot: default the packaged policy).")] = None,
     attribute_field: Annotated[str | None, typer.Option(help="Field holding each record's attribute class (A4NT's source "
                                                               "style; default: the model's classifier decides).")] = None,
 ) -> None:
-    """Rewrite each record's text with METHOD: records in = records out, same order, same ids."""
+    """Rewrite each record's text with METHOD: records in = records out, same order, same ids, other fields kept.
+
+    Text methods (authorguard methods lists them with what each needs):
+    """
     from authorguard.batch.config import load_method_params
     from authorguard.data.io import file_format, read_records
 
     file_format(output)  # an unknown output format fails before any work
-    text_method = build_text_method(method, load_method_params(config), seed, None if model is None else str(model))
+    params = load_method_params(config)
+    if epsilon is not None:
+        if "epsilon" in params:
+            raise InputError("--epsilon and the config's 'epsilon' both set it: give one")
+        params = {**params, "epsilon": epsilon}
+    text_method = build_text_method(method, params, seed, None if model is None else str(model))
     with progress() as bars:
         bars.add_task("reading input", total=None)
-        records = read_records(input, text_field=text_field, id_field=id_field,
-                               extra_fields=(attribute_field,) if attribute_field else ())
+        records = read_records(input, text_field=text_field, id_field=id_field or "id",
+                               extra_fields=(attribute_field,) if attribute_field else (),
+                               require_id=id_field is not None, keep_rows=not drop_fields)
         bars.add_task(f"rewriting {len(records.texts)} records with {method}", total=None)
         attributes = records.fields.get(attribute_field) if attribute_field else None
         if attributes is not None and any(value is None for value in attributes):
@@ -88,10 +124,13 @@ def obfuscate(
         rewritten = text_method.obfuscate_labelled(records.texts, attributes)
     if len(rewritten) != len(records.texts):  # the contract, checked: one output per input, never a silent drop
         raise InputError(f"method {method!r} returned {len(rewritten)} texts for {len(records.texts)} records")
-    write_records(output, id_field, text_field, list(records.ids), rewritten)
+    write_records(output, id_field or "id", text_field, list(records.ids), rewritten, records.rows)
     changed = sum(a != b for a, b in zip(records.texts, rewritten))
     console.print(f"wrote {len(rewritten)} records to {output} ({changed} changed, {len(rewritten) - changed} unchanged)")
     report = text_method.release_report()
+    if report.get("document_epsilon") is not None:
+        console.print(f"privacy: each record's release costs ε = {report['document_epsilon']:,.4g} (pure ε-DP per document"
+                      f"{'; tokens from the OS CSPRNG' if report.get('secure_random') else '; seeded: keep the seed secret'})")
     if "records_flagged" in report:
         console.print(validity_summary(report))
 

@@ -12,13 +12,14 @@ from authorguard.cli.common import console, handle_errors, print_json, progress,
 from authorguard.exceptions import InputError
 from authorguard.methods import syntf_defaults as defaults
 
-def load_input(source: str, text_field: str, id_field: str):
-    """(ids, texts) from a JSONL/CSV/Parquet file or a registered dataset name."""
+def load_input(source: str, text_field: str, id_field: str | None):
+    """(ids, texts) from a JSONL/CSV/Parquet file or a registered dataset name; a named ``id_field`` must exist
+    (None: ``"id"``, or positions when the file has none)."""
     from authorguard import registry
     from authorguard.data.io import read_records
 
     if Path(source).exists() or Path(source).suffix:
-        records = read_records(source, text_field=text_field, id_field=id_field)
+        records = read_records(source, text_field=text_field, id_field=id_field or "id", require_id=id_field is not None)
         return records.ids, records.texts
     if source in registry.datasets:
         corpus = registry.datasets.get(source)()
@@ -67,7 +68,8 @@ def syntf(
     seed: Annotated[int | None, typer.Option(help="Seed for reproducible output (ignored with --secure).")] = None,
     secure: Annotated[bool, typer.Option("--secure", help="Draw randomness from the OS CSPRNG.")] = False,
     text_field: Annotated[str, typer.Option(help="Field holding the text.")] = "text",
-    id_field: Annotated[str, typer.Option(help="Field holding the record id (positions are used when absent).")] = "id",
+    id_field: Annotated[str | None, typer.Option(help="Field holding the record id (default 'id'; without one, records are "
+                                                      "numbered by position; a field named here must exist).")] = None,
     data_dir: Annotated[Path | None, typer.Option(help="Data directory (default: $AUTHORGUARD_DATA).")] = None,
     json_output: Annotated[bool, typer.Option("--json", help="Print the privacy report as JSON.")] = False,
 ) -> None:

@@ -34,6 +34,8 @@ class Records:
     generated_ids: bool = False
     fields: dict[str, list] = field(default_factory=dict)
     """Values of the requested ``extra_fields``, one list per field, aligned with ``texts``."""
+    rows: list[dict] | None = None
+    """With ``keep_rows``: each record as read (every field, values as the file typed them), aligned with ``texts``."""
 
     def __len__(self) -> int:
         return len(self.texts)
@@ -107,13 +109,15 @@ def _parquet_rows(path: Path) -> Iterator[tuple[str, dict]]:
 
 
 def read_records(path: str | os.PathLike, text_field: str = "text", id_field: str = "id",
-                 extra_fields: Sequence[str] = ()) -> Records:
+                 extra_fields: Sequence[str] = (), *, require_id: bool = False, keep_rows: bool = False) -> Records:
     """Read documents from a JSONL, CSV or Parquet file (by extension).
 
     Raises ``InputError`` for: an unknown extension, a missing file, non-UTF-8 bytes, malformed lines, a
     record without ``text_field`` or with a non-string text, a record without ``id_field`` when others have
     one, duplicate ids, a record without one of ``extra_fields`` (their values are kept as strings, or None
-    where the value is null or empty), and a file with no records.
+    where the value is null or empty), a file with no records, and, with ``require_id`` (the caller named the id
+    field), a file where no record has ``id_field`` (otherwise positions stand in for ids). ``keep_rows`` keeps every
+    record whole in ``Records.rows``.
     """
     path = Path(path)
     kind = file_format(path)
@@ -125,7 +129,10 @@ def read_records(path: str | os.PathLike, text_field: str = "text", id_field: st
     with_id = 0
     seen: set = set()
     extras: dict[str, list] = {name: [] for name in extra_fields}
+    kept: list[dict] | None = [] if keep_rows else None
     for where, row in rows:
+        if kept is not None:
+            kept.append(row)
         if text_field not in row or row[text_field] is None:
             raise InputError(f"{path}: {where} has no {text_field!r} field")
         for name, values in extras.items():
@@ -150,11 +157,14 @@ def read_records(path: str | os.PathLike, text_field: str = "text", id_field: st
     if not texts:
         raise InputError(f"{path}: no records")
     if with_id == 0:
-        return Records(list(range(len(texts))), texts, generated_ids=True, fields=extras)
+        if require_id:
+            raise InputError(f"{path}: no record has the id field {id_field!r}; name the field that holds the ids, "
+                             f"or leave --id-field out to number the records by position")
+        return Records(list(range(len(texts))), texts, generated_ids=True, fields=extras, rows=kept)
     if with_id != len(texts):
         missing = next(i for i, value in enumerate(ids) if value is None or value == "")
         raise InputError(f"{path}: record {missing} has no {id_field!r} field but others do")
-    return Records(ids, texts, fields=extras)
+    return Records(ids, texts, fields=extras, rows=kept)
 
 
 @contextmanager

@@ -55,7 +55,8 @@ class A4NT(TextObfuscator):
 
         name = type(self).__name__
         if not self.model:
-            raise InputError(f"{name} needs a trained model folder: model=DIR (train one with authorguard a4nt train)")
+            raise InputError(f"{name} needs a trained model folder: --model DIR on the command line, model=DIR in Python "
+                             f"(train one with authorguard a4nt train)")
         check_number(self.samples, "samples", name, kind=int, low=1, closed="left")
         check_option(self.select, "select", name, SELECTIONS)
         self.model_ = _load(str(self.model), self.variant)

@@ -25,6 +25,10 @@ def _load(model: str | None, policy: str, engine: str):
     return DPPromptRewriter(model, policy, engine=engine)
 
 
+#: the document-level ε used when neither ``epsilon`` nor ``temperature`` is given (see :class:`DPPrompt`)
+DEFAULT_EPSILON = 10_000.0
+
+
 class DPPrompt(TextObfuscator):
     """Parameters
     ----------
@@ -39,6 +43,9 @@ class DPPrompt(TextObfuscator):
         Sampling temperature T; None derives it from ``epsilon``.
     epsilon : float or None, default=None
         Document-level ε to spend (sets T = 2 (b_hi − b_lo) · max_tokens / ε); give this or ``temperature``.
+        With neither, ε = :data:`DEFAULT_EPSILON` (10,000): the smallest measured ε whose paraphrases stay
+        readable (below ~2 m ln V ≈ 2,770 the clipped floor of 49,152 tokens outweighs the top token and the output
+        is random tokens; docs/results/dp-rewriting.md). A formally weak guarantee, reported as what it is.
     max_tokens : int, default=128
         Tokens generated per document at most (m); the guarantee is m · ε_token whatever the realised length.
     segments : int, default=1
@@ -79,11 +86,12 @@ class DPPrompt(TextObfuscator):
         self.random_state = random_state
 
     def _sampling_temperature(self) -> float:
-        if (self.temperature is None) == (self.epsilon is None):
-            raise InputError("DPPrompt: give exactly one of temperature and epsilon")
+        if self.temperature is not None and self.epsilon is not None:
+            raise InputError("DPPrompt: give temperature or epsilon, not both")
         if self.temperature is not None:
             return check_number(self.temperature, "temperature", "DPPrompt", low=0, closed="neither")
-        return temperature_for(self.epsilon, self.clip_low, self.clip_high, self.max_tokens)
+        epsilon = DEFAULT_EPSILON if self.epsilon is None else self.epsilon
+        return temperature_for(epsilon, self.clip_low, self.clip_high, self.max_tokens)
 
     def privacy_report(self) -> DPPromptPrivacyReport:
         """What releasing one document costs (fixed before any document is seen)."""

@@ -33,9 +33,34 @@ def _require(resource: str, package: str) -> None:
             continue
     else:
         raise DataNotFoundError(
-            f"NLTK resource {package!r} not found (searched NLTK_DATA, {config.DATA_ENV}/nltk_data and NLTK's defaults); "
-            f"install it with: python -m nltk.downloader {package}"
+            f"NLTK resource {package!r} not found (searched NLTK_DATA, <data directory>/nltk_data and NLTK's defaults; "
+            f"data directory: {config.data_dir() or 'none set'}): run `authorguard setup --data-dir DIR` once with a folder "
+            f"holding nltk_data/, or `python -m nltk.downloader {package}` where the internet is reachable"
         ) from None
+
+
+#: (resource path, NLTK package) of every NLTK resource authorguard reads: what ``authorguard setup`` checks
+RESOURCES = (("corpora/stopwords", "stopwords"), ("corpora/wordnet", "wordnet"),
+             ("taggers/averaged_perceptron_tagger", "averaged_perceptron_tagger_eng"))
+
+
+def missing_resources() -> list[str]:
+    """The NLTK packages of :data:`RESOURCES` that cannot be found (the tagger in either of its packages)."""
+    _register_data_dir()
+    missing = []
+    for resource, package in RESOURCES:
+        candidates = [resource, f"{resource}.zip"]
+        if package == "averaged_perceptron_tagger_eng":
+            candidates.append("taggers/averaged_perceptron_tagger_eng")
+        for candidate in candidates:
+            try:
+                nltk.data.find(candidate)
+                break
+            except LookupError:
+                continue
+        else:
+            missing.append(package)
+    return missing
 
 
 @functools.cache

@@ -1,0 +1,60 @@
+"""``authorguard setup``: record where the local data lives, once, and say what authorguard can find there."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from authorguard.cli.common import console, handle_errors, print_json
+from authorguard.exceptions import InputError
+
+
+def data_status() -> dict:
+    """The data directory in force (and where it came from), the corpora found in it and the missing NLTK data."""
+    from authorguard import config, registry
+    from authorguard.text.resources import missing_resources
+
+    source = "environment (AUTHORGUARD_DATA)" if os.environ.get(config.DATA_ENV) else (
+        f"settings ({config.settings_path()})" if config.read_settings().get("data_dir") else "none")
+    root = config.data_dir()
+    corpora = {name: bool(root is not None and (root / name).is_dir()) for name in registry.datasets.names() if name != "records"}
+    return {"data_dir": None if root is None else str(root), "source": source, "settings": str(config.settings_path()),
+            "corpora": corpora, "missing_nltk": missing_resources()}
+
+
+@handle_errors
+def setup(
+    data_dir: Annotated[Path | None, typer.Option("--data-dir", help="Folder holding local copies of the corpora and "
+                                                                      "nltk_data/ (recorded for every later command).")] = None,
+    json_output: Annotated[bool, typer.Option("--json", help="Print the status as JSON.")] = False,
+) -> None:
+    """Record the data directory once (so later commands need no AUTHORGUARD_DATA), then show what is found.
+
+    AUTHORGUARD_DATA, when set, still wins over the recorded setting.
+    """
+    from authorguard import config
+
+    if data_dir is not None:
+        if not data_dir.is_dir():
+            raise InputError(f"{data_dir}: no such folder")
+        settings = config.read_settings()
+        settings["data_dir"] = str(data_dir.resolve())
+        path = config.write_settings(settings)
+        console.print(f"recorded data directory {data_dir.resolve()} in {path}")
+    status = data_status()
+    if json_output:
+        print_json(status)
+        return
+    console.print(f"data directory: {status['data_dir'] or 'none'} (from {status['source']})")
+    found = [name for name, present in status["corpora"].items() if present]
+    console.print(f"corpora found: {', '.join(found) or 'none'}; not found: "
+                  f"{', '.join(n for n, p in status['corpora'].items() if not p) or 'none'}")
+    if status["missing_nltk"]:
+        console.print(f"[yellow]NLTK data missing:[/] {', '.join(status['missing_nltk'])} (synonyms, lemmas, stop words, "
+                      f"POS tags need them): give a --data-dir holding nltk_data/, or run python -m nltk.downloader "
+                      f"{' '.join(status['missing_nltk'])} where the internet is reachable")
+    else:
+        console.print("NLTK data: stop words, WordNet and the POS tagger found")
