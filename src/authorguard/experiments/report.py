@@ -45,7 +45,7 @@ class Figure:
     caption: str
 
 
-def _plt():
+def pyplot():
     import matplotlib
 
     matplotlib.use("Agg")
@@ -77,7 +77,7 @@ def _legend_outside(fig, axis, handles=None, labels=None) -> None:
 
 
 def _f1_figure(frame: pd.DataFrame, chosen: dict[str, str], options: ReportOptions, path: Path) -> None:
-    plt = _plt()
+    plt = pyplot()
     g = gains(frame)
     scenarios = sorted(s for s in g["scenario"].unique())
     methods = list(chosen)
@@ -122,7 +122,7 @@ def _grid_parameter(summary: pd.DataFrame, name: str) -> pd.Series:
 
 def _gain_epsilon_figure(summary: pd.DataFrame, path: Path) -> bool:
     """min-over-scenarios gain against epsilon, one line per other setting; top axis l*n (of the first line)."""
-    plt = _plt()
+    plt = pyplot()
     data = summary.dropna(subset=["epsilon", "total_loss"]).copy()
     if data["epsilon"].nunique() < 2:
         return False
@@ -162,7 +162,7 @@ def _gain_epsilon_figure(summary: pd.DataFrame, path: Path) -> bool:
 def _effect_of_s_figure(summary: pd.DataFrame, path: Path) -> bool:
     """beta_U, beta_A and the gain against s, one panel per group of settings that differ only in s (and in
     the epsilon calibrated to a common target loss)."""
-    plt = _plt()
+    plt = pyplot()
     data = summary.copy()
     data["s"] = _grid_parameter(data, "bigram_weight")
     data = data.dropna(subset=["s"])
@@ -191,7 +191,7 @@ def _effect_of_s_figure(summary: pd.DataFrame, path: Path) -> bool:
 def _scatter_figure(points: pd.DataFrame, view: str, path: Path) -> None:
     """Privacy-utility scatter of one benchmark view: one point per method setting, a colour and marker per
     method; better is up (utility) and left (worst-case attack F1)."""
-    plt = _plt()
+    plt = pyplot()
     methods = list(dict.fromkeys(points["method"]))
     styles = dict(zip(methods, series_styles(len(methods))))
     fig, axis = plt.subplots(figsize=(8.5, 4.6))
@@ -231,7 +231,7 @@ def _epsilon_figure(frame: pd.DataFrame, views: list[str], classifier: str, path
     views = [v for v in views if points[v]["document_epsilon"].notna().sum() >= 2]
     if not views:
         return False
-    plt = _plt()
+    plt = pyplot()
     methods = list(dict.fromkeys(m for v in views for m in points[v].loc[points[v]["document_epsilon"].notna(), "method"]))
     styles = dict(zip(methods, series_styles(len(methods))))
     fig, axes = plt.subplots(2, len(views), figsize=(3.6 * len(views) + 1.8, 6.2), squeeze=False, sharex=True)
@@ -267,7 +267,7 @@ def _epsilon_figure(frame: pd.DataFrame, views: list[str], classifier: str, path
     return True
 
 
-def _markdown_table(frame: pd.DataFrame) -> str:
+def markdown_table(frame: pd.DataFrame) -> str:
     columns = list(frame.columns)
     lines = ["| " + " | ".join(columns) + " |", "|" + "|".join(" --- " for _ in columns) + "|"]
     lines += ["| " + " | ".join(str(v) for v in row) + " |" for row in frame.itertuples(index=False)]
@@ -371,14 +371,14 @@ def build_report(results: str | os.PathLike, output_dir: str | os.PathLike, opti
     intro = f"{selection}{benchmark}Runs: {frame['run'].nunique()}. Results: `{results}`. Made by {made_by}."
     markdown = [f"# {title}", "", intro, ""]
     for _, heading, table in sections:
-        markdown += [f"## {heading}", "", _markdown_table(table), ""]
+        markdown += [f"## {heading}", "", markdown_table(table), ""]
     for figure in figures:
         markdown += [f"## {figure.title}", "", f"![{figure.title}](figures/{figure.name}.png)", "", figure.caption, ""]
     paths = {"markdown": output / "report.md", "html": output / "report.html"}
     with atomic_write(paths["markdown"]) as handle:
         handle.write("\n".join(markdown))
     with atomic_write(paths["html"]) as handle:
-        handle.write(_html(title, intro, sections, figures, output / "figures"))
+        handle.write(html_page(title, intro, sections, figures, output / "figures"))
     return paths
 
 
@@ -398,7 +398,7 @@ def _inline(text: str) -> str:
     return re.sub(r"`(.+?)`", r"<code>\1</code>", escaped)
 
 
-def _html(title: str, intro: str, sections, figures: list[Figure], figure_dir: Path) -> str:
+def html_page(title: str, intro: str, sections, figures: list[Figure], figure_dir: Path) -> str:
     parts = [f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>",
              f"<style>{_STYLE}</style></head><body><h1>{html.escape(title)}</h1><p>{_inline(intro)}</p>"]
     for _, heading, table in sections:

@@ -1,0 +1,178 @@
+"""From the harness's results to what a data owner needs: per method setting the worst case over attackers and
+threat models with a confidence interval, the utility kept, the privacy-utility front, and one recommendation that
+says when it rests on differences inside the noise."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+
+import numpy as np
+import pandas as pd
+
+from authorguard.assess.statistics import overlaps, wilson_interval
+from authorguard.experiments.results import NEURAL, REFERENCE
+
+THREATS = ("static", "augmented", "adversarial")
+#: default --min-utility: the share of the original's task accuracy kept (with a label field), or the MiniLM cosine
+#: between each original and its release (without one)
+DEFAULT_MIN_UTILITY = 0.8
+
+
+@dataclass(frozen=True)
+class SettingResult:
+    """One method setting, measured. Accuracies are attribution accuracies on ``n_test`` documents."""
+
+    method: str
+    method_name: str
+    params: dict
+    worst_accuracy: float
+    worst_interval: tuple[float, float]
+    worst_attack: str
+    worst_by_threat: dict
+    by_attack: dict
+    n_test: int
+    utility: float
+    utility_name: str
+    task_accuracy: float | None
+    meteor: float | None
+    embedding_cosine: float | None
+    detector_f1: float | None
+    flagged_records: int | None
+    seconds: float
+
+    @property
+    def is_reference(self) -> bool:
+        return self.method_name == REFERENCE
+
+    def to_dict(self) -> dict:
+        values = asdict(self)
+        values["worst_interval"] = list(self.worst_interval)
+        return values
+
+
+@dataclass(frozen=True)
+class Recommendation:
+    """The chosen setting (None when no setting meets the floor), the settings within the noise of it, and why."""
+
+    choice: str | None
+    params: dict | None
+    method_name: str | None
+    within_noise: list[str]
+    reason: str
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def _mean(frame: pd.DataFrame, column: str) -> float | None:
+    if column not in frame or frame[column].dropna().empty:
+        return None
+    return float(frame[column].dropna().mean())
+
+
+def setting_results(frame: pd.DataFrame, labelled: bool) -> list[SettingResult]:
+    """One :class:`SettingResult` per method setting of a results table (one run; the SVM and neural attackers)."""
+    frame = frame.copy()
+    for column in ("attacker", "threat_model", "classifier"):
+        frame[column] = frame[column].fillna("")
+    results = []
+    original_task = None
+    reference = frame[frame["method_name"] == REFERENCE]
+    if labelled and not reference.empty:
+        tasks = reference[~reference["task"].isin(["attack", "content", "detector"])]
+        original_task = _mean(tasks, "accuracy")
+    for (method, params), group in frame.groupby(["method", "params"], sort=False):
+        attacks = group[(group["task"] == "attack") & group["classifier"].isin(["svm", NEURAL])]
+        by_attack: dict[str, dict[str, float]] = {}
+        for (attacker, threat), rows in attacks.groupby(["attacker", "threat_model"]):
+            for t in (THREATS if threat == "none" else (threat,)):
+                by_attack.setdefault(attacker, {})[t] = float(rows["accuracy"].mean())
+        worst_by_threat = {t: max((v[t] for v in by_attack.values() if t in v), default=float("nan")) for t in THREATS}
+        worst, worst_attack = float("nan"), "-"
+        for attacker, values in by_attack.items():
+            for threat, value in values.items():
+                if not value <= worst:
+                    worst, worst_attack = value, f"{attacker} / {threat}"
+        n_test = int(attacks["n_test"].max()) if not attacks.empty else 0
+        content = group[group["task"] == "content"]
+        cosine = _mean(content, "embedding_cosine")
+        task_accuracy = None
+        if labelled:
+            tasks = group[~group["task"].isin(["attack", "content", "detector"]) & group["threat_model"].isin(["adversarial", "none"])]
+            task_accuracy = _mean(tasks, "accuracy")
+        if labelled:
+            utility = (task_accuracy or 0.0) / original_task if original_task else float("nan")
+            utility_name = "task accuracy kept (share of the original's, analyst retrained on the release)"
+        else:
+            utility = 1.0 if group["method_name"].iloc[0] == REFERENCE else (cosine if cosine is not None else float("nan"))
+            utility_name = "meaning kept (MiniLM cosine between each original and its release)"
+        report = json.loads(group["method_report"].iloc[0]) if "method_report" in group and isinstance(group["method_report"].iloc[0], str) and group["method_report"].iloc[0] else {}
+        detector = group[group["task"] == "detector"]
+        results.append(SettingResult(
+            method=method, method_name=str(group["method_name"].iloc[0]), params=json.loads(params) if params else {},
+            worst_accuracy=worst, worst_interval=wilson_interval(worst, n_test) if n_test else (float("nan"), float("nan")),
+            worst_attack=worst_attack, worst_by_threat=worst_by_threat, by_attack=by_attack, n_test=n_test,
+            utility=float(utility), utility_name=utility_name, task_accuracy=task_accuracy, meteor=_mean(content, "meteor"),
+            embedding_cosine=cosine, detector_f1=_mean(detector, "f1_macro"),
+            flagged_records=report.get("records_flagged"), seconds=float(group["cell_seconds"].max())))
+    return results
+
+
+def front(results: list[SettingResult]) -> list[str]:
+    """The settings no other setting beats on both worst-case accuracy (lower) and utility (higher)."""
+    on_front = []
+    for r in results:
+        dominated = any(o is not r and o.worst_accuracy <= r.worst_accuracy and o.utility >= r.utility
+                        and (o.worst_accuracy < r.worst_accuracy or o.utility > r.utility) for o in results)
+        if not dominated:
+            on_front.append(r.method)
+    return on_front
+
+
+def recommend(results: list[SettingResult], min_utility: float, chance: float) -> Recommendation:
+    """The setting with the lowest worst-case accuracy among those keeping at least ``min_utility``.
+
+    Settings whose 95 % interval overlaps the best one's cannot be ranked against it on these documents: among them
+    (less those within the noise of the unprotected text) the one keeping the most utility is chosen, and the reason
+    says so. When even the best is within the noise of the unprotected text, nothing is recommended: the reason
+    names what measurable protection would cost instead. Overlapping intervals are a conservative
+    test (two overlapping 95 % intervals can still differ), so "within the noise" errs towards not ranking."""
+    reference = next((r for r in results if r.is_reference), None)
+    eligible = [r for r in results if not r.is_reference and not np.isnan(r.worst_accuracy) and r.utility >= min_utility]
+    if reference is None or not eligible:
+        kept = ", ".join(f"{r.method} {r.utility:.2f}" for r in results if not r.is_reference)
+        return Recommendation(None, None, None, [], (
+            f"No method kept the utility floor of {min_utility:.2f} ({kept or 'none evaluated'}): lower --min-utility to see "
+            f"what protection costs, or share less (fewer documents per author, no free text)."))
+    best = min(eligible, key=lambda r: (r.worst_accuracy, -r.utility))
+    tied = [r for r in eligible if overlaps(r.worst_interval, best.worst_interval)
+            and (r is best or not overlaps(r.worst_interval, reference.worst_interval))]
+    choice = max(tied, key=lambda r: (r.utility, -r.worst_accuracy))
+    lo, hi = choice.worst_interval
+    reference_lo, reference_hi = reference.worst_interval
+    parts = [f"Unprotected, the strongest attack ({reference.worst_attack}) names the author of {reference.worst_accuracy:.0%} "
+             f"of {reference.n_test} test documents (95 % CI {reference_lo:.0%}–{reference_hi:.0%}; chance {chance:.0%})."]
+    if overlaps(best.worst_interval, reference.worst_interval):
+        protective = [r for r in results if not r.is_reference and not np.isnan(r.worst_accuracy)
+                      and not overlaps(r.worst_interval, reference.worst_interval)]
+        parts.append(f"No method keeping utility ≥ {min_utility:.2f} lowers the worst case beyond the noise on these documents "
+                     f"(the lowest, {best.method}, leaves {best.worst_accuracy:.0%}, CI {best.worst_interval[0]:.0%}–"
+                     f"{best.worst_interval[1]:.0%}), so none is recommended.")
+        if protective:
+            cheapest_loss = max(protective, key=lambda r: r.utility)
+            parts.append(f"Measurable protection costs utility here: {cheapest_loss.method} brings it to "
+                         f"{cheapest_loss.worst_accuracy:.0%} at utility {cheapest_loss.utility:.2f}.")
+        else:
+            parts.append("No method evaluated lowers it beyond the noise at any utility.")
+        return Recommendation(None, None, None, [r.method for r in tied], " ".join(parts))
+    if len(tied) > 1:
+        parts.append(f"{', '.join(r.method for r in tied)} cannot be ranked against each other (their 95 % intervals "
+                     f"overlap), so the one keeping the most utility is recommended: {choice.method}.")
+    else:
+        parts.append(f"{choice.method} has the lowest worst case among the methods keeping utility ≥ {min_utility:.2f}.")
+    parts.append(f"With it the strongest attack over every attacker and threat model ({choice.worst_attack}) names "
+                 f"{choice.worst_accuracy:.0%} (CI {lo:.0%}–{hi:.0%}) at utility {choice.utility:.2f}"
+                 + (f"; it is within the noise of chance ({chance:.0%})." if lo <= chance else "; that is still above chance: "
+                    "the text keeps identifying its authors, so share it only with that risk accepted."))
+    return Recommendation(choice.method, choice.params, choice.method_name, [r.method for r in tied], " ".join(parts))

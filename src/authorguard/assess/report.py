@@ -1,0 +1,153 @@
+"""The assessment as a data owner reads it: report.md, a self-contained report.html with the privacy-utility front,
+and the exact command that applies the recommendation."""
+
+from __future__ import annotations
+
+import json
+import shlex
+from pathlib import Path
+
+import pandas as pd
+
+from authorguard.data.io import atomic_write
+from authorguard.experiments.report import Figure, html_page, markdown_table, pyplot, series_styles
+
+
+def _pct(value) -> str:
+    return "–" if value is None or value != value else f"{value:.0%}"
+
+
+def _num(value, digits: int = 2) -> str:
+    return "–" if value is None or value != value else f"{value:.{digits}f}"
+
+
+def apply_command(assessment: dict, output: Path) -> str | None:
+    """The command that applies the recommended setting to the whole input (writes ``recommended.toml`` beside the
+    report when the setting has parameters a flag does not carry)."""
+    recommendation = assessment["recommendation"]
+    if recommendation["choice"] is None:
+        return None
+    options, name = assessment["options"], recommendation["method_name"]
+    params = dict(recommendation["params"] or {})
+    fields = f" --text-field {shlex.quote(options['text_field'])}"
+    if options.get("id_field"):
+        fields += f" --id-field {shlex.quote(options['id_field'])}"
+    source = shlex.quote(assessment["input"])
+    if name == "syntf":
+        config = output / "recommended.toml"
+        with atomic_write(config) as handle:
+            handle.write("".join(f"{k} = {json.dumps(v)}\n" for k, v in sorted(params.items())))
+        return f"authorguard anonymize --method syntf --config {shlex.quote(str(config))}{fields} {source} released/"
+    flags = ""
+    if "epsilon" in params:
+        flags += f" --epsilon {params.pop('epsilon'):g}"
+    if params:
+        config = output / "recommended.toml"
+        with atomic_write(config) as handle:
+            handle.write("".join(f"{k} = {json.dumps(v)}\n" for k, v in sorted(params.items())))
+        flags += f" --config {shlex.quote(str(config))}"
+    return f"authorguard obfuscate {source} -o rewritten.jsonl --method {name}{flags}{fields}"
+
+
+def _tables(assessment: dict) -> dict[str, pd.DataFrame]:
+    profile, plan = assessment["profile"], assessment["plan"]
+    profile_table = pd.DataFrame([
+        {"": "documents", "value": f"{profile['documents']:,} ({profile['without_author']} without author, {profile['empty_texts']} empty)"},
+        {"": "authors", "value": f"{profile['authors']:,} ({profile['usable_authors']} with ≥ 3 documents: {profile['usable_documents']:,} documents)"},
+        {"": "words per document", "value": f"min {profile['words_min']}, median {profile['words_median']:.0f}, mean {profile['words_mean']:.0f}, max {profile['words_max']}"},
+        {"": "documents per author", "value": f"min {profile['documents_per_author_min']}, median {profile['documents_per_author_median']:.0f}, max {profile['documents_per_author_max']}"},
+        {"": "labels", "value": "none" if profile["labels"] is None else f"{profile['labels']} classes"},
+    ])
+    cap = plan["per_author_cap"]
+    plan_table = pd.DataFrame([
+        {"": "measured on", "value": f"{plan['documents']:,} documents of {plan['authors']} authors"
+                                    + (f" (at most {cap} per author, chosen at random)" if cap else " (all usable documents)")
+                                    + f"; split within each author: {assessment['split']['train']} train / {assessment['split']['test']} test"},
+        {"": "attackers", "value": ", ".join(plan["attackers"]) + " — each under the static, augmented and adversarial threat models"},
+        {"": "methods", "value": ", ".join(plan["methods"]) or "none"},
+        *({"": f"left out: {k}", "value": v} for k, v in plan["left_out"].items()),
+        {"": "time", "value": f"estimated {plan['estimated_seconds'] / 60:.1f} min; measured {assessment['cells_seconds'] / 60:.1f} min in cells, "
+                              f"{assessment['seconds'] / 60:.1f} min this run (finished cells are reused)"},
+    ])
+    n_test = assessment["split"]["test"]
+    audit = pd.DataFrame([{"attacker": attacker, "accuracy": _pct(v["accuracy"]),
+                           "95 % CI": f"{_pct(v['interval'][0])}–{_pct(v['interval'][1])}", "test documents": n_test}
+                          for attacker, v in sorted(assessment["audit"].items(), key=lambda kv: -kv[1]["accuracy"])]
+                         + [{"attacker": "chance (always the most frequent author)", "accuracy": _pct(assessment["chance"]),
+                             "95 % CI": "", "test documents": n_test}])
+    rows = []
+    for r in assessment["results"]:
+        rows.append({
+            "method": r["method"], "worst-case accuracy ↓": f"{_pct(r['worst_accuracy'])} ({_pct(r['worst_interval'][0])}–{_pct(r['worst_interval'][1])})",
+            "strongest attack": r["worst_attack"],
+            **{f"{t} ↓": _pct(r["worst_by_threat"].get(t)) for t in ("static", "augmented", "adversarial")},
+            "utility ↑": _num(r["utility"]), "task accuracy": _pct(r["task_accuracy"]) if r["task_accuracy"] is not None else "–",
+            "METEOR": _num(r["meteor"]), "MiniLM cos": _num(r["embedding_cosine"]), "detector F1": _num(r["detector_f1"]),
+            "flagged records": "–" if r["flagged_records"] is None else r["flagged_records"], "seconds": f"{r['seconds']:.0f}",
+            "on the front": "yes" if r["method"] in assessment["front"] else "",
+        })
+    return {"profile": profile_table, "plan": plan_table, "audit": audit, "methods": pd.DataFrame(rows)}
+
+
+def _front_figure(assessment: dict, path: Path) -> None:
+    plt = pyplot()
+    results = assessment["results"]
+    fig, axis = plt.subplots(figsize=(8.5, 4.8))
+    for r, (colour, marker) in zip(results, series_styles(len(results))):
+        lo, hi = r["worst_interval"]
+        axis.errorbar([r["worst_accuracy"]], [r["utility"]], xerr=[[r["worst_accuracy"] - lo], [hi - r["worst_accuracy"]]],
+                      fmt=marker, color=colour, label=r["method"], capsize=3, markersize=8)
+    on_front = sorted((r for r in results if r["method"] in assessment["front"]), key=lambda r: r["worst_accuracy"])
+    axis.plot([r["worst_accuracy"] for r in on_front], [r["utility"] for r in on_front], color="grey", linewidth=1, zorder=0)
+    axis.axvline(assessment["chance"], color="grey", linestyle=":", linewidth=1)
+    axis.annotate("chance", (assessment["chance"], 0.02), fontsize=8, color="grey", xycoords=("data", "axes fraction"))
+    axis.axhline(assessment["options"]["min_utility"], color="firebrick", linestyle="--", linewidth=1)
+    axis.annotate("utility floor", (0.01, assessment["options"]["min_utility"]), fontsize=8, color="firebrick",
+                  xycoords=("axes fraction", "data"), xytext=(0, 3), textcoords="offset points")
+    axis.set_xlabel("worst-case attribution accuracy over attackers and threat models (lower is better), 95 % CI")
+    axis.set_ylabel(results[0]["utility_name"].split(" (")[0] + " (higher is better)", fontsize=9)
+    axis.set_xlim(0, 1.02)
+    axis.set_ylim(0, 1.05)
+    handles, labels = axis.get_legend_handles_labels()
+    axis.legend(handles, labels, fontsize=8, loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0, frameon=False)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110, bbox_inches="tight")
+    plt.close(fig)
+
+
+def write_report(assessment: dict, output: Path) -> dict[str, Path]:
+    """``report.md``, ``report.html`` (figure embedded) and ``figures/front.png`` in ``output``."""
+    (output / "figures").mkdir(parents=True, exist_ok=True)
+    tables = _tables(assessment)
+    command = apply_command(assessment, output)
+    _front_figure(assessment, output / "figures" / "front.png")
+    options = assessment["options"]
+    made_by = "`authorguard assess " + " ".join(shlex.quote(x) for x in [assessment["input"], "--author-field", options["author_field"]]
+                                                + (["--label-field", options["label_field"]] if options["label_field"] else [])
+                                                + ["--budget-minutes", f"{options['budget_minutes']:g}", "--min-utility",
+                                                   f"{options['min_utility']:g}", "--seed", str(options["seed"])]) + "`"
+    recommendation = assessment["recommendation"]
+    headline = (f"**Recommended: {recommendation['choice']}.** " if recommendation["choice"] else "**No recommendation.** ") + recommendation["reason"]
+    apply = f"Apply it to the whole input: `{command}`" if command else ""
+    utility_name = assessment["results"][0]["utility_name"]
+    intro = (f"{headline} {apply} Utility is the {utility_name}; the floor is {options['min_utility']:g} (--min-utility). "
+             f"Every accuracy is the share of {assessment['split']['test']} test documents whose author was named, with a "
+             f"95 % Wilson interval; the worst case is the largest over every attacker and threat model, so it is biased "
+             f"upwards a little. Made by {made_by}.")
+    title = f"authorguard assess: {Path(assessment['input']).name}"
+    sections = [("profile", "The data", tables["profile"]), ("plan", "What was measured", tables["plan"]),
+                ("audit", "Risk: attribution of the original text", tables["audit"]),
+                ("methods", "Methods: worst case over attackers and threat models, utility, content, detectability", tables["methods"])]
+    figure = Figure("front", "Privacy–utility front",
+                    "Each method setting at its worst-case attribution accuracy (95 % CI) and the utility it keeps; the grey "
+                    f"line joins the settings no other beats on both. Made by {made_by}.")
+    markdown = [f"# {title}", "", intro, ""]
+    for _, heading, table in sections:
+        markdown += [f"## {heading}", "", markdown_table(table), ""]
+    markdown += [f"## {figure.title}", "", "![front](figures/front.png)", "", figure.caption, ""]
+    paths = {"markdown": output / "report.md", "html": output / "report.html"}
+    with atomic_write(paths["markdown"]) as handle:
+        handle.write("\n".join(markdown))
+    with atomic_write(paths["html"]) as handle:
+        handle.write(html_page(title, intro, sections, [figure], output / "figures"))
+    return paths

@@ -1,0 +1,163 @@
+"""The assessment: read, profile, plan, measure with the experiment harness (resumable), recommend, report."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+import time
+from collections import Counter
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+
+from authorguard.assess.plan import ATTACKERS, CANDIDATES, THREAT_MODELS, Candidate, plan_assessment
+from authorguard.assess.profile import profile_corpus, usable_mask
+from authorguard.assess.recommend import DEFAULT_MIN_UTILITY, front, recommend, setting_results
+from authorguard.assess.statistics import wilson_interval
+from authorguard.data.io import atomic_write, read_records, write_json
+from authorguard.exceptions import InputError
+from authorguard.utils.validation import check_number
+
+ASSESSMENT_JSON = "assessment.json"
+SCHEMA_VERSION = 1
+#: seconds of a run that the plan does not model (loading data, the report): taken off the budget first
+OVERHEAD_SECONDS = 30.0
+
+
+@dataclass(frozen=True)
+class AssessOptions:
+    """What ``authorguard assess`` was asked: the fields, the budget, the utility floor, the seed."""
+
+    author_field: str
+    label_field: str | None = None
+    text_field: str = "text"
+    id_field: str | None = None
+    budget_minutes: float = 20.0
+    min_utility: float = DEFAULT_MIN_UTILITY
+    test_share: float = 0.3
+    max_authors: int = 50
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        check_number(self.budget_minutes, "budget_minutes", "assess", low=1.0, closed="left")
+        check_number(self.min_utility, "min_utility", "assess", low=0.0, high=1.0, closed="both")
+        check_number(self.test_share, "test_share", "assess", low=0.0, high=0.5, closed="right")
+        check_number(self.max_authors, "max_authors", "assess", kind=int, low=2, closed="left")
+        check_number(self.seed, "seed", "assess", kind=int, low=0, closed="left")
+
+
+def split_within_authors(authors: np.ndarray, test_share: float, seed: int) -> np.ndarray:
+    """"train" / "test" per document: a share of each author's documents (at least one) is test, at least two train."""
+    rng = np.random.default_rng(seed)
+    splits = np.full(len(authors), "train", dtype=object)
+    for author in sorted(set(authors.tolist()), key=str):
+        members = np.flatnonzero(authors == author)
+        n_test = min(max(1, int(round(test_share * len(members)))), len(members) - 2)
+        splits[rng.choice(members, n_test, replace=False)] = "test"
+    return splits
+
+
+def _experiment_config(corpus_path: Path, options: AssessOptions, methods: list[Candidate], attackers: list[str],
+                       n_authors: int) -> dict:
+    method_entries = [{"name": "original", "label": "original"}]
+    for candidate in methods:
+        params = dict(candidate.params)
+        if candidate.method == "syntf":
+            params.setdefault("vocabulary", "embeddings")  # public vocabulary, as anonymize releases it
+        method_entries.append({"name": candidate.method, "params": params, "label": candidate.name})
+    return {
+        "name": "assess", "dataset": "records",
+        "dataset_options": {"path": str(corpus_path), "text_field": "text", "id_field": "id", "author_field": "author",
+                            "label_field": "label", "split_field": "split"},
+        "scenarios": [f"Top{n_authors}-Any"], "min_test_documents": 1,
+        "tasks": ["topic"] if options.label_field else [], "attackers": list(attackers), "threat_models": list(THREAT_MODELS),
+        "classifiers": ["svm"], "runs": 1, "seed": options.seed, "split_seed": options.seed, "content_metrics": True,
+        "content_sample": 300, "detector": True, "detectors": ["char-ngrams"], "n_jobs": 1, "methods": method_entries,
+    }
+
+
+def run_assessment(input: str | os.PathLike, output_dir: str | os.PathLike, options: AssessOptions, *,
+                   show_progress: bool = False, command: list[str] | None = None, log=print,
+                   candidates: tuple[Candidate, ...] = CANDIDATES, attackers: tuple[tuple[str, float, bool], ...] = ATTACKERS) -> dict:
+    """Assess ``input``; writes ``output_dir``/assessment.json, report.md and report.html and returns the assessment.
+
+    ``candidates`` / ``attackers``: the method settings and attackers to consider (default: the built-in set).
+    A second run with the same input and options reuses every finished cell (``output_dir``/work)."""
+    from authorguard.experiments.config import config_from_dict
+    from authorguard.experiments.runner import run_experiment
+
+    started = time.time()
+    output = Path(output_dir)
+    extra = (options.author_field,) + ((options.label_field,) if options.label_field else ())
+    if options.label_field == options.author_field:
+        raise InputError("--label-field and --author-field name the same field")
+    records = read_records(input, text_field=options.text_field, id_field=options.id_field or "id", extra_fields=extra,
+                           require_id=options.id_field is not None)
+    authors = records.fields[options.author_field]
+    labels = records.fields[options.label_field] if options.label_field else None
+    profile = profile_corpus(records.texts, authors, labels)
+    profile.check_measurable()
+    usable = np.flatnonzero(usable_mask(records.texts, authors))
+    if labels is not None:
+        usable = usable[[labels[i] is not None for i in usable]]
+    texts = [records.texts[i] for i in usable]
+    usable_authors = np.array([authors[i] for i in usable], dtype=object)
+    mean_words = float(np.mean([len(t.split()) for t in texts]))
+    budget = max(0.0, options.budget_minutes * 60 - OVERHEAD_SECONDS)
+    plan = plan_assessment(usable_authors, mean_words, budget, labelled=labels is not None, seed=options.seed,
+                           max_authors=options.max_authors, candidates=candidates, attackers=attackers)
+    chosen = np.array(plan.documents, dtype=int)
+    splits = split_within_authors(usable_authors[chosen], options.test_share, options.seed)
+    log(f"assessing {len(chosen)} of {profile.documents} documents ({plan.authors} authors), "
+        f"{len(plan.methods)} methods x {len(plan.attackers)} attackers x {len(THREAT_MODELS)} threat models; "
+        f"estimated {plan.estimated_seconds / 60:.0f} min")
+    rows = [{"id": str(records.ids[usable[i]]), "text": texts[i], "author": str(usable_authors[i]),
+             "label": None if labels is None else labels[usable[i]], "split": split} for i, split in zip(chosen, splits)]
+    payload = "".join(json.dumps(row, ensure_ascii=False, sort_keys=True) + "\n" for row in rows)
+    digest = hashlib.sha256(payload.encode("utf-8")).hexdigest()[:16]
+    work = output / "work"
+    corpus_path = work / f"corpus-{digest}.jsonl"  # named by its content: another input never reuses a cell
+    work.mkdir(parents=True, exist_ok=True)
+    if not corpus_path.exists():
+        with atomic_write(corpus_path) as handle:
+            handle.write(payload)
+    config = config_from_dict(_experiment_config(corpus_path, options, plan.methods, plan.attackers, plan.authors), "assess")
+    frame = run_experiment(config, work / "run", resume=True, show_progress=show_progress,
+                           command=command if command is not None else sys.argv)
+    results = setting_results(frame, labelled=labels is not None)
+    test_authors = [row["author"] for row in rows if row["split"] == "test"]
+    chance = Counter(test_authors).most_common(1)[0][1] / len(test_authors)
+    recommendation = recommend(results, options.min_utility, chance)
+    reference = next(r for r in results if r.is_reference)
+    audit = {attacker: {"accuracy": values["static"], "interval": list(wilson_interval(values["static"], reference.n_test))}
+             for attacker, values in reference.by_attack.items()}
+    assessment = {
+        "schema": SCHEMA_VERSION, "input": str(input), "options": asdict(options), "profile": profile.to_dict(),
+        "plan": plan.to_dict(), "split": {"train": int(sum(s == "train" for s in splits)), "test": len(test_authors)},
+        "chance": chance, "audit": audit,
+        "task_accuracy": reference.task_accuracy, "results": [r.to_dict() for r in results], "front": front(results),
+        "recommendation": recommendation.to_dict(), "seconds": round(time.time() - started, 1),
+        "cells_seconds": round(float(frame.groupby(["method", "params"])["cell_seconds"].max().sum()), 1),
+    }
+    write_json(output / ASSESSMENT_JSON, assessment)
+    from authorguard.assess.report import write_report
+
+    write_report(assessment, output)
+    return assessment
+
+
+def read_assessment(path: str | os.PathLike) -> dict:
+    """An ``assessment.json`` (or the folder holding it), checked against the schema version."""
+    path = Path(path)
+    if path.is_dir():
+        path = path / ASSESSMENT_JSON
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise InputError(f"{path}: not a readable assessment ({type(error).__name__})") from None
+    if not isinstance(data, dict) or data.get("schema") != SCHEMA_VERSION:
+        raise InputError(f"{path}: assessment schema {data.get('schema') if isinstance(data, dict) else None!r} is not {SCHEMA_VERSION}")
+    return data
