@@ -355,11 +355,12 @@ def _run_preparation(config: ExperimentConfig, view: str, spec: MethodSpec, sett
 
 def _parallel(jobs: list, n_jobs: int, description: str, show_progress: bool) -> None:
     from joblib import Parallel, delayed
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
     if not jobs:
         return
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+               TextColumn("remaining"), TimeRemainingColumn())
     with Progress(*columns, disable=not show_progress, transient=False) as progress:
         task = progress.add_task(description, total=len(jobs))
         results = Parallel(n_jobs=n_jobs, return_as="generator_unordered")(delayed(f)(*args) for f, *args in jobs)
