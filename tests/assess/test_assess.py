@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from authorguard.assess.plan import Candidate, plan_assessment
 from authorguard.assess.profile import profile_corpus
-from authorguard.assess.recommend import SettingResult, recommend
+from authorguard.assess.recommend import SettingResult, recommend, task_is_learnable, task_utility
 from authorguard.assess.statistics import overlaps, wilson_interval
 from authorguard.cli.app import app
 from authorguard.exceptions import InputError
@@ -82,6 +82,19 @@ def test_recommendation_ranks_only_outside_the_noise():
     assert none.choice is None and "none is recommended" in none.reason and "useless brings it to 10%" in none.reason
     floor = recommend([reference, useless], 0.8, chance=0.25)
     assert floor.choice is None and "utility floor" in floor.reason
+
+
+def test_task_utility_counts_only_accuracy_above_the_majority_class():
+    # 70 % of the test documents in one class, the original at 76 %: a release answered with the majority class keeps
+    # nothing (a plain ratio of accuracies would say 0.92), one at 73 % keeps half
+    assert task_utility(0.70, 0.76, 0.70) == 0.0
+    assert task_utility(0.60, 0.76, 0.70) == 0.0
+    assert task_utility(0.73, 0.76, 0.70) == pytest.approx(0.5)
+    assert task_utility(0.76, 0.76, 0.70) == pytest.approx(1.0)
+    assert task_utility(None, 0.76, 0.70) == 0.0
+    # the original must beat the majority class by one test document for a share to mean anything
+    assert task_is_learnable(0.7125, 0.70, 80) and not task_is_learnable(0.705, 0.70, 80)
+    assert not task_is_learnable(None, 0.5, 80) and not task_is_learnable(0.9, 0.5, 0)
 
 
 def test_plan_fits_the_budget_drops_the_costliest_first_and_is_deterministic():

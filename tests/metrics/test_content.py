@@ -50,3 +50,14 @@ def test_embedding_cosine_is_one_for_the_same_text_and_lower_for_another_topic()
 def test_lengths_must_agree():
     with pytest.raises(InputError, match="2 originals but 1 rewritten documents"):
         content_metrics(["a", "b"], ["a"], embeddings=False)
+
+
+@pytest.mark.parametrize("text", [REFERENCE, "word", "!!! ???", "", "A b, a B. a b"])
+def test_an_unchanged_pair_scores_what_rouge_score_computes(text):
+    # unchanged pairs skip the quadratic LCS table: every ROUGE value must still be rouge-score's own
+    from rouge_score import rouge_scorer
+
+    expected = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL"]).score(text, text)
+    per = content_metrics([text], [text], embeddings=False)["per_document"]
+    for name in ("rouge1", "rouge2", "rougeL"):
+        assert per[name][0] == pytest.approx(expected[name].fmeasure), name

@@ -3,7 +3,9 @@
 Costs are seconds on the 2-core machine the defaults were measured on (docs/results/assess.md): a rewriting
 method costs a fixed set-up plus a rate per 100 words of every document it rewrites (the harness rewrites train and
 test documents: the augmented and adversarial attackers learn from rewritten text); an attacker costs a rate per
-document per threat model. The plan is an estimate; the report gives the measured seconds of every cell beside it.
+document per threat model. The rates were fitted to the cells of one assessment (20 Newsgroups, 260 documents) and
+to the methods timed alone on samples of the three corpora, and checked on the other two assessments; the plan is
+an estimate, and the report gives the measured seconds of every cell beside it.
 """
 
 from __future__ import annotations
@@ -17,11 +19,11 @@ from authorguard.assess.profile import MIN_DOCUMENTS_PER_AUTHOR
 
 #: the attackers an audit runs, strongest first by what the benchmark measured (docs/results/text-benchmark.md,
 #: docs/neural.md): (name, seconds per 100 words of every document per fit, needs the neural extra)
-ATTACKERS = (("char-ngrams", 0.002, False), ("writeprints-text", 0.01, False), ("function-words", 0.001, False),
-             ("author-embedding", 0.01, True))
-#: seconds per 100 words of each document in the content sample (METEOR, MiniLM), and per cell (loading, detector)
+ATTACKERS = (("char-ngrams", 0.0004, False), ("writeprints-text", 0.002, False), ("function-words", 0.0002, False),
+             ("author-embedding", 0.002, True))
+#: seconds per 100 words of each document in the content sample (METEOR, ROUGE, MiniLM), and per cell (detector)
 CONTENT_SECONDS_PER_100_WORDS = 0.02
-CELL_SECONDS = 8.0
+CELL_SECONDS = 5.0
 THREAT_MODELS = ("static", "augmented", "adversarial")
 #: documents an audit keeps before it keeps a method (when the corpus has them): ~30 test documents, a 95 % interval
 #: of about ±0.17 — fewer and every method is within the noise of every other
@@ -60,10 +62,15 @@ CANDIDATES = (
     Candidate("synonyms", {"rate": 0.3}, "synonyms 0.3", 1.0, 0.01),
     Candidate("synonyms", {"rate": 0.6}, "synonyms 0.6", 1.0, 0.01),
     Candidate("dropout", {"rate": 0.3}, "dropout 0.3", 0.0, 0.001),
-    Candidate("syntf", {}, "SynTF vectors", 90.0, 0.01, labelled_only=True),
-    Candidate("dp-prompt", {"epsilon": 10_000.0}, "dp-prompt ε=10,000", 30.0, 0.6, per_document=True, needs="torch"),
-    Candidate("dp-prompt", {"epsilon": 3_000.0}, "dp-prompt ε=3,000", 30.0, 0.6, per_document=True, needs="torch"),
-    Candidate("tarot", {}, "tarot", 30.0, 2.1, needs="torch"),
+    # SynTF's set-up is the privacy accounting of its public (GloVe) vocabulary: ~240 s before its first cell, once
+    Candidate("syntf", {}, "SynTF vectors", 240.0, 0.01, labelled_only=True),
+    # dp-prompt writes a fixed 128 tokens from a prompt cut to 512: 0.35 s a document in batches of 64, up to ~1.5 s
+    # for long inputs in small batches
+    Candidate("dp-prompt", {"epsilon": 10_000.0}, "dp-prompt ε=10,000", 10.0, 0.5, per_document=True, needs="torch"),
+    Candidate("dp-prompt", {"epsilon": 3_000.0}, "dp-prompt ε=3,000", 10.0, 0.5, per_document=True, needs="torch"),
+    # tarot samples 4 rewrites a chunk and samples again for chunks without a valid one: 2.0 s per 100 words timed
+    # alone on 32 blog posts, 4.2 in the blog assessment's cell (more retries on short posts)
+    Candidate("tarot", {}, "tarot", 10.0, 4.0, needs="torch"),
 )
 
 
@@ -83,6 +90,8 @@ class Plan:
     attackers: list[str]
     estimated_seconds: float
     left_out: dict[str, str]
+    #: the estimate of each cell (``original`` and every method), seconds
+    cell_estimates: dict[str, float] = field(default_factory=dict)
 
     def to_dict(self) -> dict:
         values = asdict(self)
@@ -91,13 +100,22 @@ class Plan:
         return values
 
 
+def _cell_estimates(methods: list[Candidate], attackers: list[tuple[str, float, bool]], documents: int,
+                    mean_words: float) -> dict[str, float]:
+    """Seconds of each cell: ``original`` (every attacker once, content metrics) and each method (its rewriting,
+    every attacker under every threat model, content metrics)."""
+    hundreds = mean_words / 100.0
+    attack = sum(rate for _, rate, _ in attackers) * hundreds * documents
+    common = CONTENT_SECONDS_PER_100_WORDS * hundreds * min(documents, 300) + CELL_SECONDS
+    cells = {"original": attack + common}
+    for method in methods:
+        cells[method.name] = method.seconds(documents, mean_words) + len(THREAT_MODELS) * attack + common
+    return cells
+
+
 def _estimate(methods: list[Candidate], attackers: list[tuple[str, float, bool]], documents: int, mean_words: float) -> float:
     """Seconds for the methods' rewriting, every attacker under every threat model, and the content metrics."""
-    cells = 1 + len(methods)  # the original text is a cell too
-    hundreds = mean_words / 100.0
-    attack = sum(rate for _, rate, _ in attackers) * hundreds * documents * (1 + len(THREAT_MODELS) * len(methods))
-    content = CONTENT_SECONDS_PER_100_WORDS * hundreds * min(documents, 300) * cells
-    return sum(m.seconds(documents, mean_words) for m in methods) + attack + content + CELL_SECONDS * cells
+    return sum(_cell_estimates(methods, attackers, documents, mean_words).values())
 
 
 def _cap_documents(authors: np.ndarray, cap: int, rng: np.random.Generator) -> list[int]:
@@ -167,6 +185,7 @@ def plan_assessment(authors: list, mean_words: float, budget_seconds: float, *, 
                    if sum(min(counts[a], c) for a in ranked) >= minimum)
     chosen = kept[_cap_documents(authors[kept], cap, rng)]
     per_author_cap = cap if cap < max(counts[a] for a in ranked) else None
+    cells = _cell_estimates(methods, attackers, len(chosen), mean_words)
     return Plan(sorted(int(i) for i in chosen), len(ranked), per_author_cap, methods, [a[0] for a in attackers],
-                _estimate(methods, attackers, len(chosen), mean_words), left_out)
+                sum(cells.values()), left_out, {k: round(v, 1) for k, v in cells.items()})
 

@@ -14,9 +14,23 @@ from authorguard.assess.statistics import overlaps, wilson_interval
 from authorguard.experiments.results import NEURAL, REFERENCE
 
 THREATS = ("static", "augmented", "adversarial")
-#: default --min-utility: the share of the original's task accuracy kept (with a label field), or the MiniLM cosine
-#: between each original and its release (without one)
+#: default --min-utility: the share of the original's task accuracy above the majority class that is kept (with a
+#: label field), or the MiniLM cosine between each original and its release (without one)
 DEFAULT_MIN_UTILITY = 0.8
+MEANING_KEPT = "meaning kept (MiniLM cosine between each original and its release)"
+
+
+def task_utility(task_accuracy: float | None, original_accuracy: float, majority: float) -> float:
+    """The share of the original's accuracy *above the majority class* that a release keeps, in [0, 1] (above 1 when
+    the release does better): a release the analyst can only answer with the majority class keeps 0, however large
+    that class is. (A plain ratio of accuracies scored noise at 0.92 on a 70 %-female sample.)"""
+    return max(0.0, ((task_accuracy or 0.0) - majority) / (original_accuracy - majority))
+
+
+def task_is_learnable(original_accuracy: float | None, majority: float, n_test: int) -> bool:
+    """Whether the original text beats the majority class by at least one test document: otherwise no share of it
+    can be measured, and utility falls back to the meaning kept."""
+    return original_accuracy is not None and n_test > 0 and original_accuracy - majority >= 1.0 / n_test - 1e-12
 
 
 @dataclass(frozen=True)
@@ -71,8 +85,11 @@ def _mean(frame: pd.DataFrame, column: str) -> float | None:
     return float(frame[column].dropna().mean())
 
 
-def setting_results(frame: pd.DataFrame, labelled: bool) -> list[SettingResult]:
-    """One :class:`SettingResult` per method setting of a results table (one run; the SVM and neural attackers)."""
+def setting_results(frame: pd.DataFrame, labelled: bool, majority: float | None = None) -> list[SettingResult]:
+    """One :class:`SettingResult` per method setting of a results table (one run; the SVM and neural attackers).
+
+    ``majority``: with ``labelled``, the test documents' share in their most frequent label; utility is then
+    :func:`task_utility` (or the meaning kept, when the original does not beat the majority class)."""
     frame = frame.copy()
     for column in ("attacker", "threat_model", "classifier"):
         frame[column] = frame[column].fillna("")
@@ -82,6 +99,13 @@ def setting_results(frame: pd.DataFrame, labelled: bool) -> list[SettingResult]:
     if labelled and not reference.empty:
         tasks = reference[~reference["task"].isin(["attack", "content", "detector"])]
         original_task = _mean(tasks, "accuracy")
+        n_task = int(tasks["n_test"].max()) if "n_test" in tasks and not tasks.empty else 0
+        if not task_is_learnable(original_task, majority or 0.0, n_task):
+            labelled_utility = False
+        else:
+            labelled_utility = True
+    else:
+        labelled_utility = False
     for (method, params), group in frame.groupby(["method", "params"], sort=False):
         attacks = group[(group["task"] == "attack") & group["classifier"].isin(["svm", NEURAL])]
         by_attack: dict[str, dict[str, float]] = {}
@@ -101,12 +125,15 @@ def setting_results(frame: pd.DataFrame, labelled: bool) -> list[SettingResult]:
         if labelled:
             tasks = group[~group["task"].isin(["attack", "content", "detector"]) & group["threat_model"].isin(["adversarial", "none"])]
             task_accuracy = _mean(tasks, "accuracy")
-        if labelled:
-            utility = (task_accuracy or 0.0) / original_task if original_task else float("nan")
-            utility_name = "task accuracy kept (share of the original's, analyst retrained on the release)"
+        if labelled_utility:
+            utility = task_utility(task_accuracy, original_task, majority or 0.0)
+            utility_name = (f"share of the original's task accuracy above the majority class ({(majority or 0.0):.0%}) that the "
+                            "release keeps (analyst retrained on the release)")
         else:
             utility = 1.0 if group["method_name"].iloc[0] == REFERENCE else (cosine if cosine is not None else float("nan"))
-            utility_name = "meaning kept (MiniLM cosine between each original and its release)"
+            utility_name = MEANING_KEPT if not labelled else (
+                f"{MEANING_KEPT}: the task on the original text does not beat its majority class ({(majority or 0.0):.0%}) "
+                "by one test document")
         report = json.loads(group["method_report"].iloc[0]) if "method_report" in group and isinstance(group["method_report"].iloc[0], str) and group["method_report"].iloc[0] else {}
         detector = group[group["task"] == "detector"]
         results.append(SettingResult(

@@ -66,6 +66,9 @@ def _tables(assessment: dict) -> dict[str, pd.DataFrame]:
         {"": "attackers", "value": ", ".join(plan["attackers"]) + " — each under the static, augmented and adversarial threat models"},
         {"": "methods", "value": ", ".join(plan["methods"]) or "none"},
         *({"": f"left out: {k}", "value": v} for k, v in plan["left_out"].items()),
+        *([{"": "the task on the original", "value": f"{_pct(assessment['task_accuracy'])} accuracy (majority class "
+                                                    f"{_pct(assessment.get('task_majority'))}) on {assessment['split']['test']} test documents, SVM"}]
+          if assessment.get("task_accuracy") is not None else []),
         {"": "time", "value": f"estimated {plan['estimated_seconds'] / 60:.1f} min; measured {assessment['cells_seconds'] / 60:.1f} min in cells, "
                               f"{assessment['seconds'] / 60:.1f} min this run (finished cells are reused)"},
     ])
@@ -83,7 +86,7 @@ def _tables(assessment: dict) -> dict[str, pd.DataFrame]:
             **{f"{t} ↓": _pct(r["worst_by_threat"].get(t)) for t in ("static", "augmented", "adversarial")},
             "utility ↑": _num(r["utility"]), "task accuracy": _pct(r["task_accuracy"]) if r["task_accuracy"] is not None else "–",
             "METEOR": _num(r["meteor"]), "MiniLM cos": _num(r["embedding_cosine"]), "detector F1": _num(r["detector_f1"]),
-            "flagged records": "–" if r["flagged_records"] is None else r["flagged_records"], "seconds": f"{r['seconds']:.0f}",
+            "flagged records": "–" if r["flagged_records"] is None else r["flagged_records"], "seconds (estimated)": f"{r['seconds']:.0f} ({_num(plan.get('cell_estimates', {}).get(r['method']), 0)})",
             "on the front": "yes" if r["method"] in assessment["front"] else "",
         })
     return {"profile": profile_table, "plan": plan_table, "audit": audit, "methods": pd.DataFrame(rows)}
@@ -107,7 +110,7 @@ def _front_figure(assessment: dict, path: Path) -> None:
     axis.set_xlabel("worst-case attribution accuracy over attackers and threat models (lower is better), 95 % CI")
     axis.set_ylabel(results[0]["utility_name"].split(" (")[0] + " (higher is better)", fontsize=9)
     axis.set_xlim(0, 1.02)
-    axis.set_ylim(0, 1.05)
+    axis.set_ylim(0, max(1.05, max((r["utility"] for r in results if r["utility"] == r["utility"]), default=1.0) + 0.05))
     handles, labels = axis.get_legend_handles_labels()
     axis.legend(handles, labels, fontsize=8, loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0, frameon=False)
     fig.tight_layout()

@@ -22,7 +22,7 @@ from authorguard.exceptions import InputError
 from authorguard.utils.validation import check_number
 
 ASSESSMENT_JSON = "assessment.json"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 #: seconds of a run that the plan does not model (loading data, the report): taken off the budget first
 OVERHEAD_SECONDS = 30.0
 
@@ -127,7 +127,9 @@ def run_assessment(input: str | os.PathLike, output_dir: str | os.PathLike, opti
     config = config_from_dict(_experiment_config(corpus_path, options, plan.methods, plan.attackers, plan.authors), "assess")
     frame = run_experiment(config, work / "run", resume=True, show_progress=show_progress,
                            command=command if command is not None else sys.argv)
-    results = setting_results(frame, labelled=labels is not None)
+    test_labels = [row["label"] for row in rows if row["split"] == "test"] if labels is not None else []
+    majority = Counter(test_labels).most_common(1)[0][1] / len(test_labels) if test_labels else None
+    results = setting_results(frame, labelled=labels is not None, majority=majority)
     test_authors = [row["author"] for row in rows if row["split"] == "test"]
     chance = Counter(test_authors).most_common(1)[0][1] / len(test_authors)
     recommendation = recommend(results, options.min_utility, chance)
@@ -138,7 +140,7 @@ def run_assessment(input: str | os.PathLike, output_dir: str | os.PathLike, opti
         "schema": SCHEMA_VERSION, "input": str(input), "options": asdict(options), "profile": profile.to_dict(),
         "plan": plan.to_dict(), "split": {"train": int(sum(s == "train" for s in splits)), "test": len(test_authors)},
         "chance": chance, "audit": audit,
-        "task_accuracy": reference.task_accuracy, "results": [r.to_dict() for r in results], "front": front(results),
+        "task_accuracy": reference.task_accuracy, "task_majority": majority, "results": [r.to_dict() for r in results], "front": front(results),
         "recommendation": recommendation.to_dict(), "seconds": round(time.time() - started, 1),
         "cells_seconds": round(float(frame.groupby(["method", "params"])["cell_seconds"].max().sum()), 1),
     }

@@ -59,14 +59,23 @@ def content_metrics(originals: Sequence[str], rewritten: Sequence[str], *, embed
     if len(originals) != len(rewritten):
         raise InputError(f"content metrics: {len(originals)} originals but {len(rewritten)} rewritten documents")
     scorer = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL"])
+    ngram_scorer = rouge_scorer.RougeScorer(["rouge1", "rouge2"])
     values: dict[str, list[float]] = {name: [] for name in METRICS if name != "embedding_cosine"}
     for original, new in zip(originals, rewritten):
         values["meteor"].append(meteor(original, new))
         values["bleu"].append(sacrebleu.sentence_bleu(new, [original]).score / 100.0)
         values["chrf"].append(sacrebleu.sentence_chrf(new, [original]).score / 100.0)
-        rouge = scorer.score(original, new)
-        for name in ("rouge1", "rouge2", "rougeL"):
-            values[name].append(float(rouge[name].fmeasure))
+        if original == new:
+            # ROUGE-L's LCS table is quadratic in pure Python (minutes for a corpus of long documents); a text's
+            # longest common subsequence with itself is the text, so its F-measure is ROUGE-1's: 1, or 0 without tokens
+            rouge = ngram_scorer.score(original, new)
+            rouge_l = rouge["rouge1"].fmeasure
+        else:
+            rouge = scorer.score(original, new)
+            rouge_l = rouge["rougeL"].fmeasure
+        values["rouge1"].append(float(rouge["rouge1"].fmeasure))
+        values["rouge2"].append(float(rouge["rouge2"].fmeasure))
+        values["rougeL"].append(float(rouge_l))
         values["unchanged"].append(float(original == new))
     if embeddings and originals:
         cosines = embedding_cosines(originals, rewritten, batch_size=batch_size)
