@@ -153,3 +153,21 @@ def test_one_pass_release_gives_the_same_draws_and_the_exact_loss(small_vectors,
     assert np.array_equal(together, alone)
     assert fused_loss == loss
     assert sum(done) == mechanism.vocabulary_size and len(done) > 1
+
+
+def test_sampling_leaves_openmp_nesting_off_for_torch(small_vectors):
+    # numba's OpenMP layer turns nesting on in the libgomp torch shares; left on, generation after a SynTF cell ran
+    # 10-20x slower (nested MKL teams inside torch's attention kernel)
+    import ctypes
+
+    try:
+        gomp = ctypes.CDLL("libgomp.so.1")
+    except OSError:
+        pytest.skip("no GNU OpenMP runtime")
+    words, mechanism = _build(small_vectors, 12.0, 0.3)
+    gomp.omp_set_max_active_levels(8)
+    mechanism.sample(np.zeros(100, dtype=np.int64), GeneratorUniforms(np.random.default_rng(0)).uniforms(100))
+    assert gomp.omp_get_max_active_levels() == 1
+    gomp.omp_set_max_active_levels(8)
+    mechanism.scaled_ratings([0, 1])
+    assert gomp.omp_get_max_active_levels() == 1

@@ -18,8 +18,23 @@ Scaled ratings are ``a[i, w] = epsilon * rho(rows[i], w) / 2``, where (sensitivi
 
 from __future__ import annotations
 
+import ctypes
+
 import numpy as np
 from numba import njit, prange
+
+
+def restore_openmp_nesting() -> None:
+    """Turn nested OpenMP parallelism off again after a parallel kernel (call on the thread that ran it).
+
+    numba's OpenMP threading layer enables nested parallel regions when it starts its threads, in the libgomp that
+    torch shares. Torch work started afterwards in the same process then runs MKL's GEMM inside its own parallel
+    regions (the flash-attention kernel) with nested thread teams: language-model generation after a SynTF cell
+    ran 10-20x slower (docs/results/assess.md). One active level is what torch and MKL expect."""
+    try:
+        ctypes.CDLL("libgomp.so.1").omp_set_max_active_levels(1)
+    except (OSError, AttributeError):  # no GNU OpenMP runtime: numba used another threading layer
+        pass
 
 
 @njit(cache=True, fastmath=True, nogil=True)

@@ -146,6 +146,7 @@ class ExponentialMechanism:
         rows = np.asarray(rows, dtype=np.int64).reshape(-1)
         block = self._dot_products(rows)
         _kernels.scaled_ratings_block(block, rows, *self._index_arrays, *self._constants(), _n_threads())
+        _kernels.restore_openmp_nesting()
         return block
 
     def log_probabilities(self, rows: Sequence[int] | np.ndarray) -> np.ndarray:
@@ -219,6 +220,7 @@ class ExponentialMechanism:
             )
             if on_block is not None:
                 on_block(len(block_rows))
+        _kernels.restore_openmp_nesting()
         out = np.empty(len(sources), dtype=np.int64)
         out[order] = sorted_out
         if not with_loss:
