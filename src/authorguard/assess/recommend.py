@@ -94,18 +94,13 @@ def setting_results(frame: pd.DataFrame, labelled: bool, majority: float | None 
     for column in ("attacker", "threat_model", "classifier"):
         frame[column] = frame[column].fillna("")
     results = []
-    original_task = None
+    original_task, labelled_utility = None, False
     reference = frame[frame["method_name"] == REFERENCE]
     if labelled and not reference.empty:
         tasks = reference[~reference["task"].isin(["attack", "content", "detector"])]
         original_task = _mean(tasks, "accuracy")
         n_task = int(tasks["n_test"].max()) if "n_test" in tasks and not tasks.empty else 0
-        if not task_is_learnable(original_task, majority or 0.0, n_task):
-            labelled_utility = False
-        else:
-            labelled_utility = True
-    else:
-        labelled_utility = False
+        labelled_utility = task_is_learnable(original_task, majority or 0.0, n_task)
     for (method, params), group in frame.groupby(["method", "params"], sort=False):
         attacks = group[(group["task"] == "attack") & group["classifier"].isin(["svm", NEURAL])]
         by_attack: dict[str, dict[str, float]] = {}
