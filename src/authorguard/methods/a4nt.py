@@ -2,7 +2,10 @@
 
 ``a4nt`` uses the adversarially trained generators of ``variant`` (default ``cycml-lang``, the paper's
 CycML+Lang); ``a4nt-autoencoder`` the pre-trained decoders alone (the paper's autoencoder baseline: the target
-class's autoencoder applied to the source text). Train a folder with ``authorguard a4nt train``.
+class's autoencoder applied to the source text); ``a4nt-neutral`` the neutral objective's one generator (beyond the
+paper: trained so that attribute classifiers, including one retrained on its output, read the class prior; it
+needs no source attribute). Train a folder with ``authorguard a4nt train`` (``objective = "neutral"`` for the
+last).
 
 A document's direction is its source attribute: :meth:`obfuscate_labelled` takes it (the benchmark passes the
 scenario's labels, ``authorguard obfuscate --attribute-field`` a column); without it the model's own attribute
@@ -88,3 +91,20 @@ class A4NTAutoencoder(A4NT):
 
     def get_params(self, deep: bool = True) -> dict:
         return {"model": self.model, "samples": self.samples, "select": self.select, "random_state": self.random_state}
+
+
+class A4NTNeutral(A4NT):
+    """The neutral-target A⁴NT: one generator for every document, whatever its attribute (``variant``
+    ``neutral-cycml-lang`` by default; ``neutral-fbsem``, ... or ``neutral-autoencoder``, its starting point)."""
+
+    def __init__(self, model: str | None = None, variant: str = "neutral-cycml-lang", samples: int = 1,
+                 select: str = "random", random_state=None) -> None:
+        super().__init__(model, variant, samples, select, random_state)
+
+    def fit(self, raw_documents=None, y=None):
+        from authorguard.neural.a4nt.config import is_neutral
+
+        if not is_neutral(self.variant):
+            raise InputError(f"A4NTNeutral: variant {self.variant!r} is not a neutral one (neutral-cycml-lang, "
+                             "neutral-cycml, neutral-fbsem, neutral-fbsem-lang, neutral-autoencoder)")
+        return super().fit(raw_documents, y)

@@ -114,3 +114,60 @@ def test_a_folder_refuses_a_config_that_changes_its_data(blog_age_folder):
 
     with pytest.raises(InputError, match="made with other"):
         prepare_folder(A4NTConfig(setting="blog-gender"), blog_age_folder)
+
+
+@pytest.fixture(scope="module")
+def neutral_folder(blog_age_folder, tmp_path_factory):
+    """A copy of the tiny blog-age folder with the neutral objective trained through the CLI."""
+    import shutil
+
+    from typer.testing import CliRunner
+
+    from authorguard.cli.app import app
+    from tests.neural.a4nt.conftest import TINY
+
+    root = tmp_path_factory.mktemp("a4nt-neutral")
+    folder = root / "model"
+    shutil.copytree(blog_age_folder, folder)
+    config = root / "neutral.json"
+    config.write_text(json.dumps({**TINY, "objective": "neutral"}), encoding="utf-8")
+    result = CliRunner().invoke(app, ["a4nt", "train", "--setting", "blog-age", "--config", str(config), "-o", str(folder),
+                                      "--stage", "autoencoder", "--stage", "adversarial"])
+    assert result.exit_code == 0, result.output
+    return folder
+
+
+def test_the_neutral_method_needs_no_attribute_and_keeps_every_record(neutral_folder, documents, tmp_path):
+    from typer.testing import CliRunner
+
+    from authorguard.cli.app import app
+    from authorguard.methods.a4nt import A4NTNeutral
+
+    texts, labels = documents
+    assert (neutral_folder / "neutral-autoencoder.pt").is_file() and (neutral_folder / "neutral-cycml-lang" / "generator.pt").is_file()
+    method = A4NTNeutral(model=str(neutral_folder)).fit()
+    out = method.obfuscate(texts + [""])
+    assert len(out) == len(texts) + 1 and out[-1] == "" and all(out[:-1])
+    # one generator for every class: the attribute, given or not, changes nothing
+    assert method.obfuscate_labelled(texts, labels) == out[:-1]
+    assert method.obfuscate_labelled(texts, [labels[0]] * len(texts)) == out[:-1]
+    assert len(A4NTNeutral(model=str(neutral_folder), variant="neutral-autoencoder").fit().obfuscate(texts)) == len(texts)
+    with pytest.raises(InputError, match="not a neutral one"):
+        A4NTNeutral(model=str(neutral_folder), variant="cycml-lang").fit()
+    source = tmp_path / "in.jsonl"
+    source.write_text("".join(json.dumps({"id": f"d{i}", "text": t}) + "\n" for i, t in enumerate(texts)), encoding="utf-8")
+    result = CliRunner().invoke(app, ["obfuscate", str(source), "-o", str(tmp_path / "out.jsonl"), "--method", "a4nt-neutral",
+                                      "--model", str(neutral_folder)])
+    assert result.exit_code == 0, result.output
+    rows = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert [r["id"] for r in rows] == [f"d{i}" for i in range(len(texts))] and [r["text"] for r in rows] == out[:-1]
+
+
+def test_evaluate_scores_the_neutral_variants_with_their_adversary(neutral_folder, tmp_path):
+    from authorguard.neural.a4nt.evaluation import evaluate_folder
+
+    figures = evaluate_folder(neutral_folder, "validation")
+    assert {"autoencoder", "neutral-autoencoder", "cycml-lang", "neutral-cycml-lang"} <= set(figures["rows"])
+    row = figures["rows"]["neutral-cycml-lang"]
+    assert 0 <= row["adversary"]["document"]["accuracy"] <= 1
+    assert {e["to"] for e in row["examples"]} == {"neutral"}

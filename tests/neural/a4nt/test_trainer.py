@@ -103,3 +103,107 @@ def test_a_corrupt_network_file_is_a_one_line_error(tmp_path):
     assert "\n" not in str(error.value)
     with pytest.raises(InputError, match="missing"):
         trainer.load_network(tmp_path / "autoencoder.pt", "generator")
+
+
+# -- the neutral objective and early stopping ---------------------------------------------------------------
+
+
+def _prior_distance(generator, classifier, data, decoder_of) -> float:
+    """Mean KL(uniform ‖ classifier posterior) on the greedy rewrites of the validation sentences."""
+    from authorguard.neural.a4nt.losses import neutral_loss
+
+    values = []
+    with torch.no_grad():
+        for label in (0, 1):
+            mine = [s for s, c in zip(data.validation, data.validation_labels) if c == label]
+            out = generator.generate(*pad_batch(mine), decoder_of(label), 14, "greedy")
+            words = [row[m].tolist() or [3] for row, m in zip(out["tokens"], out["words"])]
+            values.append(neutral_loss(torch.from_numpy(trainer.sentence_scores(classifier, words))))
+    return float(torch.cat(values).mean())
+
+
+@pytest.fixture(scope="module")
+def neutral(toy, trained):
+    import shutil
+
+    config, data, vocabulary = toy
+    config = dataclasses.replace(config, objective="neutral", adversarial_steps=60)
+    folder = trained.parent / "toy-neutral"
+    shutil.copytree(trained, folder, ignore=shutil.ignore_patterns("cycml-lang"))
+    trainer.pretrain_autoencoder(config, folder, data, vocabulary, neutral=True)
+    trainer.train_adversarial(config, folder, data, vocabulary)
+    return config, folder
+
+
+def test_the_neutral_objective_moves_the_classifier_posterior_to_the_prior(toy, neutral):
+    _, data, _ = toy
+    config, folder = neutral
+    assert config.variant == "neutral-cycml-lang"
+    classifier = trainer.load_network(folder / "classifier.pt", "classifier")
+    start = trainer.load_network(folder / "neutral-autoencoder.pt", "generator")
+    end = trainer.load_network(folder / "neutral-cycml-lang/generator.pt", "generator")
+    assert len(start.decoders) == len(end.decoders) == 1  # one generator for both classes
+    before = _prior_distance(start, classifier, data, lambda label: 0)
+    after = _prior_distance(end, classifier, data, lambda label: 0)
+    assert before > 0.3  # the identity autoencoder keeps each sentence's style: a confident classifier
+    assert after < before / 2
+    stored = trainer._load(folder / "neutral-cycml-lang/generator.pt")
+    first = stored["history"][0]
+    for term in ("semantic", "language"):  # the paper's weighting rule holds for the neutral terms too
+        assert stored["weights"][term] * first[term] == pytest.approx(first["style"], rel=1e-4)
+    last = stored["history"][-1]
+    assert {"adversary", "adversary_accuracy", "validation_adversary_accuracy", "validation_source_accuracy"} <= set(last)
+    assert (folder / "neutral-cycml-lang" / "adversary.pt").is_file()
+
+
+def test_the_neutral_stage_resumes_exactly(toy, neutral, tmp_path):
+    import shutil
+
+    _, data, vocabulary = toy
+    config, folder = neutral
+    config = dataclasses.replace(config, adversarial_steps=12, checkpoint_every=5)
+    for name in ("whole", "resumed"):
+        shutil.copytree(folder, tmp_path / name, ignore=shutil.ignore_patterns("neutral-cycml-lang"))
+    trainer.train_adversarial(config, tmp_path / "whole", data, vocabulary)
+
+    class Stop(Exception):
+        pass
+
+    def interrupt(stage, step, total, record):
+        if step == 7:
+            raise Stop
+
+    with pytest.raises(Stop):
+        trainer.train_adversarial(config, tmp_path / "resumed", data, vocabulary, report=interrupt)
+    trainer.train_adversarial(config, tmp_path / "resumed", data, vocabulary)
+    a = trainer._load(tmp_path / "whole" / "neutral-cycml-lang/generator.pt")
+    b = trainer._load(tmp_path / "resumed" / "neutral-cycml-lang/generator.pt")
+    assert [r["total"] for r in a["history"]] == pytest.approx([r["total"] for r in b["history"]], rel=1e-4)
+
+
+def test_the_neutral_stage_needs_its_autoencoder(toy, trained, tmp_path):
+    import shutil
+
+    from authorguard.exceptions import InputError
+
+    config, data, vocabulary = toy
+    shutil.copytree(trained, tmp_path / "f", ignore=shutil.ignore_patterns("cycml-lang"))
+    with pytest.raises(InputError, match="neutral-autoencoder.pt is missing"):
+        trainer.train_adversarial(dataclasses.replace(config, objective="neutral"), tmp_path / "f", data, vocabulary)
+
+
+def test_autoencoder_early_stopping_keeps_the_best_weights_and_stops_without_gains(toy, tmp_path):
+    config, data, vocabulary = toy
+    learning = dataclasses.replace(config, autoencoder_steps=40, autoencoder_eval_every=10, autoencoder_eval_sentences=40)
+    stored = trainer._load(trainer.pretrain_autoencoder(learning, tmp_path / "learning", data, vocabulary))
+    assert [c["step"] for c in stored["curve"]] == [10, 20, 30, 40]
+    best = max(stored["curve"], key=lambda c: c["meteor"])
+    assert stored["best_step"] == best["step"]
+    model = trainer.load_network(tmp_path / "learning" / "autoencoder.pt", "generator")
+    assert trainer.reconstruction_meteor(model, data, vocabulary, 40) == pytest.approx(best["meteor"])
+    # a learning rate too small to change the greedy output: no gain after the first measurement, so it stops
+    # after `patience` more measurements, long before autoencoder_steps
+    frozen = dataclasses.replace(learning, autoencoder_steps=500, pretrain_learning_rate=1e-12, autoencoder_patience=2)
+    stopped = trainer._load(trainer.pretrain_autoencoder(frozen, tmp_path / "frozen", data, vocabulary))
+    assert stopped["stopped_early"] and [c["step"] for c in stopped["curve"]] == [10, 20, 30]
+    assert len(stopped["history"]) == 30 and stopped["best_step"] == 10

@@ -9,15 +9,25 @@ from authorguard.exceptions import InputError
 from authorguard.utils.validation import check_number, check_option
 
 SEMANTIC_LOSSES = ("cycml", "fbsem")
+#: ``flip``: the paper's generators, each source class into the other's style; ``neutral``: one generator for every
+#: class, trained so that classifiers read the class prior from its output (beyond the paper; docs/neural.md)
+OBJECTIVES = ("flip", "neutral")
+NEUTRAL_AUTOENCODER = "neutral-autoencoder"
 HOLDOUT_KINDS = ("lstm", "cnn", "lstm-cnn")
 #: The ten holdout attribute classifiers of the paper's Table IV: varied architectures and sizes, "kind-width".
 DEFAULT_HOLDOUTS = ("lstm-64", "lstm-128", "lstm-384", "cnn-64", "cnn-128", "cnn-256", "lstm-cnn-64", "lstm-cnn-128",
                     "lstm-cnn-256", "lstm2-128")
 
 
-def variant_name(semantic: str, language_loss: bool) -> str:
-    """The paper's names, as folder names: ``cycml``, ``cycml-lang``, ``fbsem``, ``fbsem-lang``."""
-    return semantic + ("-lang" if language_loss else "")
+def variant_name(semantic: str, language_loss: bool, objective: str = "flip") -> str:
+    """The paper's names, as folder names: ``cycml``, ``cycml-lang``, ``fbsem``, ``fbsem-lang``; the neutral
+    objective's with a ``neutral-`` prefix (``neutral-cycml-lang``, ...)."""
+    return ("neutral-" if objective == "neutral" else "") + semantic + ("-lang" if language_loss else "")
+
+
+def is_neutral(variant: str) -> bool:
+    """A variant of the neutral objective (one generator for every source class, no direction)."""
+    return variant.startswith("neutral-")
 
 
 @dataclass(frozen=True)
@@ -40,6 +50,17 @@ class A4NTConfig:
     (``cycml``: cycle reconstruction likelihood; ``fbsem``: L1 between MiniLM sentence embeddings) and, with
     ``language_loss``, the target class's language-model likelihood. Loss weights None are set at the first
     adversarial step so the weighted terms start at the style loss's magnitude (the paper's rule).
+
+    ``autoencoder_eval_every`` > 0 measures the autoencoder's greedy reconstructions of ``autoencoder_eval_sentences``
+    validation sentences by METEOR every that many steps, keeps the best weights and stops after
+    ``autoencoder_patience`` measurements without a gain (``autoencoder_steps`` is then the most); 0 trains the
+    fixed number of steps.
+
+    ``objective``: ``flip`` (the paper) or ``neutral`` — one generator for every source class whose output the
+    frozen attribute classifier and an adversary retrained on that output both read as the class prior (style loss
+    KL(prior ‖ posterior), :mod:`~authorguard.neural.a4nt.losses`); its decoder is pre-trained as an autoencoder of
+    every class's sentences (``neutral-autoencoder.pt``), the cycle loss reconstructs the input through the same
+    generator and the language loss averages the classes' language models.
     """
 
     setting: str = "blog-age"
@@ -62,6 +83,9 @@ class A4NTConfig:
     holdout_steps: int = 800
     language_model_steps: int = 1500
     autoencoder_steps: int = 2000
+    autoencoder_eval_every: int = 0
+    autoencoder_eval_sentences: int = 300
+    autoencoder_patience: int = 3
     pretrain_learning_rate: float = 1e-3
     adversarial_steps: int = 1500
     generator_learning_rate: float = 3e-4
@@ -69,6 +93,7 @@ class A4NTConfig:
     gumbel_temperature: float = 0.5
     semantic: str = "cycml"
     language_loss: bool = True
+    objective: str = "flip"
     style_weight: float | None = None
     semantic_weight: float | None = None
     language_weight: float | None = None
@@ -79,10 +104,10 @@ class A4NTConfig:
         owner = "A4NT config"
         for name in ("vocabulary_size", "min_tokens", "max_tokens", "max_sentences_per_class", "validation_sentences",
                      "punkt_training_words", "embedding_dim", "hidden_size", "batch_size", "pretrain_batch_size",
-                     "checkpoint_every"):
+                     "checkpoint_every", "autoencoder_eval_sentences", "autoencoder_patience"):
             check_number(getattr(self, name), name, owner, kind=int, low=1, closed="left")
         for name in ("classifier_steps", "holdout_steps", "language_model_steps", "autoencoder_steps", "adversarial_steps",
-                     "split_seed", "seed"):
+                     "autoencoder_eval_every", "split_seed", "seed"):
             check_number(getattr(self, name), name, owner, kind=int, low=0, closed="left")
         for name in ("classifier_learning_rate", "pretrain_learning_rate", "generator_learning_rate",
                      "discriminator_learning_rate", "gumbel_temperature"):
@@ -92,6 +117,7 @@ class A4NTConfig:
                 check_number(getattr(self, name), name, owner, low=0, closed="left")
         check_number(self.dropout, "dropout", owner, low=0, high=1, closed="left")
         check_option(self.semantic, "semantic", owner, SEMANTIC_LOSSES)
+        check_option(self.objective, "objective", owner, OBJECTIVES)
         if self.min_tokens > self.max_tokens:
             raise InputError(f"{owner}: min_tokens {self.min_tokens} > max_tokens {self.max_tokens}")
         object.__setattr__(self, "holdouts", tuple(self.holdouts))
@@ -100,7 +126,7 @@ class A4NTConfig:
 
     @property
     def variant(self) -> str:
-        return variant_name(self.semantic, self.language_loss)
+        return variant_name(self.semantic, self.language_loss, self.objective)
 
     @property
     def masks_entities(self) -> bool:

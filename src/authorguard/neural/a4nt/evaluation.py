@@ -56,7 +56,7 @@ def evaluate_folder(folder: str | Path, split: str = "test", variants: tuple[str
     import json
 
     from authorguard.metrics.content import meteor
-    from authorguard.neural.a4nt.config import A4NTConfig
+    from authorguard.neural.a4nt.config import NEUTRAL_AUTOENCODER, A4NTConfig
     from authorguard.neural.a4nt.data import setting_corpus
     from authorguard.neural.a4nt.model import AUTOENCODER, A4NTModel, document_seed
     from authorguard.neural.a4nt.text import detokenize
@@ -65,6 +65,8 @@ def evaluate_folder(folder: str | Path, split: str = "test", variants: tuple[str
     say = report or (lambda message: None)
     folder = Path(folder)
     trained = sorted(p.parent.name for p in folder.glob("*/generator.pt"))
+    if (folder / f"{NEUTRAL_AUTOENCODER}.pt").is_file():
+        trained.insert(0, NEUTRAL_AUTOENCODER)
     variants = tuple(variants) if variants else (AUTOENCODER, *trained)
     if not variants:
         raise InputError(f"{folder}: no trained generator to evaluate")
@@ -118,10 +120,13 @@ def evaluate_folder(folder: str | Path, split: str = "test", variants: tuple[str
         shown = []
         for label in range(n_classes):
             mine = [(i, j) for i, j in sorted(measured) if labels[i] == label][:examples]
-            shown += [{"class": first.classes[label], "to": first.classes[model.target_of(label)],
+            shown += [{"class": first.classes[label], "to": "neutral" if model.neutral else first.classes[model.target_of(label)],
                        "input": detokenize(model.vocabulary.decode(documents[i][j])),
                        "output": detokenize(rewritten_tokens[i][j])} for i, j in mine]
-        result["rows"][variant] = {**summarise(rewritten), "meteor": float(np.mean(meteors)) if meteors else None,
+        row = summarise(rewritten)
+        if (folder / variant / "adversary.pt").is_file():  # the neutral objective's in-loop attacker, on held-out text
+            row["adversary"] = classify(load_network(folder / variant / "adversary.pt", "classifier"), rewritten, labels, n_classes)
+        result["rows"][variant] = {**row, "meteor": float(np.mean(meteors)) if meteors else None,
                                    "meteor_sentences": len(meteors), "seconds": seconds,
                                    "sentences_per_second": n_sentences / seconds if seconds else None, "examples": shown}
     return result

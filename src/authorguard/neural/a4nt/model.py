@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from authorguard.exceptions import InputError
+from authorguard.neural.a4nt.config import NEUTRAL_AUTOENCODER, is_neutral
 from authorguard.neural.a4nt.data import Preprocessor, pad_batch
 from authorguard.neural.a4nt.text import Vocabulary, detokenize
 
@@ -30,7 +31,9 @@ def document_seed(seed: int | None, key) -> int | None:
 
 class A4NTModel:
     """The generators of one variant (``cycml-lang``, ``cycml``, ``fbsem``, ... or ``autoencoder``: the
-    pre-trained decoders, the paper's autoencoder baseline) and the folder's pre-processing and classifier."""
+    pre-trained decoders, the paper's autoencoder baseline; ``neutral-cycml-lang``, ... or
+    ``neutral-autoencoder``: the neutral objective's one generator) and the folder's pre-processing and
+    classifier."""
 
     def __init__(self, folder: str | Path, variant: str = "cycml-lang") -> None:
         from authorguard.neural.a4nt.trainer import load_network, load_splitter
@@ -51,11 +54,14 @@ class A4NTModel:
         masks = shared.get("entities_to_labels")
         self.preprocessor = Preprocessor(splitter, self.max_tokens, self.setting.startswith("speech") if masks is None else bool(masks))
         self.variant = variant
-        path = self.folder / ("autoencoder.pt" if variant == AUTOENCODER else f"{variant}/generator.pt")
+        #: one generator for every source class (no direction): the neutral objective and its autoencoder
+        self.neutral = is_neutral(variant)
+        path = self.folder / (f"{variant}.pt" if variant in (AUTOENCODER, NEUTRAL_AUTOENCODER) else f"{variant}/generator.pt")
         if not path.is_file():
             trained = sorted(p.parent.name for p in self.folder.glob("*/generator.pt"))
+            trained += [name for name in (AUTOENCODER, NEUTRAL_AUTOENCODER) if (self.folder / f"{name}.pt").exists()]
             raise InputError(f"A4NT model folder {self.folder} has no {variant!r} generator (trained: "
-                             f"{', '.join(trained + ([AUTOENCODER] if (self.folder / 'autoencoder.pt').exists() else [])) or 'none'})")
+                             f"{', '.join(trained) or 'none'})")
         self.generator = load_network(path, "generator")
         if self.generator.vocab_size != len(self.vocabulary):
             raise InputError(f"{path} was trained with another vocabulary than {self.folder / 'vocabulary.json'}")
@@ -90,8 +96,9 @@ class A4NTModel:
         return out
 
     def target_of(self, source: int) -> int:
-        """The direction's target class (binary settings: the other class; otherwise the next one)."""
-        return (source + 1) % len(self.classes)
+        """The decoder a source class's sentences go through: the other class (binary settings; otherwise the next
+        one), or the one decoder of a neutral generator."""
+        return 0 if self.neutral else (source + 1) % len(self.classes)
 
     def rewrite(self, sentences: list[list[int]], source: int, samples: int = 1, select: str = "random",
                 seed: int | None = None, batch_size: int = 256) -> list[list[str]]:
@@ -132,7 +139,9 @@ class A4NTModel:
         """Rewrite each document; ``attributes`` (one per document) name its source class — None: the model's
         classifier decides. ``keys`` (ids) derive each document's seed; positions by default."""
         documents = self.encode_documents(list(texts))
-        if attributes is None:
+        if self.neutral:  # no direction: every document goes through the same generator
+            sources = [0] * len(documents)
+        elif attributes is None:
             sources = self.predict_classes(documents)
         else:
             attributes = list(attributes)

@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from authorguard.exceptions import InputError
-from authorguard.neural.a4nt.config import A4NTConfig, parse_holdout
+from authorguard.neural.a4nt.config import NEUTRAL_AUTOENCODER, A4NTConfig, parse_holdout
 from authorguard.neural.a4nt.data import SettingData, build_setting_data, pad_batch
 from authorguard.neural.a4nt.text import SentenceSplitter, Vocabulary
 
@@ -64,11 +64,12 @@ def _stage_seed(config: A4NTConfig, stage: str, step: int) -> list[int]:
 def _run_steps(stage: str, checkpoint: Path, modules: dict, optimizers: dict, steps: int, step_fn, config: A4NTConfig,
                report: Report, extra: dict | None = None) -> tuple[list[dict], dict]:
     """Run ``step_fn(step, rng, extra) -> record`` for steps not done yet; checkpoint every
-    ``config.checkpoint_every`` steps. Returns (history of records, extra state)."""
+    ``config.checkpoint_every`` steps; a step that sets ``extra["stop"]`` ends the stage. Returns (history of
+    records, extra state)."""
     import torch
 
     history, start, extra = [], 0, dict(extra or {})
-    if checkpoint.exists():
+    if checkpoint.exists():  # (a stage stopped early leaves no checkpoint: its file is written at once)
         state = _load(checkpoint)
         for name, module in modules.items():
             module.load_state_dict(state["modules"][name])
@@ -83,6 +84,8 @@ def _run_steps(stage: str, checkpoint: Path, modules: dict, optimizers: dict, st
         record = step_fn(step, np.random.default_rng(seed), extra)
         history.append(record)
         report(stage, step + 1, steps, record)
+        if extra.get("stop"):  # the step ended the stage (early stopping)
+            break
         if (step + 1) % config.checkpoint_every == 0 and step + 1 < steps:
             _save({"modules": {k: m.state_dict() for k, m in modules.items()},
                    "optimizers": {k: o.state_dict() for k, o in optimizers.items()},
@@ -255,37 +258,84 @@ def generator_spec(config: A4NTConfig, vocabulary: Vocabulary, n_classes: int) -
             "hidden_size": config.hidden_size, "dropout": config.dropout}
 
 
+def reconstruction_meteor(model, data: SettingData, vocabulary: Vocabulary, sentences: int, decoder=None) -> float:
+    """Mean METEOR of the greedy reconstructions of the first ``sentences`` validation sentences, each through
+    the decoder of its own class (``decoder`` set: that one decoder for all)."""
+    import torch
+
+    from authorguard.metrics.content import meteor
+    from authorguard.neural.a4nt.text import detokenize
+
+    scores = []
+    was_training = model.training
+    model.eval()
+    with torch.no_grad():
+        for label in range(len(data.classes)):
+            mine = [s for s, c in zip(data.validation, data.validation_labels) if c == label][: max(1, sentences // len(data.classes))]
+            for start in range(0, len(mine), 256):
+                chunk = mine[start : start + 256]
+                out = model.generate(*pad_batch(chunk), label if decoder is None else decoder, max(map(len, chunk)) + 5, "greedy")
+                for original, row, words in zip(chunk, out["tokens"], out["words"]):
+                    scores.append(meteor(detokenize(vocabulary.decode(original)), detokenize(vocabulary.decode(row[words].tolist()))))
+    model.train(was_training)
+    return float(np.mean(scores)) if scores else float("nan")
+
+
 def pretrain_autoencoder(config: A4NTConfig, folder: Path, data: SettingData, vocabulary: Vocabulary,
-                         report: Report = _quiet) -> Path:
-    """Each target decoder learns to reconstruct its own class's sentences through the shared encoder."""
+                         report: Report = _quiet, neutral: bool = False) -> Path:
+    """Each target decoder learns to reconstruct its own class's sentences through the shared encoder; with
+    ``neutral``, one decoder learns to reconstruct every class's sentences (``neutral-autoencoder.pt``, the
+    neutral objective's starting point). With ``config.autoencoder_eval_every`` the best weights by validation
+    METEOR are kept and training stops after ``autoencoder_patience`` measurements without a gain; the curve is
+    stored (``curve``: step, METEOR)."""
+    import copy
+
     import torch
 
     from authorguard.neural.a4nt.networks import StyleTransfer
 
-    path = folder / "autoencoder.pt"
+    name = NEUTRAL_AUTOENCODER if neutral else "autoencoder"
+    path = folder / f"{name}.pt"
     if path.exists():
         return path
-    spec = generator_spec(config, vocabulary, len(data.classes))
-    torch.manual_seed(zlib.crc32(b"autoencoder") + config.seed)
+    spec = generator_spec(config, vocabulary, 1 if neutral else len(data.classes))
+    torch.manual_seed(zlib.crc32(name.encode()) + config.seed)
     model = StyleTransfer(**spec)
     optimizer = torch.optim.RMSprop(model.parameters(), lr=config.pretrain_learning_rate)
     per_class = max(1, config.pretrain_batch_size // len(data.classes))
+    every = config.autoencoder_eval_every if data.validation else 0
 
-    def step(_, rng, extra):
+    def step(index, rng, extra):
         losses = []
         for label in range(len(data.classes)):
             sentences = _class_batch(data, label, per_class, rng)
             source, source_mask = pad_batch(sentences)
             target, target_mask = pad_batch(sentences, append_end=True)
-            losses.append(model.target_nll(source, source_mask, target, target_mask, label).sum() / target_mask.sum())
+            losses.append(model.target_nll(source, source_mask, target, target_mask, 0 if neutral else label).sum()
+                          / target_mask.sum())
         loss = torch.stack(losses).mean()
         clip_step(optimizer, model.parameters(), loss)
-        return {"loss": loss.item()}
+        record = {"loss": loss.item()}
+        if every and ((index + 1) % every == 0 or index + 1 == config.autoencoder_steps):
+            score = reconstruction_meteor(model, data, vocabulary, config.autoencoder_eval_sentences, 0 if neutral else None)
+            record["validation_meteor"] = score
+            extra.setdefault("curve", []).append({"step": index + 1, "meteor": score})
+            if score > extra.get("best_meteor", -1.0):
+                extra.update(best_meteor=score, best_step=index + 1, best_state=copy.deepcopy(model.state_dict()),
+                             since_best=0)
+            else:
+                extra["since_best"] += 1
+                extra["stop"] = extra["since_best"] >= config.autoencoder_patience
+        return record
 
     started = time.perf_counter()
-    history, _ = _run_steps("autoencoder", path.with_name(path.name + ".checkpoint"), {"model": model},
-                            {"optimizer": optimizer}, config.autoencoder_steps, step, config, report)
-    _save({"spec": spec, "state": model.state_dict(), "history": history, "seconds": time.perf_counter() - started}, path)
+    history, extra = _run_steps(name, path.with_name(path.name + ".checkpoint"), {"model": model},
+                                {"optimizer": optimizer}, config.autoencoder_steps, step, config, report)
+    if "best_state" in extra:
+        model.load_state_dict(extra["best_state"])
+    _save({"spec": spec, "state": model.state_dict(), "history": history, "seconds": time.perf_counter() - started,
+           "curve": extra.get("curve", []), "best_step": extra.get("best_step"), "stopped_early": bool(extra.get("stop"))},
+          path)
     path.with_name(path.name + ".checkpoint").unlink(missing_ok=True)
     return path
 
@@ -318,12 +368,13 @@ def _other_class(label: int, n_classes: int, rng: np.random.Generator) -> int:
     return int((label + 1 + rng.integers(n_classes - 1)) % n_classes)
 
 
-def _monitor(generator, classifier, data: SettingData, config: A4NTConfig) -> dict:
-    """On up to 256 validation sentences per class: how often the frozen attribute classifier still finds the
-    source class in the greedy rewrites, and the share of rewritten tokens equal to the input's."""
+def _monitor(generator, classifier, data: SettingData, config: A4NTConfig, adversary=None) -> dict:
+    """On up to 256 validation sentences per class: how often the frozen attribute classifier (and, for the
+    neutral objective, the adversary trained on the generator's output) still finds the source class in the
+    greedy rewrites, and the share of rewritten tokens equal to the input's."""
     import torch
 
-    found, kept, total = 0, 0, 0
+    found, caught, kept, total = 0, 0, 0, 0
     generator.eval()
     with torch.no_grad():
         for label in range(len(data.classes)):
@@ -331,20 +382,36 @@ def _monitor(generator, classifier, data: SettingData, config: A4NTConfig) -> di
             if not mine:
                 continue
             ids, mask = pad_batch(mine)
-            out = generator.generate(ids, mask, _other_class(label, len(data.classes), np.random.default_rng(0)),
-                                     config.max_tokens + 1, "greedy")
+            target = 0 if config.objective == "neutral" else _other_class(label, len(data.classes), np.random.default_rng(0))
+            out = generator.generate(ids, mask, target, config.max_tokens + 1, "greedy")
             words = [row[m].tolist() for row, m in zip(out["tokens"], out["words"])]
             found += int((sentence_scores(classifier, words).argmax(1) == label).sum())
+            if adversary is not None:
+                caught += int((sentence_scores(adversary, words).argmax(1) == label).sum())
             kept += sum(len(set(a) & set(b)) / max(1, len(set(a))) for a, b in zip(mine, words))
             total += len(mine)
     generator.train()
-    return {"validation_source_accuracy": found / max(1, total), "validation_token_overlap": kept / max(1, total)}
+    if adversary is not None:
+        adversary.train()  # sentence_scores left it in evaluation mode
+    record = {"validation_source_accuracy": found / max(1, total), "validation_token_overlap": kept / max(1, total)}
+    if adversary is not None:
+        record["validation_adversary_accuracy"] = caught / max(1, total)
+    return record
+
+
+def _initial_weights(losses: dict, fixed: dict) -> dict:
+    """The paper's rule: each weighted term starts at the style loss's magnitude (a weight given is kept)."""
+    style0 = float(losses["style"].detach())
+    return {k: (fixed[k] if fixed[k] is not None else (1.0 if k == "style" else style0 / max(float(v.detach()), 1e-6)))
+            for k, v in losses.items()}
 
 
 def train_adversarial(config: A4NTConfig, folder: Path, data: SettingData, vocabulary: Vocabulary,
                       report: Report = _quiet) -> Path:
     """GAN training of the generators from the autoencoder (paper, Eq. 7–13); the discriminator starts as a copy
-    of the attribute classifier, which itself stays frozen for evaluation."""
+    of the attribute classifier, which itself stays frozen for evaluation. With ``config.objective == "neutral"``
+    the one generator of the neutral autoencoder is trained against the frozen classifier and an adversary (see
+    :func:`_neutral_step`)."""
     import torch
 
     from authorguard.neural.a4nt.networks import StyleTransfer
@@ -353,12 +420,19 @@ def train_adversarial(config: A4NTConfig, folder: Path, data: SettingData, vocab
     path = out_dir / "generator.pt"
     if path.exists():
         return path
-    generator = StyleTransfer(**generator_spec(config, vocabulary, len(data.classes)))
-    generator.load_state_dict(_load(folder / "autoencoder.pt")["state"])
+    neutral = config.objective == "neutral"
+    n_classes = len(data.classes)
+    spec = generator_spec(config, vocabulary, 1 if neutral else n_classes)
+    generator = StyleTransfer(**spec)
+    start = folder / (f"{NEUTRAL_AUTOENCODER}.pt" if neutral else "autoencoder.pt")
+    if not start.is_file():
+        raise InputError(f"A4NT model folder {folder}: {start.name} is missing (run the autoencoder stage"
+                         + (" with objective = \"neutral\")" if neutral else ")"))
+    generator.load_state_dict(_load(start)["state"])
     discriminator = load_network(folder / "classifier.pt", "classifier")
     frozen = load_network(folder / "classifier.pt", "classifier")
     language_models = [load_network(folder / f"language-models/{c}.pt", "language-model") if config.language_loss else None
-                       for c in range(len(data.classes))]
+                       for c in range(n_classes)]
     for network in [frozen, *[m for m in language_models if m is not None]]:
         for parameter in network.parameters():
             parameter.requires_grad_(False)
@@ -369,6 +443,42 @@ def train_adversarial(config: A4NTConfig, folder: Path, data: SettingData, vocab
         embedder = SoftMiniLM(vocabulary)
     g_optimizer = torch.optim.RMSprop(generator.parameters(), lr=config.generator_learning_rate)
     d_optimizer = torch.optim.RMSprop(discriminator.parameters(), lr=config.discriminator_learning_rate)
+    networks = {"generator": generator, "discriminator": discriminator, "frozen": frozen,
+                "language_models": language_models, "embedder": embedder}
+    make_step = _neutral_step if neutral else _flip_step
+    step = make_step(config, data, networks, g_optimizer, d_optimizer)
+    started = time.perf_counter()
+    history, extra = _run_steps(f"adversarial-{config.variant}", out_dir / "generator.pt.checkpoint",
+                                {"generator": generator, "discriminator": discriminator},
+                                {"generator": g_optimizer, "discriminator": d_optimizer},
+                                config.adversarial_steps, step, config, report)
+    _save({"spec": spec, "state": generator.state_dict(), "history": history, "weights": extra.get("weights"),
+           "config": config.to_dict(), "seconds": time.perf_counter() - started}, path)
+    if neutral:  # the adversary as trained against the final generator: an attacker the evaluation can reuse
+        _save({"spec": classifier_spec(config, vocabulary, n_classes), "state": discriminator.state_dict()},
+              out_dir / "adversary.pt")
+    (out_dir / "generator.pt.checkpoint").unlink(missing_ok=True)
+    return path
+
+
+def _semantic_term(config: A4NTConfig, networks: dict, sentences, source, source_mask, soft, words, decoder: int):
+    """The semantic loss of one batch: ``cycml`` reconstructs the input from the rewrite through ``decoder``;
+    ``fbsem`` is the L1 distance of MiniLM embeddings."""
+    if config.semantic == "cycml":
+        target, target_mask = pad_batch(sentences, append_end=True)
+        return networks["generator"].target_nll(soft, words, target, target_mask, decoder)
+    embedder = networks["embedder"]
+    return (embedder(source, source_mask) - embedder(soft, words)).abs().sum(-1)
+
+
+def _flip_step(config: A4NTConfig, data: SettingData, networks: dict, g_optimizer, d_optimizer):
+    """One step of the paper's GAN: each source class's sentences into another class's style (style loss: the
+    discriminator's NLL of the target class), then the discriminator on real target-class sentences vs the
+    imitations."""
+    import torch
+
+    generator, discriminator = networks["generator"], networks["discriminator"]
+    language_models = networks["language_models"]
     n_classes = len(data.classes)
     per_class = max(1, config.batch_size // n_classes)
     fixed = {"style": config.style_weight, "semantic": config.semantic_weight, "language": config.language_weight}
@@ -385,20 +495,14 @@ def train_adversarial(config: A4NTConfig, folder: Path, data: SettingData, vocab
                                      config.gumbel_temperature, gumbel)
             soft, words = out["soft"], out["words"]
             terms["style"].append(-torch.log_softmax(discriminator(soft, words), -1)[:, target_label])
-            if config.semantic == "cycml":
-                target, target_mask = pad_batch(sentences, append_end=True)
-                terms["semantic"].append(generator.target_nll(soft, words, target, target_mask, source_label))
-            else:
-                terms["semantic"].append((embedder(source, source_mask) - embedder(soft, words)).abs().sum(-1))
+            terms["semantic"].append(_semantic_term(config, networks, sentences, source, source_mask, soft, words,
+                                                    source_label))
             if config.language_loss:
                 terms["language"].append(language_models[target_label].soft_nll(soft, out["mask"]))
             generated.append((soft.detach(), words, target_label))
         losses = {k: torch.cat(v).mean() for k, v in terms.items() if v}
-        if "weights" not in extra:  # the paper's rule: weighted terms of equal magnitude at the start
-            style0 = float(losses["style"].detach())
-            extra["weights"] = {k: (fixed[k] if fixed[k] is not None else
-                                    (1.0 if k == "style" else style0 / max(float(v.detach()), 1e-6)))
-                                for k, v in losses.items()}
+        if "weights" not in extra:
+            extra["weights"] = _initial_weights(losses, fixed)
         weights = extra["weights"]
         total = sum(weights[k] * v for k, v in losses.items())
         clip_step(g_optimizer, generator.parameters(), total)
@@ -416,18 +520,66 @@ def train_adversarial(config: A4NTConfig, folder: Path, data: SettingData, vocab
         record = {"total": total.item(), "discriminator": d_loss.item(), "discriminator_fooled": float(np.mean(fooled)),
                   **{k: v.item() for k, v in losses.items()}}
         if (index + 1) % config.checkpoint_every == 0 or index + 1 == config.adversarial_steps:
-            record.update(_monitor(generator, frozen, data, config))
+            record.update(_monitor(generator, networks["frozen"], data, config))
         return record
 
-    started = time.perf_counter()
-    history, extra = _run_steps(f"adversarial-{config.variant}", out_dir / "generator.pt.checkpoint",
-                                {"generator": generator, "discriminator": discriminator},
-                                {"generator": g_optimizer, "discriminator": d_optimizer},
-                                config.adversarial_steps, step, config, report)
-    _save({"spec": generator_spec(config, vocabulary, n_classes), "state": generator.state_dict(), "history": history,
-           "weights": extra.get("weights"), "config": config.to_dict(), "seconds": time.perf_counter() - started}, path)
-    (out_dir / "generator.pt.checkpoint").unlink(missing_ok=True)
-    return path
+    return step
+
+
+def _neutral_step(config: A4NTConfig, data: SettingData, networks: dict, g_optimizer, d_optimizer):
+    """One step of the neutral objective (docs/neural.md): the one generator rewrites a balanced batch of every
+    class; its style loss is KL(prior ‖ posterior) under the frozen attribute classifier and under the adversary,
+    averaged; the cycle loss reconstructs each input from its rewrite through the same generator; the language
+    loss averages the classes' language models. Then the adversary (the "discriminator", initialised from the
+    attribute classifier) takes one step of cross-entropy on the rewrites labelled with their *source* class —
+    the attacker retrained on the obfuscator's output, in the loop."""
+    import torch
+
+    from authorguard.neural.a4nt.losses import neutral_loss
+
+    generator, adversary, frozen = networks["generator"], networks["discriminator"], networks["frozen"]
+    language_models = [m for m in networks["language_models"] if m is not None]
+    n_classes = len(data.classes)
+    per_class = max(1, config.batch_size // n_classes)
+    fixed = {"style": config.style_weight, "semantic": config.semantic_weight, "language": config.language_weight}
+
+    def step(index, rng, extra):
+        gumbel = torch.Generator().manual_seed(int(rng.integers(2**62)))
+        terms = {"style": [], "semantic": [], "language": []}
+        generated = []
+        for source_label in range(n_classes):
+            sentences = _class_batch(data, source_label, per_class, rng)
+            source, source_mask = pad_batch(sentences)
+            out = generator.generate(source, source_mask, 0, config.max_tokens + 1, "gumbel", config.gumbel_temperature,
+                                     gumbel)
+            soft, words = out["soft"], out["words"]
+            terms["style"].append(0.5 * (neutral_loss(torch.log_softmax(adversary(soft, words), -1))
+                                         + neutral_loss(torch.log_softmax(frozen(soft, words), -1))))
+            terms["semantic"].append(_semantic_term(config, networks, sentences, source, source_mask, soft, words, 0))
+            if language_models:
+                terms["language"].append(torch.stack([m.soft_nll(soft, out["mask"]) for m in language_models]).mean(0))
+            generated.append((soft.detach(), words, source_label))
+        losses = {k: torch.cat(v).mean() for k, v in terms.items() if v}
+        if "weights" not in extra:
+            extra["weights"] = _initial_weights(losses, fixed)
+        weights = extra["weights"]
+        total = sum(weights[k] * v for k, v in losses.items())
+        clip_step(g_optimizer, generator.parameters(), total)
+        width = max(g[0].shape[1] for g in generated)  # each class's batch stopped at its own length
+        soft = torch.cat([torch.nn.functional.pad(g[0], (0, 0, 0, width - g[0].shape[1])) for g in generated])
+        words = torch.cat([torch.nn.functional.pad(g[1], (0, width - g[1].shape[1])) for g in generated])
+        labels = torch.cat([torch.full((g[0].shape[0],), g[2]) for g in generated])
+        logits = adversary(soft, words)
+        a_loss = torch.nn.functional.cross_entropy(logits, labels)
+        clip_step(d_optimizer, adversary.parameters(), a_loss)
+        record = {"total": total.item(), "adversary": a_loss.item(),
+                  "adversary_accuracy": float((logits.argmax(-1) == labels).float().mean()),
+                  **{k: v.item() for k, v in losses.items()}}
+        if (index + 1) % config.checkpoint_every == 0 or index + 1 == config.adversarial_steps:
+            record.update(_monitor(generator, frozen, data, config, adversary))
+        return record
+
+    return step
 
 
 def train_a4nt(config: A4NTConfig, folder: str | os.PathLike, stages: tuple[str, ...] = STAGES,
@@ -447,6 +599,8 @@ def train_a4nt(config: A4NTConfig, folder: str | os.PathLike, stages: tuple[str,
                                        for c in range(len(data.classes))]
     if "autoencoder" in stages:
         produced["autoencoder"] = [str(pretrain_autoencoder(config, folder, data, vocabulary, report))]
+        if config.objective == "neutral":
+            produced["autoencoder"].append(str(pretrain_autoencoder(config, folder, data, vocabulary, report, neutral=True)))
     if "adversarial" in stages:
         produced["adversarial"] = [str(train_adversarial(config, folder, data, vocabulary, report))]
     return produced
