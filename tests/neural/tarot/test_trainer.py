@@ -126,6 +126,47 @@ def test_dpo_config_checks_its_new_fields():
         DPOConfig(max_steps=0)
     with pytest.raises(InputError, match="precompute_reference"):
         DPOConfig(precompute_reference="yes")
+    for bad in (-0.5, "1", True):
+        with pytest.raises(InputError, match="sft_weight"):
+            DPOConfig(sft_weight=bad)
+
+
+def test_the_sft_term_is_passed_to_trl_only_when_weighted():
+    from authorguard.neural.tarot.dpo import _loss_terms
+
+    assert _loss_terms(DPOConfig()) == {"loss_type": ["sigmoid"]}
+    assert _loss_terms(DPOConfig(sft_weight=0.5)) == {"loss_type": ["sigmoid", "sft"], "loss_weights": [1.0, 0.5]}
+
+
+def test_the_sft_term_keeps_the_chosen_rewrites_likely(trained, tiny_factory, corpora, tmp_path):
+    """Plain DPO may lower the likelihood of both sides (only their difference is trained); with a heavy chosen-NLL
+    term the chosen rewrites end up more likely under the trained policy than under the SFT reference."""
+    import shutil
+
+    from peft import PeftModel
+
+    from authorguard.neural.tarot.dpo import sequence_log_probs
+    from authorguard.neural.tarot.policy import load_policy
+    from authorguard.neural.tarot.prompts import render_prompt
+
+    folder, _, _, _ = trained
+    anchored = tmp_path / "anchored"
+    shutil.copytree(folder, anchored, ignore=shutil.ignore_patterns("dpo"))
+    run_dpo(anchored, DPOConfig(**{**DPO.to_dict(), "sft_weight": 5.0}), base_factory=tiny_factory, corpora=corpora)
+    rows = [json.loads(line) for line in (anchored / "prefs" / "pairs.jsonl").read_text().splitlines()]
+
+    def chosen_log_ratio(run):
+        model, tokenizer = load_policy([run / "sft" / "adapter"], tiny_factory())
+        model = PeftModel.from_pretrained(model, str(run / "dpo" / "adapter"))
+        prompts = [render_prompt(tokenizer, POLICY.instruction, r["text"]) for r in rows]
+        chosen = [r["chosen"] for r in rows]
+        policy = sequence_log_probs(model, tokenizer, prompts, chosen)
+        with model.disable_adapter():
+            reference = sequence_log_probs(model, tokenizer, prompts, chosen)
+        return float(np.mean(policy - reference))
+
+    assert chosen_log_ratio(anchored) > 0
+    assert chosen_log_ratio(anchored) > chosen_log_ratio(folder)
 
 
 def test_training_curves_are_plotted_through_the_cli(trained, tmp_path):

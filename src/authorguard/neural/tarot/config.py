@@ -195,7 +195,11 @@ class DPOConfig(_Record):
     training before ``epochs`` are done — the pairs are shuffled with ``seed``, so a cut run has seen a random
     subset — for a stage that must finish within a time budget. ``precompute_reference`` computes the reference
     policy's log-probabilities of every pair once before training instead of in every step (the same values: the
-    reference is frozen; saves one forward pass per pair and epoch)."""
+    reference is frozen; saves one forward pass per pair and epoch). ``sft_weight`` α > 0 adds α times the
+    chosen rewrite's negative log-likelihood (nats per token) to the DPO loss (RPO: Pang et al., 2024; beyond the
+    paper, whose value is 0): plain DPO can lower the likelihood of both sides of a pair and move the policy to
+    text neither side resembles — at 10x it learned to invent content — while the added term keeps the
+    chosen, gate-passing rewrites likely."""
 
     learning_rate: float = 2.96e-5
     batch_size: int = 32
@@ -204,6 +208,7 @@ class DPOConfig(_Record):
     epochs: int = 3
     max_steps: int | None = None
     precompute_reference: bool = False
+    sft_weight: float = 0.0
     checkpoint_every: int = 5
     seed: int = 0
 
@@ -214,6 +219,8 @@ class DPOConfig(_Record):
             _check(self, positive_ints=("max_steps",))
         if not isinstance(self.precompute_reference, bool):
             raise InputError(f"DPOConfig: precompute_reference must be true or false, not {self.precompute_reference!r}")
+        if not isinstance(self.sft_weight, (int, float)) or isinstance(self.sft_weight, bool) or not self.sft_weight >= 0:
+            raise InputError(f"DPOConfig: sft_weight must be a number >= 0, not {self.sft_weight!r}")
         if self.batch_size % self.micro_batch_size:
             raise InputError(f"DPOConfig: batch_size {self.batch_size} is not a multiple of micro_batch_size "
                              f"{self.micro_batch_size}")

@@ -143,6 +143,14 @@ class PolicyMonitor:
         return _Callback()
 
 
+def _loss_terms(config: DPOConfig) -> dict:
+    """trl's loss arguments: the sigmoid DPO loss alone (the paper), or with the chosen side's per-token NLL
+    weighted by ``sft_weight`` (trl's ``"sft"`` loss term; RPO)."""
+    if not config.sft_weight:
+        return {"loss_type": ["sigmoid"]}
+    return {"loss_type": ["sigmoid", "sft"], "loss_weights": [1.0, float(config.sft_weight)]}
+
+
 def train_dpo(folder: TarotFolder, policy: PolicyConfig, config: DPOConfig, pairs: list, base, monitor=None) -> list:
     """DPO on ``pairs`` (rows of text / chosen / rejected) over ``base`` (the SFT policy, merged), checkpointed in
     ``dpo/checkpoints`` and resumed; the adapter goes to ``dpo/adapter``. Returns trl's log history."""
@@ -168,6 +176,7 @@ def train_dpo(folder: TarotFolder, policy: PolicyConfig, config: DPOConfig, pair
                         gradient_accumulation_steps=config.batch_size // config.micro_batch_size,
                         max_steps=config.max_steps or -1, precompute_ref_log_probs=config.precompute_reference,
                         learning_rate=config.learning_rate, beta=config.beta, lr_scheduler_type="linear", warmup_steps=0,
+                        **_loss_terms(config),
                         logging_steps=1, save_steps=config.checkpoint_every, save_total_limit=2, report_to=[],
                         seed=config.seed, data_seed=config.seed, use_cpu=True,
                         max_length=policy.max_sequence_tokens, dataloader_num_workers=0,
