@@ -399,11 +399,22 @@ def _monitor(generator, classifier, data: SettingData, config: A4NTConfig, adver
     return record
 
 
-def _initial_weights(losses: dict, fixed: dict) -> dict:
-    """The paper's rule: each weighted term starts at the style loss's magnitude (a weight given is kept)."""
-    style0 = float(losses["style"].detach())
-    return {k: (fixed[k] if fixed[k] is not None else (1.0 if k == "style" else style0 / max(float(v.detach()), 1e-6)))
-            for k, v in losses.items()}
+def _generator_update(terms: dict, extra: dict, config: A4NTConfig, generator, optimizer):
+    """One generator step on the batch's loss terms (lists of per-sentence tensors): the mean of each term,
+    weighted — weights not given in the config are set at the first step so each weighted term starts at the
+    style loss's magnitude (the paper's rule) and kept in ``extra`` — and summed. Returns (term means, total)."""
+    import torch
+
+    losses = {k: torch.cat(v).mean() for k, v in terms.items() if v}
+    if "weights" not in extra:
+        fixed = {"style": config.style_weight, "semantic": config.semantic_weight, "language": config.language_weight}
+        style0 = float(losses["style"].detach())
+        extra["weights"] = {k: (fixed[k] if fixed[k] is not None else
+                                (1.0 if k == "style" else style0 / max(float(v.detach()), 1e-6)))
+                            for k, v in losses.items()}
+    total = sum(extra["weights"][k] * v for k, v in losses.items())
+    clip_step(optimizer, generator.parameters(), total)
+    return losses, total
 
 
 def train_adversarial(config: A4NTConfig, folder: Path, data: SettingData, vocabulary: Vocabulary,
@@ -481,7 +492,6 @@ def _flip_step(config: A4NTConfig, data: SettingData, networks: dict, g_optimize
     language_models = networks["language_models"]
     n_classes = len(data.classes)
     per_class = max(1, config.batch_size // n_classes)
-    fixed = {"style": config.style_weight, "semantic": config.semantic_weight, "language": config.language_weight}
 
     def step(index, rng, extra):
         gumbel = torch.Generator().manual_seed(int(rng.integers(2**62)))
@@ -500,12 +510,7 @@ def _flip_step(config: A4NTConfig, data: SettingData, networks: dict, g_optimize
             if config.language_loss:
                 terms["language"].append(language_models[target_label].soft_nll(soft, out["mask"]))
             generated.append((soft.detach(), words, target_label))
-        losses = {k: torch.cat(v).mean() for k, v in terms.items() if v}
-        if "weights" not in extra:
-            extra["weights"] = _initial_weights(losses, fixed)
-        weights = extra["weights"]
-        total = sum(weights[k] * v for k, v in losses.items())
-        clip_step(g_optimizer, generator.parameters(), total)
+        losses, total = _generator_update(terms, extra, config, generator, g_optimizer)
         # the discriminator: real sentences of each target class vs the generator's imitations of it
         d_terms, fooled = [], []
         for soft, words, target_label in generated:
@@ -541,7 +546,6 @@ def _neutral_step(config: A4NTConfig, data: SettingData, networks: dict, g_optim
     language_models = [m for m in networks["language_models"] if m is not None]
     n_classes = len(data.classes)
     per_class = max(1, config.batch_size // n_classes)
-    fixed = {"style": config.style_weight, "semantic": config.semantic_weight, "language": config.language_weight}
 
     def step(index, rng, extra):
         gumbel = torch.Generator().manual_seed(int(rng.integers(2**62)))
@@ -559,12 +563,7 @@ def _neutral_step(config: A4NTConfig, data: SettingData, networks: dict, g_optim
             if language_models:
                 terms["language"].append(torch.stack([m.soft_nll(soft, out["mask"]) for m in language_models]).mean(0))
             generated.append((soft.detach(), words, source_label))
-        losses = {k: torch.cat(v).mean() for k, v in terms.items() if v}
-        if "weights" not in extra:
-            extra["weights"] = _initial_weights(losses, fixed)
-        weights = extra["weights"]
-        total = sum(weights[k] * v for k, v in losses.items())
-        clip_step(g_optimizer, generator.parameters(), total)
+        losses, total = _generator_update(terms, extra, config, generator, g_optimizer)
         width = max(g[0].shape[1] for g in generated)  # each class's batch stopped at its own length
         soft = torch.cat([torch.nn.functional.pad(g[0], (0, 0, 0, width - g[0].shape[1])) for g in generated])
         words = torch.cat([torch.nn.functional.pad(g[1], (0, width - g[1].shape[1])) for g in generated])
