@@ -11,8 +11,9 @@ labelled and the gated invalid rates.
 A labelled file whose rows carry ``set`` ("development" / "held-out") says the split itself:
 ``docs/results/tarot/validity-labels-dpo10x.jsonl`` holds first samples of the 10x TAROT-DPO policy (chunks of the
 287 of ``scripts/tarot_validity.py``; 60 drawn with seed 0, on which the ``invented`` threshold was chosen, then 40
-others drawn with seed 1, labelled afterwards), labelled by the same rules. ``--no-split`` treats every labelled
-output as held out.
+others drawn with seed 1, labelled afterwards), labelled by the same rules; ``validity-labels-dpo10x-v2.jsonl``,
+``-dpo10x-anchored.jsonl`` and ``-ppo10x.jsonl`` the first samples of the second 10x round's policies on the same 100
+chunks (same sets), labelled without the gate's verdicts. ``--no-split`` treats every labelled output as held out.
 
 Usage:  python scripts/validity_gate_eval.py [--labels FILE] [--floor 0.5] [--no-split]
 """
