@@ -14,6 +14,20 @@ from authorguard.neural.a4nt import trainer  # noqa: E402
 from authorguard.neural.a4nt.data import pad_batch  # noqa: E402
 
 
+class Stop(Exception):
+    """Raised by :func:`_stop_at` to interrupt a stage as a killed process would."""
+
+
+def _stop_at(step_to_stop: int):
+    """A stage's report callback that interrupts it after ``step_to_stop`` steps."""
+
+    def report(stage, step, total, record):
+        if step == step_to_stop:
+            raise Stop
+
+    return report
+
+
 def _falls(history: list[dict], key: str = "loss", k: int = 10) -> bool:
     values = [r[key] for r in history]
     return float(np.mean(values[-k:])) < float(np.mean(values[:k]))
@@ -76,15 +90,8 @@ def test_a_stage_resumed_from_its_checkpoint_matches_an_uninterrupted_run(toy, t
     config = dataclasses.replace(config, autoencoder_steps=30, checkpoint_every=10)
     whole = trainer.pretrain_autoencoder(config, tmp_path / "whole", data, vocabulary)
 
-    class Stop(Exception):
-        pass
-
-    def interrupt(stage, step, total, record):
-        if step == 15:
-            raise Stop
-
     with pytest.raises(Stop):
-        trainer.pretrain_autoencoder(config, tmp_path / "resumed", data, vocabulary, report=interrupt)
+        trainer.pretrain_autoencoder(config, tmp_path / "resumed", data, vocabulary, report=_stop_at(15))
     assert (tmp_path / "resumed" / "autoencoder.pt.checkpoint").exists()
     resumed = trainer.pretrain_autoencoder(config, tmp_path / "resumed", data, vocabulary)
     a, b = trainer._load(whole), trainer._load(resumed)
@@ -166,15 +173,8 @@ def test_the_neutral_stage_resumes_exactly(toy, neutral, tmp_path):
         shutil.copytree(folder, tmp_path / name, ignore=shutil.ignore_patterns("neutral-cycml-lang"))
     trainer.train_adversarial(config, tmp_path / "whole", data, vocabulary)
 
-    class Stop(Exception):
-        pass
-
-    def interrupt(stage, step, total, record):
-        if step == 7:
-            raise Stop
-
     with pytest.raises(Stop):
-        trainer.train_adversarial(config, tmp_path / "resumed", data, vocabulary, report=interrupt)
+        trainer.train_adversarial(config, tmp_path / "resumed", data, vocabulary, report=_stop_at(7))
     trainer.train_adversarial(config, tmp_path / "resumed", data, vocabulary)
     a = trainer._load(tmp_path / "whole" / "neutral-cycml-lang/generator.pt")
     b = trainer._load(tmp_path / "resumed" / "neutral-cycml-lang/generator.pt")
