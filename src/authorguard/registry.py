@@ -98,8 +98,8 @@ methods.register("a4nt-autoencoder", "authorguard.methods.a4nt:A4NTAutoencoder",
                  "A4NT's autoencoder baseline: the other attribute's pre-trained autoencoder applied to each sentence.",
                  output="text", model="required", extra="neural")
 methods.register("a4nt-neutral", "authorguard.methods.a4nt:A4NTNeutral",
-                 "A4NT with a neutral target (beyond the paper): one generator whose output classifiers, even one retrained on it, read as the class prior.",
-                 output="text", model="required", extra="neural")
+                 "A4NT with a neutral target (beyond the paper): one generator trained so that classifiers, even one retrained on its output, read the class prior.",
+                 output="text", model="packaged", extra="neural")
 methods.register("tarot", "authorguard.methods.tarot:Tarot",
                  "TAROT-DPO (Loiseau et al.): SmolLM2-135M rewriter, SFT then DPO on utility + author-dissimilarity rewards.",
                  output="text", model="packaged", extra="neural")

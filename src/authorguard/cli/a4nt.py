@@ -89,3 +89,20 @@ def evaluate(
         meteor = "" if row.get("meteor") is None else f"  METEOR {row['meteor']:.2f}"
         console.print(f"  {name:14s} sentence F1 {row['A']['sentence']['f1_macro']:.2f}  document F1 "
                       f"{row['A']['document']['f1_macro']:.2f}{meteor}{holdout}", highlight=False)
+
+
+@app.command("package")
+@handle_errors
+def package(
+    model: Annotated[Path, typer.Argument(help="A trained A4NT model folder.")],
+    variant: Annotated[list[str], typer.Option("--variant", help="Variants to keep (repeat), e.g. neutral-cycml-lang.")],
+    output: Annotated[Path, typer.Option("--output", "-o", help="The packaged folder (replaced if it is one already).")],
+    note: Annotated[str, typer.Option(help="Why this model, for provenance.json.")] = "",
+) -> None:
+    """Copy what rewriting needs (config, vocabulary, splitter, the variants' generators in float16) into a small
+    folder with provenance; src/authorguard/neural/a4nt/packaged is the one shipped with the package."""
+    from authorguard.neural.a4nt.packaging import package_model
+
+    folder = package_model(model, list(variant), output, note)
+    size = sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
+    console.print(f"packaged {', '.join(variant)} from {model} into {folder} ({size / 2**20:.1f} MiB)", highlight=False)

@@ -32,8 +32,9 @@ def _load(folder: str, variant: str):
 class A4NT(TextObfuscator):
     """Parameters
     ----------
-    model : str
-        The trained model folder (``authorguard a4nt train -o DIR``).
+    model : str or None
+        The trained model folder (``authorguard a4nt train -o DIR``); None: the packaged model, if it holds
+        ``variant`` (:mod:`authorguard.neural.a4nt.packaging`).
     variant : str, default="cycml-lang"
         Which adversarially trained generators: ``cycml-lang``, ``cycml``, ``fbsem``, ``fbsem-lang`` (those trained
         in the folder), or ``autoencoder``.
@@ -56,13 +57,12 @@ class A4NT(TextObfuscator):
     def fit(self, raw_documents=None, y=None):
         from authorguard.neural.a4nt.model import SELECTIONS
 
+        from authorguard.neural.a4nt.packaging import resolve_model
+
         name = type(self).__name__
-        if not self.model:
-            raise InputError(f"{name} needs a trained model folder: --model DIR on the command line, model=DIR in Python "
-                             f"(train one with authorguard a4nt train)")
         check_number(self.samples, "samples", name, kind=int, low=1, closed="left")
         check_option(self.select, "select", name, SELECTIONS)
-        self.model_ = _load(str(self.model), self.variant)
+        self.model_ = _load(str(resolve_model(self.model, self.variant)), self.variant)
         return self
 
     def reseed(self, random_state) -> A4NT:

@@ -3,6 +3,8 @@ folder trained on the real blog-age setting."""
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
@@ -52,8 +54,6 @@ TINY = {"vocabulary_size": 1500, "max_sentences_per_class": 250, "validation_sen
 @pytest.fixture(scope="session")
 def blog_age_folder(tmp_path_factory):
     """A tiny model folder trained on the real blog-age setting through the CLI (every stage, cycml-lang)."""
-    import json
-
     from typer.testing import CliRunner
 
     from authorguard.cli.app import app
@@ -64,3 +64,33 @@ def blog_age_folder(tmp_path_factory):
     result = CliRunner().invoke(app, ["a4nt", "train", "--setting", "blog-age", "--config", str(config), "-o", str(root / "model")])
     assert result.exit_code == 0, result.output
     return root / "model"
+
+
+@pytest.fixture(scope="session")
+def neutral_folder(blog_age_folder, tmp_path_factory):
+    """A copy of the tiny blog-age folder with the neutral objective trained through the CLI."""
+    import shutil
+
+    from typer.testing import CliRunner
+
+    from authorguard.cli.app import app
+
+    root = tmp_path_factory.mktemp("a4nt-neutral")
+    folder = root / "model"
+    shutil.copytree(blog_age_folder, folder)
+    config = root / "neutral.json"
+    config.write_text(json.dumps({**TINY, "objective": "neutral"}), encoding="utf-8")
+    result = CliRunner().invoke(app, ["a4nt", "train", "--setting", "blog-age", "--config", str(config), "-o", str(folder),
+                                      "--stage", "autoencoder", "--stage", "adversarial"])
+    assert result.exit_code == 0, result.output
+    return folder
+
+
+@pytest.fixture(scope="session")
+def documents():
+    """Six blog-age test documents (their first 120 words) and their age classes."""
+    from authorguard.neural.a4nt.config import A4NTConfig
+    from authorguard.neural.a4nt.data import setting_corpus
+
+    test = setting_corpus(A4NTConfig(setting="blog-age")).split("test")
+    return [" ".join(t.split()[:120]) for t in test.texts[:6]], list(test.labels[:6])

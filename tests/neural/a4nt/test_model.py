@@ -11,15 +11,6 @@ from authorguard.exceptions import InputError
 pytest.importorskip("torch")
 
 
-@pytest.fixture(scope="module")
-def documents():
-    from authorguard.neural.a4nt.config import A4NTConfig
-    from authorguard.neural.a4nt.data import setting_corpus
-
-    test = setting_corpus(A4NTConfig(setting="blog-age")).split("test")
-    return [" ".join(t.split()[:120]) for t in test.texts[:6]], list(test.labels[:6])
-
-
 def test_documents_in_equal_documents_out_in_order(blog_age_folder, documents):
     from authorguard.methods.a4nt import A4NT
 
@@ -114,27 +105,6 @@ def test_a_folder_refuses_a_config_that_changes_its_data(blog_age_folder):
 
     with pytest.raises(InputError, match="made with other"):
         prepare_folder(A4NTConfig(setting="blog-gender"), blog_age_folder)
-
-
-@pytest.fixture(scope="module")
-def neutral_folder(blog_age_folder, tmp_path_factory):
-    """A copy of the tiny blog-age folder with the neutral objective trained through the CLI."""
-    import shutil
-
-    from typer.testing import CliRunner
-
-    from authorguard.cli.app import app
-    from tests.neural.a4nt.conftest import TINY
-
-    root = tmp_path_factory.mktemp("a4nt-neutral")
-    folder = root / "model"
-    shutil.copytree(blog_age_folder, folder)
-    config = root / "neutral.json"
-    config.write_text(json.dumps({**TINY, "objective": "neutral"}), encoding="utf-8")
-    result = CliRunner().invoke(app, ["a4nt", "train", "--setting", "blog-age", "--config", str(config), "-o", str(folder),
-                                      "--stage", "autoencoder", "--stage", "adversarial"])
-    assert result.exit_code == 0, result.output
-    return folder
 
 
 def test_the_neutral_method_needs_no_attribute_and_keeps_every_record(neutral_folder, documents, tmp_path):

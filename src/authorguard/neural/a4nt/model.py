@@ -14,8 +14,9 @@ from pathlib import Path
 import numpy as np
 
 from authorguard.exceptions import InputError
-from authorguard.neural.a4nt.config import NEUTRAL_AUTOENCODER, is_neutral
+from authorguard.neural.a4nt.config import is_neutral
 from authorguard.neural.a4nt.data import Preprocessor, pad_batch
+from authorguard.neural.a4nt.packaging import AUTOENCODERS, generator_file
 from authorguard.neural.a4nt.text import Vocabulary, detokenize
 
 SELECTIONS = ("random", "max-meteor", "min-meteor")
@@ -56,10 +57,10 @@ class A4NTModel:
         self.variant = variant
         #: one generator for every source class (no direction): the neutral objective and its autoencoder
         self.neutral = is_neutral(variant)
-        path = self.folder / (f"{variant}.pt" if variant in (AUTOENCODER, NEUTRAL_AUTOENCODER) else f"{variant}/generator.pt")
+        path = self.folder / generator_file(variant)
         if not path.is_file():
             trained = sorted(p.parent.name for p in self.folder.glob("*/generator.pt"))
-            trained += [name for name in (AUTOENCODER, NEUTRAL_AUTOENCODER) if (self.folder / f"{name}.pt").exists()]
+            trained += [name for name in AUTOENCODERS if (self.folder / generator_file(name)).exists()]
             raise InputError(f"A4NT model folder {self.folder} has no {variant!r} generator (trained: "
                              f"{', '.join(trained) or 'none'})")
         self.generator = load_network(path, "generator")
