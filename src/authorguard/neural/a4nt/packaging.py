@@ -1,10 +1,10 @@
 """The A⁴NT model shipped in the package, and how a trained folder becomes one.
 
-A packaged folder holds what rewriting needs and nothing else: the folder's ``config.json``, vocabulary and
-sentence splitter, one variant's generator (weights stored in float16, half the bytes; loaded back into float32
-networks) and, for a flip variant, the attribute classifier that picks each document's direction when no
-attribute is given. ``provenance.json`` says where it came from (source folder, its training config, stage
-seconds) and the SHA-256 of every file.
+A packaged folder holds what rewriting needs and nothing else: the shared settings and class names of the
+folder's ``config.json``, the vocabulary and sentence splitter, the named variants' generators (weights stored in
+float16, half the bytes; loaded back into float32 networks) and, for a flip variant, the attribute classifier that
+picks each document's direction when no attribute is given. ``provenance.json`` says where it came from (source
+folder; each network's training config, loss weights and seconds) and the SHA-256 of every file.
 """
 
 from __future__ import annotations
@@ -78,7 +78,12 @@ def package_model(folder: str | Path, variants: list[str], output: str | Path, n
             raise InputError(f"{output} exists and is not a packaged A4NT folder; refusing to overwrite it")
         shutil.rmtree(output)
     output.mkdir(parents=True)
-    for name in ("config.json", "vocabulary.json", "punkt.json"):
+    config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
+    # the folder's own config.json also records the config its data stage ran under, which need not be the one
+    # the shipped variant was trained with: keep what rewriting reads; provenance has each stage's config
+    (output / "config.json").write_text(json.dumps({"shared": config["shared"], "classes": config["classes"]}, indent=2),
+                                        encoding="utf-8")
+    for name in ("vocabulary.json", "punkt.json"):
         shutil.copyfile(folder / name, output / name)
     files = [generator_file(v) for v in variants]
     if not all(is_neutral(v) for v in variants):
@@ -88,9 +93,7 @@ def package_model(folder: str | Path, variants: list[str], output: str | Path, n
         _half(folder / name, output / name)
         stored = torch.load(folder / name, map_location="cpu", weights_only=False)
         stages[name] = {key: stored[key] for key in ("seconds", "best_step", "stopped_early", "config", "weights") if key in stored}
-    config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
-    provenance = {"source": str(folder), "variants": list(variants), "note": note, "weights": "float16",
-                  "config": config, "stages": stages,
+    provenance = {"source": str(folder), "variants": list(variants), "note": note, "weights": "float16", "stages": stages,
                   "sha256": {p.relative_to(output).as_posix(): _sha256(p) for p in sorted(output.rglob("*")) if p.is_file()}}
     (output / "provenance.json").write_text(json.dumps(provenance, indent=2, default=str) + "\n", encoding="utf-8")
     return output
