@@ -56,7 +56,6 @@ class A4NT(TextObfuscator):
 
     def fit(self, raw_documents=None, y=None):
         from authorguard.neural.a4nt.model import SELECTIONS
-
         from authorguard.neural.a4nt.packaging import resolve_model
 
         name = type(self).__name__

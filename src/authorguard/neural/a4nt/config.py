@@ -12,7 +12,10 @@ SEMANTIC_LOSSES = ("cycml", "fbsem")
 #: ``flip``: the paper's generators, each source class into the other's style; ``neutral``: one generator for every
 #: class, trained so that classifiers read the class prior from its output (beyond the paper; docs/neural.md)
 OBJECTIVES = ("flip", "neutral")
+AUTOENCODER = "autoencoder"
 NEUTRAL_AUTOENCODER = "neutral-autoencoder"
+#: the pre-trained generators, stored as ``<name>.pt``; the adversarially trained ones as ``<variant>/generator.pt``
+AUTOENCODERS = (AUTOENCODER, NEUTRAL_AUTOENCODER)
 HOLDOUT_KINDS = ("lstm", "cnn", "lstm-cnn")
 #: The ten holdout attribute classifiers of the paper's Table IV: varied architectures and sizes, "kind-width".
 DEFAULT_HOLDOUTS = ("lstm-64", "lstm-128", "lstm-384", "cnn-64", "cnn-128", "cnn-256", "lstm-cnn-64", "lstm-cnn-128",
@@ -23,6 +26,11 @@ def variant_name(semantic: str, language_loss: bool, objective: str = "flip") ->
     """The paper's names, as folder names: ``cycml``, ``cycml-lang``, ``fbsem``, ``fbsem-lang``; the neutral
     objective's with a ``neutral-`` prefix (``neutral-cycml-lang``, ...)."""
     return ("neutral-" if objective == "neutral" else "") + semantic + ("-lang" if language_loss else "")
+
+
+def generator_file(variant: str) -> str:
+    """A variant's generator, relative to its model folder."""
+    return f"{variant}.pt" if variant in AUTOENCODERS else f"{variant}/generator.pt"
 
 
 def is_neutral(variant: str) -> bool:

@@ -56,16 +56,16 @@ def evaluate_folder(folder: str | Path, split: str = "test", variants: tuple[str
     import json
 
     from authorguard.metrics.content import meteor
-    from authorguard.neural.a4nt.config import NEUTRAL_AUTOENCODER, A4NTConfig
+    from authorguard.neural.a4nt.config import AUTOENCODER, NEUTRAL_AUTOENCODER, A4NTConfig, generator_file
     from authorguard.neural.a4nt.data import setting_corpus
-    from authorguard.neural.a4nt.model import AUTOENCODER, A4NTModel, document_seed
+    from authorguard.neural.a4nt.model import A4NTModel, document_seed
     from authorguard.neural.a4nt.text import detokenize
     from authorguard.neural.a4nt.trainer import load_network
 
     say = report or (lambda message: None)
     folder = Path(folder)
     trained = sorted(p.parent.name for p in folder.glob("*/generator.pt"))
-    if (folder / f"{NEUTRAL_AUTOENCODER}.pt").is_file():
+    if (folder / generator_file(NEUTRAL_AUTOENCODER)).is_file():
         trained.insert(0, NEUTRAL_AUTOENCODER)
     variants = tuple(variants) if variants else (AUTOENCODER, *trained)
     if not variants:

@@ -14,13 +14,11 @@ from pathlib import Path
 import numpy as np
 
 from authorguard.exceptions import InputError
-from authorguard.neural.a4nt.config import is_neutral
+from authorguard.neural.a4nt.config import AUTOENCODERS, generator_file, is_neutral
 from authorguard.neural.a4nt.data import Preprocessor, pad_batch
-from authorguard.neural.a4nt.packaging import AUTOENCODERS, generator_file
 from authorguard.neural.a4nt.text import Vocabulary, detokenize
 
 SELECTIONS = ("random", "max-meteor", "min-meteor")
-AUTOENCODER = "autoencoder"
 
 
 def document_seed(seed: int | None, key) -> int | None:

@@ -15,15 +15,9 @@ import shutil
 from pathlib import Path
 
 from authorguard.exceptions import InputError
-from authorguard.neural.a4nt.config import NEUTRAL_AUTOENCODER, is_neutral
+from authorguard.neural.a4nt.config import generator_file, is_neutral
 
 PACKAGED = Path(__file__).parent / "packaged"
-AUTOENCODERS = ("autoencoder", NEUTRAL_AUTOENCODER)
-
-
-def generator_file(variant: str) -> str:
-    """A variant's generator, relative to its model folder."""
-    return f"{variant}.pt" if variant in AUTOENCODERS else f"{variant}/generator.pt"
 
 
 def packaged_variants(folder: Path | None = None) -> list[str]:
@@ -46,14 +40,16 @@ def resolve_model(model: str | Path | None, variant: str) -> Path:
                      "line, model=DIR in Python (train one with authorguard a4nt train)")
 
 
-def _half(source: Path, target: Path) -> None:
-    """A network file with float16 weights and without its training history (the record stays in the source)."""
+def _half(source: Path, target: Path) -> dict:
+    """Write ``source``'s network to ``target`` with float16 weights and without its training history (the record
+    stays in the source); returns what ``source`` stores."""
     import torch
 
     stored = torch.load(source, map_location="cpu", weights_only=False)
     kept = {"spec": stored["spec"], "state": {k: v.half() if v.is_floating_point() else v for k, v in stored["state"].items()}}
     target.parent.mkdir(parents=True, exist_ok=True)
     torch.save(kept, target)
+    return stored
 
 
 def _sha256(path: Path) -> str:
@@ -63,8 +59,6 @@ def _sha256(path: Path) -> str:
 def package_model(folder: str | Path, variants: list[str], output: str | Path, note: str = "") -> Path:
     """Copy what rewriting with ``variants`` of the trained ``folder`` needs into ``output`` (replaced if it is a
     packaged folder already); returns ``output``."""
-    import torch
-
     folder, output = Path(folder), Path(output)
     if not (folder / "config.json").is_file():
         raise InputError(f"{folder} is not an A4NT model folder (no config.json)")
@@ -90,8 +84,7 @@ def package_model(folder: str | Path, variants: list[str], output: str | Path, n
         files.append("classifier.pt")  # a flip variant's direction comes from it when no attribute is given
     stages = {}
     for name in files:
-        _half(folder / name, output / name)
-        stored = torch.load(folder / name, map_location="cpu", weights_only=False)
+        stored = _half(folder / name, output / name)
         stages[name] = {key: stored[key] for key in ("seconds", "best_step", "stopped_early", "config", "weights") if key in stored}
     provenance = {"source": str(folder), "variants": list(variants), "note": note, "weights": "float16", "stages": stages,
                   "sha256": {p.relative_to(output).as_posix(): _sha256(p) for p in sorted(output.rglob("*")) if p.is_file()}}

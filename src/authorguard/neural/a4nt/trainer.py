@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from authorguard.exceptions import InputError
-from authorguard.neural.a4nt.config import NEUTRAL_AUTOENCODER, A4NTConfig, parse_holdout
+from authorguard.neural.a4nt.config import AUTOENCODER, NEUTRAL_AUTOENCODER, A4NTConfig, generator_file, parse_holdout
 from authorguard.neural.a4nt.data import SettingData, build_setting_data, pad_batch
 from authorguard.neural.a4nt.text import SentenceSplitter, Vocabulary
 
@@ -294,8 +294,8 @@ def pretrain_autoencoder(config: A4NTConfig, folder: Path, data: SettingData, vo
 
     from authorguard.neural.a4nt.networks import StyleTransfer
 
-    name = NEUTRAL_AUTOENCODER if neutral else "autoencoder"
-    path = folder / f"{name}.pt"
+    name = NEUTRAL_AUTOENCODER if neutral else AUTOENCODER
+    path = folder / generator_file(name)
     if path.exists():
         return path
     spec = generator_spec(config, vocabulary, 1 if neutral else len(data.classes))
@@ -427,15 +427,15 @@ def train_adversarial(config: A4NTConfig, folder: Path, data: SettingData, vocab
 
     from authorguard.neural.a4nt.networks import StyleTransfer
 
-    out_dir = folder / config.variant
-    path = out_dir / "generator.pt"
+    path = folder / generator_file(config.variant)
+    out_dir = path.parent
     if path.exists():
         return path
     neutral = config.objective == "neutral"
     n_classes = len(data.classes)
     spec = generator_spec(config, vocabulary, 1 if neutral else n_classes)
     generator = StyleTransfer(**spec)
-    start = folder / (f"{NEUTRAL_AUTOENCODER}.pt" if neutral else "autoencoder.pt")
+    start = folder / generator_file(NEUTRAL_AUTOENCODER if neutral else AUTOENCODER)
     if not start.is_file():
         raise InputError(f"A4NT model folder {folder}: {start.name} is missing (run the autoencoder stage"
                          + (" with objective = \"neutral\")" if neutral else ")"))
