@@ -94,7 +94,8 @@ class A4NTAutoencoder(A4NT):
 
 class A4NTNeutral(A4NT):
     """The neutral-target A⁴NT: one generator for every document, whatever its attribute (``variant``
-    ``neutral-cycml-lang`` by default; ``neutral-fbsem``, ... or ``neutral-autoencoder``, its starting point)."""
+    ``neutral-cycml-lang`` by default; ``neutral-fbsem``, ..., ``neutral-w8-cycml-lang`` (style loss pooled over
+    windows of 8 sentences) or ``neutral-autoencoder``, its starting point)."""
 
     def __init__(self, model: str | None = None, variant: str = "neutral-cycml-lang", samples: int = 1,
                  select: str = "random", random_state=None) -> None:
@@ -105,5 +106,5 @@ class A4NTNeutral(A4NT):
 
         if not is_neutral(self.variant):
             raise InputError(f"A4NTNeutral: variant {self.variant!r} is not a neutral one (neutral-cycml-lang, "
-                             "neutral-cycml, neutral-fbsem, neutral-fbsem-lang, neutral-autoencoder)")
+                             "neutral-cycml, neutral-fbsem, neutral-fbsem-lang, neutral-w8-cycml-lang, neutral-autoencoder)")
         return super().fit(raw_documents, y)

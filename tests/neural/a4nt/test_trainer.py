@@ -163,6 +163,50 @@ def test_the_neutral_objective_moves_the_classifier_posterior_to_the_prior(toy, 
     assert (folder / "neutral-cycml-lang" / "adversary.pt").is_file()
 
 
+def test_the_window_pooled_neutral_loss_trains_its_own_variant(toy, neutral, tmp_path):
+    import shutil
+
+    from authorguard.neural.a4nt.losses import window_neutral_loss
+
+    _, data, vocabulary = toy
+    config, folder = neutral
+    config = dataclasses.replace(config, neutral_window=4)
+    assert config.variant == "neutral-w4-cycml-lang"
+    shutil.copytree(folder, tmp_path / "f")
+    trainer.train_adversarial(config, tmp_path / "f", data, vocabulary)
+    classifier = trainer.load_network(tmp_path / "f" / "classifier.pt", "classifier")
+
+    def pooled_distance(generator) -> float:  # KL to the prior of the classifier's posterior over 4 rewrites
+        values = []
+        with torch.no_grad():
+            for label in (0, 1):
+                mine = [s for s, c in zip(data.validation, data.validation_labels) if c == label]
+                mine = mine[: len(mine) // 4 * 4]
+                out = generator.generate(*pad_batch(mine), 0, 14, "greedy")
+                words = [row[m].tolist() or [3] for row, m in zip(out["tokens"], out["words"])]
+                values.append(window_neutral_loss(torch.from_numpy(trainer.sentence_scores(classifier, words)), 4))
+        return float(torch.cat(values).mean())
+
+    before = pooled_distance(trainer.load_network(tmp_path / "f" / "neutral-autoencoder.pt", "generator"))
+    after = pooled_distance(trainer.load_network(tmp_path / "f" / "neutral-w4-cycml-lang/generator.pt", "generator"))
+    assert after < before / 2
+    last = trainer._load(tmp_path / "f" / "neutral-w4-cycml-lang/generator.pt")["history"][-1]
+    assert 0.0 <= last[f"validation_adversary_window{trainer.MONITOR_WINDOW}_accuracy"] <= 1.0
+    # the sentence-level variant beside it is untouched
+    assert (tmp_path / "f" / "neutral-cycml-lang/generator.pt").read_bytes() == (folder / "neutral-cycml-lang/generator.pt").read_bytes()
+
+
+def test_a_window_that_does_not_divide_the_batch_or_a_flip_window_is_refused(toy, neutral, tmp_path):
+    from authorguard.exceptions import InputError
+
+    _, data, vocabulary = toy
+    config, folder = neutral
+    with pytest.raises(InputError, match="neutral_window 5 does not divide the 16"):
+        trainer.train_adversarial(dataclasses.replace(config, neutral_window=5), folder, data, vocabulary)
+    with pytest.raises(InputError, match="needs objective"):
+        dataclasses.replace(config, objective="flip", neutral_window=4)
+
+
 def test_the_neutral_stage_resumes_exactly(toy, neutral, tmp_path):
     import shutil
 

@@ -22,10 +22,13 @@ DEFAULT_HOLDOUTS = ("lstm-64", "lstm-128", "lstm-384", "cnn-64", "cnn-128", "cnn
                     "lstm-cnn-256", "lstm2-128")
 
 
-def variant_name(semantic: str, language_loss: bool, objective: str = "flip") -> str:
+def variant_name(semantic: str, language_loss: bool, objective: str = "flip", window: int = 1) -> str:
     """The paper's names, as folder names: ``cycml``, ``cycml-lang``, ``fbsem``, ``fbsem-lang``; the neutral
-    objective's with a ``neutral-`` prefix (``neutral-cycml-lang``, ...)."""
-    return ("neutral-" if objective == "neutral" else "") + semantic + ("-lang" if language_loss else "")
+    objective's with a ``neutral-`` prefix (``neutral-cycml-lang``, ...), and ``neutral-w8-`` where its style
+    loss pools windows of 8 sentences."""
+    if objective != "neutral":
+        return semantic + ("-lang" if language_loss else "")
+    return "neutral-" + (f"w{window}-" if window > 1 else "") + semantic + ("-lang" if language_loss else "")
 
 
 def generator_file(variant: str) -> str:
@@ -66,7 +69,8 @@ class A4NTConfig:
 
     ``objective``: ``flip`` (the paper) or ``neutral`` — one generator for every source class whose output the
     frozen attribute classifier and an adversary retrained on that output both read as the class prior (style loss
-    KL(prior ‖ posterior), :mod:`~authorguard.neural.a4nt.losses`); its decoder is pre-trained as an autoencoder of
+    KL(prior ‖ posterior), :mod:`~authorguard.neural.a4nt.losses`) — per sentence, or with ``neutral_window`` k > 1
+    per window of k rewrites of one source class, their posteriors pooled as a document attacker pools them; its decoder is pre-trained as an autoencoder of
     every class's sentences (``neutral-autoencoder.pt``), the cycle loss reconstructs the input through the same
     generator and the language loss averages the classes' language models.
     """
@@ -102,6 +106,7 @@ class A4NTConfig:
     semantic: str = "cycml"
     language_loss: bool = True
     objective: str = "flip"
+    neutral_window: int = 1
     style_weight: float | None = None
     semantic_weight: float | None = None
     language_weight: float | None = None
@@ -112,7 +117,7 @@ class A4NTConfig:
         owner = "A4NT config"
         for name in ("vocabulary_size", "min_tokens", "max_tokens", "max_sentences_per_class", "validation_sentences",
                      "punkt_training_words", "embedding_dim", "hidden_size", "batch_size", "pretrain_batch_size",
-                     "checkpoint_every", "autoencoder_eval_sentences", "autoencoder_patience"):
+                     "checkpoint_every", "autoencoder_eval_sentences", "autoencoder_patience", "neutral_window"):
             check_number(getattr(self, name), name, owner, kind=int, low=1, closed="left")
         for name in ("classifier_steps", "holdout_steps", "language_model_steps", "autoencoder_steps", "adversarial_steps",
                      "autoencoder_eval_every", "split_seed", "seed"):
@@ -126,6 +131,8 @@ class A4NTConfig:
         check_number(self.dropout, "dropout", owner, low=0, high=1, closed="left")
         check_option(self.semantic, "semantic", owner, SEMANTIC_LOSSES)
         check_option(self.objective, "objective", owner, OBJECTIVES)
+        if self.neutral_window > 1 and self.objective != "neutral":
+            raise InputError(f"{owner}: neutral_window {self.neutral_window} needs objective = \"neutral\"")
         if self.min_tokens > self.max_tokens:
             raise InputError(f"{owner}: min_tokens {self.min_tokens} > max_tokens {self.max_tokens}")
         object.__setattr__(self, "holdouts", tuple(self.holdouts))
@@ -134,7 +141,7 @@ class A4NTConfig:
 
     @property
     def variant(self) -> str:
-        return variant_name(self.semantic, self.language_loss, self.objective)
+        return variant_name(self.semantic, self.language_loss, self.objective, self.neutral_window)
 
     @property
     def masks_entities(self) -> bool:

@@ -30,6 +30,8 @@ from authorguard.neural.a4nt.data import SettingData, build_setting_data, pad_ba
 from authorguard.neural.a4nt.text import SentenceSplitter, Vocabulary
 
 STAGES = ("data", "classifiers", "language-models", "autoencoder", "adversarial")
+#: sentences per window when the monitor pools the adversary's posteriors (a short document's worth)
+MONITOR_WINDOW = 16
 Report = Callable[[str, int, int, dict], None]
 
 
@@ -371,10 +373,12 @@ def _other_class(label: int, n_classes: int, rng: np.random.Generator) -> int:
 def _monitor(generator, classifier, data: SettingData, config: A4NTConfig, adversary=None) -> dict:
     """On up to 256 validation sentences per class: how often the frozen attribute classifier (and, for the
     neutral objective, the adversary trained on the generator's output) still finds the source class in the
-    greedy rewrites, and the share of rewritten tokens equal to the input's."""
+    greedy rewrites, and the share of rewritten tokens equal to the input's. The adversary is also read as a
+    document attacker reads it: its posteriors pooled over windows of ``MONITOR_WINDOW`` rewrites of one class."""
     import torch
 
     found, caught, kept, total = 0, 0, 0, 0
+    pooled_caught, windows = 0, 0
     generator.eval()
     with torch.no_grad():
         for label in range(len(data.classes)):
@@ -387,7 +391,12 @@ def _monitor(generator, classifier, data: SettingData, config: A4NTConfig, adver
             words = [row[m].tolist() for row, m in zip(out["tokens"], out["words"])]
             found += int((sentence_scores(classifier, words).argmax(1) == label).sum())
             if adversary is not None:
-                caught += int((sentence_scores(adversary, words).argmax(1) == label).sum())
+                scores = sentence_scores(adversary, words)
+                caught += int((scores.argmax(1) == label).sum())
+                whole = len(scores) // MONITOR_WINDOW * MONITOR_WINDOW  # uniform prior: pooling sums log-posteriors
+                pooled = scores[:whole].reshape(-1, MONITOR_WINDOW, scores.shape[1]).sum(1)
+                pooled_caught += int((pooled.argmax(1) == label).sum())
+                windows += len(pooled)
             kept += sum(len(set(a) & set(b)) / max(1, len(set(a))) for a, b in zip(mine, words))
             total += len(mine)
     generator.train()
@@ -396,6 +405,7 @@ def _monitor(generator, classifier, data: SettingData, config: A4NTConfig, adver
     record = {"validation_source_accuracy": found / max(1, total), "validation_token_overlap": kept / max(1, total)}
     if adversary is not None:
         record["validation_adversary_accuracy"] = caught / max(1, total)
+        record[f"validation_adversary_window{MONITOR_WINDOW}_accuracy"] = pooled_caught / max(1, windows)
     return record
 
 
@@ -534,18 +544,27 @@ def _flip_step(config: A4NTConfig, data: SettingData, networks: dict, g_optimize
 def _neutral_step(config: A4NTConfig, data: SettingData, networks: dict, g_optimizer, d_optimizer):
     """One step of the neutral objective (docs/neural.md): the one generator rewrites a balanced batch of every
     class; its style loss is KL(prior ‖ posterior) under the frozen attribute classifier and under the adversary,
-    averaged; the cycle loss reconstructs each input from its rewrite through the same generator; the language
-    loss averages the classes' language models. Then the adversary (the "discriminator", initialised from the
-    attribute classifier) takes one step of cross-entropy on the rewrites labelled with their *source* class —
-    the attacker retrained on the obfuscator's output, in the loop."""
+    averaged — per sentence, or with ``config.neutral_window`` k > 1 per window of k rewrites of one source class,
+    the posteriors pooled (:func:`~authorguard.neural.a4nt.losses.window_neutral_loss`); the cycle loss
+    reconstructs each input from its rewrite through the same generator; the language loss averages the classes'
+    language models. Then the adversary (the "discriminator", initialised from the attribute classifier) takes one
+    step of cross-entropy on the rewrites labelled with their *source* class — the attacker retrained on the
+    obfuscator's output, in the loop."""
     import torch
 
-    from authorguard.neural.a4nt.losses import neutral_loss
+    from authorguard.neural.a4nt.losses import window_neutral_loss
 
     generator, adversary, frozen = networks["generator"], networks["discriminator"], networks["frozen"]
     language_models = [m for m in networks["language_models"] if m is not None]
     n_classes = len(data.classes)
     per_class = max(1, config.batch_size // n_classes)
+    window = config.neutral_window
+    if per_class % window:
+        raise InputError(f"A4NT config: neutral_window {window} does not divide the {per_class} sentences per class "
+                         f"of a batch (batch_size {config.batch_size}, {n_classes} classes)")
+
+    def style(classifier, soft, words):
+        return window_neutral_loss(torch.log_softmax(classifier(soft, words), -1), window)
 
     def step(index, rng, extra):
         gumbel = torch.Generator().manual_seed(int(rng.integers(2**62)))
@@ -557,8 +576,7 @@ def _neutral_step(config: A4NTConfig, data: SettingData, networks: dict, g_optim
             out = generator.generate(source, source_mask, 0, config.max_tokens + 1, "gumbel", config.gumbel_temperature,
                                      gumbel)
             soft, words = out["soft"], out["words"]
-            terms["style"].append(0.5 * (neutral_loss(torch.log_softmax(adversary(soft, words), -1))
-                                         + neutral_loss(torch.log_softmax(frozen(soft, words), -1))))
+            terms["style"].append(0.5 * (style(adversary, soft, words) + style(frozen, soft, words)))
             terms["semantic"].append(_semantic_term(config, networks, sentences, source, source_mask, soft, words, 0))
             if language_models:
                 terms["language"].append(torch.stack([m.soft_nll(soft, out["mask"]) for m in language_models]).mean(0))
