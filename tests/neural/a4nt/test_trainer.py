@@ -115,17 +115,19 @@ def test_a_corrupt_network_file_is_a_one_line_error(tmp_path):
 # -- the neutral objective and early stopping ---------------------------------------------------------------
 
 
-def _prior_distance(generator, classifier, data, decoder_of) -> float:
-    """Mean KL(uniform ‖ classifier posterior) on the greedy rewrites of the validation sentences."""
-    from authorguard.neural.a4nt.losses import neutral_loss
+def _prior_distance(generator, classifier, data, decoder_of, window: int = 1) -> float:
+    """Mean KL(uniform ‖ classifier posterior) on the greedy rewrites of the validation sentences, the posteriors
+    pooled over windows of ``window`` rewrites of one class (a class's last partial window left out)."""
+    from authorguard.neural.a4nt.losses import window_neutral_loss
 
     values = []
     with torch.no_grad():
         for label in (0, 1):
             mine = [s for s, c in zip(data.validation, data.validation_labels) if c == label]
+            mine = mine[: len(mine) // window * window]
             out = generator.generate(*pad_batch(mine), decoder_of(label), 14, "greedy")
             words = [row[m].tolist() or [3] for row, m in zip(out["tokens"], out["words"])]
-            values.append(neutral_loss(torch.from_numpy(trainer.sentence_scores(classifier, words))))
+            values.append(window_neutral_loss(torch.from_numpy(trainer.sentence_scores(classifier, words)), window))
     return float(torch.cat(values).mean())
 
 
@@ -166,8 +168,6 @@ def test_the_neutral_objective_moves_the_classifier_posterior_to_the_prior(toy, 
 def test_the_window_pooled_neutral_loss_trains_its_own_variant(toy, neutral, tmp_path):
     import shutil
 
-    from authorguard.neural.a4nt.losses import window_neutral_loss
-
     _, data, vocabulary = toy
     config, folder = neutral
     config = dataclasses.replace(config, neutral_window=4)
@@ -175,20 +175,10 @@ def test_the_window_pooled_neutral_loss_trains_its_own_variant(toy, neutral, tmp
     shutil.copytree(folder, tmp_path / "f")
     trainer.train_adversarial(config, tmp_path / "f", data, vocabulary)
     classifier = trainer.load_network(tmp_path / "f" / "classifier.pt", "classifier")
-
-    def pooled_distance(generator) -> float:  # KL to the prior of the classifier's posterior over 4 rewrites
-        values = []
-        with torch.no_grad():
-            for label in (0, 1):
-                mine = [s for s, c in zip(data.validation, data.validation_labels) if c == label]
-                mine = mine[: len(mine) // 4 * 4]
-                out = generator.generate(*pad_batch(mine), 0, 14, "greedy")
-                words = [row[m].tolist() or [3] for row, m in zip(out["tokens"], out["words"])]
-                values.append(window_neutral_loss(torch.from_numpy(trainer.sentence_scores(classifier, words)), 4))
-        return float(torch.cat(values).mean())
-
-    before = pooled_distance(trainer.load_network(tmp_path / "f" / "neutral-autoencoder.pt", "generator"))
-    after = pooled_distance(trainer.load_network(tmp_path / "f" / "neutral-w4-cycml-lang/generator.pt", "generator"))
+    start = trainer.load_network(tmp_path / "f" / "neutral-autoencoder.pt", "generator")
+    end = trainer.load_network(tmp_path / "f" / "neutral-w4-cycml-lang/generator.pt", "generator")
+    before = _prior_distance(start, classifier, data, lambda label: 0, window=4)
+    after = _prior_distance(end, classifier, data, lambda label: 0, window=4)
     assert after < before / 2
     last = trainer._load(tmp_path / "f" / "neutral-w4-cycml-lang/generator.pt")["history"][-1]
     assert 0.0 <= last[f"validation_adversary_window{trainer.MONITOR_WINDOW}_accuracy"] <= 1.0

@@ -377,6 +377,8 @@ def _monitor(generator, classifier, data: SettingData, config: A4NTConfig, adver
     document attacker reads it: its posteriors pooled over windows of ``MONITOR_WINDOW`` rewrites of one class."""
     import torch
 
+    from authorguard.neural.a4nt.losses import pooled_log_probs
+
     found, caught, kept, total = 0, 0, 0, 0
     pooled_caught, windows = 0, 0
     generator.eval()
@@ -393,8 +395,8 @@ def _monitor(generator, classifier, data: SettingData, config: A4NTConfig, adver
             if adversary is not None:
                 scores = sentence_scores(adversary, words)
                 caught += int((scores.argmax(1) == label).sum())
-                whole = len(scores) // MONITOR_WINDOW * MONITOR_WINDOW  # uniform prior: pooling sums log-posteriors
-                pooled = scores[:whole].reshape(-1, MONITOR_WINDOW, scores.shape[1]).sum(1)
+                whole = len(scores) // MONITOR_WINDOW * MONITOR_WINDOW
+                pooled = pooled_log_probs(torch.from_numpy(scores[:whole]), MONITOR_WINDOW)
                 pooled_caught += int((pooled.argmax(1) == label).sum())
                 windows += len(pooled)
             kept += sum(len(set(a) & set(b)) / max(1, len(set(a))) for a, b in zip(mine, words))
