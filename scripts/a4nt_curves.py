@@ -3,6 +3,9 @@ adversarially trained variant, the validation accuracy of the frozen classifier 
 adversary) on greedy rewrites, with the token overlap with the input. Prints the curves as Markdown too.
 
 Usage:  python scripts/a4nt_curves.py runs/a4nt-blog-age-es -o docs/results/a4nt/blog-age-es-curves.png
+        python scripts/a4nt_curves.py runs/a4nt-blog-age-full --summary runs/a4nt-blog-age-full/gpu-summary.json \
+            -o docs/results/a4nt/blog-age-full-curves.png
+(``--summary``: the ``summary.json`` of scripts/a4nt_parallel_recipe.py, whose harvested generators carry no records)
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("folder", type=Path)
     parser.add_argument("-o", "--output", type=Path, required=True)
+    parser.add_argument("--summary", type=Path, help="read the records from this summary.json instead of the folder's files")
     args = parser.parse_args()
 
     import matplotlib
@@ -24,10 +28,25 @@ def main() -> None:
     import torch
 
     folder = args.folder
+    if args.summary:
+        import json
+
+        stored_stages = json.loads(args.summary.read_text(encoding="utf-8"))["stages"]
+
+        def stage(name: str):
+            return stored_stages.get(name)
+
+        generator_names = sorted(k for k in stored_stages if k.endswith("/generator.pt"))
+    else:
+        def stage(name: str):
+            path = folder / name
+            return torch.load(path, map_location="cpu", weights_only=False) if path.is_file() else None
+
+        generator_names = sorted(p.relative_to(folder).as_posix() for p in folder.glob("*/generator.pt"))
     autoencoders = {}
     for name in ("autoencoder", "neutral-autoencoder"):
-        if (folder / f"{name}.pt").is_file():
-            stored = torch.load(folder / f"{name}.pt", map_location="cpu", weights_only=False)
+        stored = stage(f"{name}.pt")
+        if stored is not None:
             autoencoders[name] = stored
             curve = stored.get("curve", [])
             print(f"{name}: best step {stored.get('best_step')}, stopped early {stored.get('stopped_early')}, "
@@ -36,11 +55,12 @@ def main() -> None:
             print("|---" * (len(curve) + 1) + "|")
             print("| METEOR | " + " | ".join(f"{p['meteor']:.3f}" for p in curve) + " |")
     variants = {}
-    for path in sorted(folder.glob("*/generator.pt")):
-        stored = torch.load(path, map_location="cpu", weights_only=False)
+    for name in generator_names:
+        stored = stage(name)
         points = [(i + 1, r) for i, r in enumerate(stored["history"]) if "validation_source_accuracy" in r]
-        variants[path.parent.name] = points
-        print(f"{path.parent.name}: {stored.get('seconds', 0):.0f} s")
+        variant = name.split("/")[0]
+        variants[variant] = points
+        print(f"{variant}: {stored.get('seconds', 0):.0f} s")
         for step, record in points:
             print(f"  step {step}: classifier {record['validation_source_accuracy']:.3f}"
                   + (f", adversary {record['validation_adversary_accuracy']:.3f}" if "validation_adversary_accuracy" in record else "")

@@ -401,6 +401,13 @@ def test_a4nt_without_a_model_names_the_flag(tmp_path, rows):
     assert result.exit_code == 2 and "--model DIR" in result.stderr
 
 
+def test_a4nt_train_refuses_an_unknown_device_before_touching_the_folder(tmp_path):
+    pytest.importorskip("torch")
+    result = _run("a4nt", "train", "-o", tmp_path / "model", "--device", "tpu")
+    assert result.exit_code == 2 and "unknown device 'tpu'" in result.stderr
+    assert not (tmp_path / "model").exists()
+
+
 def test_obfuscate_epsilon_flag_goes_to_the_method_and_the_spent_epsilon_is_printed(tmp_path, rows, monkeypatch):
     infile = _write_input(tmp_path / "in.jsonl", rows)
     refused = _run("obfuscate", infile, "-o", tmp_path / "o.jsonl", "--method", "dropout", "--epsilon", 5)

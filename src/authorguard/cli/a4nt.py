@@ -22,6 +22,7 @@ def train(
     stage: Annotated[list[str], typer.Option("--stage", help="Stages to run (repeat; default all): data, classifiers, "
                                                             "language-models, autoencoder, adversarial.")] = None,
     data_dir: Annotated[Path, typer.Option("--data-dir", help="Data directory (default: AUTHORGUARD_DATA).")] = None,
+    device: Annotated[str, typer.Option("--device", help="Where to train: cpu, cuda, cuda:N or auto (a GPU if torch sees one).")] = "cpu",
 ) -> None:
     """Train (or resume) the stages of an A4NT model folder; each stage checkpoints and skips what is done.
     The adversarial variant is the config's ``semantic`` + ``language_loss`` (cycml-lang by default)."""
@@ -46,7 +47,7 @@ def train(
                 console.print(f"{name} {step}/{total} " + json.dumps({k: round(v, 4) if isinstance(v, float) else v
                                                                        for k, v in record.items()}), highlight=False)
 
-        produced = train_a4nt(resolved, output, tuple(stage) if stage else STAGES, report)
+        produced = train_a4nt(resolved, output, tuple(stage) if stage else STAGES, report, device)
     console.print(f"A4NT model folder {output}: " + "; ".join(f"{k}: {len(v)} file(s)" for k, v in produced.items()), highlight=False)
 
 

@@ -241,3 +241,58 @@ def test_autoencoder_early_stopping_keeps_the_best_weights_and_stops_without_gai
     stopped = trainer._load(trainer.pretrain_autoencoder(frozen, tmp_path / "frozen", data, vocabulary))
     assert stopped["stopped_early"] and [c["step"] for c in stopped["curve"]] == [10, 20, 30]
     assert len(stopped["history"]) == 30 and stopped["best_step"] == 10
+
+
+# -- devices ---------------------------------------------------------------------------------------------------
+
+
+def test_the_training_device_is_resolved_or_refused_in_one_line():
+    assert trainer.training_device("cpu") == torch.device("cpu")
+    assert trainer.training_device("AUTO").type == ("cuda" if torch.cuda.is_available() else "cpu")
+    for bad in ("tpu", "gpu0", "cuda:x", ""):
+        with pytest.raises(trainer.InputError, match="unknown device") as caught:
+            trainer.training_device(bad)
+        assert "\n" not in str(caught.value)
+    if not torch.cuda.is_available():
+        with pytest.raises(trainer.InputError, match="sees no CUDA GPU"):
+            trainer.training_device("cuda")
+
+
+def test_a_batch_is_padded_after_its_words_on_the_default_device():
+    from authorguard.neural.a4nt.text import Vocabulary
+
+    pad, end = Vocabulary.pad, Vocabulary.eos
+    with trainer.training_device("cpu"):
+        ids, mask = pad_batch([[14, 15, 16], [], [17]], append_end=True)
+    assert ids.tolist() == [[14, 15, 16, end], [end, pad, pad, pad], [17, end, pad, pad]]
+    assert mask.tolist() == [[True] * 4, [True, False, False, False], [True, True, False, False]]
+    assert ids.dtype == torch.int64 and mask.dtype == torch.bool and ids.device == torch.get_default_device()
+    ids, mask = pad_batch([[]])
+    assert ids.tolist() == [[pad]] and mask.tolist() == [[False]]
+
+
+def test_frozen_networks_keep_their_lstms_differentiable_without_dropout():
+    from authorguard.neural.a4nt.networks import LanguageModel, build_classifier
+
+    spec = {"kind": "lstm", "vocab_size": 30, "n_classes": 2, "embedding_dim": 8, "width": 8, "layers": 1, "dropout": 0.5}
+    one_layer, two_layers = build_classifier(spec), build_classifier({**spec, "layers": 2})
+    model = LanguageModel(30, 8, 8, dropout=0.5)
+    trainer.differentiable_eval(one_layer, two_layers, model, None)
+    for network in (one_layer, model):
+        assert all(m.training == isinstance(m, torch.nn.RNNBase) for m in network.modules())
+    # a two-layer LSTM drops out between its layers in training mode: it stays in evaluation mode
+    assert not any(m.training for m in two_layers.modules())
+    # evaluation-mode output is unchanged by the LSTMs' mode (no dropout anywhere)
+    ids, mask = pad_batch([[4, 5, 6, 7]])
+    with torch.no_grad():
+        before = one_layer(ids, mask)
+        one_layer.eval()
+        assert torch.allclose(before, one_layer(ids, mask))
+
+
+def test_stage_files_hold_cpu_tensors_and_record_their_device(trained):
+    stored = torch.load(trained / "classifier.pt", weights_only=False)
+    assert stored["device"] == "cpu"
+    assert all(v.device.type == "cpu" for v in stored["state"].values())
+    nested = trainer._on_cpu({"a": [torch.ones(2), (torch.zeros(1), 3)], "b": "x"})
+    assert isinstance(nested["a"][1], tuple) and nested["a"][1][1] == 3 and nested["b"] == "x"

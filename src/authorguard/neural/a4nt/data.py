@@ -125,10 +125,11 @@ def pad_batch(sentences: list[list[int]], append_end: bool = False):
 
     rows = [list(s) + ([Vocabulary.eos] if append_end else []) for s in sentences]
     width = max(1, max((len(r) for r in rows), default=1))
-    ids = torch.full((len(rows), width), Vocabulary.pad, dtype=torch.int64)
-    mask = torch.zeros((len(rows), width), dtype=torch.bool)
+    ids = np.full((len(rows), width), Vocabulary.pad, dtype=np.int64)
+    mask = np.zeros((len(rows), width), dtype=bool)
     for i, row in enumerate(rows):
-        if row:
-            ids[i, : len(row)] = torch.tensor(row, dtype=torch.int64)
-            mask[i, : len(row)] = True
+        ids[i, : len(row)] = row
+        mask[i, : len(row)] = True
+    # one copy per batch, to torch's default device (the trainer's, under ``with torch.device(...)``)
+    ids, mask = torch.as_tensor(ids), torch.as_tensor(mask)
     return ids, mask

@@ -6,7 +6,10 @@ sentences: the paper's pre-training, and its autoencoder baseline) -> ``adversar
 generators against a discriminator initialised from A, with the style, semantic and language losses).
 
 Every step draws its batch from ``numpy.random.default_rng([seed, stage, step])`` and seeds torch the same way, so
-a stage resumed from a checkpoint continues exactly as an uninterrupted run would.
+a stage resumed from a checkpoint continues exactly as an uninterrupted run would (on the same device: a GPU draws
+other Gumbel noise and sums in another order than the CPU, so a folder trained there is not bit-identical to one
+trained here). ``train_a4nt(..., device="cuda")`` runs the stages on a GPU: networks and batches are made on
+torch's default device, set for the run; files are stored as CPU tensors' state and load on either.
 
 Folder layout: ``config.json``, ``vocabulary.json``, ``punkt.json``, ``sentences.json.gz``, ``classifier.pt``,
 ``holdouts/<spec>.pt``, ``language-models/<class index>.pt``, ``autoencoder.pt``, ``<variant>/generator.pt``
@@ -39,12 +42,32 @@ def _quiet(stage: str, step: int, total: int, record: dict) -> None:
     return None
 
 
+def _on_cpu(obj):
+    """``obj`` with every tensor in it (nested dicts, lists, tuples) moved to the CPU."""
+    import torch
+
+    if isinstance(obj, torch.Tensor):
+        return obj.cpu()
+    if isinstance(obj, dict):
+        return {k: _on_cpu(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return type(obj)(_on_cpu(v) for v in obj)
+    return obj
+
+
+def _device_name() -> str:
+    """Where the stage ran (torch's default device), recorded in its file."""
+    import torch
+
+    return str(torch.get_default_device())
+
+
 def _save(obj, path: Path) -> None:
     import torch
 
     path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_name(path.name + ".partial")
-    torch.save(obj, partial)
+    torch.save(_on_cpu(obj), partial)
     os.replace(partial, path)
 
 
@@ -57,6 +80,30 @@ def _load(path: Path) -> dict:
         return torch.load(path, map_location="cpu", weights_only=False)
     except Exception as error:  # torch raises many kinds for a truncated or foreign file
         raise InputError(f"A4NT model file {path} cannot be read: {first_line(error, 160)}") from None
+
+
+def _noise_generator(rng: np.random.Generator):
+    """A torch generator on the default device (a GPU's sampling needs a generator of its own device), seeded from
+    the step's ``rng``."""
+    import torch
+
+    return torch.Generator(device=torch.get_default_device()).manual_seed(int(rng.integers(2**62)))
+
+
+def differentiable_eval(*networks) -> None:
+    """Frozen networks that gradients pass through (the attribute classifier, the language models): evaluation mode
+    (no dropout), except their single-layer LSTMs, set to training mode — cuDNN computes an LSTM's backward pass in
+    training mode only, and a one-layer LSTM (no inter-layer dropout) computes the same either way. Called at each
+    step, since scoring (:func:`sentence_scores`) puts a network back in evaluation mode."""
+    import torch
+
+    for network in networks:
+        if network is None:
+            continue
+        network.eval()
+        for module in network.modules():
+            if isinstance(module, torch.nn.RNNBase) and (module.num_layers == 1 or module.dropout == 0):
+                module.train()
 
 
 def _stage_seed(config: A4NTConfig, stage: str, step: int) -> list[int]:
@@ -173,7 +220,7 @@ def sentence_scores(model, sentences: list[list[int]], batch_size: int = 256):
         for start in range(0, len(sentences), batch_size):
             chunk = [s or [Vocabulary.unk] for s in sentences[start : start + batch_size]]
             ids, mask = pad_batch(chunk)
-            outputs.append(torch.log_softmax(model(ids, mask), dim=-1).numpy())
+            outputs.append(torch.log_softmax(model(ids, mask), dim=-1).cpu().numpy())
     return np.concatenate(outputs) if outputs else np.zeros((0, 0))
 
 
@@ -209,7 +256,8 @@ def train_classifier(config: A4NTConfig, folder: Path, data: SettingData, vocabu
     predicted = sentence_scores(model, data.validation).argmax(1) if data.validation else []
     metrics = classification_scores(data.validation_labels, list(predicted)) if data.validation else {}
     _save({"spec": spec, "state": model.state_dict(), "history": history, "validation": metrics,
-           "seconds": time.perf_counter() - started}, path)
+           "seconds": time.perf_counter() - started,
+           "device": _device_name()}, path)
     path.with_name(path.name + ".checkpoint").unlink(missing_ok=True)
     return path
 
@@ -247,7 +295,8 @@ def train_language_model(config: A4NTConfig, folder: Path, data: SettingData, vo
             ids, mask = pad_batch(mine[:1000], append_end=True)
             perplexity = float(torch.exp(model.token_nll(ids, mask).sum() / mask.sum()))
     _save({"spec": spec, "state": model.state_dict(), "history": history, "validation_perplexity": perplexity,
-           "seconds": time.perf_counter() - started}, path)
+           "seconds": time.perf_counter() - started,
+           "device": _device_name()}, path)
     path.with_name(path.name + ".checkpoint").unlink(missing_ok=True)
     return path
 
@@ -336,7 +385,8 @@ def pretrain_autoencoder(config: A4NTConfig, folder: Path, data: SettingData, vo
     if "best_state" in extra:
         model.load_state_dict(extra["best_state"])
     _save({"spec": spec, "state": model.state_dict(), "history": history, "seconds": time.perf_counter() - started,
-           "curve": extra.get("curve", []), "best_step": extra.get("best_step"), "stopped_early": bool(extra.get("stop"))},
+           "device": _device_name(), "curve": extra.get("curve", []), "best_step": extra.get("best_step"),
+           "stopped_early": bool(extra.get("stop"))},
           path)
     path.with_name(path.name + ".checkpoint").unlink(missing_ok=True)
     return path
@@ -476,7 +526,8 @@ def train_adversarial(config: A4NTConfig, folder: Path, data: SettingData, vocab
                                 {"generator": g_optimizer, "discriminator": d_optimizer},
                                 config.adversarial_steps, step, config, report)
     _save({"spec": spec, "state": generator.state_dict(), "history": history, "weights": extra.get("weights"),
-           "config": config.to_dict(), "seconds": time.perf_counter() - started}, path)
+           "config": config.to_dict(), "seconds": time.perf_counter() - started,
+           "device": _device_name()}, path)
     if neutral:  # the adversary as trained against the final generator: an attacker the evaluation can reuse
         _save({"spec": classifier_spec(config, vocabulary, n_classes), "state": discriminator.state_dict()},
               out_dir / "adversary.pt")
@@ -506,7 +557,8 @@ def _flip_step(config: A4NTConfig, data: SettingData, networks: dict, g_optimize
     per_class = max(1, config.batch_size // n_classes)
 
     def step(index, rng, extra):
-        gumbel = torch.Generator().manual_seed(int(rng.integers(2**62)))
+        differentiable_eval(*language_models)
+        gumbel = _noise_generator(rng)
         terms = {"style": [], "semantic": [], "language": []}
         generated = []
         for source_label in range(n_classes):
@@ -569,7 +621,8 @@ def _neutral_step(config: A4NTConfig, data: SettingData, networks: dict, g_optim
         return window_neutral_loss(torch.log_softmax(classifier(soft, words), -1), window)
 
     def step(index, rng, extra):
-        gumbel = torch.Generator().manual_seed(int(rng.integers(2**62)))
+        differentiable_eval(frozen, *language_models)
+        gumbel = _noise_generator(rng)
         terms = {"style": [], "semantic": [], "language": []}
         generated = []
         for source_label in range(n_classes):
@@ -601,13 +654,38 @@ def _neutral_step(config: A4NTConfig, data: SettingData, networks: dict, g_optim
     return step
 
 
+def training_device(device: str = "cpu"):
+    """``device`` as a ``torch.device``, which is also the context (``with training_device("cuda"): ...``) that
+    makes it torch's default device, so networks and batches are made there: ``cpu``, ``cuda``, ``cuda:N`` or
+    ``auto`` (a GPU when torch sees one). An unknown or absent device is refused with a one-line error."""
+    import torch
+
+    name = str(device).strip().lower()
+    if name == "auto":
+        name = "cuda" if torch.cuda.is_available() else "cpu"
+    try:
+        resolved = torch.device(name)
+    except RuntimeError:
+        resolved = None
+    if resolved is None or resolved.type not in ("cpu", "cuda"):
+        raise InputError(f"unknown device {device!r} (cpu, cuda, cuda:N or auto)")
+    if resolved.type == "cuda" and not torch.cuda.is_available():
+        raise InputError(f"device {device!r}: torch sees no CUDA GPU here (use cpu or auto)")
+    return resolved
+
+
 def train_a4nt(config: A4NTConfig, folder: str | os.PathLike, stages: tuple[str, ...] = STAGES,
-               report: Report = _quiet) -> dict:
-    """Run ``stages`` (in the fixed order, skipping what is already trained); returns what each produced."""
+               report: Report = _quiet, device: str = "cpu") -> dict:
+    """Run ``stages`` (in the fixed order, skipping what is already trained) on ``device`` (see
+    :func:`training_device`); returns what each produced."""
     unknown = [s for s in stages if s not in STAGES]
     if unknown:
         raise InputError(f"unknown A4NT stage {unknown[0]!r} (stages: {', '.join(STAGES)})")
-    folder = Path(folder)
+    with training_device(device):
+        return _train_stages(config, Path(folder), stages, report)
+
+
+def _train_stages(config: A4NTConfig, folder: Path, stages: tuple[str, ...], report: Report) -> dict:
     data, vocabulary = prepare_folder(config, folder, report)
     produced: dict[str, list[str]] = {"data": [str(folder / "sentences.json.gz")]}
     if "classifiers" in stages:
