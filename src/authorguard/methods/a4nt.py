@@ -41,26 +41,33 @@ class A4NT(TextObfuscator):
     samples : int, default=1
         Rewrites per sentence: 1 = greedy (deterministic); K > 1 = K sampled rewrites, one kept by ``select``.
     select : {"random", "max-meteor", "min-meteor"}
+    placeholders : {"keep", "drop", "copy"}, default="keep"
+        What the networks' ``<unk>`` (a word outside the model's vocabulary) and ``NUM`` (a number) become in the
+        output: kept as written (the paper's output), dropped, or filled with the input sentence's own unknown
+        words and numbers, in order (:func:`authorguard.neural.a4nt.text.fill_placeholders`).
     random_state : int, numpy Generator or None
     """
 
     deterministic = False
 
     def __init__(self, model: str | None = None, variant: str = "cycml-lang", samples: int = 1, select: str = "random",
-                 random_state=None) -> None:
+                 placeholders: str = "keep", random_state=None) -> None:
         self.model = model
         self.variant = variant
         self.samples = samples
         self.select = select
+        self.placeholders = placeholders
         self.random_state = random_state
 
     def fit(self, raw_documents=None, y=None):
         from authorguard.neural.a4nt.model import SELECTIONS
+        from authorguard.neural.a4nt.text import PLACEHOLDER_MODES
         from authorguard.neural.a4nt.packaging import resolve_model
 
         name = type(self).__name__
         check_number(self.samples, "samples", name, kind=int, low=1, closed="left")
         check_option(self.select, "select", name, SELECTIONS)
+        check_option(self.placeholders, "placeholders", name, PLACEHOLDER_MODES)
         self.model_ = _load(str(resolve_model(self.model, self.variant)), self.variant)
         return self
 
@@ -73,23 +80,27 @@ class A4NT(TextObfuscator):
 
     def obfuscate_labelled(self, raw_documents, attributes) -> list[str]:
         texts = check_texts(raw_documents, type(self).__name__)
-        return self.model_.obfuscate(texts, attributes, self.samples, self.select, int_seed(self.random_state))
+        return self.model_.obfuscate(texts, attributes, self.samples, self.select, int_seed(self.random_state),
+                                     placeholders=self.placeholders)
 
     def obfuscate_records(self, raw_documents, record_ids, seed: int | None) -> list[str]:
         texts = check_texts(raw_documents, type(self).__name__)
         if len(texts) != len(record_ids):
             raise ValueError(f"{len(texts)} documents but {len(record_ids)} record ids")
-        return self.model_.obfuscate(texts, None, self.samples, self.select, seed, keys=list(record_ids))
+        return self.model_.obfuscate(texts, None, self.samples, self.select, seed, keys=list(record_ids),
+                                     placeholders=self.placeholders)
 
 
 class A4NTAutoencoder(A4NT):
     """The paper's autoencoder baseline: each document through the other class's pre-trained autoencoder."""
 
-    def __init__(self, model: str | None = None, samples: int = 1, select: str = "random", random_state=None) -> None:
-        super().__init__(model, "autoencoder", samples, select, random_state)
+    def __init__(self, model: str | None = None, samples: int = 1, select: str = "random", placeholders: str = "keep",
+                 random_state=None) -> None:
+        super().__init__(model, "autoencoder", samples, select, placeholders, random_state)
 
     def get_params(self, deep: bool = True) -> dict:
-        return {"model": self.model, "samples": self.samples, "select": self.select, "random_state": self.random_state}
+        return {"model": self.model, "samples": self.samples, "select": self.select, "placeholders": self.placeholders,
+                "random_state": self.random_state}
 
 
 class A4NTNeutral(A4NT):
@@ -98,8 +109,8 @@ class A4NTNeutral(A4NT):
     windows of 8 sentences) or ``neutral-autoencoder``, its starting point)."""
 
     def __init__(self, model: str | None = None, variant: str = "neutral-cycml-lang", samples: int = 1,
-                 select: str = "random", random_state=None) -> None:
-        super().__init__(model, variant, samples, select, random_state)
+                 select: str = "random", placeholders: str = "keep", random_state=None) -> None:
+        super().__init__(model, variant, samples, select, placeholders, random_state)
 
     def fit(self, raw_documents=None, y=None):
         from authorguard.neural.a4nt.config import is_neutral

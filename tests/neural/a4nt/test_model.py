@@ -40,6 +40,34 @@ def test_sampling_is_seeded_and_selection_orders_meteor(blog_age_folder, documen
     assert high > low
 
 
+def test_placeholders_in_rewrites_are_kept_dropped_or_copied(blog_age_folder, documents):
+    import re
+
+    from authorguard.methods.a4nt import A4NT
+    from authorguard.neural.a4nt.text import tokenize
+
+    texts, labels = documents
+    kept = A4NT(model=str(blog_age_folder)).fit().obfuscate_labelled(texts, labels)
+    assert any("<unk>" in t for t in kept)  # the tiny model's 1,500-word vocabulary leaves many words unknown
+    dropped = A4NT(model=str(blog_age_folder), placeholders="drop").fit().obfuscate_labelled(texts, labels)
+    copied = A4NT(model=str(blog_age_folder), placeholders="copy").fit().obfuscate_labelled(texts, labels)
+    assert len(dropped) == len(copied) == len(texts)
+    for out in (dropped, copied):
+        assert not any("<unk>" in t or "NUM" in re.findall(r"\w+", t) for t in out)
+
+    def letters(text: str) -> str:
+        return re.sub(r"\s+", "", text)
+
+    # the same rewrites with only their placeholders removed (spacing aside)
+    assert [letters(t) for t in dropped] == [letters(re.sub(r"<unk>|\bNUM\b", "", t)) for t in kept]
+    # filled from the input: every copied word stands in the input document
+    for text, out, gone in zip(texts, copied, dropped):
+        assert set(tokenize(out)) - set(tokenize(gone)) <= set(tokenize(text))
+    assert sum(len(t.split()) for t in copied) > sum(len(t.split()) for t in dropped)
+    with pytest.raises(InputError, match="placeholders"):
+        A4NT(model=str(blog_age_folder), placeholders="fill").fit()
+
+
 def test_the_autoencoder_baseline_and_bad_models(blog_age_folder, documents, tmp_path):
     from authorguard.methods.a4nt import A4NT, A4NTAutoencoder
 

@@ -56,3 +56,28 @@ def test_preprocessor_cuts_long_sentences_without_losing_tokens(blog_texts):
         assert all(1 <= len(s) <= 7 for s in document)
         assert sum(len(s) for s in document) == sum(len(tokenize(s)) for s in splitter.split(text))
     assert preprocessor.sentences([""]) == [[]]
+
+
+def test_placeholders_are_kept_dropped_or_filled_from_the_input_in_order():
+    from authorguard.neural.a4nt.text import fill_placeholders, sentence_numbers
+
+    vocabulary = Vocabulary([*SPECIALS, "i", "met", "at", "and", "."])
+    source = tokenize("I met Zelda at 7:30 and Quentin at 9.")
+    numbers = sentence_numbers("I met Zelda at 7:30 and Quentin at 9.")
+    assert numbers == ["7:30", "9"] and source.count("NUM") == 2
+    rewrite = ["<unk>", "and", "<unk>", "met", "at", "NUM", "<unk>", "NUM", "NUM", "."]
+    assert fill_placeholders(rewrite, source, numbers, vocabulary, "keep") == rewrite
+    assert fill_placeholders(rewrite, source, numbers, vocabulary, "drop") == ["and", "met", "at", "."]
+    # zelda, quentin: the source's unknown words, each used once in order; a third <unk> and a third NUM are left out
+    assert fill_placeholders(rewrite, source, numbers, vocabulary, "copy") == \
+        ["zelda", "and", "quentin", "met", "at", "7:30", "9", "."]
+    with pytest.raises(InputError, match="unknown placeholder mode 'fill'"):
+        fill_placeholders(rewrite, source, numbers, vocabulary, "fill")
+
+
+def test_the_preprocessor_gives_each_piece_its_own_numbers():
+    splitter = SentenceSplitter.train(["One two. Three four five six."] * 30, 1000)
+    pieces = Preprocessor(splitter, max_tokens=4).sentences_with_numbers(["a 1 b 2 c 3 d 4 e 5 f. no numbers here"])[0]
+    assert [tokens for tokens, _ in pieces] == [["a", "NUM", "b", "NUM"], ["c", "NUM", "d", "NUM"], ["e", "NUM", "f", "."],
+                                               ["no", "numbers", "here"]]
+    assert [numbers for _, numbers in pieces] == [["1", "2"], ["3", "4"], ["5"], []]

@@ -17,7 +17,8 @@ import numpy as np
 
 from authorguard.exceptions import InputError
 from authorguard.neural.a4nt.config import A4NTConfig
-from authorguard.neural.a4nt.text import ENTITY_LABELS, SentenceSplitter, Vocabulary, mask_entities, tokenize
+from authorguard.neural.a4nt.text import (ENTITY_LABELS, NUMBER, SentenceSplitter, Vocabulary, mask_entities,
+                                         sentence_numbers, tokenize)
 
 
 @dataclass
@@ -31,6 +32,10 @@ class Preprocessor:
 
     def sentences(self, texts: list[str]) -> list[list[list[str]]]:
         """Per document, its sentences as token lists (a document with no token gives an empty list)."""
+        return [[tokens for tokens, _ in document] for document in self.sentences_with_numbers(texts)]
+
+    def sentences_with_numbers(self, texts: list[str]) -> list[list[tuple[list[str], list[str]]]]:
+        """Per document, its sentences as (tokens, the numbers behind the piece's ``NUM`` tokens, in order)."""
         if self.masks_entities:
             texts = mask_entities(texts)
         out = []
@@ -38,7 +43,12 @@ class Preprocessor:
             pieces = []
             for sentence in self.splitter.split(text):
                 tokens = tokenize(sentence, ENTITY_LABELS if self.masks_entities else frozenset())
-                pieces.extend(tokens[i : i + self.max_tokens] for i in range(0, len(tokens), self.max_tokens))
+                numbers = sentence_numbers(sentence)
+                for i in range(0, len(tokens), self.max_tokens):
+                    piece = tokens[i : i + self.max_tokens]
+                    count = piece.count(NUMBER)
+                    pieces.append((piece, numbers[:count]))
+                    numbers = numbers[count:]
             out.append(pieces)
         return out
 

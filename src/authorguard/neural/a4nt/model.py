@@ -4,6 +4,11 @@ Each sentence of a document goes through the generator of its document's directi
 other class); the rewrites are detokenised and joined by single spaces. With ``samples`` K > 1, K rewrites are
 sampled per sentence and one kept by ``select``: ``random``, ``max-meteor`` or ``min-meteor`` against the input
 sentence (the operating points of the paper's Figure 6). One greedy rewrite (K = 1) is deterministic.
+
+The networks write ``<unk>`` for a word outside the vocabulary and ``NUM`` for a number; ``placeholders`` says what
+the user gets for them (:func:`~authorguard.neural.a4nt.text.fill_placeholders`): ``keep`` them (the paper's
+output, and what :mod:`~authorguard.neural.a4nt.evaluation` scores), ``drop`` them, or ``copy`` the input
+sentence's own unknown words and numbers into them in order.
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ import numpy as np
 from authorguard.exceptions import InputError
 from authorguard.neural.a4nt.config import AUTOENCODERS, generator_file, is_neutral
 from authorguard.neural.a4nt.data import Preprocessor, pad_batch
-from authorguard.neural.a4nt.text import Vocabulary, detokenize
+from authorguard.neural.a4nt.text import PLACEHOLDER_MODES, Vocabulary, detokenize, fill_placeholders
 
 SELECTIONS = ("random", "max-meteor", "min-meteor")
 
@@ -134,10 +139,14 @@ class A4NTModel:
         return out
 
     def obfuscate(self, texts: list[str], attributes=None, samples: int = 1, select: str = "random", seed: int | None = None,
-                  keys=None) -> list[str]:
+                  keys=None, placeholders: str = "keep") -> list[str]:
         """Rewrite each document; ``attributes`` (one per document) name its source class — None: the model's
-        classifier decides. ``keys`` (ids) derive each document's seed; positions by default."""
-        documents = self.encode_documents(list(texts))
+        classifier decides. ``keys`` (ids) derive each document's seed; positions by default. ``placeholders``:
+        what ``<unk>`` and ``NUM`` in a rewrite become (``keep``, ``drop``, ``copy``; module docstring)."""
+        if placeholders not in PLACEHOLDER_MODES:
+            raise InputError(f"unknown A4NT placeholders {placeholders!r} (known: {', '.join(PLACEHOLDER_MODES)})")
+        pieces = self.preprocessor.sentences_with_numbers(list(texts))
+        documents = [[self.vocabulary.encode(tokens) for tokens, _ in document] for document in pieces]
         if self.neutral:  # no direction: every document goes through the same generator
             sources = [0] * len(documents)
         elif attributes is None:
@@ -149,7 +158,10 @@ class A4NTModel:
             sources = [self.class_index(a) for a in attributes]
         keys = list(range(len(documents))) if keys is None else list(keys)
         out = []
-        for sentences, source, key in zip(documents, sources, keys):
+        for sentences, inputs, source, key in zip(documents, pieces, sources, keys):
             rewritten = self.rewrite(sentences, source, samples, select, document_seed(seed, key)) if sentences else []
-            out.append(" ".join(detokenize(s) for s in rewritten))
+            filled = [fill_placeholders(r, tokens, numbers, self.vocabulary, placeholders)
+                      for r, (tokens, numbers) in zip(rewritten, inputs)]
+            # a sentence emptied by dropping its placeholders leaves no gap; ``keep`` joins exactly as before
+            out.append(" ".join(detokenize(s) for s in filled if s or placeholders == "keep"))
         return out

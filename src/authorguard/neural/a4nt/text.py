@@ -22,7 +22,8 @@ from pathlib import Path
 from authorguard.exceptions import InputError
 from authorguard.text.sentences import SentenceSplitter
 
-__all__ = ["SentenceSplitter", "Vocabulary", "tokenize", "detokenize", "mask_entities"]
+__all__ = ["SentenceSplitter", "Vocabulary", "tokenize", "detokenize", "mask_entities", "sentence_numbers",
+           "fill_placeholders", "PLACEHOLDER_MODES"]
 
 PAD, BOS, EOS, UNK = "<pad>", "<s>", "</s>", "<unk>"
 SPECIALS = (PAD, BOS, EOS, UNK)
@@ -43,6 +44,41 @@ def tokenize(sentence: str, labels: frozenset[str] = frozenset()) -> list[str]:
             out.append(piece)
             continue
         out.extend(t for t in _TOKEN.findall(piece.lower()))
+    return out
+
+
+def sentence_numbers(sentence: str) -> list[str]:
+    """The numbers :func:`tokenize` replaces by ``NUM`` in ``sentence``, in order (one per ``NUM`` token)."""
+    return _NUMBER.findall(sentence)
+
+
+#: what a rewrite's placeholders become: ``keep`` (``<unk>`` and ``NUM`` as the networks write them, the paper's
+#: output), ``drop`` (removed), ``copy`` (filled from the input sentence, else removed)
+PLACEHOLDER_MODES = ("keep", "drop", "copy")
+
+
+def fill_placeholders(rewrite: Sequence[str], source: Sequence[str], numbers: Sequence[str], vocabulary: Vocabulary,
+                      mode: str) -> list[str]:
+    """A rewrite's tokens with its ``<unk>`` and ``NUM`` placeholders handled by ``mode`` (:data:`PLACEHOLDER_MODES`).
+
+    ``copy``: the k-th ``<unk>`` of the rewrite becomes the k-th word of ``source`` outside the vocabulary, the k-th
+    ``NUM`` the k-th of ``numbers`` (the input sentence's numbers, :func:`sentence_numbers`); each source word and
+    number is used at most once, in order (the generator has no attention to align them by), and a placeholder
+    left without one is removed. ``source`` is the input sentence's tokens, ``numbers`` its numbers."""
+    if mode not in PLACEHOLDER_MODES:
+        raise InputError(f"unknown placeholder mode {mode!r} (known: {', '.join(PLACEHOLDER_MODES)})")
+    if mode == "keep":
+        return list(rewrite)
+    words = iter([t for t in source if t != NUMBER and t not in vocabulary.index] if mode == "copy" else [])
+    values = iter(list(numbers) if mode == "copy" else [])
+    out = []
+    for token in rewrite:
+        if token == UNK or token == NUMBER:
+            filled = next(words if token == UNK else values, None)
+            if filled is not None:
+                out.append(filled)
+            continue
+        out.append(token)
     return out
 
 
