@@ -6,9 +6,10 @@ sampled per sentence and one kept by ``select``: ``random``, ``max-meteor`` or `
 sentence (the operating points of the paper's Figure 6). One greedy rewrite (K = 1) is deterministic.
 
 The networks write ``<unk>`` for a word outside the vocabulary and ``NUM`` for a number; ``placeholders`` says what
-the user gets for them (:func:`~authorguard.neural.a4nt.text.fill_placeholders`): ``keep`` them (the paper's
-output, and what :mod:`~authorguard.neural.a4nt.evaluation` scores), ``drop`` them, or ``copy`` the input
-sentence's own unknown words and numbers into them in order.
+the user gets for them (:func:`~authorguard.neural.a4nt.text.fill_placeholders`): ``copy`` the input sentence's
+own unknown words and numbers into them in order (the default), ``drop`` them, or ``keep`` them (the paper's output,
+and what :mod:`~authorguard.neural.a4nt.evaluation` scores). A document whose whole rewrite would vanish (placeholders
+alone, none fillable) keeps its placeholders: a document with words never comes back empty.
 """
 
 from __future__ import annotations
@@ -139,7 +140,7 @@ class A4NTModel:
         return out
 
     def obfuscate(self, texts: list[str], attributes=None, samples: int = 1, select: str = "random", seed: int | None = None,
-                  keys=None, placeholders: str = "keep") -> list[str]:
+                  keys=None, placeholders: str = "copy") -> list[str]:
         """Rewrite each document; ``attributes`` (one per document) name its source class — None: the model's
         classifier decides. ``keys`` (ids) derive each document's seed; positions by default. ``placeholders``:
         what ``<unk>`` and ``NUM`` in a rewrite become (``keep``, ``drop``, ``copy``; module docstring)."""
@@ -162,6 +163,8 @@ class A4NTModel:
             rewritten = self.rewrite(sentences, source, samples, select, document_seed(seed, key)) if sentences else []
             filled = [fill_placeholders(r, tokens, numbers, self.vocabulary, placeholders)
                       for r, (tokens, numbers) in zip(rewritten, inputs)]
+            if not any(filled):  # a rewrite of placeholders alone: the user gets it as written, never an empty text
+                filled = rewritten
             # a sentence emptied by dropping its placeholders leaves no gap; ``keep`` joins exactly as before
             out.append(" ".join(detokenize(s) for s in filled if s or placeholders == "keep"))
         return out
