@@ -173,7 +173,7 @@ def harvest(folder: Path, tasks: list[dict], outcome: dict, out: Path, log_dir: 
                 members[task["makes"]] = {"spec": stored["spec"], "state": half(stored["state"])}
         elif checkpoint.is_file() and task["kind"] == "adversarial":
             stored = load(checkpoint)
-            spec = json.loads(json.dumps(_generator_spec(folder, task)))
+            spec = _generator_spec(folder, task)
             summary["stages"][task["makes"]] = {"checkpoint_step": stored["step"], "history": stored["history"],
                                                 "weights": stored["extra"].get("weights")}
             members[task["makes"]] = {"spec": spec, "state": half(stored["modules"]["generator"]),

@@ -83,7 +83,11 @@ class A4NTModel:
 
     def encode_documents(self, texts: list[str]) -> list[list[list[int]]]:
         """Per document, its sentences as token ids (see :class:`~authorguard.neural.a4nt.data.Preprocessor`)."""
-        return [[self.vocabulary.encode(s) for s in document] for document in self.preprocessor.sentences(texts)]
+        return self._encode(self.preprocessor.sentences_with_numbers(texts))
+
+    def _encode(self, pieces: list[list[tuple[list[str], list[str]]]]) -> list[list[list[int]]]:
+        """:meth:`Preprocessor.sentences_with_numbers`'s output as token ids."""
+        return [[self.vocabulary.encode(tokens) for tokens, _ in document] for document in pieces]
 
     def class_index(self, attribute) -> int:
         if str(attribute) not in self.classes:
@@ -147,7 +151,7 @@ class A4NTModel:
         if placeholders not in PLACEHOLDER_MODES:
             raise InputError(f"unknown A4NT placeholders {placeholders!r} (known: {', '.join(PLACEHOLDER_MODES)})")
         pieces = self.preprocessor.sentences_with_numbers(list(texts))
-        documents = [[self.vocabulary.encode(tokens) for tokens, _ in document] for document in pieces]
+        documents = self._encode(pieces)
         if self.neutral:  # no direction: every document goes through the same generator
             sources = [0] * len(documents)
         elif attributes is None:
