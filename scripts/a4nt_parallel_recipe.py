@@ -10,10 +10,12 @@ generator from it, marked with its step). Used for docs/results/a4nt.md, "The fu
     python scripts/a4nt_parallel_recipe.py runs/a4nt-blog-age-full --device cuda --deadline 420 \\
         --flip configs/a4nt/full.toml --neutral configs/a4nt/full-neutral.toml configs/a4nt/full-neutral-w8.toml \\
         --harvest $OUT
+    python scripts/a4nt_parallel_recipe.py runs/a4nt-blog-age-full-s1 --device cuda --deadline 500 \\
+        --flip configs/a4nt/full-seed1/{cycml-lang,cycml,fbsem,fbsem-lang}.toml --harvest $OUT
 
 The folder's data stage must exist (``authorguard a4nt train ... --stage data``); a stage already trained is skipped.
 ``--harvest DIR`` writes ``summary.json`` (every stage's validation figures, curves, loss weights, training records,
-seconds and device) and the trained generators with float16 weights (``generators.tar``, split into parts of at most
+seconds and device), the attribute classifier A when it was trained here, and the trained generators with float16 weights (``generators.tar``, split into parts of at most
 15 MiB: ``cat generators.tar.part-* | tar x``).
 """
 
@@ -78,11 +80,12 @@ def _task(kind: str, config_path: str | None, folder: str, device: str, argument
         raise
 
 
-def plan(folder: Path, flip: str | None, neutral: list[str], holdouts: bool) -> list[dict]:
-    """The tasks: what each runs, the files it needs and the file it makes."""
+def plan(folder: Path, flip: list[str], neutral: list[str], holdouts: bool) -> list[dict]:
+    """The tasks: what each runs, the files it needs and the file it makes. The flip configs share one flip
+    autoencoder (the first config's settings train it), the neutral configs one neutral autoencoder."""
     from authorguard.neural.a4nt.config import AUTOENCODER, NEUTRAL_AUTOENCODER, generator_file
 
-    first = flip or neutral[0]
+    first = (flip or neutral)[0]
     config = _config(first)
     classes = json.loads((folder / "config.json").read_text(encoding="utf-8"))["classes"]
     models = [f"language-models/{c}.pt" for c in range(len(classes))]
@@ -93,10 +96,12 @@ def plan(folder: Path, flip: str | None, neutral: list[str], holdouts: bool) -> 
         tasks += [{"kind": "classifier", "config": first, "argument": h, "needs": [], "makes": f"holdouts/{h}.pt"}
                   for h in config.holdouts]
     if flip:
-        tasks.append({"kind": "autoencoder", "config": flip, "argument": None, "needs": [], "makes": generator_file(AUTOENCODER)})
-        variant = _config(flip).variant
-        tasks.append({"kind": "adversarial", "config": flip, "argument": None,
-                      "needs": ["classifier.pt", *models, generator_file(AUTOENCODER)], "makes": generator_file(variant)})
+        tasks.append({"kind": "autoencoder", "config": flip[0], "argument": None, "needs": [],
+                      "makes": generator_file(AUTOENCODER)})
+        for path in flip:
+            variant = _config(path).variant
+            tasks.append({"kind": "adversarial", "config": path, "argument": None,
+                          "needs": ["classifier.pt", *models, generator_file(AUTOENCODER)], "makes": generator_file(variant)})
     if neutral:
         tasks.append({"kind": "neutral-autoencoder", "config": neutral[0], "argument": None, "needs": [],
                       "makes": generator_file(NEUTRAL_AUTOENCODER)})
@@ -150,8 +155,8 @@ def run(folder: Path, tasks: list[dict], device: str, deadline: float, log_dir: 
 
 
 def harvest(folder: Path, tasks: list[dict], outcome: dict, out: Path, log_dir: Path) -> None:
-    """``summary.json`` and the generators (float16) in ``generators.tar`` parts; a generator stopped at the
-    deadline is taken from its last checkpoint and stored with ``checkpoint_step``."""
+    """``summary.json``, classifier A (as trained) and the generators (float16) in ``generators.tar`` parts; a
+    generator stopped at the deadline is taken from its last checkpoint and stored with ``checkpoint_step``."""
     import io
 
     import torch
@@ -169,8 +174,10 @@ def harvest(folder: Path, tasks: list[dict], outcome: dict, out: Path, log_dir: 
         if path.is_file():
             stored = load(path)
             summary["stages"][task["makes"]] = {k: v for k, v in stored.items() if k not in ("state", "spec")}
-            if task["kind"] in ("adversarial", "neutral-autoencoder"):
+            if task["kind"] in ("adversarial", "autoencoder", "neutral-autoencoder"):
                 members[task["makes"]] = {"spec": stored["spec"], "state": half(stored["state"])}
+            elif task["makes"] == "classifier.pt":
+                members[task["makes"]] = stored  # as trained (float32): the evaluation reads it
         elif checkpoint.is_file() and task["kind"] == "adversarial":
             stored = load(checkpoint)
             spec = _generator_spec(folder, task)
@@ -194,7 +201,7 @@ def harvest(folder: Path, tasks: list[dict], outcome: dict, out: Path, log_dir: 
     blob = buffer.getvalue()
     for number, start in enumerate(range(0, len(blob), PART_BYTES)):
         (out / f"generators.tar.part-{number}").write_bytes(blob[start : start + PART_BYTES])
-    print(f"harvested {len(members)} generators ({len(blob) / 2**20:.1f} MiB) and summary.json into {out}", flush=True)
+    print(f"harvested {len(members)} stage files ({len(blob) / 2**20:.1f} MiB) and summary.json into {out}", flush=True)
 
 
 def _generator_spec(folder: Path, task: dict) -> dict:
@@ -212,7 +219,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("folder", type=Path, help="A4NT model folder whose data stage exists")
     parser.add_argument("--device", default="cuda", help="cpu, cuda, cuda:N or auto")
     parser.add_argument("--deadline", type=float, default=420.0, help="seconds after which running stages are stopped")
-    parser.add_argument("--flip", help="config of the flip variant (the paper's objective); omitted: none")
+    parser.add_argument("--flip", nargs="*", default=[],
+                        help="configs of flip variants (the paper's objective; one flip autoencoder); omitted: none")
     parser.add_argument("--neutral", nargs="*", default=[], help="configs of neutral variants (one neutral autoencoder)")
     parser.add_argument("--holdouts", action="store_true", help="also train the ten holdout classifiers")
     parser.add_argument("--harvest", type=Path, help="folder for summary.json and the float16 generators")
