@@ -1,6 +1,6 @@
 """How often does each TAROT policy write something that is not a rewrite, and how much do k candidates help?
 
-The first ``--posts`` BAC-10 test posts are cut into chunks as ``tarot`` cuts them; each policy (zero-shot, SFT,
+The first ``--posts`` BAC-10 test posts (after the first ``--skip``) are cut into chunks as ``tarot`` cuts them; each policy (zero-shot, SFT,
 DPO, PPO; the packaged adapters or ``--model``) samples ``--candidates`` rewrites of every chunk at the methods'
 settings (temperature 0.7, top-p 0.95, at most 128 tokens, seed ``--seed``). Every candidate is judged by the
 validity gate (with the token-limit flag) and scored (MiniLM utility, author-encoder privacy). Best-of-k is then
@@ -9,14 +9,17 @@ evaluated on the first k candidates of each chunk, exactly as one round of the m
 reward is kept. Prints Markdown tables (per policy: the invalid share of single samples and its reasons; per k:
 fallback share, mean R_util / R_priv of the kept rewrites) and writes every candidate to ``--out`` (JSONL).
 
-``--from FILE`` prints the tables again from a stored ``--out`` file (no generation); with ``--rejudge`` every stored
+A whole split is measured in slices that each fit a session (``--skip 0 --posts 400``, ``--skip 400 --posts 400``,
+...; chunk numbers count from the split's first post, so the slices' files together are one run's).
+
+``--from FILE [FILE ...]`` prints the tables again from stored ``--out`` files (no generation); with ``--rejudge`` every stored
 candidate is judged again by today's gate (a rule added since the file was written; the token-limit flag is read
 back from the stored verdict, exact because "truncated" is checked before every later rule); ``--samples N``
 prints N chunks drawn with ``--seed`` and every policy's first candidate for each, with the gate's verdict.
 
-Usage:  AUTHORGUARD_DATA=../shared/data python scripts/tarot_validity.py [--posts 100] [--candidates 4]
+Usage:  AUTHORGUARD_DATA=../shared/data python scripts/tarot_validity.py [--posts 100] [--skip 0] [--candidates 4]
             [--policies zero-shot,sft,dpo,ppo] [--floor 0.5] [--seed 0] [--out candidates.jsonl] [--samples 3]
-        python scripts/tarot_validity.py --from candidates.jsonl [--rejudge] [--samples 3]
+        python scripts/tarot_validity.py --from candidates.jsonl [more.jsonl ...] [--rejudge] [--samples 3]
 """
 
 from __future__ import annotations
@@ -31,17 +34,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--model", help="TAROT model folder (default: the packaged policies).")
     parser.add_argument("--posts", type=int, default=100)
+    parser.add_argument("--skip", type=int, default=0, help="Leave out the first SKIP test posts (a slice of the split).")
     parser.add_argument("--candidates", type=int, default=4)
     parser.add_argument("--policies", default="zero-shot,sft,dpo,ppo")
     parser.add_argument("--floor", type=float, default=0.5)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", help="JSONL of every candidate with its verdict and rewards.")
-    parser.add_argument("--from", dest="stored", help="A stored --out file: print its tables, generate nothing.")
+    parser.add_argument("--from", dest="stored", nargs="+", help="Stored --out files: print their tables, generate nothing.")
     parser.add_argument("--rejudge", action="store_true", help="With --from: judge the stored candidates again.")
     parser.add_argument("--samples", type=int, default=0)
     args = parser.parse_args()
     if args.stored:
-        rows = [json.loads(line) for line in open(args.stored, encoding="utf-8")]
+        rows = [json.loads(line) for path in args.stored for line in open(path, encoding="utf-8")]
         if args.rejudge:
             rejudge(rows)
         print_refusals(rows)
@@ -59,7 +63,8 @@ def main() -> None:
 
     scenario = SCENARIOS["BAC-10"].with_seed(0)
     corpus = scenario.selection.select(load_dataset(scenario.dataset))
-    posts = [t for t, s in zip(corpus.texts, corpus.splits) if s == "test" and t.strip()][:args.posts]
+    test_posts = [t for t, s in zip(corpus.texts, corpus.splits) if s == "test" and t.strip()]
+    before, posts = test_posts[:args.skip], test_posts[args.skip : args.skip + args.posts]
     reward = ObfuscationReward(RewardConfig(gate=False))
     single, rows = [], []
     out_file = open(args.out, "w", encoding="utf-8") if args.out else None
@@ -68,6 +73,7 @@ def main() -> None:
         tokenizer = rewriter.loader.tokenizer
         count = lambda text: len(tokenizer(text, add_special_tokens=False)["input_ids"])  # noqa: E731
         chunks = [c.text for c in chunk_documents(posts, count, rewriter.policy.max_chunk_tokens)]
+        first_chunk = len(chunk_documents(before, count, rewriter.policy.max_chunk_tokens)) if before else 0
         k = args.candidates
         prompts = [render_prompt(tokenizer, rewriter.policy.instruction, c) for c in chunks for _ in range(k)]
         limit = rewriter.policy.max_new_tokens
@@ -83,7 +89,7 @@ def main() -> None:
         refused = Counter(p for p in problems if p is not None)
         single.append((policy, len(chunks), len(texts), refused, seconds, sum(out.new_tokens)))
         for j, text in enumerate(texts):
-            rows.append({"policy": policy, "chunk": j // k, "candidate": j % k, "original": originals[j],
+            rows.append({"policy": policy, "chunk": first_chunk + j // k, "candidate": j % k, "original": originals[j],
                          "rewrite": text, "problem": problems[j], "utility": float(scores.utility[j]),
                          "privacy": float(scores.privacy[j])})
             if out_file:
@@ -91,7 +97,7 @@ def main() -> None:
         del rewriter.loader._engines["batched"]
     if out_file:
         out_file.close()
-    print(f"{len(posts)} BAC-10 test posts, seed {args.seed}, utility floor {args.floor}\n")
+    print(f"{len(posts)} BAC-10 test posts from post {args.skip}, seed {args.seed}, utility floor {args.floor}\n")
     print("| policy | chunks | samples | refused by the gate | reasons | tokens/s |\n|---|---|---|---|---|---|")
     for policy, n_chunks, n, refused, seconds, tokens in single:
         reasons = _reasons(refused)

@@ -140,8 +140,9 @@ def validity_summary(report: dict) -> str:
     flagged = report["records_flagged"]
     if "records_rewritten" in report:  # a selecting rewriter: refused candidates were replaced or fell back
         fallback = {"keep": "kept as written", "withhold": "left out"}.get(report.get("fallback"), "fallback")
+        chunks = (f"{report.get('chunks_fallback', 0)} of {report['chunks']} chunks without a valid rewrite, "
+                  if "chunks" in report else "")  # a rewriter that falls back whole documents has no chunks
         return (f"validity gate: {report['records_rewritten']} records rewritten, {flagged} flagged "
-                f"({report.get('chunks_fallback', 0)} of {report.get('chunks', 0)} chunks without a valid rewrite, "
-                f"{fallback}); refused candidates: {report.get('refused', {})}")
+                f"({chunks}{fallback}); refused candidates: {report.get('refused', {})}")
     return (f"validity gate: {flagged} records have a paraphrase the gate refuses (counted only, not replaced): "
             f"{report.get('validity', {})}")

@@ -18,6 +18,7 @@ import functools
 
 from authorguard.base import TextObfuscator
 from authorguard.exceptions import InputError
+from authorguard.text.validity import FALLBACKS
 from authorguard.utils.random import int_seed
 from authorguard.utils.validation import check_number, check_option, check_texts
 
@@ -47,18 +48,23 @@ class A4NT(TextObfuscator):
         shipped model's MiniLM cosine 0.29 -> 0.52 at the same worst-case attack, docs/results/a4nt.md), dropped
         (rare words and names of the input do not come back), or kept as written (the paper's output; the figures
         measured before this option) (:func:`authorguard.neural.a4nt.text.fill_placeholders`).
+    fallback : {"keep", "withhold"}, default="keep"
+        What a document with text gets when its rewrite has no words (a generator that ends each sentence at once
+        — undertrained models do it): the document as written, or nothing. Either way its record is flagged and
+        counted in :meth:`release_report` (``records_flagged``, ``flagged_records``), never passed off as a rewrite.
     random_state : int, numpy Generator or None
     """
 
     deterministic = False
 
     def __init__(self, model: str | None = None, variant: str = "cycml-lang", samples: int = 1, select: str = "random",
-                 placeholders: str = "copy", random_state=None) -> None:
+                 placeholders: str = "copy", fallback: str = "keep", random_state=None) -> None:
         self.model = model
         self.variant = variant
         self.samples = samples
         self.select = select
         self.placeholders = placeholders
+        self.fallback = fallback
         self.random_state = random_state
 
     def fit(self, raw_documents=None, y=None):
@@ -70,6 +76,7 @@ class A4NT(TextObfuscator):
         check_number(self.samples, "samples", name, kind=int, low=1, closed="left")
         check_option(self.select, "select", name, SELECTIONS)
         check_option(self.placeholders, "placeholders", name, PLACEHOLDER_MODES)
+        check_option(self.fallback, "fallback", name, FALLBACKS)
         self.model_ = _load(str(resolve_model(self.model, self.variant)), self.variant)
         return self
 
@@ -82,27 +89,47 @@ class A4NT(TextObfuscator):
 
     def obfuscate_labelled(self, raw_documents, attributes) -> list[str]:
         texts = check_texts(raw_documents, type(self).__name__)
-        return self.model_.obfuscate(texts, attributes, self.samples, self.select, int_seed(self.random_state),
-                                     placeholders=self.placeholders)
+        return self._fall_back(texts, self.model_.obfuscate(texts, attributes, self.samples, self.select,
+                                                             int_seed(self.random_state), placeholders=self.placeholders))
 
     def obfuscate_records(self, raw_documents, record_ids, seed: int | None) -> list[str]:
         texts = check_texts(raw_documents, type(self).__name__)
         if len(texts) != len(record_ids):
             raise ValueError(f"{len(texts)} documents but {len(record_ids)} record ids")
-        return self.model_.obfuscate(texts, None, self.samples, self.select, seed, keys=list(record_ids),
-                                     placeholders=self.placeholders)
+        out = self._fall_back(texts, self.model_.obfuscate(texts, None, self.samples, self.select, seed,
+                                                            keys=list(record_ids), placeholders=self.placeholders))
+        self.records_flagged_ = self.report_["records_flagged"]
+        return out
+
+    def _fall_back(self, texts: list[str], rewrites: list[str]) -> list[str]:
+        """The rewrites, with the ``fallback`` for each document that has text but a rewrite without words; the
+        counts go to :meth:`release_report`."""
+        flagged = [i for i, (text, rewrite) in enumerate(zip(texts, rewrites)) if text.strip() and not rewrite.strip()]
+        blank = sum(not text.strip() for text in texts)
+        out = list(rewrites)
+        for i in flagged:
+            out[i] = texts[i] if self.fallback == "keep" else ""
+        self.report_ = {"documents": len(texts), "records_rewritten": len(texts) - blank - len(flagged),
+                        "records_flagged": len(flagged), "records_blank": blank, "flagged_records": flagged,
+                        "refused": {"empty": len(flagged)} if flagged else {}, "fallback": self.fallback}
+        return out
+
+    def release_report(self) -> dict:
+        """The last call's counts: documents, records rewritten, records flagged (their rewrite had no words; their
+        positions in ``flagged_records``) and what they got (``fallback``), blank inputs (left blank)."""
+        return dict(getattr(self, "report_", {}))
 
 
 class A4NTAutoencoder(A4NT):
     """The paper's autoencoder baseline: each document through the other class's pre-trained autoencoder."""
 
     def __init__(self, model: str | None = None, samples: int = 1, select: str = "random", placeholders: str = "copy",
-                 random_state=None) -> None:
-        super().__init__(model, "autoencoder", samples, select, placeholders, random_state)
+                 fallback: str = "keep", random_state=None) -> None:
+        super().__init__(model, "autoencoder", samples, select, placeholders, fallback, random_state)
 
     def get_params(self, deep: bool = True) -> dict:
         return {"model": self.model, "samples": self.samples, "select": self.select, "placeholders": self.placeholders,
-                "random_state": self.random_state}
+                "fallback": self.fallback, "random_state": self.random_state}
 
 
 class A4NTNeutral(A4NT):
@@ -111,8 +138,8 @@ class A4NTNeutral(A4NT):
     windows of 8 sentences) or ``neutral-autoencoder``, its starting point)."""
 
     def __init__(self, model: str | None = None, variant: str = "neutral-cycml-lang", samples: int = 1,
-                 select: str = "random", placeholders: str = "copy", random_state=None) -> None:
-        super().__init__(model, variant, samples, select, placeholders, random_state)
+                 select: str = "random", placeholders: str = "copy", fallback: str = "keep", random_state=None) -> None:
+        super().__init__(model, variant, samples, select, placeholders, fallback, random_state)
 
     def fit(self, raw_documents=None, y=None):
         from authorguard.neural.a4nt.config import is_neutral

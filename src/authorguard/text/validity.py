@@ -25,6 +25,9 @@ from authorguard.utils.validation import check_number
 
 #: why a rewrite is refused, in the order the rules are checked
 REASONS = ("empty", "refusal", "instruction", "meta", "loop", "truncated", "copy", "length", "entities", "invented")
+#: what a rewriter gives a unit (a chunk, a document) left without a valid rewrite: ``keep`` it as written or
+#: ``withhold`` it (nothing); either way its record is flagged and counted in the method's ``release_report``
+FALLBACKS = ("keep", "withhold")
 
 _WORD = re.compile(r"[a-z0-9']+")
 _REFUSAL = re.compile(r"^\W*(?:i'?m sorry|i am sorry|sorry,|i apologi[sz]e|i can(?:no|')t\b|i cannot|i'?m unable|"

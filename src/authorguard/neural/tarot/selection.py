@@ -17,10 +17,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from authorguard.exceptions import InputError
-from authorguard.text.validity import REASONS, RewriteGate
+from authorguard.text.validity import FALLBACKS, REASONS, RewriteGate
 from authorguard.utils.validation import check_number, check_option
-
-FALLBACKS = ("keep", "withhold")
 
 
 @dataclass(frozen=True)
