@@ -140,10 +140,22 @@ def test_a_folder_refuses_a_config_that_changes_its_data(blog_age_folder):
         prepare_folder(A4NTConfig(setting="blog-gender"), blog_age_folder)
 
 
-def test_the_neutral_method_needs_no_attribute_and_keeps_every_record(neutral_folder, documents, tmp_path):
+def _obfuscate_with_the_cli(folder, texts, tmp_path):
+    """``authorguard obfuscate --method a4nt-neutral --model FOLDER`` on ``texts`` (ids d0, d1, ...): the result and
+    the rows written."""
     from typer.testing import CliRunner
 
     from authorguard.cli.app import app
+
+    source = tmp_path / "in.jsonl"
+    source.write_text("".join(json.dumps({"id": f"d{i}", "text": t}) + "\n" for i, t in enumerate(texts)), encoding="utf-8")
+    result = CliRunner().invoke(app, ["obfuscate", str(source), "-o", str(tmp_path / "out.jsonl"), "--method", "a4nt-neutral",
+                                      "--model", str(folder)])
+    assert result.exit_code == 0, result.output
+    return result, [json.loads(line) for line in (tmp_path / "out.jsonl").read_text(encoding="utf-8").splitlines()]
+
+
+def test_the_neutral_method_needs_no_attribute_and_keeps_every_record(neutral_folder, documents, tmp_path):
     from authorguard.methods.a4nt import A4NTNeutral
 
     texts, labels = documents
@@ -157,19 +169,11 @@ def test_the_neutral_method_needs_no_attribute_and_keeps_every_record(neutral_fo
     assert len(A4NTNeutral(model=str(neutral_folder), variant="neutral-autoencoder").fit().obfuscate(texts)) == len(texts)
     with pytest.raises(InputError, match="not a neutral one"):
         A4NTNeutral(model=str(neutral_folder), variant="cycml-lang").fit()
-    source = tmp_path / "in.jsonl"
-    source.write_text("".join(json.dumps({"id": f"d{i}", "text": t}) + "\n" for i, t in enumerate(texts)), encoding="utf-8")
-    result = CliRunner().invoke(app, ["obfuscate", str(source), "-o", str(tmp_path / "out.jsonl"), "--method", "a4nt-neutral",
-                                      "--model", str(neutral_folder)])
-    assert result.exit_code == 0, result.output
-    rows = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text(encoding="utf-8").splitlines()]
+    result, rows = _obfuscate_with_the_cli(neutral_folder, texts, tmp_path)
     assert [r["id"] for r in rows] == [f"d{i}" for i in range(len(texts))] and [r["text"] for r in rows] == out[:-1]
 
 
 def test_a_document_whose_rewrite_has_no_words_gets_the_counted_fallback(neutral_folder, documents, tmp_path):
-    from typer.testing import CliRunner
-
-    from authorguard.cli.app import app
     from authorguard.methods.a4nt import A4NTNeutral
 
     texts, _ = documents
@@ -193,11 +197,7 @@ def test_a_document_whose_rewrite_has_no_words_gets_the_counted_fallback(neutral
     assert withheld.records_flagged_ == len(empty)
     with pytest.raises(InputError, match="fallback"):
         A4NTNeutral(model=str(neutral_folder), fallback="copy").fit()
-    source = tmp_path / "in.jsonl"
-    source.write_text("".join(json.dumps({"id": f"d{i}", "text": t}) + "\n" for i, t in enumerate(texts)), encoding="utf-8")
-    result = CliRunner().invoke(app, ["obfuscate", str(source), "-o", str(tmp_path / "out.jsonl"), "--method", "a4nt-neutral",
-                                      "--model", str(neutral_folder)])
-    assert result.exit_code == 0, result.output
+    result, _ = _obfuscate_with_the_cli(neutral_folder, texts, tmp_path)
     assert f"{len(texts) - len(empty)} records rewritten, {len(empty)} flagged (kept as written)" in " ".join(result.output.split())
 
 
