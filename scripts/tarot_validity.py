@@ -1,6 +1,6 @@
 """How often does each TAROT policy write something that is not a rewrite, and how much do k candidates help?
 
-The first ``--posts`` BAC-10 test posts (after the first ``--skip``) are cut into chunks as ``tarot`` cuts them; each policy (zero-shot, SFT,
+The first ``--posts`` test posts of ``--scenario`` (BAC-10 unless said; after the first ``--skip``) are cut into chunks as ``tarot`` cuts them; each policy (zero-shot, SFT,
 DPO, PPO; the packaged adapters or ``--model``) samples ``--candidates`` rewrites of every chunk at the methods'
 settings (temperature 0.7, top-p 0.95, at most 128 tokens, seed ``--seed``). Every candidate is judged by the
 validity gate (with the token-limit flag) and scored (MiniLM utility, author-encoder privacy). Best-of-k is then
@@ -12,14 +12,18 @@ fallback share, mean R_util / R_priv of the kept rewrites) and writes every cand
 A whole split is measured in slices that each fit a session (``--skip 0 --posts 400``, ``--skip 400 --posts 400``,
 ...; chunk numbers count from the split's first post, so the slices' files together are one run's).
 
-``--from FILE [FILE ...]`` prints the tables again from stored ``--out`` files (no generation); with ``--rejudge`` every stored
+``--from FILE [FILE ...]`` prints the tables again from stored ``--out`` files, plain or ``.gz`` (no generation; the
+candidates behind docs/results/tarot.md's latest tables are committed in ``artifacts/tarot-validity/``); with ``--rejudge`` every stored
 candidate is judged again by today's gate (a rule added since the file was written; the token-limit flag is read
 back from the stored verdict, exact because "truncated" is checked before every later rule); ``--samples N``
-prints N chunks drawn with ``--seed`` and every policy's first candidate for each, with the gate's verdict.
+prints N chunks drawn with ``--seed`` and every policy's first candidate for each, with the gate's verdict;
+``--label-selected N FILE`` writes, per policy, N chunks drawn with ``--seed`` among those best-of-k keeps a rewrite for,
+with the rewrite it keeps (what a user is given), for labelling by hand.
 
-Usage:  AUTHORGUARD_DATA=../shared/data python scripts/tarot_validity.py [--posts 100] [--skip 0] [--candidates 4]
+Usage:  AUTHORGUARD_DATA=../shared/data python scripts/tarot_validity.py [--scenario BAC-10] [--posts 100] [--skip 0] [--candidates 4]
             [--policies zero-shot,sft,dpo,ppo] [--floor 0.5] [--seed 0] [--out candidates.jsonl] [--samples 3]
         python scripts/tarot_validity.py --from candidates.jsonl [more.jsonl ...] [--rejudge] [--samples 3]
+            [--label-selected 100 selected.jsonl]
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ from collections import Counter
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--model", help="TAROT model folder (default: the packaged policies).")
+    parser.add_argument("--scenario", default="BAC-10", help="Whose test split (BAC-10, AMT-10, ...; split seed 0).")
     parser.add_argument("--posts", type=int, default=100)
     parser.add_argument("--skip", type=int, default=0, help="Leave out the first SKIP test posts (a slice of the split).")
     parser.add_argument("--candidates", type=int, default=4)
@@ -43,14 +48,18 @@ def main() -> None:
     parser.add_argument("--from", dest="stored", nargs="+", help="Stored --out files: print their tables, generate nothing.")
     parser.add_argument("--rejudge", action="store_true", help="With --from: judge the stored candidates again.")
     parser.add_argument("--samples", type=int, default=0)
+    parser.add_argument("--label-selected", nargs=2, metavar=("N", "FILE"),
+                        help="With --from: write N drawn chunks' selected rewrites (best of all stored) to FILE, to label.")
     args = parser.parse_args()
     if args.stored:
-        rows = [json.loads(line) for path in args.stored for line in open(path, encoding="utf-8")]
+        rows = [json.loads(line) for path in args.stored for line in _open_text(path)]
         if args.rejudge:
             rejudge(rows)
         print_refusals(rows)
         print_best_of_k(rows, args.floor)
         print_samples(rows, args.samples, args.seed)
+        if args.label_selected:
+            write_selected(rows, int(args.label_selected[0]), args.floor, args.seed, args.label_selected[1])
         return
     from authorguard.data import load_dataset
     from authorguard.experiments.splits import SCENARIOS
@@ -61,7 +70,9 @@ def main() -> None:
     from authorguard.neural.tarot.reward import ObfuscationReward
     from authorguard.text.validity import RewriteGate
 
-    scenario = SCENARIOS["BAC-10"].with_seed(0)
+    if args.scenario not in SCENARIOS:
+        parser.error(f"unknown scenario {args.scenario!r}; known: {', '.join(sorted(SCENARIOS))}")
+    scenario = SCENARIOS[args.scenario].with_seed(0)
     corpus = scenario.selection.select(load_dataset(scenario.dataset))
     test_posts = [t for t, s in zip(corpus.texts, corpus.splits) if s == "test" and t.strip()]
     before, posts = test_posts[:args.skip], test_posts[args.skip : args.skip + args.posts]
@@ -97,7 +108,7 @@ def main() -> None:
         del rewriter.loader._engines["batched"]
     if out_file:
         out_file.close()
-    print(f"{len(posts)} BAC-10 test posts from post {args.skip}, seed {args.seed}, utility floor {args.floor}\n")
+    print(f"{len(posts)} {args.scenario} test posts from post {args.skip}, seed {args.seed}, utility floor {args.floor}\n")
     print("| policy | chunks | samples | refused by the gate | reasons | tokens/s |\n|---|---|---|---|---|---|")
     for policy, n_chunks, n, refused, seconds, tokens in single:
         reasons = _reasons(refused)
@@ -134,25 +145,54 @@ def print_best_of_k(rows: list, floor: float) -> None:
 
     print(f"\nutility floor {floor}\n")
     print("| policy | k | chunks without a valid rewrite (one round) | R_util of kept | R_priv of kept |\n|---|---|---|---|---|")
-    for policy in dict.fromkeys(r["policy"] for r in rows):
-        chunks: dict = {}
-        for r in rows:
-            if r["policy"] == policy:
-                chunks.setdefault(r["chunk"], []).append(r)
+    for policy, chunks in chunks_by_policy(rows).items():
         most = min(len(c) for c in chunks.values())
         for k in [k for k in (1, 2, 4, 8, 16) if k <= most]:
             fell, utility, privacy = 0, [], []
             for candidates in chunks.values():
-                pool = [c for c in sorted(candidates, key=lambda c: c["candidate"])[:k]
-                        if c["problem"] is None and c["utility"] >= floor]
-                if not pool:
+                best = best_of_k(candidates, k, floor)
+                if best is None:
                     fell += 1
                     continue
-                best = max(pool, key=lambda c: c["utility"] + c["privacy"])
                 utility.append(best["utility"])
                 privacy.append(best["privacy"])
             print(f"| {policy} | {k} | {fell / len(chunks):.3f} ({fell}/{len(chunks)}) | {np.mean(utility):.3f} | "
                   f"{np.mean(privacy):.3f} |")
+
+
+def chunks_by_policy(rows: list) -> dict:
+    """{policy: {chunk id: [its stored candidates]}}, policies in the order they appear."""
+    grouped: dict = {}
+    for r in rows:
+        grouped.setdefault(r["policy"], {}).setdefault(r["chunk"], []).append(r)
+    return grouped
+
+
+def best_of_k(candidates: list, k: int, floor: float) -> dict | None:
+    """One round of the method's selection over a chunk's first ``k`` stored candidates: the valid one (gate
+    passed, utility >= ``floor``) with the highest R_util + R_priv, or None (the chunk falls back)."""
+    pool = [c for c in sorted(candidates, key=lambda c: c["candidate"])[:k] if c["problem"] is None and c["utility"] >= floor]
+    return max(pool, key=lambda c: c["utility"] + c["privacy"]) if pool else None
+
+
+def write_selected(rows: list, count: int, floor: float, seed: int, path: str) -> None:
+    """For hand-labelling what a user gets: ``count`` chunks drawn with ``seed`` among those whose best of all stored
+    candidates (one round) is a kept rewrite, per policy; one JSONL row each with the selected rewrite and an empty
+    ``label`` to fill in by the rules of docs/results/tarot.md#validity-gate."""
+    import numpy as np
+
+    with open(path, "w", encoding="utf-8") as out:
+        for policy, chunks in chunks_by_policy(rows).items():
+            k = min(len(c) for c in chunks.values())
+            kept = {chunk: best for chunk, c in sorted(chunks.items()) if (best := best_of_k(c, k, floor)) is not None}
+            ids = sorted(kept)
+            drawn = np.random.default_rng(seed).choice(ids, size=min(count, len(ids)), replace=False)
+            for item, chunk in enumerate(drawn):
+                best = kept[int(chunk)]
+                out.write(json.dumps({"item": item, "policy": policy, "chunk": int(chunk), "k": k, "label": "",
+                                      "truncated": False, "original": best["original"], "rewrite": best["rewrite"]},
+                                     ensure_ascii=False) + "\n")
+    print(f"\nwrote {path}: the selected rewrites of {count} drawn chunks per policy, to label")
 
 
 def print_samples(rows: list, count: int, seed: int) -> None:
@@ -176,6 +216,13 @@ def _reasons(refused: Counter) -> str:
     from authorguard.text.validity import REASONS
 
     return ", ".join(f"{r} {refused[r]}" for r in REASONS if refused[r])
+
+
+def _open_text(path: str):
+    """A stored candidates file, plain or gzipped (``.gz``: the committed ones in artifacts/tarot-validity)."""
+    import gzip
+
+    return gzip.open(path, "rt", encoding="utf-8") if path.endswith(".gz") else open(path, encoding="utf-8")
 
 
 def _cell(text: str) -> str:

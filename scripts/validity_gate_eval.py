@@ -13,7 +13,11 @@ A labelled file whose rows carry ``set`` ("development" / "held-out") says the s
 287 of ``scripts/tarot_validity.py``; 60 drawn with seed 0, on which the ``invented`` threshold was chosen, then 40
 others drawn with seed 1, labelled afterwards), labelled by the same rules; ``validity-labels-dpo10x-v2.jsonl``,
 ``-dpo10x-anchored.jsonl`` and ``-ppo10x.jsonl`` the first samples of the second 10x round's policies on the same 100
-chunks (same sets), labelled without the gate's verdicts. ``--no-split`` treats every labelled output as held out.
+chunks (same sets), labelled without the gate's verdicts. ``validity-labels-selected-dpo.jsonl`` holds what the shipped ``tarot`` gives a user:
+the rewrite best-of-4 keeps (one round) for 100 chunks drawn with seed 0 among those it keeps one for, of BAC-10 test
+posts 0-399 (``scripts/tarot_validity.py --label-selected``), labelled by the stricter reading of *meaning* written
+down in docs/results/tarot.md (every output there passed the gate: read it with ``--no-split``).
+``--no-split`` treats every labelled output as held out.
 
 Usage:  python scripts/validity_gate_eval.py [--labels FILE] [--floor 0.5] [--no-split]
 """
@@ -75,7 +79,7 @@ def main() -> None:
     print(f"\nAll {len(items)} chunks, per policy:\n\n| policy | invalid (labels) | refused by the gate | invalid and passed |\n|---|---|---|---|")
     for policy in dict.fromkeys(r["policy"] for r in rows):
         mine = [r for r in rows if r["policy"] == policy]
-        print(f"| {policy} | {sum(r['invalid'] for r in mine)} / {len(mine)} | {sum(r['refused'] for r in mine)} | "
+        print(f"| {policy} | {_share(sum(r['invalid'] for r in mine), len(mine))} | {sum(r['refused'] for r in mine)} | "
               f"{sum(r['invalid'] and not r['refused'] for r in mine)} |")
 
 

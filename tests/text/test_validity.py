@@ -64,6 +64,14 @@ def test_what_the_input_does_itself_is_not_held_against_the_rewrite():
     assert GATE.problem("Sorry, I can't come tonight.", "I can't make it tonight, sorry.") is None
 
 
+def test_a_meta_phrase_of_the_input_licenses_only_itself():
+    # a real BAC-10 case: the input's "this post" once switched the meta rule off for the whole rewrite
+    original = "Ok I'm done. If all of you would kindly just ignore this post, that would be cool. Mom is on the phone."
+    commented = "The author's style is obfuscated. I'm done; if you would all ignore this post, that would be cool."
+    assert GATE.problem(original, commented) == "meta"
+    assert GATE.problem(original, "Fine, I'm finished. Please just skip this post, all of you; mom is on the phone.") is None
+
+
 def test_a_two_word_input_may_get_a_longer_rewrite():
     assert GATE.problem("hey people", "hello there, everyone!") is None
 

@@ -32,7 +32,7 @@ FALLBACKS = ("keep", "withhold")
 _WORD = re.compile(r"[a-z0-9']+")
 _REFUSAL = re.compile(r"^\W*(?:i'?m sorry|i am sorry|sorry,|i apologi[sz]e|i can(?:no|')t\b|i cannot|i'?m unable|"
                       r"i am unable|i'?m not able|as an ai|unfortunately,? i\b)", re.IGNORECASE)
-# words that talk *about* a text or its writer; one counts only when the input does not use it itself
+# words that talk *about* a text or its writer; one counts only when the input does not use that phrase itself
 _META = re.compile(r"\b(?:the (?:author|writer|narrator|speaker|poster|blogger)s?\b|author'?s|writer'?s|"
                    r"rewrit\w*|paraphras\w*|obfuscat\w*|original (?:text|paragraph|sentence|post|version)|"
                    r"(?:this|the|that) (?:text|paragraph|passage|excerpt|post|piece|sentence)\b|"
@@ -86,6 +86,14 @@ class GateConfig:
 def words(text: str) -> list[str]:
     """Lower-cased word tokens (letters, digits, apostrophes)."""
     return _WORD.findall(text.lower())
+
+
+def meta_phrases(text: str) -> set[str]:
+    """The phrases of the text that talk about a text or its writer ("the author's", "this post", ...), each word
+    lower-cased and cut to its first six characters (so "rewrites" and "rewritten" are one phrase). A rewrite's
+    phrase counts against it only when the input has that phrase: an input that says "ignore this post" does not
+    license "The author's style is obfuscated"."""
+    return {" ".join(word[:6] for word in m.group().lower().split()) for m in _META.finditer(text)}
 
 
 def _ngrams(tokens: list[str], n: int) -> list[tuple]:
@@ -189,7 +197,7 @@ class RewriteGate:
             echoed = set(_ngrams(mine, 2)) & self._instruction_bigrams
             if len(echoed) > config.max_instruction * len(self._instruction_bigrams):
                 return "instruction"
-        if _META.search(rewrite) and not _META.search(original):
+        if meta_phrases(rewrite) - meta_phrases(original):
             return "meta"
         if repetition_share(rewrite) > repetition_share(original) + config.max_repetition:
             return "loop"
