@@ -133,6 +133,10 @@ def obfuscate(
                       f"{'; tokens from the OS CSPRNG' if report.get('secure_random') else '; seeded: keep the seed secret'})")
     if "records_flagged" in report:
         console.print(validity_summary(report))
+    if "chunks" in report:  # an LM rewriter behind the gate: what passes is well-formed, not known to be faithful
+        console.print("note: the gate refuses comments, copies, loops, truncations and lost names; it cannot check "
+                      "meaning (by hand, most rewrites tarot keeps on BAC-10 change what the text says: "
+                      "docs/results/tarot.md) - read a sample before release")
 
 
 def validity_summary(report: dict) -> str:
