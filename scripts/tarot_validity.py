@@ -51,6 +51,8 @@ def main() -> None:
     parser.add_argument("--label-selected", nargs=2, metavar=("N", "FILE"),
                         help="With --from: write N drawn chunks' selected rewrites (best of all stored) to FILE, to label.")
     args = parser.parse_args()
+    if args.label_selected and not args.stored:
+        parser.error("--label-selected reads stored candidates: give --from FILE [FILE ...]")
     if args.stored:
         rows = [json.loads(line) for path in args.stored for line in _open_text(path)]
         if args.rejudge:
@@ -181,6 +183,7 @@ def write_selected(rows: list, count: int, floor: float, seed: int, path: str) -
     ``label`` to fill in by the rules of docs/results/tarot.md#validity-gate."""
     import numpy as np
 
+    written = 0
     with open(path, "w", encoding="utf-8") as out:
         for policy, chunks in chunks_by_policy(rows).items():
             k = min(len(c) for c in chunks.values())
@@ -192,7 +195,8 @@ def write_selected(rows: list, count: int, floor: float, seed: int, path: str) -
                 out.write(json.dumps({"item": item, "policy": policy, "chunk": int(chunk), "k": k, "label": "",
                                       "truncated": False, "original": best["original"], "rewrite": best["rewrite"]},
                                      ensure_ascii=False) + "\n")
-    print(f"\nwrote {path}: the selected rewrites of {count} drawn chunks per policy, to label")
+                written += 1
+    print(f"\nwrote {path}: the selected rewrites of {written} drawn chunks (up to {count} per policy), to label")
 
 
 def print_samples(rows: list, count: int, seed: int) -> None:
