@@ -10,7 +10,10 @@ reward is kept. Prints Markdown tables (per policy: the invalid share of single 
 fallback share, mean R_util / R_priv of the kept rewrites) and writes every candidate to ``--out`` (JSONL).
 
 A whole split is measured in slices that each fit a session (``--skip 0 --posts 400``, ``--skip 400 --posts 400``,
-...; chunk numbers count from the split's first post, so the slices' files together are one run's).
+...; chunk numbers count from the split's first post, so the slices' files together are one run's), or on a GPU
+machine in two steps: ``--plan FILE`` writes the chunks (here, where the corpus is), ``--generate FILE --out RAW``
+samples the candidates there (``--device``, ``--dtype``, ``--batch-size``; no corpus, no reward models needed),
+and ``--from RAW --out JUDGED`` judges and scores them here.
 
 ``--from FILE [FILE ...]`` prints the tables again from stored ``--out`` files, plain or ``.gz`` (no generation; the
 candidates behind docs/results/tarot.md's latest tables are committed in ``artifacts/tarot-validity/``); with ``--rejudge`` every stored
@@ -23,14 +26,16 @@ with the rewrite it keeps (what a user is given), for labelling by hand.
 Usage:  AUTHORGUARD_DATA=../shared/data python scripts/tarot_validity.py [--scenario BAC-10] [--posts 100] [--skip 0] [--candidates 4]
             [--policies zero-shot,sft,dpo,ppo] [--floor 0.5] [--seed 0] [--out candidates.jsonl] [--samples 3]
         python scripts/tarot_validity.py --from candidates.jsonl [more.jsonl ...] [--rejudge] [--samples 3]
-            [--label-selected 100 selected.jsonl]
+            [--label-selected 100 selected.jsonl] [--out judged.jsonl.gz]
+        python scripts/tarot_validity.py --plan plan.jsonl.gz [--scenario ...] [--posts ...] [--policies ...]
+        python scripts/tarot_validity.py --generate plan.jsonl.gz --out raw.jsonl.gz [--device cuda] [--dtype float32]
+            [--batch-size 1024] [--candidates 4] [--seed 0]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import time
 from collections import Counter
 
 
@@ -41,13 +46,21 @@ def main() -> None:
     parser.add_argument("--posts", type=int, default=100)
     parser.add_argument("--skip", type=int, default=0, help="Leave out the first SKIP test posts (a slice of the split).")
     parser.add_argument("--candidates", type=int, default=4)
-    parser.add_argument("--policies", default="zero-shot,sft,dpo,ppo")
+    parser.add_argument("--policies", help="Comma-separated (default: zero-shot,sft,dpo,ppo; with --generate: the plan's).")
     parser.add_argument("--floor", type=float, default=0.5)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", help="JSONL of every candidate with its verdict and rewards.")
     parser.add_argument("--from", dest="stored", nargs="+", help="Stored --out files: print their tables, generate nothing.")
     parser.add_argument("--rejudge", action="store_true", help="With --from: judge the stored candidates again.")
     parser.add_argument("--samples", type=int, default=0)
+    parser.add_argument("--plan", help="Write the chunks to rewrite (JSONL, .gz allowed) and stop: --generate reads it.")
+    parser.add_argument("--generate", metavar="PLAN", help="Sample candidates for a --plan file's chunks (no corpus "
+                        "needed, e.g. on a GPU machine); --out gets them unjudged, --from judges them.")
+    parser.add_argument("--device", default="auto", help="Generation device: auto (CUDA when available), cpu, cuda.")
+    parser.add_argument("--dtype", default="auto", help="Generation precision: auto, float32, bfloat16.")
+    parser.add_argument("--batch-size", type=int, default=64, help="Live sequences decoded together.")
+    parser.add_argument("--no-texts", action="store_true", help="With --from and --out: write the verdicts only "
+                        "(no texts, rewards to 4 decimals): the tables, not the samples, can be printed again from them.")
     parser.add_argument("--label-selected", nargs=2, metavar=("N", "FILE"),
                         help="With --from: write N drawn chunks' selected rewrites (best of all stored) to FILE, to label.")
     args = parser.parse_args()
@@ -55,22 +68,36 @@ def main() -> None:
         parser.error("--label-selected reads stored candidates: give --from FILE [FILE ...]")
     if args.stored:
         rows = [json.loads(line) for path in args.stored for line in _open_text(path)]
+        if (args.rejudge or args.samples or args.label_selected) and any("rewrite" not in r for r in rows):
+            parser.error("the stored rows carry verdicts only (written with --no-texts): --rejudge, --samples and "
+                         "--label-selected need the texts")
+        judge(rows)
         if args.rejudge:
             rejudge(rows)
+        if args.out:
+            with _open_out(args.out) as out_file:
+                _write_rows(out_file, [_verdict(r) for r in rows] if args.no_texts else rows)
         print_refusals(rows)
         print_best_of_k(rows, args.floor)
+        print_two_rounds(rows, args.floor)
         print_samples(rows, args.samples, args.seed)
         if args.label_selected:
             write_selected(rows, int(args.label_selected[0]), args.floor, args.seed, args.label_selected[1])
         return
+    if args.generate:
+        plan = [json.loads(line) for line in _open_text(args.generate)]
+        policies = args.policies.split(",") if args.policies else list(dict.fromkeys(r["policy"] for r in plan))
+        out_file = _open_out(args.out)
+        for policy in policies:
+            mine = [r for r in plan if r["policy"] == policy]
+            rows, line = sample_candidates(args, policy, [r["original"] for r in mine], [r["chunk"] for r in mine])
+            print(line, flush=True)
+            _write_rows(out_file, rows)
+        if out_file:
+            out_file.close()
+        return
     from authorguard.data import load_dataset
     from authorguard.experiments.splits import SCENARIOS
-    from authorguard.neural.tarot.config import RewardConfig
-    from authorguard.neural.tarot.model import TarotRewriter
-    from authorguard.neural.tarot.policy import generate
-    from authorguard.neural.tarot.prompts import chunk_documents, clean_rewrite, render_prompt
-    from authorguard.neural.tarot.reward import ObfuscationReward
-    from authorguard.text.validity import RewriteGate
 
     if args.scenario not in SCENARIOS:
         parser.error(f"unknown scenario {args.scenario!r}; known: {', '.join(sorted(SCENARIOS))}")
@@ -78,45 +105,103 @@ def main() -> None:
     corpus = scenario.selection.select(load_dataset(scenario.dataset))
     test_posts = [t for t, s in zip(corpus.texts, corpus.splits) if s == "test" and t.strip()]
     before, posts = test_posts[:args.skip], test_posts[args.skip : args.skip + args.posts]
-    reward = ObfuscationReward(RewardConfig(gate=False))
-    single, rows = [], []
-    out_file = open(args.out, "w", encoding="utf-8") if args.out else None
+    rows, lines, plan = [], [], []
+    args.policies = args.policies or "zero-shot,sft,dpo,ppo"
+    out_file = _open_out(args.plan or args.out)
     for policy in args.policies.split(","):
-        rewriter = TarotRewriter(args.model, policy)
-        tokenizer = rewriter.loader.tokenizer
-        count = lambda text: len(tokenizer(text, add_special_tokens=False)["input_ids"])  # noqa: E731
-        chunks = [c.text for c in chunk_documents(posts, count, rewriter.policy.max_chunk_tokens)]
-        first_chunk = len(chunk_documents(before, count, rewriter.policy.max_chunk_tokens)) if before else 0
-        k = args.candidates
-        prompts = [render_prompt(tokenizer, rewriter.policy.instruction, c) for c in chunks for _ in range(k)]
-        limit = rewriter.policy.max_new_tokens
-        started = time.perf_counter()
-        out = generate(None, tokenizer, prompts, max_new_tokens=limit, seed=args.seed, temperature=0.7, top_p=0.95,
-                       batch_size=64, engine=rewriter.loader.engine("batched"))
-        seconds = time.perf_counter() - started
-        texts = [clean_rewrite(t) for t in out.texts]
-        originals = [c for c in chunks for _ in range(k)]
-        problems = RewriteGate(instruction=rewriter.policy.instruction).problems(
-            originals, texts, [n >= limit for n in out.new_tokens])
-        scores = reward(originals, texts)
-        refused = Counter(p for p in problems if p is not None)
-        single.append((policy, len(chunks), len(texts), refused, seconds, sum(out.new_tokens)))
-        for j, text in enumerate(texts):
-            rows.append({"policy": policy, "chunk": first_chunk + j // k, "candidate": j % k, "original": originals[j],
-                         "rewrite": text, "problem": problems[j], "utility": float(scores.utility[j]),
-                         "privacy": float(scores.privacy[j])})
-            if out_file:
-                out_file.write(json.dumps(rows[-1], ensure_ascii=False) + "\n")
-        del rewriter.loader._engines["batched"]
+        chunks, first_chunk = policy_chunks(args.model, policy, before, posts)
+        ids = list(range(first_chunk, first_chunk + len(chunks)))
+        if args.plan:
+            plan += [{"policy": policy, "chunk": i, "original": c} for i, c in zip(ids, chunks)]
+            continue
+        mine, line = sample_candidates(args, policy, chunks, ids)
+        judge(mine)
+        rows += mine
+        lines.append(line)
+        _write_rows(out_file, mine)
+    if args.plan:  # a chunk's rows of all policies side by side: gzip stores its text once
+        _write_rows(out_file, sorted(plan, key=lambda r: r["chunk"]))
     if out_file:
         out_file.close()
+    if args.plan:
+        print(f"wrote {args.plan}: the chunks of {len(posts)} {args.scenario} test posts from post {args.skip} for "
+              f"{args.policies}; generate with --generate {args.plan} (no corpus needed), judge with --from")
+        return
     print(f"{len(posts)} {args.scenario} test posts from post {args.skip}, seed {args.seed}, utility floor {args.floor}\n")
-    print("| policy | chunks | samples | refused by the gate | reasons | tokens/s |\n|---|---|---|---|---|---|")
-    for policy, n_chunks, n, refused, seconds, tokens in single:
-        reasons = _reasons(refused)
-        print(f"| {policy} | {n_chunks} | {n} | {sum(refused.values()) / n:.3f} | {reasons} | {tokens / seconds:.0f} |")
+    print("| policy | chunks | samples | tokens/s |\n|---|---|---|---|")
+    print("\n".join(lines))
+    print_refusals(rows)
     print_best_of_k(rows, args.floor)
     print_samples(rows, args.samples, args.seed)
+
+
+def policy_chunks(model, policy: str, before: list, posts: list) -> tuple[list, int]:
+    """(the chunks ``tarot`` cuts ``posts`` into for ``policy``, the number of chunks of the ``before`` posts)."""
+    from authorguard.neural.tarot.model import TarotRewriter
+    from authorguard.neural.tarot.prompts import chunk_documents
+
+    rewriter = TarotRewriter(model, policy)
+    tokenizer = rewriter.loader.tokenizer
+    count = lambda text: len(tokenizer(text, add_special_tokens=False)["input_ids"])  # noqa: E731
+    limit = rewriter.policy.max_chunk_tokens
+    chunks = [c.text for c in chunk_documents(posts, count, limit)]
+    return chunks, len(chunk_documents(before, count, limit)) if before else 0
+
+
+def sample_candidates(args, policy: str, chunks: list, ids: list) -> tuple[list, str]:
+    """``args.candidates`` rewrites of every chunk by ``policy`` at the methods' settings, on the batched engine
+    (``args.device``, ``args.dtype``, ``args.batch_size``): unjudged rows (the rewrite, its new tokens and whether
+    it hit the token limit), and a table line with the speed."""
+    from authorguard.neural.generation import make_engine
+    from authorguard.neural.tarot.model import TarotRewriter
+    from authorguard.neural.tarot.policy import generate
+    from authorguard.neural.tarot.prompts import clean_rewrite, render_prompt
+
+    rewriter = TarotRewriter(args.model, policy)
+    tokenizer = rewriter.loader.tokenizer
+    k = args.candidates
+    prompts = [render_prompt(tokenizer, rewriter.policy.instruction, c) for c in chunks for _ in range(k)]
+    limit = rewriter.policy.max_new_tokens
+    engine = make_engine("batched", *rewriter.loader(), device=args.device, dtype=args.dtype)
+    out = generate(None, tokenizer, prompts, max_new_tokens=limit, seed=args.seed, temperature=0.7, top_p=0.95,
+                   batch_size=args.batch_size, engine=engine)
+    rows = [{"policy": policy, "seed": args.seed, "chunk": ids[j // k], "candidate": j % k, "original": chunks[j // k],
+             "rewrite": clean_rewrite(text), "new_tokens": n, "truncated": n >= limit}
+            for j, (text, n) in enumerate(zip(out.texts, out.new_tokens))]
+    line = (f"| {policy} | {len(chunks)} | {len(rows)} | {out.tokens_per_second:.0f} "
+            f"({engine.device}, {engine.dtype}, batch {args.batch_size}) |")
+    return rows, line
+
+
+def judge(rows: list) -> None:
+    """The validity gate's verdict (``problem``) of every row not judged yet (rows from --generate), in place, and
+    the reward (``utility``, ``privacy``) of those it passes — as the method scores only valid candidates; a
+    refused row's are None. The token-limit flag is the row's ``truncated``."""
+    from authorguard.neural.tarot.config import TAROT_PROMPT
+    from authorguard.text.validity import RewriteGate
+
+    todo = [r for r in rows if "utility" not in r]
+    if not todo:
+        return
+    originals, texts = [r["original"] for r in todo], [r["rewrite"] for r in todo]
+    problems = RewriteGate(instruction=TAROT_PROMPT).problems(originals, texts, [r["truncated"] for r in todo])
+    for r, problem in zip(todo, problems):
+        r.update(problem=problem, utility=None, privacy=None)
+    score_passed(todo)
+
+
+def score_passed(rows: list) -> None:
+    """The reward (MiniLM utility, author-encoder privacy) of the rows the gate passed that have none yet."""
+    import numpy as np
+    from authorguard.neural.tarot.config import RewardConfig
+    from authorguard.neural.tarot.reward import ObfuscationReward
+
+    todo = [r for r in rows if r["problem"] is None and r.get("utility") is None]
+    if not todo:
+        return
+    scores = ObfuscationReward(RewardConfig(gate=False))([r["original"] for r in todo], [r["rewrite"] for r in todo])
+    for r, utility, privacy in zip(todo, np.asarray(scores.utility), np.asarray(scores.privacy)):
+        r.update(utility=float(utility), privacy=float(privacy))
 
 
 def rejudge(rows: list) -> None:
@@ -126,14 +211,16 @@ def rejudge(rows: list) -> None:
 
     gate = RewriteGate(instruction=TAROT_PROMPT)
     for row in rows:
-        row["problem"] = gate.problem(row["original"], row["rewrite"], row["problem"] == "truncated")
+        truncated = row.get("truncated", row["problem"] == "truncated")  # older files: read back from the verdict
+        row["problem"] = gate.problem(row["original"], row["rewrite"], truncated)
+    score_passed(rows)  # a row judged valid now that was refused when it was generated
 
 
 def print_refusals(rows: list) -> None:
-    """Per policy: the share of stored single samples the gate refused, and why."""
+    """Per policy (and seed, where rows carry one): the share of stored single samples the gate refused, and why."""
     print("| policy | chunks | samples | refused by the gate | reasons |\n|---|---|---|---|---|")
-    for policy in dict.fromkeys(r["policy"] for r in rows):
-        mine = [r for r in rows if r["policy"] == policy]
+    for policy in dict.fromkeys(map(run_name, rows)):
+        mine = [r for r in rows if run_name(r) == policy]
         refused = Counter(r["problem"] for r in mine if r["problem"] is not None)
         reasons = _reasons(refused)
         print(f"| {policy} | {len({r['chunk'] for r in mine})} | {len(mine)} | {sum(refused.values()) / len(mine):.3f} | "
@@ -162,12 +249,70 @@ def print_best_of_k(rows: list, floor: float) -> None:
                   f"{np.mean(privacy):.3f} |")
 
 
+def run_name(row: dict) -> str:
+    """The run a stored candidate belongs to: its policy, and its sampling seed where the row records one."""
+    return row["policy"] if "seed" not in row else f"{row['policy']} seed {row['seed']}"
+
+
 def chunks_by_policy(rows: list) -> dict:
-    """{policy: {chunk id: [its stored candidates]}}, policies in the order they appear."""
+    """{run (:func:`run_name`): {chunk id: [its stored candidates]}}, runs in the order they appear."""
     grouped: dict = {}
     for r in rows:
-        grouped.setdefault(r["policy"], {}).setdefault(r["chunk"], []).append(r)
+        grouped.setdefault(run_name(r), {}).setdefault(r["chunk"], []).append(r)
     return grouped
+
+
+def print_two_rounds(rows: list, floor: float) -> None:
+    """The method's default selection (``retries`` 1: a second round of k candidates, another seed, for the chunks
+    the first left without a valid rewrite), per policy stored with two seeds or more: round 1 is the lowest
+    seed's candidates, round 2 the next seed's; the share of chunks that fall back after each round, and the
+    mean R_util / R_priv of the rewrites kept; then, for each pair of policies, the difference of their fallback
+    rates after round 2 with the standard error of the paired per-chunk difference."""
+    import numpy as np
+
+    seeds: dict = {}
+    for r in rows:
+        if "seed" in r:
+            seeds.setdefault(r["policy"], set()).add(r["seed"])
+    policies = [p for p, s in seeds.items() if len(s) >= 2]
+    if not policies:
+        return
+    print(f"\ntwo rounds (the method's default retries = 1), utility floor {floor}\n")
+    print("| policy | k | chunks | fall back after round 1 | after round 2 | R_util of kept | R_priv of kept |\n"
+          "|---|---|---|---|---|---|---|")
+    fell_by_policy = {}
+    for policy in policies:
+        first, second = sorted(seeds[policy])[:2]
+        rounds = [chunks_by_policy([r for r in rows if r["policy"] == policy and r.get("seed") == s])
+                  for s in (first, second)]
+        one, two = (next(iter(grouped.values())) for grouped in rounds)
+        k = min(len(c) for c in one.values())
+        fell_first = fell = 0
+        utility, privacy = [], []
+        fell_by_policy[policy] = {}
+        for chunk, candidates in one.items():
+            best = best_of_k(candidates, k, floor)
+            if best is None:
+                fell_first += 1
+                best = best_of_k(two.get(chunk, []), k, floor)
+            fell_by_policy[policy][chunk] = best is None
+            if best is None:
+                fell += 1
+                continue
+            utility.append(best["utility"])
+            privacy.append(best["privacy"])
+        n = len(one)
+        print(f"| {policy} (seeds {first}, {second}) | {k} | {n} | {fell_first / n:.3f} | {fell / n:.3f} ({fell}/{n}) | "
+              f"{np.mean(utility):.3f} | {np.mean(privacy):.3f} |")
+    names = list(fell_by_policy)
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            common = sorted(set(fell_by_policy[a]) & set(fell_by_policy[b]))
+            diff = np.array([fell_by_policy[a][c] - fell_by_policy[b][c] for c in common], dtype=float)
+            if len(diff) > 1:
+                print(f"\nfallback after round 2, {a} − {b}: {diff.mean():+.4f} ± {diff.std(ddof=1) / np.sqrt(len(diff)):.4f} "
+                      f"(SE of the paired per-chunk difference, {len(diff)} chunks)", end="")
+    print()
 
 
 def best_of_k(candidates: list, k: int, floor: float) -> dict | None:
@@ -206,13 +351,16 @@ def print_samples(rows: list, count: int, seed: int) -> None:
     if not count:
         return
     chunk_ids = sorted({r["chunk"] for r in rows})
+    lowest = {}  # each policy's first candidate of its lowest stored seed
+    for r in rows:
+        lowest[r["policy"]] = min(lowest.get(r["policy"], r.get("seed", 0)), r.get("seed", 0))
     for chunk in np.random.default_rng(seed).choice(chunk_ids, size=min(count, len(chunk_ids)), replace=False):
-        firsts = [r for r in rows if r["chunk"] == chunk and r["candidate"] == 0]
+        firsts = [r for r in rows if r["chunk"] == chunk and r["candidate"] == 0 and r.get("seed", 0) == lowest[r["policy"]]]
         print(f"\n**chunk {chunk}**: {_cell(firsts[0]['original'])}\n")
         print("| policy | first candidate | gate | R_util | R_priv |\n|---|---|---|---|---|")
         for r in firsts:
-            print(f"| {r['policy']} | {_cell(r['rewrite'])} | {r['problem'] or 'valid'} | {r['utility']:.2f} | "
-                  f"{r['privacy']:.2f} |")
+            print(f"| {r['policy']} | {_cell(r['rewrite'])} | {r['problem'] or 'valid'} | {_number(r['utility'])} | "
+                  f"{_number(r['privacy'])} |")
 
 
 def _reasons(refused: Counter) -> str:
@@ -227,6 +375,32 @@ def _open_text(path: str):
     import gzip
 
     return gzip.open(path, "rt", encoding="utf-8") if path.endswith(".gz") else open(path, encoding="utf-8")
+
+
+def _open_out(path: str | None):
+    """A JSONL file to write (gzipped when ``path`` ends in ``.gz``), or None."""
+    import gzip
+
+    if not path:
+        return None
+    return gzip.open(path, "wt", encoding="utf-8") if path.endswith(".gz") else open(path, "w", encoding="utf-8")
+
+
+def _verdict(row: dict) -> dict:
+    """A judged row without its texts, rewards rounded: what the tables need, a tenth of the size."""
+    kept = {k: v for k, v in row.items() if k not in ("original", "rewrite")}
+    kept.update({k: round(row[k], 4) for k in ("utility", "privacy") if row[k] is not None})
+    return kept
+
+
+def _write_rows(out_file, rows: list) -> None:
+    if out_file:
+        out_file.writelines(json.dumps(r, ensure_ascii=False) + "\n" for r in rows)
+        out_file.flush()
+
+
+def _number(value) -> str:
+    return "–" if value is None else f"{value:.2f}"  # refused candidates are not scored
 
 
 def _cell(text: str) -> str:

@@ -50,12 +50,12 @@ def require_torch():
     return torch
 
 
-def torch_generator(seed: int | None):
-    """A seeded ``torch.Generator`` (CPU), or None for torch's global generator."""
+def torch_generator(seed: int | None, device: str = "cpu"):
+    """A seeded ``torch.Generator`` on ``device`` (a CPU one by default), or None for torch's global generator."""
     torch = require_torch()
     if seed is None:
         return None
-    generator = torch.Generator()
+    generator = torch.Generator(device=device)
     generator.manual_seed(int(seed))
     return generator
 

@@ -82,6 +82,26 @@ def test_no_token_probability_moves_by_more_than_e_to_the_token_epsilon(relative
     assert worst > 0.5 * bound  # the check bites: the bound is nearly reached by these pairs
 
 
+DEVICES = ["cpu"] + (["cuda"] if torch.cuda.is_available() else [])
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_sampling_stays_on_the_device_of_the_logits_and_a_seed_repeats_it(device):
+    """The batched engine samples where the logits are (a GPU's (B, V) logits are never copied to the CPU): the
+    draws come back on that device, follow the nucleus, and the same seeded generator gives the same ids."""
+    from authorguard.neural.resources import torch_generator
+
+    logits = np.random.default_rng(4).normal(0, 2, 30).astype(np.float32)
+    rows = torch.tensor(np.repeat(logits[None], 20_000, 0), device=device)
+    sampler = NucleusSampler(0.7, 0.9)
+    first = sampler(rows, torch_generator(5, device))
+    assert first.device.type == device
+    assert torch.equal(first, sampler(rows, torch_generator(5, device)))
+    observed = np.bincount(first.cpu().numpy(), minlength=len(logits)) / 20_000
+    assert chi_square_ok(observed, exact_nucleus(logits.astype(np.float64), 0.7, 0.9), 20_000)
+    assert ClippedSampler(-5, 5, 1.0)(rows[:3], None).device.type == device  # the OS CSPRNG's uniforms move over
+
+
 def test_draws_by_inverse_cdf_from_the_os_csprng_are_valid_and_not_constant():
     weights = torch.tensor([[0.0, 1.0, 0.0, 3.0]] * 2000)
     ids = draw(weights, None).numpy()

@@ -68,3 +68,25 @@ def test_the_gate_gives_refused_rewrites_the_minimum_reward_and_says_why(reward)
     assert plain.privacy[2] > plain.privacy[0]  # why: ungated, the comment earns more privacy than the rewrite
     assert scores.summary()["invalid"] == pytest.approx(2 / 3)
     assert plain.problems is None and "invalid" not in plain.summary()
+
+
+def test_each_distinct_text_is_embedded_once_and_rows_keep_their_order(reward):
+    from authorguard.neural.tarot import reward as module
+
+    calls = []
+
+    def embed(texts):
+        calls.append(list(texts))
+        return np.array([[len(t), 1.0] for t in texts])
+
+    originals = [TEXT, TEXT, TEXT, UNRELATED]  # k candidates of one chunk share their original
+    rewrites = [PARAPHRASE, UNRELATED, PARAPHRASE, TEXT]
+    cosines = module.ObfuscationReward._cosines(embed, originals, rewrites)
+    assert calls == [[TEXT, UNRELATED], [PARAPHRASE, UNRELATED, TEXT]]
+    expected = [np.dot([len(a), 1], [len(b), 1]) / np.hypot(len(a), 1) / np.hypot(len(b), 1)
+                for a, b in zip(originals, rewrites)]
+    assert cosines == pytest.approx(expected)
+    scores = reward(originals, rewrites)  # the real encoders: a repeated pair scores as it does alone
+    alone = reward([TEXT], [PARAPHRASE])
+    assert scores.utility[[0, 2]] == pytest.approx([alone.utility[0]] * 2, abs=1e-5)
+    assert scores.privacy[[0, 2]] == pytest.approx([alone.privacy[0]] * 2, abs=1e-5)

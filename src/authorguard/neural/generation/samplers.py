@@ -1,7 +1,7 @@
 """Token samplers: what turns one decoding step's logits into the next token, shared by every engine.
 
-A sampler receives the step's logits, shape (B, V) float32 (whatever precision the model ran in), and returns B
-token ids. It is also the one place a method reaches per-step logits: DP-Prompt's :class:`ClippedSampler` clips
+A sampler receives the step's logits, shape (B, V) float32 (whatever precision the model ran in), on the engine's
+device, and returns B token ids on that device. It is also the one place a method reaches per-step logits: DP-Prompt's :class:`ClippedSampler` clips
 them before anything else touches them. Each sampler states how the reference engine (transformers'
 ``generate``) expresses the same distribution, so both engines sample from one definition.
 
@@ -20,18 +20,20 @@ from authorguard.utils.validation import check_number
 
 
 def uniforms(n: int, generator):
-    """n uniforms in [0, 1) (float64): from ``generator``, or from the OS CSPRNG (53 random bits each) when None."""
+    """n uniforms in [0, 1) (float64): from ``generator`` (on its device), or from the OS CSPRNG (53 random bits
+    each, on the CPU) when None."""
     torch = require_torch()
     if generator is not None:
-        return torch.rand(n, generator=generator, dtype=torch.float64)
+        return torch.rand(n, generator=generator, dtype=torch.float64, device=generator.device)
     return torch.tensor([secrets.randbits(53) / 2.0 ** 53 for _ in range(n)], dtype=torch.float64)
 
 
 def draw(probabilities, generator):
-    """One index per row of ``probabilities`` (B, K) (rows need not sum to 1), by inverse CDF in float64."""
+    """One index per row of ``probabilities`` (B, K) (rows need not sum to 1), by inverse CDF in float64, on the
+    device ``probabilities`` are on (a seeded ``generator`` must be on that device too)."""
     torch = require_torch()
     cumulative = probabilities.double().cumsum(-1)
-    targets = uniforms(len(cumulative), generator) * cumulative[:, -1]
+    targets = uniforms(len(cumulative), generator).to(cumulative.device) * cumulative[:, -1]
     index = torch.searchsorted(cumulative, targets[:, None], right=True).squeeze(1)
     return index.clamp(max=probabilities.shape[1] - 1)
 

@@ -115,7 +115,17 @@ class ObfuscationReward:
 
     @staticmethod
     def _cosines(embed, first: list[str], second: list[str]) -> np.ndarray:
-        """Row-wise cosine of the (unit) embeddings of ``first`` and ``second``, shape (n,)."""
-        a, b = embed(first), embed(second)
+        """Row-wise cosine of the (unit) embeddings of ``first`` and ``second``, shape (n,). Each distinct text is
+        embedded once: k candidates of one chunk share their original."""
+        a, b = _embed_distinct(embed, first), _embed_distinct(embed, second)
         norms = np.maximum(np.linalg.norm(a, axis=1) * np.linalg.norm(b, axis=1), 1e-12)
         return np.clip(np.einsum("ij,ij->i", a, b) / norms, -1.0, 1.0)
+
+
+def _embed_distinct(embed, texts: list[str]) -> np.ndarray:
+    """``embed(texts)`` computed over the distinct texts only, rows in the order of ``texts``."""
+    distinct = list(dict.fromkeys(texts))
+    if len(distinct) == len(texts):
+        return embed(texts)
+    row = {text: i for i, text in enumerate(distinct)}
+    return embed(distinct)[[row[t] for t in texts]]
