@@ -9,7 +9,8 @@ counted ``keep`` fallback); the chunks are joined back into posts as the method 
 of the test split is then attacked under the **static** threat model (attackers trained on the authors' original
 training posts, as in the paper's Table 2) and compared with the original text: accuracy with its standard error,
 the paired difference to ``--baseline`` (SE of the per-post difference), chrF and MiniLM cosine per post, and the
-share of posts left unchanged. The augmented and adversarial threat models need the training posts rewritten too,
+share of posts left unchanged; and the scenario's utility task (BAC: the blog's topic) as the static analyst scores
+it (a linear SVM trained on the original training posts, accuracy on the release). The augmented and adversarial threat models need the training posts rewritten too,
 which the stored candidates do not cover: they are not measured here.
 
 Usage:  AUTHORGUARD_DATA=../shared/data python scripts/tarot_split_attribution.py runs/tarot-gpu/judged-*.jsonl.gz
@@ -79,14 +80,22 @@ def main() -> None:
             correct[name, policy] = predicted == authors[test]
         print(f"{name}: fitted on {len(train)} original training posts, attributed {len(released)} releases", flush=True)
 
+    labels = np.array(corpus.labels, dtype=object) if corpus.labels is not None else None
+    utility = {}
+    for task_name in scenario.tasks if labels is not None else ():
+        task = registry.tasks.get(task_name)(classifier="svm", random_state=0)
+        for policy, texts in released.items():
+            utility[task_name, policy] = task.evaluate(train_release, labels[train], Release.from_texts(texts),
+                                                       labels[test])["accuracy"]
+    tasks = sorted({t for t, _ in utility})
     content = {p: content_metrics(posts, t)["per_document"] for p, t in released.items() if p != "original"}
     n = len(posts)
     print(f"\n{args.scenario}: {n} test posts, {len(chunks)} chunks, {len(set(authors[test]))} authors; static threat "
           f"model; accuracy % ± SE; Δ vs {args.baseline}: paired, ± SE of the per-post difference\n")
     names = args.attackers.split(",")
-    print("| release | " + " | ".join(f"{a} | Δ vs {args.baseline}" for a in names) +
+    print("| release | " + " | ".join(f"{a} | Δ vs {args.baseline}" for a in names) + "".join(f" | {t} (utility)" for t in tasks) +
           " | chrF | MiniLM cos | posts unchanged | chunks kept as written (round 2 gave) |")
-    print("|---|" + "---|---|" * len(names) + "---|---|---|---|")
+    print("|---|" + "---|---|" * len(names) + "---|" * len(tasks) + "---|---|---|---|")
     for policy in released:
         cells = []
         for a in names:
@@ -97,6 +106,7 @@ def main() -> None:
                 cells.append(f"{100 * diff.mean():+.1f} ± {100 * diff.std(ddof=1) / np.sqrt(n):.1f}")
             else:
                 cells.append("")
+        cells += [f"{100 * utility[t, policy]:.1f}" for t in tasks]
         if policy == "original":
             tail = "1.00 | 1.00 | 1.000 | –"
         else:

@@ -72,7 +72,7 @@ class BatchedDecoder(GenerationEngine):
         out: list = [None] * len(prompts)
         # sampling stays on the engine's device: copying (B, 49,152) logits to the CPU every step would cost more
         # than the step on a GPU. A CPU run's stream is unchanged; a CUDA run draws from a CUDA generator.
-        generator = torch_generator(seed, self.device if seed is not None else "cpu")
+        generator = torch_generator(seed, self.device)
         live = _LiveBatch(self)
         finished = 0
         with torch.inference_mode():
