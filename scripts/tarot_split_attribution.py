@@ -21,7 +21,6 @@ Usage:  AUTHORGUARD_DATA=../shared/data python scripts/tarot_split_attribution.p
 from __future__ import annotations
 
 import argparse
-import gzip
 import json
 import sys
 from pathlib import Path
@@ -29,7 +28,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
-from tarot_validity import _open_text, best_of_k  # noqa: E402  (the selection the tables use)
+from tarot_validity import _open_out, _open_text, method_rounds  # noqa: E402  (the selection the tables use)
 
 
 def main() -> None:
@@ -72,8 +71,9 @@ def main() -> None:
 
     authors = np.array(corpus.authors)
     train_release = Release.from_texts([corpus.texts[i] for i in train])
+    names = args.attackers.split(",")
     correct = {}
-    for name in args.attackers.split(","):
+    for name in names:
         attacker = registry.attackers.get(name)(random_state=0).fit(train_release, authors[train])
         for policy, texts in released.items():
             predicted = attacker.predict(Release.from_texts(texts))
@@ -92,7 +92,6 @@ def main() -> None:
     n = len(posts)
     print(f"\n{args.scenario}: {n} test posts, {len(chunks)} chunks, {len(set(authors[test]))} authors; static threat "
           f"model; accuracy % ± SE; Δ vs {args.baseline}: paired, ± SE of the per-post difference\n")
-    names = args.attackers.split(",")
     print("| release | " + " | ".join(f"{a} | Δ vs {args.baseline}" for a in names) + "".join(f" | {t} (utility)" for t in tasks) +
           " | chrF | MiniLM cos | posts unchanged | chunks kept as written (round 2 gave) |")
     print("|---|" + "---|---|" * len(names) + "---|" * len(tasks) + "---|---|---|---|")
@@ -116,7 +115,7 @@ def main() -> None:
                     f"{np.mean(metric['unchanged']):.3f} | {fell / len(chunks):.3f} ({second / len(chunks):.3f})")
         print(f"| {policy} | " + " | ".join(cells) + f" | {tail} |")
     if args.out:
-        with gzip.open(args.out, "wt", encoding="utf-8") if args.out.endswith(".gz") else open(args.out, "w") as out:
+        with _open_out(args.out) as out:
             for policy, texts in released.items():
                 for j, text in enumerate(texts):
                     out.write(json.dumps({"policy": policy, "post": j, "author": str(authors[test][j]), "text": text,
@@ -125,26 +124,14 @@ def main() -> None:
 
 def replay(rows: list, policy: str, chunks: list, floor: float) -> tuple[list, int, int]:
     """(the text the method keeps per chunk, chunks that fell back, chunks round 2 gave a rewrite for) for
-    ``policy``'s stored candidates: round 1 its lowest seed, round 2 the next; the stored originals must be
-    ``chunks`` in order (a one-line error otherwise)."""
-    by_seed: dict = {}
-    for r in rows:
-        if r["policy"] == policy:
-            by_seed.setdefault(r.get("seed", 0), {}).setdefault(r["chunk"], []).append(r)
-    seeds = sorted(by_seed)[:2]
-    first = by_seed[seeds[0]]
-    if sorted(first) != list(range(len(chunks))) or any(first[i][0]["original"] != c for i, c in enumerate(chunks)):
+    ``policy``'s stored candidates (:func:`method_rounds`); the stored originals must be ``chunks`` in order (a
+    one-line error otherwise)."""
+    stored = {r["chunk"]: r["original"] for r in rows if r["policy"] == policy}
+    if stored != dict(enumerate(chunks)):
         raise SystemExit(f"{policy}: the stored chunks are not this split's chunks in order")
-    texts, fell, second = [], 0, 0
-    for i, chunk in enumerate(chunks):
-        best = best_of_k(first[i], len(first[i]), floor)
-        if best is None and len(seeds) > 1:
-            best = best_of_k(by_seed[seeds[1]].get(i, []), len(first[i]), floor)
-            second += best is not None
-        fell += best is None
-        texts.append(chunk if best is None else best["rewrite"])
-    return texts, fell, second
-
+    _, _, kept = method_rounds(rows, policy, floor)
+    texts = [chunk if kept[i][1] is None else kept[i][1]["rewrite"] for i, chunk in enumerate(chunks)]
+    return texts, sum(best is None for _, best in kept.values()), sum(round_ == 2 for round_, _ in kept.values())
 
 if __name__ == "__main__":
     main()

@@ -282,26 +282,12 @@ def print_two_rounds(rows: list, floor: float) -> None:
           "|---|---|---|---|---|---|---|")
     fell_by_policy = {}
     for policy in policies:
-        first, second = sorted(seeds[policy])[:2]
-        rounds = [chunks_by_policy([r for r in rows if r["policy"] == policy and r.get("seed") == s])
-                  for s in (first, second)]
-        one, two = (next(iter(grouped.values())) for grouped in rounds)
-        k = min(len(c) for c in one.values())
-        fell_first = fell = 0
-        utility, privacy = [], []
-        fell_by_policy[policy] = {}
-        for chunk, candidates in one.items():
-            best = best_of_k(candidates, k, floor)
-            if best is None:
-                fell_first += 1
-                best = best_of_k(two.get(chunk, []), k, floor)
-            fell_by_policy[policy][chunk] = best is None
-            if best is None:
-                fell += 1
-                continue
-            utility.append(best["utility"])
-            privacy.append(best["privacy"])
-        n = len(one)
+        (first, second), k, kept = method_rounds(rows, policy, floor)
+        fell_by_policy[policy] = {chunk: best is None for chunk, (_, best) in kept.items()}
+        n, fell = len(kept), sum(fell_by_policy[policy].values())
+        fell_first = sum(round_ != 1 for round_, _ in kept.values())
+        utility = [best["utility"] for _, best in kept.values() if best is not None]
+        privacy = [best["privacy"] for _, best in kept.values() if best is not None]
         print(f"| {policy} (seeds {first}, {second}) | {k} | {n} | {fell_first / n:.3f} | {fell / n:.3f} ({fell}/{n}) | "
               f"{np.mean(utility):.3f} | {np.mean(privacy):.3f} |")
     names = list(fell_by_policy)
@@ -313,6 +299,30 @@ def print_two_rounds(rows: list, floor: float) -> None:
                 print(f"\nfallback after round 2, {a} − {b}: {diff.mean():+.4f} ± {diff.std(ddof=1) / np.sqrt(len(diff)):.4f} "
                       f"(SE of the paired per-chunk difference, {len(diff)} chunks)", end="")
     print()
+
+
+def method_rounds(rows: list, policy: str, floor: float) -> tuple[tuple, int, dict]:
+    """The method's default selection replayed on ``policy``'s stored candidates: round 1 is the lowest seed's k
+    candidates of each chunk (:func:`best_of_k`), round 2 the next seed's for the chunks round 1 left (none when
+    only one seed is stored). Returns ((first seed, second seed or None), k, {chunk: (the round that kept a
+    rewrite — 1, 2 or None —, the kept candidate or None)})."""
+    by_seed: dict = {}
+    for r in rows:
+        if r["policy"] == policy:
+            by_seed.setdefault(r.get("seed", 0), {}).setdefault(r["chunk"], []).append(r)
+    first, *rest = sorted(by_seed)
+    second = rest[0] if rest else None
+    one, two = by_seed[first], by_seed.get(second, {})
+    k = min(len(c) for c in one.values())
+    kept = {}
+    for chunk, candidates in one.items():
+        best = best_of_k(candidates, k, floor)
+        if best is not None:
+            kept[chunk] = (1, best)
+            continue
+        best = best_of_k(two.get(chunk, []), k, floor)
+        kept[chunk] = (2, best) if best is not None else (None, None)
+    return (first, second), k, kept
 
 
 def best_of_k(candidates: list, k: int, floor: float) -> dict | None:
