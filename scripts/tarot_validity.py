@@ -96,14 +96,8 @@ def main() -> None:
         if out_file:
             out_file.close()
         return
-    from authorguard.data import load_dataset
-    from authorguard.experiments.splits import SCENARIOS
-
-    if args.scenario not in SCENARIOS:
-        parser.error(f"unknown scenario {args.scenario!r}; known: {', '.join(sorted(SCENARIOS))}")
-    scenario = SCENARIOS[args.scenario].with_seed(0)
-    corpus = scenario.selection.select(load_dataset(scenario.dataset))
-    test_posts = [t for t, s in zip(corpus.texts, corpus.splits) if s == "test" and t.strip()]
+    _, corpus, _, test = scenario_split(parser, args.scenario)
+    test_posts = [corpus.texts[i] for i in test]
     before, posts = test_posts[:args.skip], test_posts[args.skip : args.skip + args.posts]
     rows, lines, plan = [], [], []
     args.policies = args.policies or "zero-shot,sft,dpo,ppo"
@@ -301,11 +295,12 @@ def print_two_rounds(rows: list, floor: float) -> None:
     print()
 
 
-def method_rounds(rows: list, policy: str, floor: float) -> tuple[tuple, int, dict]:
+def method_rounds(rows: list, policy: str, floor: float, key=None) -> tuple[tuple, int, dict]:
     """The method's default selection replayed on ``policy``'s stored candidates: round 1 is the lowest seed's k
     candidates of each chunk (:func:`best_of_k`), round 2 the next seed's for the chunks round 1 left (none when
-    only one seed is stored). Returns ((first seed, second seed or None), k, {chunk: (the round that kept a
-    rewrite — 1, 2 or None —, the kept candidate or None)})."""
+    only one seed is stored). ``key`` ranks the valid candidates (default: the reward, as the method does).
+    Returns ((first seed, second seed or None), k, {chunk: (the round that kept a rewrite — 1, 2 or None —, the
+    kept candidate or None)})."""
     by_seed: dict = {}
     for r in rows:
         if r["policy"] == policy:
@@ -316,20 +311,26 @@ def method_rounds(rows: list, policy: str, floor: float) -> tuple[tuple, int, di
     k = min(len(c) for c in one.values())
     kept = {}
     for chunk, candidates in one.items():
-        best = best_of_k(candidates, k, floor)
+        best = best_of_k(candidates, k, floor, key)
         if best is not None:
             kept[chunk] = (1, best)
             continue
-        best = best_of_k(two.get(chunk, []), k, floor)
+        best = best_of_k(two.get(chunk, []), k, floor, key)
         kept[chunk] = (2, best) if best is not None else (None, None)
     return (first, second), k, kept
 
 
-def best_of_k(candidates: list, k: int, floor: float) -> dict | None:
+def best_of_k(candidates: list, k: int, floor: float, key=None) -> dict | None:
     """One round of the method's selection over a chunk's first ``k`` stored candidates: the valid one (gate
-    passed, utility >= ``floor``) with the highest R_util + R_priv, or None (the chunk falls back)."""
+    passed, utility >= ``floor``) with the highest ``key`` (default R_util + R_priv, the method's), or None (the
+    chunk falls back)."""
     pool = [c for c in sorted(candidates, key=lambda c: c["candidate"])[:k] if c["problem"] is None and c["utility"] >= floor]
-    return max(pool, key=lambda c: c["utility"] + c["privacy"]) if pool else None
+    return max(pool, key=key or reward) if pool else None
+
+
+def reward(candidate: dict) -> float:
+    """The method's ranking of a valid candidate: R_util + R_priv."""
+    return candidate["utility"] + candidate["privacy"]
 
 
 def write_selected(rows: list, count: int, floor: float, seed: int, path: str) -> None:
@@ -385,6 +386,21 @@ def _open_text(path: str):
     import gzip
 
     return gzip.open(path, "rt", encoding="utf-8") if path.endswith(".gz") else open(path, encoding="utf-8")
+
+
+def scenario_split(parser, name: str) -> tuple:
+    """(scenario ``name`` at split seed 0, its corpus, the corpus's training post indices, its non-blank test post
+    indices); an unknown name is the parser's one-line error."""
+    from authorguard.data import load_dataset
+    from authorguard.experiments.splits import SCENARIOS
+
+    if name not in SCENARIOS:
+        parser.error(f"unknown scenario {name!r}; known: {', '.join(sorted(SCENARIOS))}")
+    scenario = SCENARIOS[name].with_seed(0)
+    corpus = scenario.selection.select(load_dataset(scenario.dataset))
+    train = [i for i, s in enumerate(corpus.splits) if s == "train"]
+    test = [i for i, s in enumerate(corpus.splits) if s == "test" and corpus.texts[i].strip()]
+    return scenario, corpus, train, test
 
 
 def _open_out(path: str | None):
