@@ -11,7 +11,7 @@ training posts, as in the paper's Table 2) and compared with the original text: 
 the paired difference to ``--baseline`` (SE of the per-post difference), chrF and MiniLM cosine per post, and the
 share of posts left unchanged; and the scenario's utility task (BAC: the blog's topic) as the static analyst scores
 it (a linear SVM trained on the original training posts, accuracy on the release). The augmented and adversarial threat models need the training posts rewritten too,
-which the stored candidates do not cover: they are not measured here.
+which the stored candidates do not cover: ``--adapt`` samples them for a slice of the training posts.
 
 What the selection could do (``--select``, ``--pool``): the same candidates ranked otherwise among the valid ones —
 ``overlap`` keeps the one with the lowest chrF to its input (the most changed: a reward term against lexical
@@ -25,6 +25,11 @@ varied, sampling would give).
 Usage:  AUTHORGUARD_DATA=../shared/data python scripts/tarot_split_attribution.py runs/tarot-gpu/judged-*.jsonl.gz
             [--scenario BAC-10] [--attackers char-ngrams,function-words,writeprints-text] [--baseline sft]
             [--floor 0.5] [--select reward,overlap,attacker] [--pool] [--policies dpo] [--out per-post.jsonl.gz]
+            [--adapt 30 --adapt-file rewritten-train.jsonl.gz]
+
+``--adapt N`` measures the two threat models the stored candidates cannot: the first policy's method rewrites N
+training posts per author (at its defaults; on a CPU ~10 s a post), and attackers trained on their originals
+(static), originals and rewrites (augmented) and rewrites (adversarial) attack that policy's release.
 """
 
 from __future__ import annotations
