@@ -68,6 +68,8 @@ def main() -> None:
     unknown = set(selections) - set(SELECTIONS)
     if unknown:
         parser.error(f"unknown --select {', '.join(sorted(unknown))}; known: {', '.join(SELECTIONS)}")
+    if args.adapt and "reward" not in selections:
+        parser.error("--adapt attacks the method's own release: keep reward in --select")
 
     from authorguard import registry
     from authorguard.data.release import Release
