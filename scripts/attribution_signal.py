@@ -151,7 +151,7 @@ def main() -> None:
     n = len(test)
     print(f"\n{args.scenario}: {len(train)} training posts, {n} test posts, {len(set(authors[test]))} authors; accuracy "
           f"% ± SE, static / adversarial (retrained on the transformed training posts)\n")
-    print("| transform | " + " | ".join(names) + " | chrF | MiniLM cos | words replaced |")
+    print("| transform | " + " | ".join(names) + " | chrF | MiniLM cos | words removed |")
     print("|---|" + "---|" * len(names) + "---|---|---|")
     rows = {**{name: [values[i] for i in test] for name, values in transformed.items()}, **released}
     for name, released_texts in rows.items():

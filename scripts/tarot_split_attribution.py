@@ -177,7 +177,6 @@ def print_adapted(corpus, train: list, test: list, released: dict, policy: str, 
     seed 0; stored in / read from ``path``), and each attacker is trained on the originals of those posts
     (static), on the originals and rewrites (augmented) and on the rewrites (adversarial); accuracy ± SE on the
     original test posts and on the release, with the paired difference to the static attacker."""
-    import json
     import os
     import time
 
@@ -185,9 +184,7 @@ def print_adapted(corpus, train: list, test: list, released: dict, policy: str, 
     from authorguard.data.release import Release
 
     authors = np.array(corpus.authors)
-    rng = np.random.default_rng(0)
-    chosen = sorted(int(i) for a in sorted(set(authors[train]))
-                    for i in rng.permutation([j for j in train if authors[j] == a])[:per_author])
+    chosen = sorted(i for mine in shuffled_by_author(train, authors).values() for i in mine[:per_author])
     originals = [corpus.texts[i] for i in chosen]
     if path and os.path.exists(path):
         stored = {r["index"]: r["text"] for r in map(json.loads, _open_text(path))}
@@ -244,17 +241,19 @@ def pooled(rows: list, policies: list) -> list:
     return [{**r, "policy": "pooled", "candidate": policies.index(r["policy"]) * k + r["candidate"]} for r in rows]
 
 
-def halves(train: list, authors: np.ndarray) -> tuple[list, list]:
-    """``train`` (indices) split in two halves within each author, drawn with seed 0; each author's odd post goes
-    to the second half."""
+def shuffled_by_author(train: list, authors: np.ndarray) -> dict:
+    """{author: their ``train`` indices in an order drawn with seed 0} (one generator, authors in sorted order):
+    the draw both :func:`halves` and ``--adapt`` take their posts from."""
     rng = np.random.default_rng(0)
-    first, second = [], []
-    for author in sorted(set(authors[train])):
-        mine = [i for i in train if authors[i] == author]
-        rng.shuffle(mine)
-        first += mine[: len(mine) // 2]
-        second += mine[len(mine) // 2:]
-    return sorted(first), sorted(second)
+    return {a: [int(i) for i in rng.permutation([j for j in train if authors[j] == a])] for a in sorted(set(authors[train]))}
+
+
+def halves(train: list, authors: np.ndarray) -> tuple[list, list]:
+    """``train`` (indices) split in two halves within each author (:func:`shuffled_by_author`); each author's odd
+    post goes to the second half."""
+    orders = shuffled_by_author(train, authors).values()
+    return (sorted(i for mine in orders for i in mine[: len(mine) // 2]),
+            sorted(i for mine in orders for i in mine[len(mine) // 2:]))
 
 
 def score_margins(rows: list, proxy, chunk_authors: list, floor: float) -> None:
