@@ -6,7 +6,7 @@ step in the same process: ``content`` (content metrics with MiniLM on 100 pairs)
 with the GloVe vocabulary and its privacy report), or an attacker's name (fit on 150 posts, evaluated on 50).
 
 Usage:  python benchmarks/dp_prompt_after_harness_work.py BLOGS_JSONL [content] [author-embedding] [syntf] ...
-        (BLOGS_JSONL: written by scripts/assess_corpora.py)
+        (BLOGS_JSONL: written by scripts/assess/assess_corpora.py)
 """
 
 from __future__ import annotations

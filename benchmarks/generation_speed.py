@@ -36,7 +36,7 @@ BOUND_TOKENS_PER_SECOND = 600.0
 def prompts_and_chunks(n: int, offset: int = 0):
     """``n`` rendered prompts (and their chunk texts) from BAC-10's test posts, from chunk ``offset`` on."""
     from authorguard.data import load_dataset
-    from authorguard.experiments.splits import SCENARIOS
+    from authorguard.data.splits import SCENARIOS
     from authorguard.neural.tarot.model import resolve_folder
     from authorguard.neural.tarot.policy import PolicyLoader
     from authorguard.neural.tarot.prompts import chunk_documents, render_prompt
@@ -54,7 +54,7 @@ def prompts_and_chunks(n: int, offset: int = 0):
 
 def write_posts(path: str, n: int = 200) -> None:
     from authorguard.data import load_dataset
-    from authorguard.experiments.splits import SCENARIOS
+    from authorguard.data.splits import SCENARIOS
 
     scenario = SCENARIOS["BAC-10"].with_seed(0)
     corpus = scenario.selection.select(load_dataset(scenario.dataset))
@@ -74,7 +74,7 @@ def one(engine: str, batch_size: int, n: int, sample: bool = True, offset: int =
     started = time.perf_counter()
     loader = PolicyLoader(resolve_folder(None).adapters("dpo"))
     if engine == "batched-float32":  # the setting PPO rollouts sample with (on-policy log-probabilities)
-        from authorguard.neural.generation import make_engine
+        from authorguard.generation import make_engine
 
         built = make_engine("batched", *loader(), dtype="float32")
     else:

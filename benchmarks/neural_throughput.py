@@ -33,7 +33,7 @@ def main() -> None:
     from authorguard.neural.author_encoder.model import build_network, load_author_encoder
     from authorguard.neural.author_encoder.trainer import contrastive_loss
     from authorguard.neural.chunks import token_windows
-    from authorguard.neural.reference_lm import load_reference_lm, token_log_likelihoods
+    from authorguard.generation.reference_lm import load_reference_lm, token_log_likelihoods
 
     blogs = registry.datasets.get("blogs")()
     rng = np.random.default_rng(0)

@@ -127,7 +127,7 @@ def make_zipf_input(folder: str, dims: list[int], documents: int = 20_000, token
                     seed: int = 0) -> tuple[str, dict[int, str]]:
     """Documents of real English words (GloVe's most frequent alphabetic non-stop words), drawn from a Zipf law
     (p_k ∝ 1/k), and a GloVe-format file of random vectors of each dimension for those words."""
-    from authorguard.embeddings.base import load_word_vectors
+    from authorguard.embeddings.loading import load_word_vectors
     from authorguard.text.resources import english_stop_words
 
     stop = english_stop_words()
@@ -173,7 +173,7 @@ def whole_process(documents_path: str, vector_file: str, reference_words: int, s
 
     from authorguard.cli.syntf import write_output
     from authorguard.data.io import read_records
-    from authorguard.embeddings.base import load_word_vectors
+    from authorguard.embeddings.loading import load_word_vectors
     from authorguard.methods.syntf import SynTF
 
     # the same steps in this process, timed one by one: where the whole command's time goes

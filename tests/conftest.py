@@ -1,4 +1,5 @@
-"""Shared fixtures: real data from ../shared/data (20 Newsgroups, GloVe, NLTK) and a global seed."""
+"""Shared fixtures: real data from ../shared/data (20 Newsgroups, GloVe, NLTK), a global seed, and SmolLM2's real
+tokenizer with a tiny randomly initialised Llama over it (the generation and neural tests)."""
 
 from __future__ import annotations
 
@@ -54,3 +55,40 @@ def newsgroups_sample(newsgroups):
     positions = [i for i, (g, s) in enumerate(zip(newsgroups.labels, newsgroups.splits)) if g in groups and s == "train"]
     chosen = np.sort(np.random.default_rng(7).choice(positions, size=300, replace=False))
     return newsgroups.subset(chosen)
+
+
+@pytest.fixture(scope="session")
+def tokenizer():
+    """SmolLM2-135M-Instruct's real tokenizer, padding on the left (generation continues the prompt)."""
+    pytest.importorskip("transformers")
+    from authorguard.generation.reference_lm import load_reference_tokenizer
+
+    tokenizer = load_reference_tokenizer()
+    tokenizer.padding_side = "left"
+    return tokenizer
+
+
+@pytest.fixture(scope="session")
+def tiny_factory(tokenizer):
+    """() -> (a fresh tiny Llama with SmolLM2's vocabulary, the tokenizer); the same weights every call."""
+    import copy
+
+    pytest.importorskip("transformers")
+
+    import torch
+    from transformers import LlamaConfig, LlamaForCausalLM
+
+    torch.manual_seed(0)
+    config = LlamaConfig(vocab_size=len(tokenizer), hidden_size=32, intermediate_size=64, num_hidden_layers=2,
+                         num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=1024,
+                         bos_token_id=tokenizer.bos_token_id, eos_token_id=tokenizer.eos_token_id,
+                         pad_token_id=tokenizer.pad_token_id, tie_word_embeddings=True)
+    weights = LlamaForCausalLM(config).state_dict()
+
+    def factory():
+        model = LlamaForCausalLM(config)
+        model.load_state_dict(copy.deepcopy(weights))
+        model.eval()
+        return model, copy.deepcopy(tokenizer)
+
+    return factory

@@ -56,6 +56,15 @@ class VectorMechanism(TransformerMixin, BaseEstimator, ABC):
         """True when ``fit`` learns from the documents it is given (then they are part of what is released)."""
 
 
+#: what became of a record: rewritten by the method, kept as written (whole or in part), or withheld (no text)
+RECORD_STATUSES = ("rewritten", "kept", "withheld")
+
+
+def same_text(original: str, output: str) -> bool:
+    """True when ``output`` is ``original`` up to whitespace (spacing changes are not a rewrite)."""
+    return " ".join(original.split()) == " ".join(output.split())
+
+
 class TextObfuscator(BaseEstimator, ABC):
     """Raw documents -> rewritten documents (``fit`` / ``obfuscate``), one output per input, in order.
 
@@ -88,30 +97,68 @@ class TextObfuscator(BaseEstimator, ABC):
         benchmark keeps it in the results' ``method_report`` column. Default: nothing to report."""
         return {}
 
+    def record_statuses(self, raw_documents, outputs) -> list[dict]:
+        """What became of each record of the last ``obfuscate`` call, aligned with ``outputs``: ``{"status": one of
+        RECORD_STATUSES, "reason": str or None}``.
+
+        Read from :meth:`release_report`: a record in its ``flagged_records`` got the method's ``fallback``
+        (``withhold``: withheld; ``keep``: kept as written, whole or in part) or, for a method without a fallback
+        (DP-Prompt), is released as rewritten with the verdict as its reason. Any other record is ``rewritten`` when
+        its output differs from the input beyond whitespace, else ``kept``."""
+        report = self.release_report()
+        flagged = {int(i) for i in report.get("flagged_records", ())}
+        fallback = report.get("fallback")
+        refused = ", ".join(f"{reason} {n}" for reason, n in report.get("refused", {}).items())
+        statuses = []
+        for index, (original, output) in enumerate(zip(raw_documents, outputs)):
+            if index in flagged:
+                chunks = report.get("fallback_chunks", {}).get(str(index))
+                unprotected = (f"{chunks[0]} of {chunks[1]} chunks had no rewrite that passed the validity gate"
+                               if chunks else "no rewrite passed the validity gate")
+                if refused:
+                    unprotected += f" (refused in this call: {refused})"
+                if fallback == "withhold":
+                    statuses.append({"status": "withheld", "reason": unprotected})
+                elif fallback == "keep":
+                    statuses.append({"status": "kept", "reason": unprotected + "; kept as written (fallback keep)"})
+                else:
+                    statuses.append({"status": "rewritten", "reason": "the validity gate refuses this rewrite; counted "
+                                     "only (acting on a verdict that reads the input would cost privacy budget)"})
+            elif same_text(original, output):
+                statuses.append({"status": "kept", "reason": "the method left the text as written (up to whitespace)"})
+            else:
+                statuses.append({"status": "rewritten", "reason": None})
+        return statuses
+
     def obfuscate_records(self, raw_documents, record_ids, seed: int | None) -> list[str]:
         """Like ``obfuscate``, but a random method draws each record's randomness from a generator derived from
         (``seed``, its id) — or fresh OS entropy when ``seed`` is None — so a record's rewrite does not depend on
         batching, order or workers. The default rewrites record by record after :meth:`reseed`; a method that
         batches (a neural rewriter) overrides it. Afterwards ``records_flagged_`` counts the records that the
-        method's :meth:`release_report` flagged (``records_flagged``: a rewriter's fallback) over the whole call."""
+        method's :meth:`release_report` flagged (``records_flagged``: a rewriter's fallback) over the whole call, and
+        ``record_statuses_`` what became of each record (:meth:`record_statuses`)."""
         texts = list(raw_documents)
         if len(texts) != len(record_ids):
             raise ValueError(f"{len(texts)} documents but {len(record_ids)} record ids")
         if self.deterministic or "random_state" not in self.get_params():
             out = self.obfuscate(texts)
             self.records_flagged_ = int(self.release_report().get("records_flagged", 0))
+            self.record_statuses_ = self.record_statuses(texts, out)
             return out
         from authorguard.utils.random import record_generator
 
         previous = self.random_state
         flagged = 0
         try:
-            out = []
+            out, statuses = [], []
             for text, record_id in zip(texts, record_ids):
                 self.reseed(None if seed is None else record_generator(seed, record_id))
-                out.extend(self.obfuscate([text]))
+                rewritten = self.obfuscate([text])
+                out.extend(rewritten)
+                statuses.extend(self.record_statuses([text], rewritten))
                 flagged += int(self.release_report().get("records_flagged", 0))
             self.records_flagged_ = flagged
+            self.record_statuses_ = statuses
             return out
         finally:
             self.reseed(previous)

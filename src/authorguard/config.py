@@ -7,6 +7,9 @@ else default):
   the settings file — local copies of corpora, laid out as ``<data>/<dataset>/<file>`` (e.g.
   ``<data>/20news/20news-bydate.tar.gz``) and, optionally, an NLTK data folder ``<data>/nltk_data``.
 - cache directory: ``AUTHORGUARD_CACHE``, default ``~/.cache/authorguard`` — downloads and derived vectors.
+- models directory: ``AUTHORGUARD_MODELS``, else the recorded ``models_dir``, default
+  ``~/.local/share/authorguard/models`` (``XDG_DATA_HOME``) — pretrained weights that ``authorguard setup --models``
+  fetched (kept apart from the cache, which may be wiped).
 - settings file: ``AUTHORGUARD_CONFIG``, default ``~/.config/authorguard/settings.json`` (``XDG_CONFIG_HOME``).
 """
 
@@ -18,6 +21,7 @@ from pathlib import Path
 
 DATA_ENV = "AUTHORGUARD_DATA"
 CACHE_ENV = "AUTHORGUARD_CACHE"
+MODELS_ENV = "AUTHORGUARD_MODELS"
 SETTINGS_ENV = "AUTHORGUARD_CONFIG"
 
 
@@ -60,3 +64,11 @@ def cache_dir(explicit: str | os.PathLike | None = None) -> Path:
     if value:
         return Path(value).expanduser()
     return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "authorguard"
+
+
+def models_dir(explicit: str | os.PathLike | None = None) -> Path:
+    """Where fetched pretrained weights live (argument, ``AUTHORGUARD_MODELS``, recorded setting, default)."""
+    value = explicit if explicit is not None else os.environ.get(MODELS_ENV) or read_settings().get("models_dir")
+    if value:
+        return Path(value).expanduser()
+    return Path(os.environ.get("XDG_DATA_HOME", Path.home() / ".local" / "share")) / "authorguard" / "models"

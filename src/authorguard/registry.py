@@ -73,47 +73,54 @@ methods = Registry("method")
 datasets = Registry("dataset")
 embeddings = Registry("embeddings")
 
-methods.register(
-    "syntf",
-    "authorguard.methods.syntf:SynTF",
-    "Differentially private synthetic term-frequency vectors (Weggenmann & Kerschbaum, SIGIR'18).",
-    output="vectors",
-)
-methods.register("original", "authorguard.methods.baselines:Original", "No protection: documents as they are (the reference).",
-                 output="text")
-methods.register("scrubadub", "authorguard.methods.baselines:Scrubadub", "PII scrubbing with scrubadub's default detectors.",
-                 output="text", extra="baselines")
-methods.register("presidio", "authorguard.methods.baselines:Presidio", "PII scrubbing with Microsoft Presidio (spaCy NER + patterns).",
-                 output="text", extra="baselines")
+# ``info`` of a method: ``output`` (text / vectors), ``model`` (required / packaged), ``extra`` (the pip extra it
+# needs), ``weights`` (pretrained weights set up by ``authorguard setup --models``) and ``protects`` (what it protects
+# against, as measured: the README's methods table), shown by ``authorguard methods`` without importing anything.
+methods.register("syntf", "authorguard.methods.syntf:SynTF",
+                 "Differentially private synthetic term-frequency vectors (Weggenmann & Kerschbaum, SIGIR'18).",
+                 output="vectors", protects="stylometry on the released vectors (pure ε-DP per document)")
+methods.register("original", "authorguard.methods.baselines:Original",
+                 "No protection: documents as they are (the reference).",
+                 output="text", protects="nothing (the reference)")
+methods.register("scrubadub", "authorguard.methods.baselines:Scrubadub",
+                 "PII scrubbing with scrubadub's default detectors.",
+                 output="text", extra="baselines", protects="names and identifiers only, not style")
+methods.register("presidio", "authorguard.methods.baselines:Presidio",
+                 "PII scrubbing with Microsoft Presidio (spaCy NER + patterns).",
+                 output="text", extra="baselines", protects="names and identifiers only, not style")
 methods.register("synonyms", "authorguard.methods.perturbation:SynonymReplacement",
-                 "Replace each word with probability rate by a WordNet synonym (TAROT's Synonyms baseline).", output="text")
+                 "Replace each word with probability rate by a WordNet synonym (TAROT's Synonyms baseline).",
+                 output="text", protects="little: an attacker retrained on its output reads through")
 methods.register("syntf-text", "authorguard.methods.syntf_text:SynTFText",
                  "SynTF's synthetic bag of words as text (reverse-vectorised; public GloVe vocabulary by default).",
-                 output="text")
-methods.register("dropout", "authorguard.methods.perturbation:WordDropout", "Delete each word with probability rate.", output="text")
+                 output="text", protects="stylometry on the release (an ε-DP bag of words, not prose)")
+methods.register("dropout", "authorguard.methods.perturbation:WordDropout",
+                 "Delete each word with probability rate.",
+                 output="text", protects="little: an attacker retrained on its output reads through")
 methods.register("a4nt", "authorguard.methods.a4nt:A4NT",
                  "A4NT style transfer (Shetty et al., 2018): a trained model folder rewrites each sentence into the other attribute's style.",
-                 output="text", model="required", extra="neural")
+                 output="text", model="required", extra="neural", protects="an attribute classifier trained on original text, not one retrained on its output")
 methods.register("a4nt-autoencoder", "authorguard.methods.a4nt:A4NTAutoencoder",
                  "A4NT's autoencoder baseline: the other attribute's pre-trained autoencoder applied to each sentence.",
-                 output="text", model="required", extra="neural")
+                 output="text", model="required", extra="neural", protects="an attribute classifier trained on original text, not one retrained on its output")
 methods.register("a4nt-neutral", "authorguard.methods.a4nt:A4NTNeutral",
                  "A4NT with a neutral target (beyond the paper): one generator trained so that classifiers, even one retrained on its output, read the class prior.",
-                 output="text", model="packaged", extra="neural")
+                 output="text", model="packaged", extra="neural", protects="the attribute classifier it was trained against (blog-age)")
 methods.register("tarot", "authorguard.methods.tarot:Tarot",
                  "TAROT-DPO (Loiseau et al.): SmolLM2-135M rewriter, SFT then DPO on utility + author-dissimilarity rewards.",
-                 output="text", model="packaged", extra="neural")
+                 output="text", model="packaged", extra="neural", protects="static stylometry, partly (a few points)", weights="smollm2")
 methods.register("tarot-ppo", "authorguard.methods.tarot:TarotPPO",
                  "TAROT-PPO (Loiseau et al.): the SFT policy optimised by PPO on the same reward, KL penalty to the SFT policy.",
-                 output="text", model="packaged", extra="neural")
-methods.register("tarot-sft", "authorguard.methods.tarot:TarotSFT", "TAROT's SFT policy (rejection-sampled rewrites), before DPO or PPO.",
-                 output="text", model="packaged", extra="neural")
+                 output="text", model="packaged", extra="neural", protects="static stylometry, partly (a few points)", weights="smollm2")
+methods.register("tarot-sft", "authorguard.methods.tarot:TarotSFT",
+                 "TAROT's SFT policy (rejection-sampled rewrites), before DPO or PPO.",
+                 output="text", model="packaged", extra="neural", protects="static stylometry, partly (a few points)", weights="smollm2")
 methods.register("dp-prompt", "authorguard.methods.dp_prompt:DPPrompt",
                  "DP-Prompt (Utpala et al.): TAROT's SFT policy paraphrases with clipped, tempered logits; ε = m·2(b_hi−b_lo)/T a document.",
-                 output="text", model="packaged", extra="neural")
+                 output="text", model="packaged", extra="neural", protects="static attackers; not one retrained on its output (ε-DP; the default ε is formally weak)", weights="smollm2")
 methods.register("zero-shot-rewrite", "authorguard.methods.tarot:ZeroShotRewrite",
                  "Untuned SmolLM2-135M-Instruct with TAROT's zero-shot prompt (the paper's GPT-3.5 row).",
-                 output="text", model="packaged", extra="neural")
+                 output="text", model="packaged", extra="neural", protects="static stylometry, partly (a few points)", weights="smollm2")
 
 attackers = Registry("attacker")
 attackers.register("bow", "authorguard.attacks.bow:BagOfWordsAttacker", "tf-idf bag of words + NB or linear SVM.")
@@ -126,19 +133,26 @@ attackers.register("writeprints", "authorguard.attacks.writeprints:WritePrintsAt
 attackers.register("writeprints-text", "authorguard.attacks.writeprints:TextWritePrintsAttacker",
                    "WritePrints-Limited on the released text, with word and POS n-grams (NLTK tagger) + NB or linear SVM.")
 attackers.register("transformer", "authorguard.attacks.transformer:TransformerAttacker",
-                   "all-MiniLM-L6-v2 fine-tuned as an author classifier, windows averaged (TAROT's DeBERTa stand-in).")
+                   "all-MiniLM-L6-v2 fine-tuned as an author classifier, windows averaged (TAROT's DeBERTa stand-in).", extra="neural")
 attackers.register("author-embedding", "authorguard.attacks.author_embedding:AuthorEmbeddingAttacker",
-                   "Nearest author centroid in the contrastively trained author encoder's space (LUAR-style).")
+                   "Nearest author centroid in the contrastively trained author encoder's space (LUAR-style).", extra="neural")
 attackers.register("lstm", "authorguard.attacks.recurrent:LSTMAttacker",
-                   "A4NT's attribute classifier: word-level LSTM on sentences, document = sum of sentence log-probabilities.")
+                   "A4NT's attribute classifier: word-level LSTM on sentences, document = sum of sentence log-probabilities.", extra="neural")
 attackers.register("cnn", "authorguard.attacks.recurrent:CNNAttacker",
-                   "Word-level CNN (kernel widths 3-5) on sentences, document = sum of sentence log-probabilities.")
+                   "Word-level CNN (kernel widths 3-5) on sentences, document = sum of sentence log-probabilities.", extra="neural")
+
+# Generation engines: how a loaded causal LM continues prompts (same sampler and seed -> same distribution).
+engines = Registry("generation engine")
+engines.register("batched", "authorguard.generation.batched:BatchedDecoder",
+                 "Batched KV-cache decoding, bfloat16 where the CPU computes it natively, finished rows dropped (default).")
+engines.register("torch", "authorguard.generation.reference:TransformersEngine",
+                 "transformers' generate in the model's own precision: the reference path the fast engine is checked against.")
 
 detectors = Registry("detector")
 detectors.register("char-ngrams", "authorguard.attacks.detector:CharNgramDetector",
                    "Original vs released: character 1-4-gram tf-idf + linear SVM.")
 detectors.register("lm-stylometric", "authorguard.attacks.lm_detector:LikelihoodStyleDetector",
-                   "Original vs released: reference-LM likelihood statistics + stylometric features, gradient boosting.")
+                   "Original vs released: reference-LM likelihood statistics + stylometric features, gradient boosting.", extra="neural", weights="smollm2")
 
 tasks = Registry("task")
 tasks.register("topic", "authorguard.tasks.topic:TopicClassification",

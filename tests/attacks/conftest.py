@@ -10,7 +10,7 @@ import pytest
 def top_author_split(newsgroups):
     """``split(k, n_train, n_test, seed)``: ((train texts, authors), (test texts, authors)) of the k most prolific
     20 Newsgroups authors, ``n_train`` + ``n_test`` seeded messages each."""
-    from authorguard.experiments.scenarios import AuthorshipScenario
+    from authorguard.data.scenarios import AuthorshipScenario
 
     def split(k: int, n_train: int, n_test: int, seed: int = 0):
         selected = AuthorshipScenario(k).select(newsgroups)

@@ -8,7 +8,7 @@ import pytest
 from authorguard.attacks.writeprints import SPECIAL_CHARACTERS, WritePrintsAttacker, WritePrintsLimited
 from authorguard.data.release import Release
 from authorguard.exceptions import InputError
-from authorguard.experiments.scenarios import AuthorshipScenario
+from authorguard.data.scenarios import AuthorshipScenario
 
 
 def features(model, text):

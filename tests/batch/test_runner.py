@@ -293,7 +293,9 @@ def test_a_text_method_writes_rewritten_text_exactly_once(tmp_path, jsonl_input,
     manifest = run("a", seed=11, shard_size=150, batch_size=64)
     assert manifest["records_in"] == manifest["records_out"] == len(messages)
     rows = read_output(tmp_path / "a")
-    assert [r["id"] for r in rows] == [i for i, _ in messages] and set(rows[0]) == {"id", "text"}
+    assert [r["id"] for r in rows] == [i for i, _ in messages]
+    assert set(rows[0]) == {"id", "text", "release_status", "release_reason"}  # each record says what became of it
+    assert {r["release_status"] for r in rows} <= {"rewritten", "kept"} and manifest["records_withheld"] == 0
     originals = dict(messages)
     shorter = [len(r["text"].split()) < len(originals[r["id"]].split()) for r in rows if len(originals[r["id"]].split()) > 20]
     assert sum(shorter) > 0.95 * len(shorter)  # dropout at 0.4 shortens (almost) every long message

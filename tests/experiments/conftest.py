@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from authorguard.experiments.scenarios import AuthorshipScenario
+from authorguard.data.scenarios import AuthorshipScenario
 
 
 @pytest.fixture(scope="session")

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from authorguard.exceptions import InputError
-from authorguard.experiments.config import MethodSpec, config_from_dict, load_config, parse_scenario
+from authorguard.data.scenarios import parse_scenario
+from authorguard.experiments.config import MethodSpec, config_from_dict, load_config
 
 
 def minimal(**extra) -> dict:

@@ -43,8 +43,8 @@ def test_synonyms_replace_only_words_with_synonyms_and_keep_case():
     original, new = _words(TEXT), _words(out)
     assert "xyzzy" in new  # no synonym: kept
     for old, rewritten in zip(original, new):  # one word may become one word, in place
-        if _synonyms(old.lower()):
-            assert rewritten.lower() in _synonyms(old.lower())
+        if _synonyms(old.lower(), "common"):
+            assert rewritten.lower() in _synonyms(old.lower(), "common")
             assert rewritten[0].isupper() == old[0].isupper()
     assert new[original.index("HAPPY")].isupper()
     assert out.endswith("!") and "3" in out
@@ -87,3 +87,18 @@ def test_records_do_not_depend_on_batching_or_order():
     assert together == reversed_order == [method.obfuscate_records([t], [i], seed=9)[0] for t, i in zip(texts, ids)]
     assert together != method.obfuscate_records(texts, ids, seed=10)
     assert method.random_state == 1  # restored afterwards
+
+
+def test_synonyms_skip_one_letter_words_and_rare_senses():
+    """The first user's findings: "I met Yazid" -> "I adjoin Yazid", ";o)" -> ";oxygen)", "the same time" -> "the
+    saame time", "a" -> "axerophthol" (every WordNet sense); the default draws from the most frequent sense only."""
+    text = "I met Yazid ;o) at the same time as a friend"
+    common = {SynonymReplacement(rate=1.0, random_state=seed).fit().obfuscate([text])[0] for seed in range(40)}
+    for out in common:
+        assert "adjoin" not in out and "oxygen" not in out and "saame" not in out and "axerophthol" not in out
+        assert out.startswith("I ") and ";o)" in out and " a " in out
+    assert any("encounter" in out or "see" in out for out in common)  # met's common sense is still drawn
+    every = {SynonymReplacement(rate=1.0, senses="all", random_state=seed).fit().obfuscate([text])[0] for seed in range(40)}
+    assert any("oxygen" in out for out in every)  # the benchmark's baseline, kept reproducible
+    with pytest.raises(InputError, match="senses"):
+        SynonymReplacement(senses="rare").fit()

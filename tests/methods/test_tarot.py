@@ -104,9 +104,10 @@ def test_the_packaged_policy_rewrites_without_a_model_folder(tmp_path, method):
     source = tmp_path / "in.jsonl"
     source.write_text("".join(json.dumps({"id": f"d{i}", "text": t}) + "\n" for i, t in enumerate(DOCUMENTS)), encoding="utf-8")
     result = CliRunner().invoke(app, ["obfuscate", str(source), "-o", str(tmp_path / "out.jsonl"), "--method", method,
-                                      "--seed", "2", "--config", _config(tmp_path)])
+                                      "--seed", "2", "--config", _config(tmp_path), "--fallback", "keep"])
     assert result.exit_code == 0, result.output
     rows = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text(encoding="utf-8").splitlines()]
     assert [r["id"] for r in rows] == ["d0", "d1", "d2"] and all(isinstance(r["text"], str) for r in rows)
+    assert {r["release_status"] for r in rows} <= {"rewritten", "kept"}  # --fallback keep: nothing withheld
     assert "validity gate:" in result.output and "records rewritten" in result.output
     assert "it cannot check meaning" in " ".join(result.output.split())  # what passes is not claimed faithful

@@ -11,7 +11,7 @@ pytest.importorskip("transformers")
 def test_clipping_and_temperature_reach_the_sampler_and_nothing_else_does():
     from transformers import GenerationConfig, LlamaConfig, LlamaForCausalLM
 
-    from authorguard.neural.dp_prompt import private_generation_options
+    from authorguard.generation.samplers import private_generation_options
 
     torch.manual_seed(0)
     config = LlamaConfig(vocab_size=13, hidden_size=16, intermediate_size=32, num_hidden_layers=1, num_attention_heads=2,

@@ -71,7 +71,7 @@ def test_one_step_of_a_tiny_language_model_on_two_documents_by_enumeration(relat
     pytest.importorskip("transformers")
     from transformers import LlamaConfig, LlamaForCausalLM
 
-    from authorguard.neural.dp_prompt import clipped_logits_processor
+    from authorguard.generation.samplers import clipped_logits_processor
 
     torch.manual_seed(0)
     config = LlamaConfig(vocab_size=11, hidden_size=16, intermediate_size=32, num_hidden_layers=2, num_attention_heads=2,

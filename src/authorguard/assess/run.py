@@ -8,23 +8,24 @@ import os
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import numpy as np
 
-from authorguard.assess.plan import ATTACKERS, CANDIDATES, THREAT_MODELS, Candidate, plan_assessment
+from authorguard.assess.plan import (ATTACKERS, CANDIDATES, OVERHEAD_SECONDS, THREAT_MODELS, Candidate, Plan,
+                                     plan_assessment)
 from authorguard.assess.profile import profile_corpus, usable_mask
-from authorguard.assess.recommend import DEFAULT_MIN_UTILITY, front, recommend, setting_results
+from authorguard.assess.recommend import (DEFAULT_MIN_UTILITY, front, gate_refusals, recommend, risk_headline,
+                                          setting_results, unmeasured_utility)
 from authorguard.assess.statistics import wilson_interval
 from authorguard.data.io import atomic_write, read_records, write_json
 from authorguard.exceptions import InputError
 from authorguard.utils.validation import check_number
 
 ASSESSMENT_JSON = "assessment.json"
-SCHEMA_VERSION = 2
-#: seconds of a run that the plan does not model (loading data, the report): taken off the budget first
-OVERHEAD_SECONDS = 30.0
+SCHEMA_VERSION = 3  # 3: utility may be null; headline, left_out, not_recommended, cells_computed
 
 
 @dataclass(frozen=True)
@@ -79,17 +80,49 @@ def _experiment_config(corpus_path: Path, options: AssessOptions, methods: list[
     }
 
 
+def _measure(configure: Callable[[list[Candidate]], object], plan: Plan, run_dir: Path, deadline: float,
+             clock: Callable[[], float], **run_options):
+    """Measure the unprotected text, then each planned method in turn, with the experiment harness.
+
+    A method whose cell is not stored yet starts only when its estimate (``plan.cell_estimates``, seconds) fits
+    the time left before ``deadline`` (seconds on ``clock``); a stored cell is always reused. Returns (the results
+    of what was measured, the methods measured, those not started with the reason, the cells computed)."""
+    from authorguard.experiments.runner import plan_cells, run_experiment
+
+    measured: list[Candidate] = []
+    not_started: dict[str, str] = {}
+    computed = 0
+    for candidate in [None, *plan.methods]:  # None: the unprotected text alone, always measured
+        config = configure(measured if candidate is None else [candidate])
+        todo = [cell for cell in plan_cells(config) if not (run_dir / "cells" / f"{cell.key}.json").exists()]
+        if candidate is not None and todo:
+            estimate, left = plan.cell_estimates[candidate.name], deadline - clock()
+            if estimate > left:
+                not_started[candidate.name] = (
+                    f"not started (budget): its cell, estimated at {estimate:.0f} s, did not fit the {max(left, 0.0):.0f} s "
+                    "left; the same command again measures it (finished cells are reused)")
+                continue
+        run_experiment(config, run_dir, resume=True, **run_options)
+        computed += len(todo)
+        if candidate is not None:
+            measured.append(candidate)
+    frame = run_experiment(configure(measured), run_dir, resume=True, **run_options)  # every cell stored: reads them
+    return frame, measured, not_started, computed
+
+
 def run_assessment(input: str | os.PathLike, output_dir: str | os.PathLike, options: AssessOptions, *,
                    show_progress: bool = False, command: list[str] | None = None, log=print,
-                   candidates: tuple[Candidate, ...] = CANDIDATES, attackers: tuple[tuple[str, float, bool], ...] = ATTACKERS) -> dict:
+                   candidates: tuple[Candidate, ...] = CANDIDATES, attackers: tuple[tuple[str, float, bool], ...] = ATTACKERS,
+                   clock: Callable[[], float] = time.monotonic) -> dict:
     """Assess ``input``; writes ``output_dir``/assessment.json, report.md and report.html and returns the assessment.
 
     ``candidates`` / ``attackers``: the method settings and attackers to consider (default: the built-in set).
-    A second run with the same input and options reuses every finished cell (``output_dir``/work)."""
+    ``clock``: seconds, for the budget (a cell that would not fit the time left is not started).
+    A second run with the same input and options reuses every finished cell (``output_dir``/work); so does one that
+    changes only ``min_utility``, which changes the recommendation, not a measurement."""
     from authorguard.experiments.config import config_from_dict
-    from authorguard.experiments.runner import run_experiment
 
-    started = time.time()
+    started = clock()
     output = Path(output_dir)
     extra = (options.author_field,) + ((options.label_field,) if options.label_field else ())
     if options.label_field == options.author_field:
@@ -105,9 +138,9 @@ def run_assessment(input: str | os.PathLike, output_dir: str | os.PathLike, opti
         usable = usable[[labels[i] is not None for i in usable]]
     texts = [records.texts[i] for i in usable]
     usable_authors = np.array([authors[i] for i in usable], dtype=object)
-    mean_words = float(np.mean([len(t.split()) for t in texts]))
+    words = [len(t.split()) for t in texts]
     budget = max(0.0, options.budget_minutes * 60 - OVERHEAD_SECONDS)
-    plan = plan_assessment(usable_authors, mean_words, budget, labelled=labels is not None, seed=options.seed,
+    plan = plan_assessment(usable_authors, words, budget, labelled=labels is not None, seed=options.seed,
                            max_authors=options.max_authors, candidates=candidates, attackers=attackers)
     chosen = np.array(plan.documents, dtype=int)
     splits = split_within_authors(usable_authors[chosen], options.test_share, options.seed)
@@ -124,24 +157,32 @@ def run_assessment(input: str | os.PathLike, output_dir: str | os.PathLike, opti
     if not corpus_path.exists():
         with atomic_write(corpus_path) as handle:
             handle.write(payload)
-    config = config_from_dict(_experiment_config(corpus_path, options, plan.methods, plan.attackers, plan.authors), "assess")
-    frame = run_experiment(config, work / "run", resume=True, show_progress=show_progress,
-                           command=command if command is not None else sys.argv)
+
+    def configure(methods: list[Candidate]):
+        return config_from_dict(_experiment_config(corpus_path, options, methods, plan.attackers, plan.authors), "assess")
+
+    frame, measured, not_started, computed = _measure(
+        configure, plan, work / "run", started + budget, clock, show_progress=show_progress,
+        command=command if command is not None else sys.argv)
     test_labels = [row["label"] for row in rows if row["split"] == "test"] if labels is not None else []
     majority = Counter(test_labels).most_common(1)[0][1] / len(test_labels) if test_labels else None
     results = setting_results(frame, labelled=labels is not None, majority=majority)
     test_authors = [row["author"] for row in rows if row["split"] == "test"]
     chance = Counter(test_authors).most_common(1)[0][1] / len(test_authors)
-    recommendation = recommend(results, options.min_utility, chance)
+    left_out = {**plan.left_out, **not_started, **unmeasured_utility(results)}
+    method_names = {c.name for c in candidates}
+    recommendation = recommend(results, options.min_utility, chance,
+                               {name: reason for name, reason in {**plan.left_out, **not_started}.items() if name in method_names})
     reference = next(r for r in results if r.is_reference)
     audit = {attacker: {"accuracy": values["static"], "interval": list(wilson_interval(values["static"], reference.n_test))}
              for attacker, values in reference.by_attack.items()}
     assessment = {
         "schema": SCHEMA_VERSION, "input": str(input), "options": asdict(options), "profile": profile.to_dict(),
         "plan": plan.to_dict(), "split": {"train": int(sum(s == "train" for s in splits)), "test": len(test_authors)},
-        "chance": chance, "audit": audit,
+        "chance": chance, "headline": risk_headline(reference, chance), "audit": audit, "measured": [m.name for m in measured],
+        "left_out": left_out, "not_recommended": gate_refusals(results),
         "task_accuracy": reference.task_accuracy, "task_majority": majority, "results": [r.to_dict() for r in results], "front": front(results),
-        "recommendation": recommendation.to_dict(), "seconds": round(time.time() - started, 1),
+        "recommendation": recommendation.to_dict(), "seconds": round(clock() - started, 1), "cells_computed": computed,
         "cells_seconds": round(float(frame.groupby(["method", "params"])["cell_seconds"].max().sum()), 1),
     }
     write_json(output / ASSESSMENT_JSON, assessment)

@@ -2,7 +2,7 @@
 Authorship Obfuscation using Mutant-X" and its detection follow-up; their detector reads language-model
 likelihoods of the text).
 
-Each text becomes 20 numbers: from the reference language model (SmolLM2-135M, :mod:`authorguard.neural.reference_lm`,
+Each text becomes 20 numbers: from the reference language model (SmolLM2-135M, :mod:`authorguard.generation.reference_lm`,
 first ``max_tokens`` tokens) the mean, standard deviation, minimum and 10th / 50th / 90th percentiles of the token
 log-probabilities, the mean predictive entropy, the mean surprise gap (−log p − entropy), the shares of tokens that
 were the model's first choice and among its ten first; from the text itself the number of words (log), mean word
@@ -65,7 +65,7 @@ class LikelihoodStyleDetector(ObfuscationDetector):
 
     def features(self, texts: list[str]) -> np.ndarray:
         """(n_texts, 20) feature matrix; each distinct text is scored by the LM once per process."""
-        from authorguard.neural.reference_lm import shared_reference_lm, token_log_likelihoods
+        from authorguard.generation.reference_lm import shared_reference_lm, token_log_likelihoods
         from authorguard.text.resources import english_stop_words
 
         words = english_stop_words()

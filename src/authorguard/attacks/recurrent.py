@@ -48,7 +48,7 @@ class SentenceClassifierAttacker(Attacker):
         from authorguard.neural.a4nt.data import Preprocessor, SettingData, pad_batch
         from authorguard.neural.a4nt.networks import build_classifier
         from authorguard.neural.a4nt.text import SentenceSplitter, Vocabulary
-        from authorguard.neural.a4nt.trainer import balanced_batch, clip_step
+        from authorguard.neural.a4nt.loop import balanced_batch, clip_step
 
         texts = release.document_texts()
         self.classes_ = sorted(set(authors))
@@ -83,7 +83,7 @@ class SentenceClassifierAttacker(Attacker):
 
     def predict(self, release: Release) -> np.ndarray:
         from authorguard.neural.a4nt.text import Vocabulary
-        from authorguard.neural.a4nt.trainer import sentence_scores
+        from authorguard.neural.a4nt.classifiers import sentence_scores
 
         documents = self.preprocessor_.sentences(release.document_texts())
         out = []

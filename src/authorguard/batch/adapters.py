@@ -16,7 +16,9 @@ from authorguard.base import TextObfuscator, VectorMechanism
 from authorguard.exceptions import AuthorguardError, InputError
 
 VECTOR_SCHEMA = pa.schema([("id", pa.string()), ("terms", pa.list_(pa.string())), ("counts", pa.list_(pa.int32()))])
-TEXT_SCHEMA = pa.schema([("id", pa.string()), ("text", pa.string())])
+#: a text release: the rewrite (null when withheld) and what became of the record (RECORD_STATUSES, and why)
+TEXT_SCHEMA = pa.schema([("id", pa.string()), ("text", pa.string()), ("release_status", pa.string()),
+                         ("release_reason", pa.string())])
 
 
 def check_method(name: str, params: dict) -> VectorMechanism | TextObfuscator:
@@ -88,11 +90,12 @@ class VectorBatchAdapter:
 
 
 class TextBatchAdapter:
-    """Rewrite a shard's records with a fitted text method: one ``{"id", "text"}`` row per record.
+    """Rewrite a shard's records with a fitted text method: one ``{"id", "text", "release_status",
+    "release_reason"}`` row per record (``text`` null when the method withheld the record).
 
     ``prepare`` only collects the texts (a text method has no cheap first step); ``release`` rewrites the shard
-    with per-record randomness from (seed, id) (:meth:`TextObfuscator.obfuscate_records`); ``records_flagged``
-    then counts the shard's records the method flagged (a rewriter's fallback, kept in the manifest).
+    with per-record randomness from (seed, id) (:meth:`TextObfuscator.obfuscate_records`); ``records_flagged`` and
+    ``records_withheld`` then count the shard's records the method flagged and withheld (kept in the manifest).
     """
 
     schema = TEXT_SCHEMA
@@ -109,7 +112,11 @@ class TextBatchAdapter:
         if len(rewritten) != len(ids):  # the contract, checked: one output per record
             raise AuthorguardError(f"text method returned {len(rewritten)} texts for {len(ids)} records")
         self.records_flagged = getattr(self.method, "records_flagged_", 0)
-        return [{"id": identifier, "text": text} for identifier, text in zip(ids, rewritten)]
+        statuses = getattr(self.method, "record_statuses_", None) or self.method.record_statuses(texts, rewritten)
+        self.records_withheld = sum(status["status"] == "withheld" for status in statuses)
+        return [{"id": identifier, "text": None if status["status"] == "withheld" else text,
+                 "release_status": status["status"], "release_reason": status["reason"]}
+                for identifier, text, status in zip(ids, rewritten, statuses)]
 
     def privacy_report(self) -> dict:
         """A text method has no formal guarantee unless it reports one (a DP rewriter will)."""

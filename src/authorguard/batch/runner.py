@@ -157,6 +157,7 @@ def _save(output: Path, manifest: dict) -> None:
     manifest["records_out"] = sum(e.get("records_out", 0) for e in entries)
     manifest["records_error"] = sum(e.get("records_error", 0) for e in entries)
     manifest["records_flagged"] = sum(e.get("records_flagged", 0) for e in entries)
+    manifest["records_withheld"] = sum(e.get("records_withheld", 0) for e in entries)
     manifest["status"] = "complete" if all(e["status"] == "done" for e in entries) else "partial"
     write_json(output / MANIFEST, manifest)
 

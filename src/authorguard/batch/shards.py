@@ -107,4 +107,5 @@ class ShardProcessor:
             raise AuthorguardError(f"shard {shard.index}: {records_in} records in, {records_out} out, {len(errors)} errors")
         return {**shard.to_dict(), "output": shard.output_name, "records_in": records_in, "records_out": records_out,
                 "records_error": len(errors), "records_flagged": getattr(self.adapter, "records_flagged", 0),
+                "records_withheld": getattr(self.adapter, "records_withheld", 0),
                 "sha256": file_sha256(out), "status": "done"}

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from authorguard.cli.common import console, handle_errors, print_json, progress
+from authorguard.cli.common import console, handle_errors, print_json, progress, with_fallback
 
 
 @handle_errors
@@ -26,6 +26,9 @@ def anonymize(
     id_field: Annotated[str | None, typer.Option(help="Field holding the record id (default 'id'; records without one get "
                                                       "FILE#POSITION; a field named here must exist).")] = None,
     text_field: Annotated[str, typer.Option(help="Field holding the text.")] = "text",
+    fallback: Annotated[str, typer.Option(help="A record a text method could not protect (its validity gate refused every "
+                                               "rewrite of a chunk): 'withhold' releases no text for it (default), "
+                                               "'keep' releases it as written; its release_status says which.")] = "withhold",
     resume: Annotated[bool, typer.Option("--resume", help="Complete an interrupted run: only unfinished shards run.")] = False,
     force: Annotated[bool, typer.Option("--force", help="Release every record again (the report composes the losses).")] = False,
     json_output: Annotated[bool, typer.Option("--json", help="Print the run summary as JSON.")] = False,
@@ -43,8 +46,16 @@ def anonymize(
                              f"name the field that holds the ids, or leave --id-field out")
     id_field = id_field or "id"
 
+    from authorguard import registry
+    from authorguard.text.validity import FALLBACKS
+    from authorguard.utils.extras import require_method
+    from authorguard.utils.validation import check_option
+
+    check_option(fallback, "fallback", "anonymize", FALLBACKS)
+    if method in registry.methods:
+        require_method(method)  # a missing extra or weights: one line naming the method, before any work
     settings = AnonymizeConfig(
-        method=method, input=str(input), output=str(output), method_params=load_method_params(config), engine=engine,
+        method=method, input=str(input), output=str(output), method_params=with_fallback(method, load_method_params(config), fallback), engine=engine,
         ray_address=ray_address, batch_size=batch_size, shard_size=shard_size, workers=workers,
         gpus_per_worker=gpus_per_worker, seed=seed, id_field=id_field, text_field=text_field, resume=resume, force=force,
     )
@@ -54,7 +65,7 @@ def anonymize(
     import json
 
     privacy = json.loads((output / "privacy.json").read_text(encoding="utf-8"))
-    summary = {key: manifest[key] for key in ("status", "records_in", "records_out", "records_error")}
+    summary = {key: manifest.get(key, 0) for key in ("status", "records_in", "records_out", "records_error", "records_withheld")}
     # the method's own bound: SynTF's tight epsilon, DP-Prompt's document epsilon; none for the other text methods
     bound = next((k for k in ("composed_tight_epsilon", "composed_document_epsilon") if privacy.get(k) is not None),
                  "composed_tight_epsilon")
@@ -66,6 +77,29 @@ def anonymize(
         loss = summary[bound]
         what = "tight epsilon" if bound == "composed_tight_epsilon" else "document epsilon"
         guarantee = "no formal privacy guarantee" if loss is None else f"{what} per record {loss:.1f}"
-        console.print(f"{summary['records_in']} records in = {summary['records_out']} out + {summary['records_error']} in errors.jsonl; "
+        withheld = f" ({summary['records_withheld']} of them withheld: no text, see release_status)" if summary["records_withheld"] else ""
+        console.print(f"{summary['records_in']} records in = {summary['records_out']} out{withheld} + {summary['records_error']} in errors.jsonl; "
                       f"{summary['shards']} shards; {guarantee} ({summary['releases_per_record']} release(s)); wrote {output}",
                       highlight=False)
+    released = summary["records_out"] - summary["records_withheld"]
+    if released == 0:  # nothing usable came out: a mistyped field, a bad file, an empty input or every record withheld
+        raise InputError(nothing_released(output, summary))
+
+
+def nothing_released(output: Path, summary: dict) -> str:
+    """The one line saying why a run released no text: an empty input, every record in errors.jsonl (with the
+    first error), or every record withheld."""
+    import json
+
+    if summary["records_in"] == 0:
+        return f"nothing was released: the input holds no records (wrote an empty run to {output})"
+    if summary["records_out"] == 0:
+        first = ""
+        errors = output / "errors.jsonl"
+        if errors.is_file():
+            line = errors.read_text(encoding="utf-8").split("\n", 1)[0]
+            if line.strip():
+                first = f"; the first: {json.loads(line).get('reason', line)}"
+        return f"nothing was released: all {summary['records_in']} records failed (see {errors}){first}"
+    return (f"nothing was released: the method withheld all {summary['records_withheld']} records (no rewrite passed "
+            f"its validity gate; --fallback keep would release them as written)")

@@ -38,15 +38,17 @@ def assess(
                             budget_minutes=budget_minutes, min_utility=min_utility, max_authors=max_authors, seed=seed)
     assessment = run_assessment(input, output, options, show_progress=console.is_terminal,
                                 log=lambda line: console.print(line, highlight=False))
+    recommendation = assessment["recommendation"]
+    if not json_output:  # the risk first, then the verdict
+        verdict = f"recommended: {recommendation['choice']}" if recommendation["choice"] else "no recommendation"
+        console.print(assessment["headline"], highlight=False)
+        console.print(f"{verdict}. {recommendation['reason']}", highlight=False)
     if check_render:
         from authorguard.experiments.report import check_html_in_chromium
 
         loaded, total = check_html_in_chromium(output / "report.html")
         console.print(f"report.html rendered in Chromium: {loaded}/{total} figures decoded")
     if json_output:
-        print_json(assessment["recommendation"])
+        print_json(recommendation)
         return
-    recommendation = assessment["recommendation"]
-    console.print(f"[bold]{'recommended: ' + recommendation['choice'] if recommendation['choice'] else 'no recommendation'}[/]. "
-                  f"{recommendation['reason']}", highlight=False)
     console.print(f"report: {output / 'report.html'} ({output / 'report.md'}, {output / 'assessment.json'})")

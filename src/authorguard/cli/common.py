@@ -10,21 +10,28 @@ from pathlib import Path
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+from rich.markup import escape
+from rich.progress import (BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn,
+                           TimeRemainingColumn)
 
 from authorguard.exceptions import AuthorguardError
 
-console = Console(stderr=True)  # human output on stderr keeps stdout clean for --json
-stdout = Console()
+# Human output on stderr keeps stdout clean for --json. Markup is off: messages carry brackets that are text
+# (``pip install 'authorguard[neural]'``); the few styled lines ask for markup and escape what they interpolate.
+console = Console(stderr=True, markup=False, soft_wrap=True)
+stdout = Console(markup=False, soft_wrap=True)
 
 
 def fail(message: str) -> None:
-    console.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
+    """Print ``error: message`` (the message as written: brackets such as ``authorguard[neural]`` are not markup)
+    and exit with status 2."""
+    console.print(f"[bold red]error:[/] {escape(message)}", markup=True, highlight=False, soft_wrap=True)
     raise typer.Exit(code=2)
 
 
 def handle_errors(command: Callable) -> Callable:
-    """Turn authorguard errors into a one-line message and exit status 2."""
+    """Turn authorguard errors into a one-line message and exit status 2; so is an optional dependency that a code
+    path imports and this environment lacks (the methods check theirs first: this is the net under the rest)."""
 
     @functools.wraps(command)
     def wrapper(*args, **kwargs):
@@ -32,6 +39,10 @@ def handle_errors(command: Callable) -> Callable:
             return command(*args, **kwargs)
         except (AuthorguardError, FileNotFoundError, PermissionError) as error:
             fail(str(error))
+        except ImportError as error:
+            missing = getattr(error, "name", None) or str(error)
+            fail(f"a missing optional dependency ({missing}): 'authorguard methods' lists what each method needs and "
+                 f"the extra to install")
 
     return wrapper
 
@@ -39,8 +50,38 @@ def handle_errors(command: Callable) -> Callable:
 def progress() -> Progress:
     return Progress(
         SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-        console=console, transient=True, disable=not console.is_terminal,
+        TimeRemainingColumn(), console=console, transient=True, disable=not console.is_terminal,
     )
+
+
+class Stages:
+    """A command's stages, each with its own counter: a Rich bar per stage on a terminal (the previous stage's bar
+    is removed, so a counter never carries over), one line per stage on stderr otherwise (logs, pipes, CI).
+
+    ``with Stages("syntf") as stages: advance = stages.stage("synthesising", total=rows); advance(n)``."""
+
+    def __init__(self, command: str) -> None:
+        self.command = command
+        self.bars = progress()
+        self._task = None
+
+    def __enter__(self) -> Stages:
+        self.bars.__enter__()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.bars.__exit__(*exc)
+
+    def stage(self, description: str, total: int | None = None) -> Callable[[int], None]:
+        """Start a stage (``total`` units, None: unknown); returns ``advance(units)``."""
+        if self._task is not None:
+            self.bars.remove_task(self._task)
+        self._task = self.bars.add_task(escape(description), total=total)
+        if not console.is_terminal:
+            size = f" ({total:,})" if total else ""
+            console.print(f"{self.command}: {description}{size}", highlight=False)
+        task = self._task
+        return lambda units=1: self.bars.advance(task, units)
 
 
 def print_json(obj: object) -> None:
@@ -50,3 +91,14 @@ def print_json(obj: object) -> None:
 def set_data_dir(data_dir: Path | None) -> None:
     if data_dir is not None:
         os.environ["AUTHORGUARD_DATA"] = str(data_dir)
+
+
+def with_fallback(method: str, params: dict, fallback: str) -> dict:
+    """``params`` with the method's ``fallback`` set to the command's, when the method has one and the config did
+    not set it."""
+    from authorguard import registry
+
+    if method not in registry.methods or "fallback" in params:
+        return params
+    cls = registry.methods.get(method)
+    return {**params, "fallback": fallback} if "fallback" in cls().get_params() else params

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from authorguard.cli.common import console, handle_errors, print_json, set_data_dir
@@ -35,6 +36,11 @@ def describe(
     name: Annotated[str, typer.Argument(help="A registered dataset (authorguard datasets list).")],
     path: Annotated[Path | None, typer.Option(help="The file, for datasets read from one (records).")] = None,
     top: Annotated[int, typer.Option(help="Most frequent values shown per label column.")] = 10,
+    text_field: Annotated[str, typer.Option(help="With --path: the field holding the text.")] = "text",
+    id_field: Annotated[str, typer.Option(help="With --path: the field holding the record id.")] = "id",
+    author_field: Annotated[str, typer.Option(help="With --path: the field holding the author.")] = "author",
+    label_field: Annotated[str, typer.Option(help="With --path: the field holding the label ('none': the file has no labels).")] = "label",
+    split_field: Annotated[str, typer.Option(help="With --path: the field holding train/test ('none': every record is train).")] = "split",
     data_dir: Annotated[Path | None, typer.Option(help="Data directory (default: $AUTHORGUARD_DATA).")] = None,
     json_output: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
@@ -49,13 +55,27 @@ def describe(
         raise InputError(f"dataset {name!r} is read from a file: give --path FILE")
     if path is not None and not needs_path:
         raise InputError(f"dataset {name!r} takes no --path")
-    summary = describe_corpus(loader(path) if needs_path else loader(), top=top)
+    if needs_path:
+        fields = {"text_field": text_field, "id_field": id_field, "author_field": author_field,
+                  "label_field": None if label_field.lower() == "none" else label_field,
+                  "split_field": None if split_field.lower() == "none" else split_field}
+        accepted = inspect.signature(loader).parameters
+        try:
+            corpus = loader(path, **{key: value for key, value in fields.items() if key in accepted})
+        except InputError as error:
+            if " field" not in str(error):
+                raise
+            raise InputError(f"{error} (name the fields with --text-field, --id-field, --author-field, --label-field, "
+                             f"--split-field; 'none' for labels or splits the file lacks)") from None
+    else:
+        corpus = loader()
+    summary = describe_corpus(corpus, top=top)
     if json_output:
         print_json(summary)
         return
-    console.print(f"[bold]{summary['name']}[/bold]: {summary['documents']:,} documents by {summary['authors']:,} authors, "
+    console.print(f"[bold]{escape(str(summary['name']))}[/bold]: {summary['documents']:,} documents by {summary['authors']:,} authors, "
                   f"{summary['words_mean']:.1f} words on average (median {summary['words_median']:.0f}); "
-                  f"splits {summary['splits']}")
+                  f"splits {escape(str(summary['splits']))}", markup=True)
     table = Table(title="Label columns")
     table.add_column("column")
     table.add_column("distinct", justify="right")
@@ -78,7 +98,7 @@ def scenarios(
 ) -> None:
     """Build the text-benchmark scenarios and print their counts (beside TAROT's Table 1 where it has them)."""
     from authorguard import registry
-    from authorguard.experiments.splits import SCENARIOS, split_counts
+    from authorguard.data.splits import SCENARIOS, split_counts
 
     set_data_dir(data_dir)
     names = names or list(SCENARIOS)

@@ -1,8 +1,10 @@
-"""``authorguard demo``: SynTF on a slice of 20 Newsgroups, offline, with built-in defaults.
+"""``authorguard demo``: SynTF on a slice of 20 Newsgroups, offline, with the defaults a user should run.
 
 It shows what a user needs to judge a release: what one release costs (the exact loss), what one message
 becomes (noisy: that is the protection), what survives across the messages of one topic (that is the utility),
-and how well a topic classifier trained and tested on released vectors does against one on the originals.
+and how well a topic classifier trained and tested on released vectors does against one on the originals. The
+vocabulary is the public one (the embeddings' 30,000 most frequent words), as for a real release: a vocabulary
+fitted on the messages would reveal which words, names included, occur in them.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import numpy as np
 import typer
 from rich.table import Table
 
-from authorguard.cli.common import console, handle_errors, progress, set_data_dir
+from authorguard.cli.common import Stages, console, handle_errors, set_data_dir
 from authorguard.cli.privacy import print_report
 
 
@@ -45,20 +47,25 @@ def demo(
 ) -> None:
     """Run SynTF on real messages (20 Newsgroups): the privacy report, what the output looks like, what it costs."""
     from authorguard.data.newsgroups import load_20newsgroups
+    from authorguard.methods import syntf_defaults
     from authorguard.methods.syntf import SynTF
 
     set_data_dir(data_dir)
-    with progress() as bars:
-        bars.add_task("loading 20 Newsgroups", total=None)
+    with Stages("demo") as stages:
+        stages.stage("loading 20 Newsgroups")
         corpus = load_20newsgroups(subset="train")
         rng = np.random.default_rng(seed)
         chosen = np.sort(rng.choice(len(corpus), size=min(documents, len(corpus)), replace=False))
         corpus = corpus.subset(chosen)
-        bars.add_task(f"fitting SynTF on {len(corpus)} messages and releasing them (one pass)", total=None)
-        model = SynTF(random_state=seed) if epsilon is None else SynTF(epsilon=epsilon, random_state=seed)
+        stages.stage(f"fitting SynTF's public vocabulary and mechanism, tokenising {len(corpus)} messages")
+        model = SynTF(epsilon=syntf_defaults.EPSILON if epsilon is None else epsilon, vocabulary="embeddings",
+                      max_features=syntf_defaults.PUBLIC_VOCABULARY_SIZE, random_state=seed)
         counts = model.fit_term_counts(corpus.texts)
-        synthetic = model.synthesize(counts)
-        bars.add_task("computing the exact privacy loss", total=None)
+        advance = stages.stage(f"releasing {len(corpus)} messages (one pass over the mechanism)",
+                               total=model.mechanism_.vocabulary_size)
+        synthetic = model.synthesize(counts, on_progress=advance)
+        advance = stages.stage("computing the exact privacy loss", total=model.mechanism_.vocabulary_size)
+        model.loss_per_word(on_progress=advance)
         report = model.privacy_report(documents_without_vocabulary=int(np.sum(np.diff(counts.indptr) == 0)))
     names = model.get_feature_names_out()
     labels = np.asarray(corpus.labels)
@@ -74,12 +81,21 @@ def demo(
     table.add_column("message")
     table.add_column("original terms (top 8)")
     table.add_column("released synthetic terms (top 8)")
-    for row in (0, len(corpus) // 2):
+    # two messages of typical length (a very short one shows the resampling more than the message)
+    in_vocabulary = np.asarray(counts.sum(axis=1)).ravel()
+    typical = np.argsort(np.abs(in_vocabulary - np.median(in_vocabulary)), kind="stable")
+    for row in sorted(typical[:2].tolist()):
         snippet = textwrap.shorten(" ".join(corpus.texts[row].split()), 160)
         original = ", ".join(f"{w}×{c}" for w, c in model.inverse_words(counts, row, 8))
         released = ", ".join(f"{w}×{c}" for w, c in model.inverse_words(synthetic, row, 8))
-        table.add_row(f"{corpus.ids[row]} ({corpus.labels[row]})\n{snippet}", original, released)
+        table.add_row(f"{corpus.ids[row]} ({corpus.labels[row]}; {int(in_vocabulary[row])} vocabulary words)\n{snippet}",
+                      original, released)
     console.print(table)
+    console.print(f"How to read it: each released message is {model.n_words} words drawn anew - pick one of the "
+                  f"message's own vocabulary words at random, then replace it by a word near it in meaning (often "
+                  f"itself) - so a message with fewer than {model.n_words} vocabulary words has each drawn several "
+                  f"times: a word can appear more often in the release than in the message. Names outside the public "
+                  f"vocabulary never appear.")
 
     topic_table = Table(title="One topic: what survives across its messages", show_lines=True)
     topic_table.add_column("newsgroup")
@@ -97,5 +113,5 @@ def demo(
         console.print(f"What it costs: a topic classifier (tf-idf + naive Bayes, {int(split.sum())} messages to train, "
                       f"{int((~split).sum())} to test, {len(set(labels))} newsgroups) reaches accuracy {released:.2f} on "
                       f"released vectors and {original:.2f} on the originals (chance {1 / len(set(labels)):.2f}).")
-    console.print("The vocabulary was fitted on these messages (a leak epsilon does not cover); "
-                  "pass a public vocabulary for real releases: authorguard syntf --vocabulary embeddings.")
+    console.print("The vocabulary is public (the embeddings' 30,000 most frequent words), as for a real release: "
+                  "authorguard syntf FILE -o OUT --vocabulary embeddings.")

@@ -36,6 +36,9 @@ def run(
     if overrides:
         resolved = dataclasses.replace(resolved, **overrides)
     output = output or Path("runs") / resolved.name
+    from authorguard.utils.extras import require_experiment
+
+    require_experiment(resolved)  # a missing extra or weights: said before any work, with the fix
     frame = run_experiment(resolved, output, resume=not restart, show_progress=console.is_terminal,
                            command=["authorguard", *sys.argv[1:]])
     console.print(f"{len(frame)} result rows -> {output / RESULTS_PARQUET}; report: authorguard report {output} -o {output / 'report'}",

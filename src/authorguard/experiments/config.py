@@ -22,7 +22,7 @@ Example (TOML; every key is optional except ``methods``)::
     grid = { bigram_weight = [0.0, 0.3], target_loss = [25.4] }
 
 ``scenarios`` may also name text-benchmark scenarios (``BAC-10``, ``AMT-20``, ``blog-age``, ``speech``, ...; see
-:mod:`authorguard.experiments.splits`): each brings its own dataset, split (seed ``split_seed``), attack target
+:mod:`authorguard.data.splits`): each brings its own dataset, split (seed ``split_seed``), attack target
 and utility task, and is released on its own (:mod:`authorguard.experiments.views`). ``content_metrics``
 (METEOR, BLEU, chrF, ROUGE, MiniLM cosine, unchanged share) and ``detector`` (can a classifier tell released from
 original text) are measured on each view's attacked test documents (content on a seeded sample of at most
@@ -46,7 +46,6 @@ import hashlib
 import itertools
 import json
 import os
-import re
 import tomllib
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
@@ -54,23 +53,12 @@ from pathlib import Path
 from authorguard import registry
 from authorguard.attacks.base import THREAT_MODELS, canonical_threat_model
 from authorguard.exceptions import AuthorguardError, InputError
-from authorguard.experiments.scenarios import AuthorshipScenario
+from authorguard.data.scenarios import AuthorshipScenario, parse_scenario
 from authorguard.metrics.classification import CLASSIFIER_NAMES
 from authorguard.text.analysis import MORPHOLOGIES
 from authorguard.utils.validation import check_number, check_option
 
 CALIBRATION_PARAMETER = "target_loss"
-_SCENARIO = re.compile(r"^Top(\d+)-(Any|Multi)$")
-
-
-def parse_scenario(name: str, min_test_documents: int = 5) -> AuthorshipScenario:
-    """``"Top10-Any"`` -> AuthorshipScenario(10); ``"Top5-Multi"`` -> AuthorshipScenario(5, multi=True)."""
-    match = _SCENARIO.match(str(name))
-    if not match:
-        raise InputError(f"experiment config: scenario {name!r} must look like 'Top10-Any' or 'Top5-Multi'")
-    return AuthorshipScenario(int(match.group(1)), match.group(2) == "Multi", min_test_documents=min_test_documents)
-
-
 @dataclass(frozen=True)
 class MethodSpec:
     """One method of the comparison: fixed ``params`` and a ``grid`` whose cartesian product is explored.
@@ -168,7 +156,7 @@ class ExperimentConfig:
         if check_number(self.n_jobs, "n_jobs", owner, kind=int, low=-1, closed="left") == 0:
             raise InputError("The 'n_jobs' parameter of the experiment config must be -1 (all cores) or >= 1. Got 0 instead.")
         check_number(self.min_test_documents, "min_test_documents", owner, kind=int, low=1, closed="left")
-        from authorguard.experiments.splits import SCENARIOS
+        from authorguard.data.splits import SCENARIOS
 
         if not self.scenarios:
             raise InputError("experiment config: 'scenarios' must name at least one scenario")
@@ -187,7 +175,7 @@ class ExperimentConfig:
 
     def parsed_scenarios(self) -> list[AuthorshipScenario]:
         """The Top-k x Any/Multi scenarios on the config's ``dataset`` (benchmark scenarios left out)."""
-        from authorguard.experiments.splits import SCENARIOS
+        from authorguard.data.splits import SCENARIOS
 
         return [parse_scenario(s, self.min_test_documents) for s in self.scenarios if s not in SCENARIOS]
 

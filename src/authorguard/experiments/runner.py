@@ -368,6 +368,15 @@ def _parallel(jobs: list, n_jobs: int, description: str, show_progress: bool) ->
             progress.advance(task)
 
 
+def _remove_temporaries(output: Path) -> None:
+    """The ``.NAME.*.tmp`` files of :func:`~authorguard.data.io.atomic_write` left in the run folder's cells and
+    cache (never renamed into place, so never results)."""
+    for folder in (output / "cells", output / "cache"):
+        if folder.is_dir():
+            for leftover in folder.glob(".*.tmp"):
+                leftover.unlink(missing_ok=True)
+
+
 def run_experiment(config: ExperimentConfig, output_dir: str | os.PathLike, *, resume: bool = True,
                    show_progress: bool = False, command: list[str] | None = None):
     """Run (or resume) ``config``; returns the results as a pandas DataFrame (also written to ``output_dir``).
@@ -385,16 +394,22 @@ def run_experiment(config: ExperimentConfig, output_dir: str | os.PathLike, *, r
     cells_dir.mkdir(parents=True, exist_ok=True)
     cache_dir.mkdir(parents=True, exist_ok=True)
     started = time.time()
-    for view in view_names(config):
-        _view(config, view)  # a scenario that cannot be built fails now, not after hours of work
-    preparations = _preparations(config)
-    missing = [(key, view, spec, settings) for key, (view, spec, settings) in preparations.items()
-               if not (cache_dir / f"{key}.json").exists()]
-    _parallel([(_run_preparation, config, view, spec, settings, cache_dir / key) for key, view, spec, settings in missing],
-              config.n_jobs, "prepare", show_progress)
-    cells = plan_cells(config)
-    todo = [cell for cell in cells if not (cells_dir / f"{cell.key}.json").exists()]
-    _parallel([(_run_cell, config, cell, cache_dir, cells_dir) for cell in todo], config.n_jobs, "cells", show_progress)
+    _remove_temporaries(output)  # a killed earlier run's half-written files
+    try:
+        for view in view_names(config):
+            _view(config, view)  # a scenario that cannot be built fails now, not after hours of work
+        preparations = _preparations(config)
+        missing = [(key, view, spec, settings) for key, (view, spec, settings) in preparations.items()
+                   if not (cache_dir / f"{key}.json").exists()]
+        _parallel([(_run_preparation, config, view, spec, settings, cache_dir / key) for key, view, spec, settings in missing],
+                  config.n_jobs, "prepare", show_progress)
+        cells = plan_cells(config)
+        todo = [cell for cell in cells if not (cells_dir / f"{cell.key}.json").exists()]
+        _parallel([(_run_cell, config, cell, cache_dir, cells_dir) for cell in todo], config.n_jobs, "cells", show_progress)
+    except BaseException:
+        # a failing worker's siblings are killed mid-write and leave their temporary files: never leave them behind
+        _remove_temporaries(output)
+        raise
     rows = []
     for cell in cells:
         stored = json.loads((cells_dir / f"{cell.key}.json").read_text(encoding="utf-8"))

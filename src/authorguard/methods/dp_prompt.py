@@ -106,10 +106,10 @@ class DPPrompt(TextObfuscator):
         if self.max_tokens % self.segments:
             raise InputError(f"DPPrompt: max_tokens {self.max_tokens} is not a multiple of segments {self.segments}")
         self.privacy_report()  # checks the clip range and temperature / epsilon
-        from authorguard.neural.generation.base import ENGINE_NAMES
+        from authorguard.generation.base import engine_names
         from authorguard.utils.validation import check_option
 
-        check_option(self.engine, "engine", name, ENGINE_NAMES)
+        check_option(self.engine, "engine", name, engine_names())
         self.rewriter_ = _load(None if self.model is None else str(self.model), self.policy, self.engine)
         return self
 

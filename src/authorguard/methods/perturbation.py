@@ -25,10 +25,17 @@ from authorguard.utils.validation import check_number, check_texts
 _WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
 
 
+#: which WordNet senses a synonym may come from (:func:`~authorguard.text.analysis.wordnet_synonyms`)
+SENSES = ("common", "all")
+
+
 @functools.lru_cache(maxsize=100_000)
-def _synonyms(word: str) -> tuple[str, ...]:
-    """Single-word WordNet synonyms of a lower-case word, sorted (a fixed order keeps draws reproducible)."""
-    return tuple(sorted(wordnet_synonyms(word)))
+def _synonyms(word: str, senses: str = "all") -> tuple[str, ...]:
+    """Single-word WordNet synonyms of a lower-case word, sorted (a fixed order keeps draws reproducible). With
+    ``senses="common"`` a one-letter word ("a", "I", the "o" of ";o)") has none."""
+    if senses == "common" and len(word) < 2:
+        return ()
+    return tuple(sorted(wordnet_synonyms(word, senses)))
 
 
 def _match_case(replacement: str, original: str) -> str:
@@ -114,10 +121,25 @@ class _WordPerturbation(TextObfuscator):
 
 class SynonymReplacement(_WordPerturbation):
     """Replace each word, with probability ``rate``, by a uniformly drawn WordNet synonym (case kept); a word
-    without a single-word synonym stays, so ``changed_share_`` is below ``rate``."""
+    without a single-word synonym stays, so ``changed_share_`` is below ``rate``.
+
+    ``senses="common"`` (default) draws from the word's most frequent sense and skips one-letter words;
+    ``senses="all"`` draws from every sense, rare ones included (TAROT's baseline as the benchmark measured it:
+    "I met Yazid" -> "I adjoin Yazid", ";o)" -> ";oxygen)"; docs/results/text-benchmark.md#synonyms-which-wordnet-senses-issue-47)."""
+
+    def __init__(self, rate: float = 0.3, senses: str = "common", random_state: RandomState = None,
+                 secure: bool = False) -> None:
+        super().__init__(rate, random_state, secure)
+        self.senses = senses
+
+    def fit(self, raw_documents=None, y=None):
+        from authorguard.utils.validation import check_option
+
+        check_option(self.senses, "senses", type(self).__name__, SENSES)
+        return super().fit(raw_documents, y)
 
     def _touch(self, word: str, uniform: float) -> str:
-        options = _synonyms(word.lower())
+        options = _synonyms(word.lower(), self.senses)
         if not options:
             return word
         return _match_case(options[min(int(uniform * len(options)), len(options) - 1)], word)

@@ -39,7 +39,8 @@ from sklearn.utils.validation import check_is_fitted
 
 from authorguard.base import VectorMechanism
 from authorguard.data.io import read_word_list
-from authorguard.embeddings.base import DEFAULT_EMBEDDINGS, WordVectors, load_word_vectors
+from authorguard.embeddings.base import WordVectors
+from authorguard.embeddings.loading import DEFAULT_EMBEDDINGS, load_word_vectors
 from authorguard.exceptions import InputError
 from authorguard.methods import syntf_defaults as defaults
 from authorguard.privacy.accounting import SynTFPrivacyReport
@@ -99,7 +100,7 @@ class SynTF(VectorMechanism):
 
     # Batch releases (``authorguard anonymize``) never fit on the private input: by default V is the 30,000 most
     # frequent GloVe words, a public vocabulary.
-    batch_defaults = {"vocabulary": EMBEDDINGS_VOCABULARY, "max_features": 30_000}
+    batch_defaults = {"vocabulary": EMBEDDINGS_VOCABULARY, "max_features": defaults.PUBLIC_VOCABULARY_SIZE}
 
     def __init__(self, epsilon: float = defaults.EPSILON, n_words: int = defaults.N_WORDS,
                  bigram_weight: float = defaults.BIGRAM_WEIGHT, morphology: str = defaults.MORPHOLOGY,
@@ -289,6 +290,14 @@ class SynTF(VectorMechanism):
         synthetic.sum_duplicates()
         return synthetic
 
+    def reseed(self, random_state: RandomState) -> SynTF:
+        """Restart the release's randomness from ``random_state`` without fitting again (the vocabulary and the
+        mechanism stay)."""
+        self.random_state = random_state
+        if hasattr(self, "mechanism_"):
+            self._uniform_source = uniform_source(random_state, self.secure)
+        return self
+
     def _resolve_uniforms(self, random_state) -> UniformSource:
         if random_state is None:
             return self._uniform_source
@@ -342,11 +351,14 @@ class SynTF(VectorMechanism):
 
     # -- accounting ------------------------------------------------------------------------------------------
 
-    def loss_per_word(self) -> float:
-        """Exact tight loss l of one sampled word (computed once, then cached)."""
+    def loss_per_word(self, on_progress: Callable[[int], None] | None = None) -> float:
+        """Exact tight loss l of one sampled word (computed once, then cached); ``on_progress(rows)`` after each
+        block of the mechanism's rows while it is computed."""
         check_is_fitted(self, "mechanism_")
         if self._loss_per_word is None:
-            self._loss_per_word = self.mechanism_.loss_per_word()
+            self._loss_per_word = self.mechanism_.loss_per_word(on_block=on_progress)
+        elif on_progress is not None:
+            on_progress(self.mechanism_.vocabulary_size)  # known already (the release's pass computed it)
         return self._loss_per_word
 
     def with_epsilon(self, epsilon: float) -> SynTF:

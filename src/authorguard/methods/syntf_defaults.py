@@ -11,3 +11,5 @@ EPSILON = 54.0
 N_WORDS = 150
 BIGRAM_WEIGHT = 0.0
 MORPHOLOGY = "lemma"
+#: the public vocabulary's size: the embeddings' most frequent words (``--vocabulary embeddings``, ``anonymize``)
+PUBLIC_VOCABULARY_SIZE = 30_000

@@ -50,6 +50,14 @@ class SynTFText(TextObfuscator):
         self.syntf_.fit(list(raw_documents or []) if vocabulary == "fit" else [])
         return self
 
+    def reseed(self, random_state: RandomState) -> SynTFText:
+        """Restart the randomness from ``random_state``, keeping the fitted vocabulary and mechanism (fitting again
+        would cost the exact loss, and a vocabulary fitted on the input could not be fitted from nothing)."""
+        self.random_state = random_state
+        if hasattr(self, "syntf_"):
+            self.syntf_.reseed(random_state)
+        return self
+
     def obfuscate_records(self, raw_documents, record_ids, seed: int | None) -> list[str]:
         """SynTF's own per-record streams (:meth:`SynTF.transform_records`), reverse-vectorised."""
         from authorguard.data.release import Release
@@ -57,7 +65,9 @@ class SynTFText(TextObfuscator):
         if not hasattr(self, "syntf_"):
             self.fit()
         counts = self.syntf_.transform_records(list(raw_documents), list(record_ids), seed)
-        return Release(counts, self.syntf_.get_feature_names_out()).reverse_texts()
+        out = Release(counts, self.syntf_.get_feature_names_out()).reverse_texts()
+        self.record_statuses_ = self.record_statuses(list(raw_documents), out)
+        return out
 
     def obfuscate(self, raw_documents) -> list[str]:
         """One synthetic bag of words per document, as text; a list of the same length."""

@@ -47,7 +47,7 @@ class Tarot(TextObfuscator):
     max_new_tokens : int or None
         Cap on the tokens written per chunk (None: the policy's ``max_new_tokens``, 128 by default).
     engine : {"batched", "torch"}, default="batched"
-        The generation engine (:mod:`authorguard.neural.generation`): our batched decoder (bfloat16 where native)
+        The generation engine (:mod:`authorguard.generation`): our batched decoder (bfloat16 where native)
         or transformers' ``generate`` in float32 (the reference path).
     candidates : int, default=CANDIDATES
         Rewrites sampled per chunk and round (best of k by reward among the valid ones; docs/results/tarot.md
@@ -86,10 +86,10 @@ class Tarot(TextObfuscator):
         check_number(self.batch_size, "batch_size", name, kind=int, low=1, closed="left")
         if self.max_new_tokens is not None:
             check_number(self.max_new_tokens, "max_new_tokens", name, kind=int, low=1, closed="left")
-        from authorguard.neural.generation.base import ENGINE_NAMES
+        from authorguard.generation.base import engine_names
         from authorguard.utils.validation import check_option
 
-        check_option(self.engine, "engine", name, ENGINE_NAMES)
+        check_option(self.engine, "engine", name, engine_names())
         from authorguard.neural.tarot.selection import SelectionConfig
 
         self.selection_ = SelectionConfig(self.candidates, self.retries, self.min_utility, self.fallback)

@@ -16,7 +16,7 @@ import numpy as np
 
 def fluency_scores(texts: Sequence[str], *, max_tokens: int = 128, batch_size: int = 8) -> dict[str, float]:
     """``{"perplexity", "perplexity_median", "lm_tokens", "lm_empty"}`` of ``texts``."""
-    from authorguard.neural.reference_lm import shared_reference_lm, token_log_likelihoods
+    from authorguard.generation.reference_lm import shared_reference_lm, token_log_likelihoods
 
     scores = token_log_likelihoods(texts, *shared_reference_lm(), max_tokens=max_tokens, batch_size=batch_size,
                                    allow_empty=True)

@@ -1,43 +1,9 @@
-"""DP-Prompt's sampler for ``transformers`` generation: logits clipped to [b_lo, b_hi] and divided by T, applied
-last, with every other logits change turned off (the privacy argument: :mod:`authorguard.privacy.clipped_sampling`).
+"""DP-Prompt's rewriter: each document cut into a fixed number of segments, each paraphrased by a TAROT policy
+with tokens drawn by :class:`~authorguard.generation.samplers.ClippedSampler` (logits clipped to [b_lo, b_hi] and
+divided by T; the privacy argument: :mod:`authorguard.privacy.clipped_sampling`).
 """
 
 from __future__ import annotations
-
-from authorguard.neural.resources import require_torch
-from authorguard.privacy.clipped_sampling import check_sampler
-
-
-def clipped_logits_processor(clip_low: float, clip_high: float, temperature: float, relative: bool = False):
-    """A ``transformers.LogitsProcessor``: scores (B, V) -> clip(scores, low, high) / T (float32); with
-    ``relative``, clip(scores − their row maximum, low, high) / T."""
-    require_torch()
-    from transformers import LogitsProcessor
-
-    check_sampler(clip_low, clip_high, temperature, relative)
-
-    class ClippedLogits(LogitsProcessor):
-        def __call__(self, input_ids, scores):
-            scores = scores.float()
-            if relative:
-                scores = scores - scores.max(dim=-1, keepdim=True).values
-            return scores.clamp(min=clip_low, max=clip_high) / temperature
-
-    return ClippedLogits()
-
-
-def private_generation_options(clip_low: float, clip_high: float, temperature: float, max_new_tokens: int,
-                               relative: bool = False) -> dict:
-    """Keyword arguments for ``model.generate``: plain sampling from the clipped, tempered logits, at most
-    ``max_new_tokens`` tokens. The generation config's own temperature, top-k, top-p, typical-p, min-p,
-    repetition and length penalties are neutralised (each would change the distribution after the clip or
-    truncate it, which the bound does not cover); the temperature lives in the processor."""
-    from transformers import LogitsProcessorList
-
-    return {"do_sample": True, "temperature": 1.0, "top_k": 0, "top_p": 1.0, "typical_p": 1.0, "min_p": None,
-            "repetition_penalty": 1.0, "no_repeat_ngram_size": 0, "min_new_tokens": 0, "num_beams": 1,
-            "max_new_tokens": int(max_new_tokens),
-            "logits_processor": LogitsProcessorList([clipped_logits_processor(clip_low, clip_high, temperature, relative)])}
 
 
 def split_segments(text: str, segments: int, count_tokens) -> list[str]:
@@ -85,7 +51,7 @@ class DPPromptRewriter:
                 relative: bool = False, seed: int | None = None, batch_size: int = 64, max_input_tokens: int = 512) -> list[str]:
         """One paraphrase per text, in order. ``seed`` None draws every token from the OS CSPRNG (the batched
         engine; the torch engine seeds its generator from it)."""
-        from authorguard.neural.generation import ClippedSampler
+        from authorguard.generation import ClippedSampler
         from authorguard.neural.tarot.prompts import clean_rewrite, render_prompt
         from authorguard.text.validity import RewriteGate, count_reasons
 

@@ -228,13 +228,14 @@ class ExponentialMechanism:
         loss = 0.0 if n_words <= 1 else float(np.max(column_max.max(axis=0) - column_min.min(axis=0)))
         return out, loss
 
-    def loss_per_word(self) -> float:
+    def loss_per_word(self, on_block: Callable[[int], None] | None = None) -> float:
         """The tight privacy loss per sampled word, computed exactly over the whole mechanism:
 
         l = max_w ln( max_v pi[v, w] / min_v pi[v, w] ) = max_{v, v', w} ln( pi[v, w] / pi[v', w] ).
 
         Streams pi in row blocks (never L x L at once): per block, a BLAS product for the (exact) dot products,
         a fused kernel for the ratings, ln Z_v from float64 weights, then running column maxima and minima of
-        ln pi[v, w] = a[v, w] - ln Z_v. Memory is O(block_rows * L). The same pass as a release with no draws.
+        ln pi[v, w] = a[v, w] - ln Z_v. Memory is O(block_rows * L). The same pass as a release with no draws;
+        ``on_block(rows)`` after each block.
         """
-        return self.sample(np.empty(0, dtype=np.int64), np.empty(0), with_loss=True)[1]
+        return self.sample(np.empty(0, dtype=np.int64), np.empty(0), with_loss=True, on_block=on_block)[1]

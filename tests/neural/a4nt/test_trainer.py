@@ -10,7 +10,8 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from authorguard.neural.a4nt import trainer  # noqa: E402
+from authorguard.neural.a4nt import adversarial, autoencoder, classifiers, loop, trainer  # noqa: E402
+from authorguard.neural.a4nt import folder as model_folder  # noqa: E402
 from authorguard.neural.a4nt.data import pad_batch  # noqa: E402
 
 
@@ -49,12 +50,12 @@ def trained(toy, tmp_path_factory):
 
 
 def test_pretraining_losses_fall_and_the_classifier_learns(trained):
-    classifier = trainer._load(trained / "classifier.pt")
+    classifier = loop.load_file(trained / "classifier.pt")
     assert _falls(classifier["history"])
     assert classifier["validation"]["accuracy"] > 0.9  # the styles differ in word choice: easy to tell apart
     for name in ("language-models/0.pt", "language-models/1.pt", "autoencoder.pt"):
-        assert _falls(trainer._load(trained / name)["history"]), name
-    assert trainer._load(trained / "language-models/0.pt")["validation_perplexity"] < 30
+        assert _falls(loop.load_file(trained / name)["history"]), name
+    assert loop.load_file(trained / "language-models/0.pt")["validation_perplexity"] < 30
 
 
 def _source_accuracy(generator, classifier, data) -> float:
@@ -64,19 +65,19 @@ def _source_accuracy(generator, classifier, data) -> float:
             mine = [s for s, c in zip(data.validation, data.validation_labels) if c == label]
             out = generator.generate(*pad_batch(mine), 1 - label, 14, "greedy")
             words = [row[m].tolist() or [3] for row, m in zip(out["tokens"], out["words"])]
-            found += int((trainer.sentence_scores(classifier, words).argmax(1) == label).sum())
+            found += int((classifiers.sentence_scores(classifier, words).argmax(1) == label).sum())
             total += len(mine)
     return found / total
 
 
 def test_adversarial_training_fools_the_frozen_classifier_more_than_the_autoencoder(toy, trained):
     _, data, _ = toy
-    classifier = trainer.load_network(trained / "classifier.pt", "classifier")
-    before = _source_accuracy(trainer.load_network(trained / "autoencoder.pt", "generator"), classifier, data)
-    after = _source_accuracy(trainer.load_network(trained / "cycml-lang/generator.pt", "generator"), classifier, data)
+    classifier = model_folder.load_network(trained / "classifier.pt", "classifier")
+    before = _source_accuracy(model_folder.load_network(trained / "autoencoder.pt", "generator"), classifier, data)
+    after = _source_accuracy(model_folder.load_network(trained / "cycml-lang/generator.pt", "generator"), classifier, data)
     assert before > 0.8  # the identity autoencoder keeps the source style
     assert after < before - 0.3
-    stored = trainer._load(trained / "cycml-lang/generator.pt")
+    stored = loop.load_file(trained / "cycml-lang/generator.pt")
     assert set(stored["weights"]) == {"style", "semantic", "language"} and stored["weights"]["style"] == 1.0
     first = stored["history"][0]
     # the paper's rule: each weighted term starts at the style loss's magnitude
@@ -94,7 +95,7 @@ def test_a_stage_resumed_from_its_checkpoint_matches_an_uninterrupted_run(toy, t
         trainer.pretrain_autoencoder(config, tmp_path / "resumed", data, vocabulary, report=_stop_at(15))
     assert (tmp_path / "resumed" / "autoencoder.pt.checkpoint").exists()
     resumed = trainer.pretrain_autoencoder(config, tmp_path / "resumed", data, vocabulary)
-    a, b = trainer._load(whole), trainer._load(resumed)
+    a, b = loop.load_file(whole), loop.load_file(resumed)
     assert [r["loss"] for r in a["history"]] == pytest.approx([r["loss"] for r in b["history"]], rel=1e-5)
     for key in a["state"]:
         assert torch.allclose(a["state"][key], b["state"][key], atol=1e-5), key
@@ -106,10 +107,10 @@ def test_a_corrupt_network_file_is_a_one_line_error(tmp_path):
 
     (tmp_path / "classifier.pt").write_bytes(b"not a torch file")
     with pytest.raises(InputError, match="cannot be read") as error:
-        trainer.load_network(tmp_path / "classifier.pt", "classifier")
+        model_folder.load_network(tmp_path / "classifier.pt", "classifier")
     assert "\n" not in str(error.value)
     with pytest.raises(InputError, match="missing"):
-        trainer.load_network(tmp_path / "autoencoder.pt", "generator")
+        model_folder.load_network(tmp_path / "autoencoder.pt", "generator")
 
 
 # -- the neutral objective and early stopping ---------------------------------------------------------------
@@ -127,7 +128,7 @@ def _prior_distance(generator, classifier, data, decoder_of, window: int = 1) ->
             mine = mine[: len(mine) // window * window]
             out = generator.generate(*pad_batch(mine), decoder_of(label), 14, "greedy")
             words = [row[m].tolist() or [3] for row, m in zip(out["tokens"], out["words"])]
-            values.append(window_neutral_loss(torch.from_numpy(trainer.sentence_scores(classifier, words)), window))
+            values.append(window_neutral_loss(torch.from_numpy(classifiers.sentence_scores(classifier, words)), window))
     return float(torch.cat(values).mean())
 
 
@@ -148,15 +149,15 @@ def test_the_neutral_objective_moves_the_classifier_posterior_to_the_prior(toy, 
     _, data, _ = toy
     config, folder = neutral
     assert config.variant == "neutral-cycml-lang"
-    classifier = trainer.load_network(folder / "classifier.pt", "classifier")
-    start = trainer.load_network(folder / "neutral-autoencoder.pt", "generator")
-    end = trainer.load_network(folder / "neutral-cycml-lang/generator.pt", "generator")
+    classifier = model_folder.load_network(folder / "classifier.pt", "classifier")
+    start = model_folder.load_network(folder / "neutral-autoencoder.pt", "generator")
+    end = model_folder.load_network(folder / "neutral-cycml-lang/generator.pt", "generator")
     assert len(start.decoders) == len(end.decoders) == 1  # one generator for both classes
     before = _prior_distance(start, classifier, data, lambda label: 0)
     after = _prior_distance(end, classifier, data, lambda label: 0)
     assert before > 0.3  # the identity autoencoder keeps each sentence's style: a confident classifier
     assert after < before / 2
-    stored = trainer._load(folder / "neutral-cycml-lang/generator.pt")
+    stored = loop.load_file(folder / "neutral-cycml-lang/generator.pt")
     first = stored["history"][0]
     for term in ("semantic", "language"):  # the paper's weighting rule holds for the neutral terms too
         assert stored["weights"][term] * first[term] == pytest.approx(first["style"], rel=1e-4)
@@ -174,14 +175,14 @@ def test_the_window_pooled_neutral_loss_trains_its_own_variant(toy, neutral, tmp
     assert config.variant == "neutral-w4-cycml-lang"
     shutil.copytree(folder, tmp_path / "f")
     trainer.train_adversarial(config, tmp_path / "f", data, vocabulary)
-    classifier = trainer.load_network(tmp_path / "f" / "classifier.pt", "classifier")
-    start = trainer.load_network(tmp_path / "f" / "neutral-autoencoder.pt", "generator")
-    end = trainer.load_network(tmp_path / "f" / "neutral-w4-cycml-lang/generator.pt", "generator")
+    classifier = model_folder.load_network(tmp_path / "f" / "classifier.pt", "classifier")
+    start = model_folder.load_network(tmp_path / "f" / "neutral-autoencoder.pt", "generator")
+    end = model_folder.load_network(tmp_path / "f" / "neutral-w4-cycml-lang/generator.pt", "generator")
     before = _prior_distance(start, classifier, data, lambda label: 0, window=4)
     after = _prior_distance(end, classifier, data, lambda label: 0, window=4)
     assert after < before / 2
-    last = trainer._load(tmp_path / "f" / "neutral-w4-cycml-lang/generator.pt")["history"][-1]
-    assert 0.0 <= last[f"validation_adversary_window{trainer.MONITOR_WINDOW}_accuracy"] <= 1.0
+    last = loop.load_file(tmp_path / "f" / "neutral-w4-cycml-lang/generator.pt")["history"][-1]
+    assert 0.0 <= last[f"validation_adversary_window{adversarial.MONITOR_WINDOW}_accuracy"] <= 1.0
     # the sentence-level variant beside it is untouched
     assert (tmp_path / "f" / "neutral-cycml-lang/generator.pt").read_bytes() == (folder / "neutral-cycml-lang/generator.pt").read_bytes()
 
@@ -210,8 +211,8 @@ def test_the_neutral_stage_resumes_exactly(toy, neutral, tmp_path):
     with pytest.raises(Stop):
         trainer.train_adversarial(config, tmp_path / "resumed", data, vocabulary, report=_stop_at(7))
     trainer.train_adversarial(config, tmp_path / "resumed", data, vocabulary)
-    a = trainer._load(tmp_path / "whole" / "neutral-cycml-lang/generator.pt")
-    b = trainer._load(tmp_path / "resumed" / "neutral-cycml-lang/generator.pt")
+    a = loop.load_file(tmp_path / "whole" / "neutral-cycml-lang/generator.pt")
+    b = loop.load_file(tmp_path / "resumed" / "neutral-cycml-lang/generator.pt")
     assert [r["total"] for r in a["history"]] == pytest.approx([r["total"] for r in b["history"]], rel=1e-4)
 
 
@@ -229,16 +230,16 @@ def test_the_neutral_stage_needs_its_autoencoder(toy, trained, tmp_path):
 def test_autoencoder_early_stopping_keeps_the_best_weights_and_stops_without_gains(toy, tmp_path):
     config, data, vocabulary = toy
     learning = dataclasses.replace(config, autoencoder_steps=40, autoencoder_eval_every=10, autoencoder_eval_sentences=40)
-    stored = trainer._load(trainer.pretrain_autoencoder(learning, tmp_path / "learning", data, vocabulary))
+    stored = loop.load_file(trainer.pretrain_autoencoder(learning, tmp_path / "learning", data, vocabulary))
     assert [c["step"] for c in stored["curve"]] == [10, 20, 30, 40]
     best = max(stored["curve"], key=lambda c: c["meteor"])
     assert stored["best_step"] == best["step"]
-    model = trainer.load_network(tmp_path / "learning" / "autoencoder.pt", "generator")
-    assert trainer.reconstruction_meteor(model, data, vocabulary, 40) == pytest.approx(best["meteor"])
+    model = model_folder.load_network(tmp_path / "learning" / "autoencoder.pt", "generator")
+    assert autoencoder.reconstruction_meteor(model, data, vocabulary, 40) == pytest.approx(best["meteor"])
     # a learning rate too small to change the greedy output: no gain after the first measurement, so it stops
     # after `patience` more measurements, long before autoencoder_steps
     frozen = dataclasses.replace(learning, autoencoder_steps=500, pretrain_learning_rate=1e-12, autoencoder_patience=2)
-    stopped = trainer._load(trainer.pretrain_autoencoder(frozen, tmp_path / "frozen", data, vocabulary))
+    stopped = loop.load_file(trainer.pretrain_autoencoder(frozen, tmp_path / "frozen", data, vocabulary))
     assert stopped["stopped_early"] and [c["step"] for c in stopped["curve"]] == [10, 20, 30]
     assert len(stopped["history"]) == 30 and stopped["best_step"] == 10
 
@@ -247,22 +248,22 @@ def test_autoencoder_early_stopping_keeps_the_best_weights_and_stops_without_gai
 
 
 def test_the_training_device_is_resolved_or_refused_in_one_line():
-    assert trainer.training_device("cpu") == torch.device("cpu")
-    assert trainer.training_device("AUTO").type == ("cuda" if torch.cuda.is_available() else "cpu")
+    assert loop.training_device("cpu") == torch.device("cpu")
+    assert loop.training_device("AUTO").type == ("cuda" if torch.cuda.is_available() else "cpu")
     for bad in ("tpu", "gpu0", "cuda:x", ""):
-        with pytest.raises(trainer.InputError, match="unknown device") as caught:
-            trainer.training_device(bad)
+        with pytest.raises(loop.InputError, match="unknown device") as caught:
+            loop.training_device(bad)
         assert "\n" not in str(caught.value)
     if not torch.cuda.is_available():
-        with pytest.raises(trainer.InputError, match="sees no CUDA GPU"):
-            trainer.training_device("cuda")
+        with pytest.raises(loop.InputError, match="sees no CUDA GPU"):
+            loop.training_device("cuda")
 
 
 def test_a_batch_is_padded_after_its_words_on_the_default_device():
     from authorguard.neural.a4nt.text import Vocabulary
 
     pad, end = Vocabulary.pad, Vocabulary.eos
-    with trainer.training_device("cpu"):
+    with loop.training_device("cpu"):
         ids, mask = pad_batch([[14, 15, 16], [], [17]], append_end=True)
     assert ids.tolist() == [[14, 15, 16, end], [end, pad, pad, pad], [17, end, pad, pad]]
     assert mask.tolist() == [[True] * 4, [True, False, False, False], [True, True, False, False]]
@@ -277,7 +278,7 @@ def test_frozen_networks_keep_their_lstms_differentiable_without_dropout():
     spec = {"kind": "lstm", "vocab_size": 30, "n_classes": 2, "embedding_dim": 8, "width": 8, "layers": 1, "dropout": 0.5}
     one_layer, two_layers = build_classifier(spec), build_classifier({**spec, "layers": 2})
     model = LanguageModel(30, 8, 8, dropout=0.5)
-    trainer.differentiable_eval(one_layer, two_layers, model, None)
+    loop.differentiable_eval(one_layer, two_layers, model, None)
     for network in (one_layer, model):
         assert all(m.training == isinstance(m, torch.nn.RNNBase) for m in network.modules())
     # a two-layer LSTM drops out between its layers in training mode: it stays in evaluation mode
@@ -294,5 +295,5 @@ def test_stage_files_hold_cpu_tensors_and_record_their_device(trained):
     stored = torch.load(trained / "classifier.pt", weights_only=False)
     assert stored["device"] == "cpu"
     assert all(v.device.type == "cpu" for v in stored["state"].values())
-    nested = trainer._on_cpu({"a": [torch.ones(2), (torch.zeros(1), 3)], "b": "x"})
+    nested = loop.on_cpu({"a": [torch.ones(2), (torch.zeros(1), 3)], "b": "x"})
     assert isinstance(nested["a"][1], tuple) and nested["a"][1][1] == 3 and nested["b"] == "x"

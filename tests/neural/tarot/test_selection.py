@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from authorguard.exceptions import InputError
-from authorguard.neural.generation.base import Generations
+from authorguard.generation.base import Generations
 from authorguard.neural.tarot.reward import RewardBreakdown
 from authorguard.neural.tarot.selection import SelectionConfig, select_rewrites
 from authorguard.text.validity import RewriteGate

@@ -1,7 +1,7 @@
 """The sentences an A⁴NT model is trained on, and the pre-processing every document goes through.
 
 A setting is a benchmark scenario whose attack target is an attribute (``blog-age``, ``blog-gender``, ``speech``,
-``speech-millercenter``; :data:`authorguard.experiments.splits.SCENARIOS`). Its training split is the only text
+``speech-millercenter``; :data:`authorguard.data.splits.SCENARIOS`). Its training split is the only text
 any stage learns from (sentences, vocabulary, Punkt parameters); validation sentences score the classifiers while
 they train; the test split is left to evaluation.
 """
@@ -79,7 +79,7 @@ class SettingData:
 def setting_corpus(config: A4NTConfig):
     """The selected corpus of ``config.setting`` (documents, attribute labels, splits at ``split_seed``)."""
     from authorguard.data import load_dataset
-    from authorguard.experiments.splits import SCENARIOS
+    from authorguard.data.splits import SCENARIOS
 
     if config.setting not in SCENARIOS or SCENARIOS[config.setting].target != "labels":
         known = ", ".join(n for n, s in SCENARIOS.items() if s.target == "labels")

@@ -36,7 +36,7 @@ def _scores(truth: list[int], predicted, n_classes: int) -> dict:
 def classify(classifier, documents: list[list[list[int]]], labels: list[int], n_classes: int) -> dict:
     """Sentence- and document-level scores of one classifier on documents of sentences (token ids)."""
     from authorguard.neural.a4nt.text import Vocabulary
-    from authorguard.neural.a4nt.trainer import sentence_scores
+    from authorguard.neural.a4nt.classifiers import sentence_scores
 
     flat = [s or [Vocabulary.unk] for d in documents for s in (d or [[Vocabulary.unk]])]
     owners = [i for i, d in enumerate(documents) for _ in (d or [[Vocabulary.unk]])]
@@ -60,7 +60,7 @@ def evaluate_folder(folder: str | Path, split: str = "test", variants: tuple[str
     from authorguard.neural.a4nt.data import setting_corpus
     from authorguard.neural.a4nt.model import A4NTModel, document_seed
     from authorguard.neural.a4nt.text import detokenize
-    from authorguard.neural.a4nt.trainer import load_network
+    from authorguard.neural.a4nt.folder import load_network
 
     say = report or (lambda message: None)
     folder = Path(folder)

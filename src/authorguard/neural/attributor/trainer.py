@@ -9,7 +9,7 @@ import numpy as np
 from authorguard.exceptions import InputError
 from authorguard.neural.attributor.config import AttributorConfig
 from authorguard.neural.chunks import token_windows
-from authorguard.neural.resources import minilm_folder, require_torch
+from authorguard.utils.weights import minilm_folder, require_torch
 from authorguard.utils.validation import check_texts
 
 

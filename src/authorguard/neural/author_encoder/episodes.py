@@ -23,8 +23,8 @@ EVALUATION_ONLY = ("amt", "drexel_1", "speeches", "federalist")
 
 def evaluation_authors(dataset: str, corpus) -> set:
     """Every author that an evaluation scenario on ``dataset`` selects."""
-    from authorguard.experiments.config import parse_scenario
-    from authorguard.experiments.splits import SCENARIOS
+    from authorguard.data.scenarios import parse_scenario
+    from authorguard.data.splits import SCENARIOS
 
     if dataset in EVALUATION_ONLY:
         return set(corpus.authors)

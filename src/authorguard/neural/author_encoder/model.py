@@ -20,7 +20,7 @@ from authorguard import config as paths
 from authorguard.exceptions import DataNotFoundError, InputError
 from authorguard.neural.author_encoder.config import AuthorEncoderConfig
 from authorguard.neural.chunks import token_windows
-from authorguard.neural.resources import first_line, minilm_folder, require_torch
+from authorguard.utils.weights import first_line, minilm_folder, require_torch
 from authorguard.utils.validation import check_texts
 
 PACKAGED = Path(__file__).parent / "packaged"

@@ -23,7 +23,7 @@ from authorguard.neural.author_encoder.config import AuthorEncoderConfig
 from authorguard.neural.author_encoder.episodes import AuthorPools, author_pools, sample_batch
 from authorguard.neural.author_encoder.model import AuthorEncoder, build_network, trained_cache
 from authorguard.neural.author_encoder.retrieval import char_ngram_embedder, minilm_embedder, retrieval_scores
-from authorguard.neural.resources import require_torch
+from authorguard.utils.weights import require_torch
 
 
 @dataclass

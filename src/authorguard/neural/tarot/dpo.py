@@ -14,7 +14,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from authorguard.exceptions import InputError
-from authorguard.neural.resources import require_torch
+from authorguard.utils.weights import require_torch
 from authorguard.neural.tarot.config import DPOConfig, PolicyConfig, PreferenceConfig
 from authorguard.neural.tarot.folder import TarotFolder
 from authorguard.neural.tarot.pairs import preference_pairs

@@ -88,10 +88,16 @@ class TarotRewriter:
                       "records_blank": len(texts) - len(per_document),
                       "records_fallback_whole": sum(fell_back[d] == per_document[d] for d in flagged),
                       "flagged_records": flagged,
+                      # per flagged record: [chunks that got the fallback, chunks of the record]
+                      "fallback_chunks": {str(d): [fell_back[d], per_document[d]] for d in flagged},
                       "fallback": selection.fallback, "new_tokens": chosen.new_tokens, "engine": self.engine,
                       "seconds": round(chosen.seconds, 2),
                       "tokens_per_second": round(chosen.new_tokens / chosen.seconds, 1) if chosen.seconds else float("nan")}
-        return reassemble(chunks, chosen.texts, len(texts))
+        outputs = reassemble(chunks, chosen.texts, len(texts))
+        if selection.fallback == "withhold":  # a record with any unprotected chunk is withheld whole, never in part
+            for document in flagged:
+                outputs[document] = ""
+        return outputs
 
     @property
     def gate(self) -> RewriteGate:

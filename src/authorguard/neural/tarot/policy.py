@@ -1,5 +1,5 @@
 """The policy: SmolLM2-135M-Instruct (the reference-LM loader's float32 copy) plus LoRA adapters, and batched,
-seeded generation through :mod:`authorguard.neural.generation`.
+seeded generation through :mod:`authorguard.generation`.
 
 A trained stage leaves a LoRA adapter (peft) in its folder. Loading a policy merges each earlier stage's adapter
 into the weights in order (base -> SFT -> DPO), so the next stage trains a fresh adapter on top and its reference
@@ -13,8 +13,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from authorguard.exceptions import InputError
-from authorguard.neural.resources import first_line, require_torch
-from authorguard.neural.generation.base import Generations  # noqa: F401  (re-exported: the result of generate)
+from authorguard.utils.weights import first_line, require_torch
+from authorguard.generation.base import Generations  # noqa: F401  (re-exported: the result of generate)
 from authorguard.neural.tarot.config import PolicyConfig
 
 
@@ -30,7 +30,7 @@ def load_policy(adapters: Sequence[str | Path] = (), base=None):
     base is an error naming its folder."""
     require_torch()
     if base is None:
-        from authorguard.neural.reference_lm import load_reference_lm
+        from authorguard.generation.reference_lm import load_reference_lm
 
         base = load_reference_lm()
     model, tokenizer = base
@@ -63,11 +63,11 @@ def add_adapter(model, config: PolicyConfig, seed: int):
 def generate(model, tokenizer, prompts: Sequence[str], *, max_new_tokens: int, seed: int | None, sample: bool = True,
              temperature: float = 1.0, top_p: float = 1.0, batch_size: int = 16, progress=None,
              engine="batched") -> Generations:
-    """Continue each (chat-formatted) prompt with ``engine`` (a name of :data:`~authorguard.neural.generation.ENGINES`,
+    """Continue each (chat-formatted) prompt with ``engine`` (a name of :data:`~authorguard.generation.ENGINES`,
     built over ``model`` for this call, or an engine already built). The random stream is ``seed`` (None: 0); the
     same prompts, seed, batch size and engine give the same texts. ``sample`` False is greedy, else nucleus
     sampling (``temperature``, ``top_p``; no top-k). ``progress(done, total)`` is called after each batch."""
-    from authorguard.neural.generation import make_engine, sampler_for
+    from authorguard.generation import make_engine, sampler_for
 
     if isinstance(engine, str):
         engine = make_engine(engine, model, tokenizer)
@@ -93,7 +93,7 @@ class PolicyLoader:
             if self.base_factory is not None:
                 self._tokenizer = self()[1]
             else:
-                from authorguard.neural.reference_lm import load_reference_tokenizer
+                from authorguard.generation.reference_lm import load_reference_tokenizer
 
                 self._tokenizer = load_reference_tokenizer()
             self._tokenizer.padding_side = "left"
@@ -109,7 +109,7 @@ class PolicyLoader:
     def engine(self, name: str = "batched"):
         """The generation engine ``name`` over the loaded policy, built once (the fast engine copies the weights)."""
         if name not in self._engines:
-            from authorguard.neural.generation import make_engine
+            from authorguard.generation import make_engine
 
             self._engines[name] = make_engine(name, *self())
         return self._engines[name]

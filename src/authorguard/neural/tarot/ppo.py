@@ -43,7 +43,7 @@ from pathlib import Path
 import numpy as np
 
 from authorguard.exceptions import InputError
-from authorguard.neural.resources import require_torch
+from authorguard.utils.weights import require_torch
 from authorguard.neural.tarot.config import PolicyConfig, PPOConfig
 from authorguard.neural.tarot.folder import TarotFolder
 
@@ -173,8 +173,8 @@ def collect_rollouts(model, value_head, tokenizer, originals: Sequence[str], pro
                      policy: PolicyConfig, config: PPOConfig, seed: int, micro_batch_size: int) -> Rollouts:
     """Sample one response per prompt from ``model`` (a peft model; its adapter disabled = the reference) and score
     it; ``value_head`` None leaves the values at 0 (evaluation only)."""
-    from authorguard.neural.generation import NucleusSampler
-    from authorguard.neural.generation.batched import BatchedDecoder
+    from authorguard.generation import NucleusSampler
+    from authorguard.generation.batched import BatchedDecoder
     from authorguard.neural.tarot.prompts import clean_rewrite
 
     # Sampled by the fast engine over a merged copy of the policy in float32: the same distribution as the policy

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from authorguard.exceptions import InputError
-from authorguard.neural.generation import DEFAULT_ENGINE, make_engine
+from authorguard.generation import DEFAULT_ENGINE, make_engine
 from authorguard.neural.tarot.policy import generate
 from authorguard.neural.tarot.prompts import clean_rewrite
 

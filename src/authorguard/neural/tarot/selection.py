@@ -4,7 +4,8 @@ Per chunk, ``candidates`` rewrites are sampled; those the :class:`~authorguard.t
 are dropped, and so are those whose MiniLM cosine to the chunk is below ``min_utility``; of the rest the one with
 the highest TAROT reward (R_util + R_priv) is kept. Chunks left without one are sampled again with another seed
 (``retries`` rounds); a chunk that still has none gets the ``fallback``: ``"keep"`` leaves the chunk as it was
-and flags its record, ``"withhold"`` writes nothing for it and flags the record. Nothing is silent: the counts
+and flags its record, ``"withhold"`` writes nothing for it and flags the record (the rewriter then withholds the
+whole record). Nothing is silent: the counts
 (and the flagged records) are returned with the texts.
 """
 

