@@ -97,14 +97,9 @@ def installed(module: str | None) -> bool:
 
 
 def _smollm2_ready() -> bool:
-    from authorguard.exceptions import DataNotFoundError
-    from authorguard.utils.weights import smollm2_gguf
+    from authorguard.utils.weights import find_smollm2
 
-    try:
-        smollm2_gguf()
-    except DataNotFoundError:
-        return False
-    return True
+    return find_smollm2() is not None
 
 
 def missing_requirement(candidate: Candidate) -> str | None:

@@ -26,13 +26,10 @@ def data_status() -> dict:
 
 
 def _smollm2_path() -> str | None:
-    from authorguard.exceptions import DataNotFoundError
-    from authorguard.utils.weights import smollm2_gguf
+    from authorguard.utils.weights import find_smollm2
 
-    try:
-        return str(smollm2_gguf())
-    except DataNotFoundError:
-        return None
+    path = find_smollm2()
+    return None if path is None else str(path)
 
 
 @handle_errors

@@ -57,11 +57,9 @@ def method_problems(name: str, table=None) -> list[str]:
     if extra and (missing := missing_modules(extra)):
         problems.append(f"the '{extra}' extra ({', '.join(missing)} not installed): {install_command(extra)}")
     if info.get("weights") == "smollm2":
-        from authorguard.utils.weights import SMOLLM2_SETUP, smollm2_gguf
+        from authorguard.utils.weights import SMOLLM2_SETUP, find_smollm2
 
-        try:
-            smollm2_gguf()
-        except DataNotFoundError:
+        if find_smollm2() is None:
             problems.append(f"SmolLM2-135M-Instruct's weights: {SMOLLM2_SETUP}")
     return problems
 

