@@ -3,6 +3,7 @@ tokenizer with a tiny randomly initialised Llama over it (the generation and neu
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -92,3 +93,44 @@ def tiny_factory(tokenizer):
         return model, copy.deepcopy(tokenizer)
 
     return factory
+
+
+# -- a tiny realiser (the style bottleneck): the tiny Llama with a LoRA adapter trained a few steps on real views
+REALISER_TEXTS = ["I didn't like the movie, honestly. It was way too long!",
+         "We met Anna in Paris on 3 May. The weather was lovely.",
+         "The kids can't go to school today; they'll stay home.",
+         "My new bike is fast. I ride it to work every morning.",
+         "She never answers my emails. Maybe she is busy with the project.",
+         "Our team won the final game last night. Everyone was so happy.",
+         "Prices went up again this month. We should buy less coffee.",
+         "The garden needs water. Nobody remembered to turn on the sprinkler."]
+
+
+def write_pairs(folder, levels=("content", "lemma", "canonical", "bag")) -> None:
+    from authorguard.neural.realiser.data import chunk_view
+
+    rows = [{"level": levels[i % len(levels)], "view": chunk_view(levels[i % len(levels)], t), "text": t,
+             "author": f"test:{i}"} for i, t in enumerate(REALISER_TEXTS * 2)]
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "pairs.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+
+
+@pytest.fixture(scope="session")
+def tiny_realiser_configs():
+    pytest.importorskip("trl")
+    from authorguard.neural.realiser.config import RealiserConfig, TrainingConfig
+
+    return (RealiserConfig(max_view_words=12, max_new_tokens=12, lora_rank=4, lora_alpha=8, lora_dropout=0.0,
+                           lora_targets=("q_proj", "v_proj")),
+            TrainingConfig(pairs=12, held_out=4, epochs=3, batch_size=4, learning_rate=5e-3, checkpoint_every=3))
+
+
+@pytest.fixture(scope="session")
+def tiny_realiser(tmp_path_factory, tiny_factory, tiny_realiser_configs):
+    """(folder, record) of a tiny realiser trained to the end."""
+    from authorguard.neural.realiser.trainer import train_realiser
+
+    folder = tmp_path_factory.mktemp("realiser")
+    write_pairs(folder)
+    record = train_realiser(folder, *tiny_realiser_configs, base=tiny_factory())
+    return folder, record

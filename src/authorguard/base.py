@@ -119,6 +119,9 @@ class TextObfuscator(BaseEstimator, ABC):
                     unprotected += f" (refused in this call: {refused})"
                 if fallback == "withhold":
                     statuses.append({"status": "withheld", "reason": unprotected})
+                elif fallback == "view":
+                    statuses.append({"status": "rewritten", "reason": unprotected.replace(
+                        "had no rewrite that passed", "had no realisation that passed") + "; released as their view (fallback view)"})
                 elif fallback == "keep":
                     statuses.append({"status": "kept", "reason": unprotected + "; kept as written (fallback keep)"})
                 else:

@@ -121,6 +121,21 @@ methods.register("dp-prompt", "authorguard.methods.dp_prompt:DPPrompt",
 methods.register("zero-shot-rewrite", "authorguard.methods.tarot:ZeroShotRewrite",
                  "Untuned SmolLM2-135M-Instruct with TAROT's zero-shot prompt (the paper's GPT-3.5 row).",
                  output="text", model="packaged", extra="neural", protects="static stylometry, partly (a few points)", weights="smollm2")
+methods.register("bottleneck", "authorguard.methods.bottleneck:Bottleneck",
+                 "Style bottleneck: a SmolLM2-135M realiser writes text from a style-free view of the input (content words, lemmas, canonical synonyms or SynTF's ε-DP bag), never from the input.",
+                 output="text", model="packaged", extra="neural", protects="everything the view drops, by construction; not what the view keeps (its floor)", weights="smollm2")
+methods.register("view:content", "authorguard.methods.bottleneck:ContentView",
+                 "The content view itself (content words in order, names and numbers, sentence ends): the content floor.",
+                 output="text", protects="function words, punctuation, casing (the view keeps the content words)")
+methods.register("view:content-minimal", "authorguard.methods.bottleneck:ContentMinimalView",
+                 "The words outside the stop-word list, lower-cased, in order: the issue's first floor view.",
+                 output="text", protects="function words, punctuation, casing")
+methods.register("view:lemma", "authorguard.methods.bottleneck:LemmaView",
+                 "The content view lemmatised and lower-cased.",
+                 output="text", protects="function words, punctuation, casing, inflection")
+methods.register("view:canonical", "authorguard.methods.bottleneck:CanonicalView",
+                 "The lemma view with each word replaced by its WordNet synonym-cluster representative.",
+                 output="text", protects="function words, punctuation, casing, inflection, the choice among synonyms")
 
 attackers = Registry("attacker")
 attackers.register("bow", "authorguard.attacks.bow:BagOfWordsAttacker", "tf-idf bag of words + NB or linear SVM.")
@@ -136,6 +151,8 @@ attackers.register("transformer", "authorguard.attacks.transformer:TransformerAt
                    "all-MiniLM-L6-v2 fine-tuned as an author classifier, windows averaged (TAROT's DeBERTa stand-in).", extra="neural")
 attackers.register("author-embedding", "authorguard.attacks.author_embedding:AuthorEmbeddingAttacker",
                    "Nearest author centroid in the contrastively trained author encoder's space (LUAR-style).", extra="neural")
+attackers.register("meaning", "authorguard.attacks.meaning:MeaningAttacker",
+                   "MiniLM sentence embedding of the first 256 words + logistic regression: what the meaning alone tells (the meaning floor).")
 attackers.register("lstm", "authorguard.attacks.recurrent:LSTMAttacker",
                    "A4NT's attribute classifier: word-level LSTM on sentences, document = sum of sentence log-probabilities.", extra="neural")
 attackers.register("cnn", "authorguard.attacks.recurrent:CNNAttacker",

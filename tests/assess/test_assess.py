@@ -353,3 +353,22 @@ def test_assess_cli_without_minilm_states_the_risk_first_and_says_what_would_mea
         assert [r["utility"] for r in assessment["results"]] == [1.0, None, None] and assessment["front"] == ["original"]
         assert markdown.count("| yes |") == 1 and markdown.count("| no: not measured |") == 2  # the table agrees
     assert assessment["cells_computed"] == 0  # the second floor reused every cell
+
+
+def test_floors_say_how_much_is_content_and_are_never_recommended(tmp_path):
+    """The planted markers are content words: the content floor keeps them, so it names the authors about as well as
+    the original; it is reported as a floor (a line on the figure, a share in the text), never recommended."""
+    from authorguard.assess.run import AssessOptions, run_assessment
+
+    corpus = planted_corpus(tmp_path / "posts.jsonl")
+    candidates = (Candidate("view:content", {}, "content floor", 0.0, 0.002, floor=True),
+                  Candidate("dropout", {"rate": 0.9}, "dropout 0.9", 0.0, 0.001))
+    options = AssessOptions(author_field="writer", budget_minutes=10, min_utility=0.0)
+    result = run_assessment(corpus, tmp_path / "out", options, candidates=candidates,
+                            attackers=(("char-ngrams", 0.002, False),), log=lambda line: None)
+    floors = {f["floor"]: f for f in result["floors"]}
+    assert floors["content floor"]["share_kept"] > 0.8
+    assert "content floor" not in result["front"] and result["recommendation"]["choice"] != "content floor"
+    report = (tmp_path / "out" / "report.md").read_text(encoding="utf-8")
+    assert "How much of the identifiability is content" in report and "content floor" in report
+    assert "A rewrite that keeps the content words cannot hide the authors better than that" in report

@@ -21,7 +21,7 @@ from authorguard.assess.profile import MIN_DOCUMENTS_PER_AUTHOR
 #: the attackers an audit runs, strongest first by what the benchmark measured (docs/results/text-benchmark.md,
 #: docs/neural.md): (name, seconds per 100 words of every document per fit, needs the neural extra)
 ATTACKERS = (("char-ngrams", 0.0004, False), ("writeprints-text", 0.002, False), ("function-words", 0.0002, False),
-             ("author-embedding", 0.002, True))
+             ("author-embedding", 0.002, True), ("meaning", 0.003, True))
 #: seconds per 100 words of each document in the content sample (METEOR, ROUGE, MiniLM), and per cell (detector)
 CONTENT_SECONDS_PER_100_WORDS = 0.02
 CELL_SECONDS = 5.0
@@ -42,7 +42,8 @@ class Candidate:
     for every 100 words it reads (at most ``words_read`` words of a document: None reads them all); ``needs``: a
     Python module the method needs installed; ``needs_smollm2``: it generates with SmolLM2-135M-Instruct, whose
     weights ``authorguard setup --models`` fetches; ``labelled_only``: evaluated only with a label field (its release
-    is a bag of words, judged by the task it keeps)."""
+    is a bag of words, judged by the task it keeps); ``floor``: a style-free view released as it is — measured to
+    show how much of the identifiability is content (docs/results/bottleneck.md), never recommended."""
 
     method: str
     params: dict = field(default_factory=dict)
@@ -54,6 +55,7 @@ class Candidate:
     needs: str | None = None
     needs_smollm2: bool = False
     labelled_only: bool = False
+    floor: bool = False
 
     @property
     def name(self) -> str:
@@ -68,8 +70,13 @@ class Candidate:
         return self.setup_seconds + documents * (self.seconds_per_document + self.seconds_per_100_words * mean_read / 100.0)
 
 
+#: seconds the bottleneck takes per 100 words it reads on 2 cores (measured: docs/results/bottleneck.md)
+BOTTLENECK_SECONDS_PER_100_WORDS = 1.0
 #: the default methods, cheapest first (rates measured on the 2-core machine: see the module docstring)
 CANDIDATES = (
+    # the floors: each view costs a tokenisation (and a WordNet lookup per word for the canonical one)
+    Candidate("view:content", {}, "content floor", 0.0, 0.002, floor=True),
+    Candidate("view:canonical", {}, "canonical floor", 0.0, 0.004, floor=True),
     Candidate("synonyms", {"rate": 0.3}, "synonyms 0.3", 1.0, 0.01),
     Candidate("synonyms", {"rate": 0.6}, "synonyms 0.6", 1.0, 0.01),
     Candidate("dropout", {"rate": 0.3}, "dropout 0.3", 0.0, 0.001),
@@ -87,6 +94,11 @@ CANDIDATES = (
     # tarot samples 4 rewrites a chunk and samples again for chunks without a valid one: 2.0 s per 100 words timed
     # alone on 32 blog posts, 4.2 in the blog assessment's cell (more retries on short posts)
     Candidate("tarot", {}, "tarot", 10.0, 4.0, needs="peft", needs_smollm2=True),
+    # the bottleneck writes each chunk once and samples again only what the view gate refuses (docs/results/bottleneck.md)
+    Candidate("bottleneck", {"level": "content"}, "bottleneck content", 15.0, BOTTLENECK_SECONDS_PER_100_WORDS,
+              needs="peft", needs_smollm2=True),
+    Candidate("bottleneck", {"level": "canonical"}, "bottleneck canonical", 15.0, BOTTLENECK_SECONDS_PER_100_WORDS,
+              needs="peft", needs_smollm2=True),
 )
 
 

@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from authorguard.assess.statistics import overlaps, wilson_interval
-from authorguard.experiments.results import NEURAL, REFERENCE
+from authorguard.experiments.results import FLOOR_PREFIX, NEURAL, REFERENCE
 
 THREATS = ("static", "augmented", "adversarial")
 #: default --min-utility: the share of the original's task accuracy above the majority class that is kept (with a
@@ -67,6 +67,11 @@ class SettingResult:
         return self.method_name == REFERENCE
 
     @property
+    def is_floor(self) -> bool:
+        """A style-free view released as it is (``view:…``): measured as a floor, never a recommendation."""
+        return self.method_name.startswith(FLOOR_PREFIX)
+
+    @property
     def mostly_flagged(self) -> bool:
         """Whether the validity gate flagged more than :data:`MAX_FLAGGED_SHARE` of the records."""
         return bool(self.flagged_records and self.records and self.flagged_records > MAX_FLAGGED_SHARE * self.records)
@@ -75,7 +80,8 @@ class SettingResult:
     def rankable(self) -> bool:
         """Whether the setting may stand on the front and be recommended: its worst case and utility measured, and
         its records mostly the method's own output."""
-        return self.utility is not None and not np.isnan(self.worst_accuracy) and not self.mostly_flagged
+        return (self.utility is not None and not np.isnan(self.worst_accuracy) and not self.mostly_flagged
+                and not self.is_floor)
 
     def to_dict(self) -> dict:
         values = asdict(self)
@@ -160,6 +166,30 @@ def setting_results(frame: pd.DataFrame, labelled: bool, majority: float | None 
             embedding_cosine=cosine, detector_f1=_mean(detector, "f1_macro"),
             flagged_records=flagged, seconds=float(group["cell_seconds"].max()), records=records))
     return results
+
+
+def content_floors(results: list[SettingResult], chance: float) -> list[dict]:
+    """How much of the original's identifiability each floor keeps: per floor (and the meaning attacker on the
+    original text, the meaning floor) the worst-case accuracy and the share of the original's worst case above
+    chance that it keeps, ``(floor - chance) / (original - chance)``. Empty when no floor was measured."""
+    reference = next((r for r in results if r.is_reference), None)
+    floors = [r for r in results if r.is_floor and not np.isnan(r.worst_accuracy)]
+    if reference is None or not floors or np.isnan(reference.worst_accuracy):
+        return []
+    above = reference.worst_accuracy - chance
+
+    def share(value: float) -> float | None:
+        return None if above <= 0 else float(np.clip((value - chance) / above, 0.0, 1.0))
+
+    rows = [{"floor": r.method, "view": r.method_name[len(FLOOR_PREFIX):], "worst_accuracy": r.worst_accuracy,
+             "worst_interval": list(r.worst_interval), "worst_attack": r.worst_attack, "share_kept": share(r.worst_accuracy)}
+            for r in floors]
+    meaning = reference.by_attack.get("meaning", {}).get("static")
+    if meaning is not None:
+        rows.append({"floor": "meaning floor", "view": "a sentence embedding of the original (the meaning attacker)",
+                     "worst_accuracy": meaning, "worst_interval": list(wilson_interval(meaning, reference.n_test)),
+                     "worst_attack": "meaning / static", "share_kept": share(meaning)})
+    return rows
 
 
 def front(results: list[SettingResult]) -> list[str]:

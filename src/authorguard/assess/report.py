@@ -92,12 +92,36 @@ def _tables(assessment: dict) -> dict[str, pd.DataFrame]:
                             "no: not measured" if r["utility"] is None else
                             "no: gate" if r["method"] in assessment["not_recommended"] else "",
         })
-    return {"profile": profile_table, "plan": plan_table, "audit": audit, "methods": pd.DataFrame(rows)}
+    floors = pd.DataFrame([{"what the attacker sees": f"{f['floor']}: {f['view']}" if f["floor"] != "meaning floor" else f["view"],
+                            "worst-case accuracy": f"{_pct(f['worst_accuracy'])} ({_pct(f['worst_interval'][0])}–{_pct(f['worst_interval'][1])})",
+                            "strongest attack": f["worst_attack"],
+                            "share of the identification kept": "–" if f["share_kept"] is None else _pct(f["share_kept"])}
+                           for f in assessment.get("floors", [])])
+    return {"profile": profile_table, "plan": plan_table, "audit": audit, "methods": pd.DataFrame(rows), "floors": floors}
+
+
+def floors_text(assessment: dict) -> str:
+    """What the floors say, in words: how much of the identifiability any meaning-preserving rewrite must leave."""
+    floors = {f["floor"]: f for f in assessment.get("floors", [])}
+    content = next((f for name, f in floors.items() if f["view"] == "content"), None)
+    if content is None or content["share_kept"] is None:
+        return ""
+    text = (f"An attacker retrained on the content words alone (the content floor) still names {_pct(content['worst_accuracy'])} "
+            f"of the authors: {_pct(content['share_kept'])} of what it gets from the original above chance. A rewrite that "
+            "keeps the content words cannot hide the authors better than that; only one that also changes which words "
+            "carry the meaning can go lower")
+    meaning = floors.get("meaning floor")
+    if meaning is not None:
+        text += f", towards the meaning floor ({_pct(meaning['worst_accuracy'])}: what the meaning alone tells)"
+    return text + "."
 
 
 def _plotted(assessment: dict) -> list[dict]:
-    """The settings the front figure shows: those with a measured worst case and utility."""
-    return [r for r in assessment["results"] if r["utility"] is not None and r["worst_accuracy"] == r["worst_accuracy"]]
+    """The settings the front figure shows as points: those with a measured worst case and utility (the floors are
+    drawn as lines)."""
+    floors = {f["floor"] for f in assessment.get("floors", [])}
+    return [r for r in assessment["results"] if r["utility"] is not None and r["worst_accuracy"] == r["worst_accuracy"]
+            and r["method"] not in floors]
 
 
 def _front_figure(assessment: dict, path: Path) -> None:
@@ -111,6 +135,10 @@ def _front_figure(assessment: dict, path: Path) -> None:
     on_front = sorted((r for r in results if r["method"] in assessment["front"]), key=lambda r: r["worst_accuracy"])
     axis.plot([r["worst_accuracy"] for r in on_front], [r["utility"] for r in on_front], color="grey", linewidth=1, zorder=0)
     axis.axvline(assessment["chance"], color="grey", linestyle=":", linewidth=1)
+    for floor in assessment.get("floors", []):  # no meaning-preserving rewrite goes left of its floor
+        axis.axvline(floor["worst_accuracy"], color="darkgreen", linestyle="--", linewidth=1)
+        axis.annotate(floor["floor"], (floor["worst_accuracy"], 0.97), fontsize=7, color="darkgreen", rotation=90,
+                      xycoords=("data", "axes fraction"), xytext=(-9, 0), textcoords="offset points", va="top")
     axis.annotate("chance", (assessment["chance"], 0.02), fontsize=8, color="grey", xycoords=("data", "axes fraction"))
     axis.axhline(assessment["options"]["min_utility"], color="firebrick", linestyle="--", linewidth=1)
     axis.annotate("utility floor", (0.01, assessment["options"]["min_utility"]), fontsize=8, color="firebrick",
@@ -150,13 +178,19 @@ def write_report(assessment: dict, output: Path) -> dict[str, Path]:
     sections = [("profile", "The data", tables["profile"]), ("plan", "What was measured", tables["plan"]),
                 ("audit", "Risk: attribution of the original text", tables["audit"]),
                 ("methods", "Methods: worst case over attackers and threat models, utility, content, detectability", tables["methods"])]
+    if not tables["floors"].empty:
+        sections.append(("floors", "How much of the identifiability is content (the floors)", tables["floors"]))
     unplotted = [r["method"] for r in assessment["results"] if r not in _plotted(assessment)]
     figure = Figure("front", "Privacy–utility front",
                     "Each method setting at its worst-case attribution accuracy (95 % CI) and the utility it keeps; the grey "
                     "line joins the settings on the front (no other beats them on both; a setting whose records the "
-                    "validity gate mostly flagged is never on it)."
+                    "validity gate mostly flagged is never on it); dashed green lines: the floors (each view released as it "
+                    "is, and the meaning attacker on the original)."
                     + (f" Not shown (utility not measured): {', '.join(unplotted)}." if unplotted else "")
                     + f" Made by {made_by}.")
+    floors = floors_text(assessment)
+    if floors:
+        intro += " " + floors
     markdown = [f"# {title}", "", assessment["headline"], "", intro, ""]
     for _, heading, table in sections:
         markdown += [f"## {heading}", "", markdown_table(table), ""]

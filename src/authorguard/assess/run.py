@@ -17,15 +17,15 @@ import numpy as np
 from authorguard.assess.plan import (ATTACKERS, CANDIDATES, OVERHEAD_SECONDS, THREAT_MODELS, Candidate, Plan,
                                      plan_assessment)
 from authorguard.assess.profile import profile_corpus, usable_mask
-from authorguard.assess.recommend import (DEFAULT_MIN_UTILITY, front, gate_refusals, recommend, risk_headline,
-                                          setting_results, unmeasured_utility)
+from authorguard.assess.recommend import (DEFAULT_MIN_UTILITY, content_floors, front, gate_refusals, recommend,
+                                          risk_headline, setting_results, unmeasured_utility)
 from authorguard.assess.statistics import wilson_interval
 from authorguard.data.io import atomic_write, read_records, write_json
 from authorguard.exceptions import InputError
 from authorguard.utils.validation import check_number
 
 ASSESSMENT_JSON = "assessment.json"
-SCHEMA_VERSION = 3  # 3: utility may be null; headline, left_out, not_recommended, cells_computed
+SCHEMA_VERSION = 4  # 3: utility may be null; headline, left_out, not_recommended, cells_computed; 4: floors
 
 
 @dataclass(frozen=True)
@@ -182,7 +182,7 @@ def run_assessment(input: str | os.PathLike, output_dir: str | os.PathLike, opti
         "chance": chance, "headline": risk_headline(reference, chance), "audit": audit, "measured": [m.name for m in measured],
         "left_out": left_out, "not_recommended": gate_refusals(results),
         "task_accuracy": reference.task_accuracy, "task_majority": majority, "results": [r.to_dict() for r in results], "front": front(results),
-        "recommendation": recommendation.to_dict(), "seconds": round(clock() - started, 1), "cells_computed": computed,
+        "recommendation": recommendation.to_dict(), "floors": content_floors(results, chance), "seconds": round(clock() - started, 1), "cells_computed": computed,
         "cells_seconds": round(float(frame.groupby(["method", "params"])["cell_seconds"].max().sum()), 1),
     }
     write_json(output / ASSESSMENT_JSON, assessment)

@@ -28,7 +28,8 @@ def anonymize(
     text_field: Annotated[str, typer.Option(help="Field holding the text.")] = "text",
     fallback: Annotated[str, typer.Option(help="A record a text method could not protect (its validity gate refused every "
                                                "rewrite of a chunk): 'withhold' releases no text for it (default), "
-                                               "'keep' releases it as written; its release_status says which.")] = "withhold",
+                                               "'keep' releases it as written, 'view' (bottleneck only) its style-free view; its release_status "
+                                               "says which.")] = "withhold",
     resume: Annotated[bool, typer.Option("--resume", help="Complete an interrupted run: only unfinished shards run.")] = False,
     force: Annotated[bool, typer.Option("--force", help="Release every record again (the report composes the losses).")] = False,
     json_output: Annotated[bool, typer.Option("--json", help="Print the run summary as JSON.")] = False,
@@ -47,11 +48,11 @@ def anonymize(
     id_field = id_field or "id"
 
     from authorguard import registry
-    from authorguard.text.validity import FALLBACKS
+    from authorguard.cli.common import FALLBACK_CHOICES
     from authorguard.utils.extras import require_method
     from authorguard.utils.validation import check_option
 
-    check_option(fallback, "fallback", "anonymize", FALLBACKS)
+    check_option(fallback, "fallback", "anonymize", FALLBACK_CHOICES)
     if method in registry.methods:
         require_method(method)  # a missing extra or weights: one line naming the method, before any work
     settings = AnonymizeConfig(

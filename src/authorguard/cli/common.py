@@ -93,6 +93,10 @@ def set_data_dir(data_dir: Path | None) -> None:
         os.environ["AUTHORGUARD_DATA"] = str(data_dir)
 
 
+#: the commands' --fallback values: the validity gate's (withhold, keep) and the bottleneck's view
+FALLBACK_CHOICES = ("withhold", "keep", "view")
+
+
 def with_fallback(method: str, params: dict, fallback: str) -> dict:
     """``params`` with the method's ``fallback`` set to the command's, when the method has one and the config did
     not set it."""

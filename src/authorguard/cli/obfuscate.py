@@ -102,7 +102,8 @@ def obfuscate(
                                                        "syntf-text: per word).")] = None,
     fallback: Annotated[str, typer.Option(help="A record the method could not protect (a rewriter whose validity gate "
                                                "refused every rewrite of a chunk): 'withhold' writes no text for it "
-                                               "(default), 'keep' releases it as written. Either way its status says so.")] = "withhold",
+                                               "(default), 'keep' releases it as written, 'view' (bottleneck only) its style-free "
+                                               "view. Either way its status says so.")] = "withhold",
     id_field: Annotated[str | None, typer.Option(help="Field holding the record id (default 'id'; without one, records are "
                                                       "numbered by position; a field named here must exist).")] = None,
     text_field: Annotated[str, typer.Option(help="Field holding the text.")] = "text",
@@ -119,14 +120,14 @@ def obfuscate(
     """
     from authorguard.batch.config import load_method_params
     from authorguard.data.io import file_format, read_records
-    from authorguard.text.validity import FALLBACKS
+    from authorguard.cli.common import FALLBACK_CHOICES
     from authorguard.utils.validation import check_option
 
     from authorguard import registry
     from authorguard.utils.extras import require_method
 
     file_format(output)  # an unknown output format fails before any work
-    check_option(fallback, "fallback", "obfuscate", FALLBACKS)
+    check_option(fallback, "fallback", "obfuscate", FALLBACK_CHOICES)
     if method in registry.methods:
         require_method(method)  # a missing extra or weights: one line naming the method, before any import of it
     params = load_method_params(config)
@@ -204,7 +205,7 @@ def validity_summary(report: dict) -> str:
     """One line on what the validity gate did, from a rewriter's ``release_report``."""
     flagged = report["records_flagged"]
     if "records_rewritten" in report:  # a selecting rewriter: refused candidates were replaced or fell back
-        fallback = {"keep": "kept as written", "withhold": "withheld"}.get(report.get("fallback"), "fallback")
+        fallback = {"keep": "kept as written", "withhold": "withheld", "view": "released as their view"}.get(report.get("fallback"), "fallback")
         chunks = (f"{report.get('chunks_fallback', 0)} of {report['chunks']} chunks without a valid rewrite, "
                   if "chunks" in report else "")  # a rewriter that falls back whole documents has no chunks
         return (f"validity gate: {report['records_rewritten']} records rewritten, {flagged} flagged "

@@ -24,7 +24,7 @@ import pandas as pd
 
 from authorguard.data.io import atomic_write
 from authorguard.experiments.results import (
-    REFERENCE, attack_matrix, benchmark_points, benchmark_table, best_settings, gains, select_attack, setting_summary, table3,
+    FLOOR_PREFIX, REFERENCE, attack_matrix, benchmark_points, benchmark_table, best_settings, gains, select_attack, setting_summary, table3,
 )
 from authorguard.experiments.runner import EXPERIMENT_JSON, read_results
 
@@ -199,6 +199,9 @@ def _scatter_figure(points: pd.DataFrame, view: str, path: Path) -> None:
         part = points[points["method"] == method]
         colour, marker = styles[method]
         axis.scatter(part["privacy"], part["utility"], color=colour, marker=marker, s=60, label=method, zorder=3)
+        if method.startswith(FLOOR_PREFIX):  # a floor: no method that keeps what this view keeps goes left of it
+            for value in part["privacy"]:
+                axis.axvline(value, color=colour, linestyle="--", linewidth=1, zorder=1)
         if len(part) > 1:  # several settings of one method: say which point is which (alternately above and below)
             for k, row in enumerate(part.itertuples()):
                 axis.annotate(row.setting, (row.privacy, row.utility), fontsize=7, textcoords="offset points",
@@ -323,8 +326,9 @@ def _benchmark_sections(frame: pd.DataFrame, view: str, options: ReportOptions, 
     name = f"scatter_{re.sub(r'[^A-Za-z0-9]+', '_', view)}"
     _scatter_figure(benchmark_points(frame, view, options.classifier), view, output / "figures" / f"{name}.png")
     figures.append(Figure(name, f"{view}: privacy against utility",
-                          f"One point per method setting; x: the strongest attack's F1 ({options.classifier}), y: utility. "
-                          f"Made by {made_by}."))
+                          f"One point per method setting; x: the strongest attack's F1 ({options.classifier}), y: utility; "
+                          f"a dashed line marks each floor (a style-free view released as it is: no method that keeps "
+                          f"what it keeps goes left of it). Made by {made_by}."))
 
 
 def _method_reports(frame: pd.DataFrame, view: str) -> pd.DataFrame:

@@ -147,6 +147,8 @@ def attack_matrix(frame: pd.DataFrame, scenario: str, chosen: dict[str, str]) ->
 
 CONTENT_COLUMNS = {"meteor": "METEOR", "chrf": "chrF", "bleu": "BLEU", "rougeL": "ROUGE-L", "embedding_cosine": "MiniLM cos",
                    "unchanged": "unchanged", "perplexity": "LM ppl"}
+#: the registered names of the floor rows (:mod:`authorguard.methods.bottleneck`: a style-free view released as it is)
+FLOOR_PREFIX = "view:"
 #: the classifier column of attackers that bring their own model (:attr:`Attacker.own_classifier`)
 NEURAL = "neural"
 

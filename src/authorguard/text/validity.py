@@ -24,7 +24,8 @@ from authorguard.exceptions import InputError
 from authorguard.utils.validation import check_number
 
 #: why a rewrite is refused, in the order the rules are checked
-REASONS = ("empty", "refusal", "instruction", "meta", "loop", "truncated", "copy", "length", "entities", "invented")
+REASONS = ("empty", "refusal", "instruction", "meta", "loop", "truncated", "copy", "length", "entities", "invented",
+           "coverage")
 #: what a rewriter gives a unit (a chunk, a document) left without a valid rewrite: ``keep`` it as written or
 #: ``withhold`` it (nothing); either way its record is flagged and counted in the method's ``release_report``
 FALLBACKS = ("keep", "withhold")

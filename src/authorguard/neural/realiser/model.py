@@ -1,0 +1,128 @@
+"""A trained realiser writing text from views, chunk by chunk, through the batched engine and the view gate.
+
+A view is cut at its sentence marks into chunks of at most ``max_view_words`` words (:func:`chunk_views`: the
+chunking reads the view only). Each chunk is written once; outputs the :class:`~authorguard.text.view_gate.ViewGate`
+refuses are sampled again with another seed (``retries`` rounds; only what failed); a chunk still without a valid
+output gets the fallback: ``"view"`` releases the view itself (its words, sentence marks as full stops),
+``"withhold"`` withholds the whole record. Either way the record is flagged and counted; the input text is
+never released — the realiser never sees it.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from pathlib import Path
+
+from authorguard.exceptions import DataNotFoundError, InputError
+from authorguard.neural.realiser.config import RealiserConfig
+from authorguard.neural.realiser.trainer import read_record
+from authorguard.text.views import SENTENCE_MARK, view_sentences, view_words
+
+PACKAGED = Path(__file__).parent / "packaged"
+#: what a chunk without a valid output gets
+FALLBACKS = ("view", "withhold")
+
+
+def chunk_views(views: Sequence[str], max_words: int):
+    """Every view's chunks (:class:`~authorguard.neural.tarot.prompts.Chunk`, paragraph 0), in order: whole view
+    sentences grouped up to ``max_words`` words, a longer sentence cut between words. A view without words has none."""
+    from authorguard.neural.tarot.prompts import Chunk
+
+    chunks = []
+    for index, view in enumerate(views):
+        group: list[str] = []
+        for sentence in view_sentences(view):
+            tokens = sentence.split()
+            pieces = [tokens[i:i + max_words] for i in range(0, len(tokens), max_words)]
+            for piece in pieces:
+                words_in_group = sum(len(view_words(g)) for g in group)
+                if group and words_in_group + len(piece) > max_words:
+                    chunks.append(Chunk(f" {SENTENCE_MARK} ".join(group), index, 0))
+                    group = []
+                group.append(" ".join(piece))
+        if group:
+            chunks.append(Chunk(f" {SENTENCE_MARK} ".join(group), index, 0))
+    return chunks
+
+
+def view_as_text(view: str) -> str:
+    """A view released as it is: its sentences, each ended by a full stop."""
+    return " ".join(sentence + "." for sentence in view_sentences(view))
+
+
+def resolve_folder(model: str | Path | None) -> Path:
+    folder = PACKAGED if model is None else Path(model)
+    if not (folder / "adapter" / "adapter_config.json").is_file():
+        if model is None:
+            raise DataNotFoundError("no realiser is packaged: train one (scripts/bottleneck/train_realiser.py DIR) and pass model=DIR")
+        raise InputError(f"realiser folder {folder} has no trained adapter (adapter/adapter_config.json)")
+    return folder
+
+
+class Realiser:
+    """``realise(views, kind, view_of, seed)`` -> one text per view; ``stats`` after each call."""
+
+    def __init__(self, model: str | Path | None = None, engine: str = "batched", base_factory: Callable | None = None) -> None:
+        from authorguard.neural.tarot.policy import PolicyLoader, tokenizer_signature
+
+        folder = resolve_folder(model)
+        record = read_record(folder)
+        self.config = RealiserConfig.from_dict(record.get("realiser", {}))
+        self.loader = PolicyLoader([folder / "adapter"], base_factory)
+        expected = record.get("tokenizer")
+        if expected and expected != tokenizer_signature(self.loader.tokenizer):
+            raise InputError(f"realiser {folder} was trained with another tokenizer ({expected})")
+        self.engine = engine
+        self.stats: dict = {}
+
+    def realise(self, views: Sequence[str], kind: str, view_of: Callable[[str], str], seed: int | None, *,
+                temperature: float = 0.7, top_p: float = 0.95, batch_size: int = 64, retries: int = 2,
+                fallback: str = "view", max_new_tokens: int | None = None) -> list[str]:
+        """One text per view ("" for a view without words, and for a withheld record)."""
+        from authorguard.neural.tarot.policy import generate
+        from authorguard.neural.tarot.prompts import clean_rewrite, reassemble
+        from authorguard.neural.tarot.selection import SelectionConfig, select_rewrites
+        from authorguard.text.view_gate import ViewGate
+
+        if fallback not in FALLBACKS:
+            raise InputError(f"realiser: unknown fallback {fallback!r} (fallbacks: {', '.join(FALLBACKS)})")
+        instruction = self.config.instruction(kind)
+        chunks = chunk_views(views, self.config.max_view_words)
+        tokenizer = self.loader.tokenizer if chunks else None
+        prompts = [tokenizer.apply_chat_template(self.config.messages(kind, c.text), tokenize=False,
+                                                 add_generation_prompt=True) for c in chunks]
+        limit = max_new_tokens or self.config.max_new_tokens
+
+        def sample(indices, repeats, round_seed):
+            repeated = [prompts[i] for i in indices for _ in range(repeats)]
+            out = generate(None, tokenizer, repeated, max_new_tokens=limit, seed=round_seed, temperature=temperature,
+                           top_p=top_p, batch_size=batch_size, engine=self.loader.engine(self.engine))
+            return replace(out, texts=[" ".join(clean_rewrite(t).split()) for t in out.texts])
+
+        sample.limit = limit
+        gate = ViewGate(view_of, instruction=instruction)
+        # the selection's "keep" gives a chunk its input — here the view chunk, never the original text
+        selection = SelectionConfig(candidates=1, retries=retries, min_utility=-1,
+                                    fallback="keep" if fallback == "view" else "withhold")
+        chosen = select_rewrites([c.text for c in chunks], sample, gate, None, selection, 0 if seed is None else seed)
+        texts = [view_as_text(c.text) if fell and fallback == "view" else t
+                 for c, t, fell in zip(chunks, chosen.texts, chosen.fell_back)]
+        per_document = Counter(c.document for c in chunks)
+        fell_back = Counter(c.document for c, fell in zip(chunks, chosen.fell_back) if fell)
+        flagged = sorted(fell_back)
+        self.stats = {"documents": len(views), "chunks": len(chunks), **chosen.counts,
+                      "records_rewritten": len(per_document) - len(flagged), "records_flagged": len(flagged),
+                      "records_blank": len(views) - len(per_document),
+                      "records_fallback_whole": sum(fell_back[d] == per_document[d] for d in flagged),
+                      "flagged_records": flagged,
+                      "fallback_chunks": {str(d): [fell_back[d], per_document[d]] for d in flagged},
+                      "fallback": fallback, "new_tokens": chosen.new_tokens, "engine": self.engine,
+                      "seconds": round(chosen.seconds, 2),
+                      "tokens_per_second": round(chosen.new_tokens / chosen.seconds, 1) if chosen.seconds else float("nan")}
+        outputs = reassemble(chunks, texts, len(views))
+        if fallback == "withhold":
+            for document in flagged:
+                outputs[document] = ""
+        return outputs

@@ -1,0 +1,209 @@
+"""Style-free views of a text: deterministic text -> text functions that keep what a text says, not how.
+
+A view is what the style bottleneck (:mod:`authorguard.methods.bottleneck`) lets its generator see. Everything a
+view drops — function words, punctuation, casing, contractions, spelling of inflections, the choice among
+synonyms — can never reach the output, whatever the generator does (data processing); everything a view keeps is
+a floor no meaning-preserving rewrite goes below (docs/results/bottleneck.md measures it per corpus).
+
+Views, from finest to coarsest (each is a function of the one before it, so their privacy is ordered):
+
+- ``content``: the content words in order. A token is dropped when it is one of NLTK's English stop words
+  (function words: pronouns, determiners, prepositions, auxiliaries, conjunctions) unless it carries meaning a
+  reader needs: a negation (``not``, ``no``, ``never`` …; ``n't`` is read as ``not``), a modal (``can``,
+  ``will``, ``should`` …; ``'ll`` as ``will``) or a quantifier (``all``, ``some``, ``more`` …). Numbers stay as
+  written. Names stay as written: a capitalised token inside a sentence, or one starting a sentence that is not
+  a known lower-case word (WordNet or a stop word); every other token is lower-cased. Punctuation is dropped;
+  each sentence end becomes one fixed marker (:data:`SENTENCE_MARK`), so the view keeps the sentence count.
+- ``content-minimal``: the words outside the stop-word list, lower-cased, no marker, nothing kept back — the
+  view the issue's first floor table measured; here to measure what ``content``'s kept words cost.
+- ``lemma``: ``content`` with every word lower-cased and lemmatised (:func:`~authorguard.text.analysis.lemmatize`).
+- ``canonical``: ``lemma`` with each word replaced by the representative of its most frequent WordNet sense
+  (:func:`canonical_word`): synonyms collapse (``kid`` -> ``child``, ``big`` -> ``large``, ``movie`` ->
+  ``film``), so the *choice* among them — a stylistic habit — is gone. WordNet rather than embedding clusters:
+  GloVe neighbours are related words, often antonyms (``good``/``bad``), which would change the meaning.
+
+Examples (``content``)::
+
+    >>> content_view("I didn't like the movie, honestly. It was way too long!")
+    'not like movie honestly | way long'
+    >>> content_view("We met Anna in Paris on 3 May.")
+    'met Anna Paris 3 may'
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Callable
+
+from authorguard.exceptions import InputError
+from authorguard.text.analysis import lemmatize
+from authorguard.text.resources import english_stop_words, wordnet
+
+#: the marker a view puts between sentences
+SENTENCE_MARK = "|"
+
+#: function words a view keeps, by group: they carry meaning a reader needs (docs/results/bottleneck.md measures
+#: what keeping them costs in privacy)
+KEPT_FUNCTION_WORDS = {
+    "negation": frozenset({"not", "no", "nor", "never", "nothing", "nobody", "none", "nowhere", "neither", "cannot"}),
+    "modal": frozenset({"can", "could", "will", "would", "shall", "should", "may", "might", "must"}),
+    "quantifier": frozenset({"all", "any", "both", "each", "few", "more", "most", "some", "only", "again"}),
+}
+_KEPT = frozenset().union(*KEPT_FUNCTION_WORDS.values())
+# contraction endings: what a view reads them as ("" = a function word, dropped)
+_CONTRACTIONS = {"n't": "not", "'ll": "will", "'s": "", "'re": "", "'ve": "", "'m": "", "'d": ""}
+_IRREGULAR_NEGATIONS = {"can't": ("can", "not"), "won't": ("will", "not"), "shan't": ("shall", "not"),
+                        "cannot": ("can", "not"), "ain't": ("not",)}
+# a word (letters, inner apostrophes) or a number (digits with inner . , :)
+_TOKEN = re.compile(r"[^\W\d_]+(?:['\u2019][^\W\d_]+)*|\d+(?:[.,:]\d+)*")
+_PARAGRAPHS = re.compile(r"\n\s*\n")
+
+
+@functools.cache
+def _splitter():
+    from authorguard.text.sentences import SentenceSplitter
+
+    return SentenceSplitter()
+
+
+def sentences(text: str) -> list[str]:
+    """``text`` cut into sentences: paragraphs (blank lines), then Punkt without training."""
+    out: list[str] = []
+    for paragraph in _PARAGRAPHS.split(text):
+        if paragraph.strip():
+            out.extend(_splitter().split(paragraph) or [paragraph.strip()])
+    return out
+
+
+def _expand(token: str) -> list[str]:
+    """A token with its contraction read: ``didn't`` -> [``did``, ``not``], ``we'll`` -> [``we``, ``will``]."""
+    token = token.replace("\u2019", "'")
+    lower = token.lower()
+    if lower in _IRREGULAR_NEGATIONS:
+        return list(_IRREGULAR_NEGATIONS[lower])
+    for ending, reading in _CONTRACTIONS.items():
+        if lower.endswith(ending) and len(lower) > len(ending):
+            return [token[: -len(ending)]] + ([reading] if reading else [])
+    return [token]
+
+
+@functools.lru_cache(maxsize=200_000)
+def _known_lower(word: str) -> bool:
+    return word in english_stop_words() or bool(wordnet().synsets(word))
+
+
+def _is_name(token: str, first: bool) -> bool:
+    """A name is kept as written: capitalised (not all capitals: shouting is style) inside a sentence, or at its
+    start when the lower-case word is unknown."""
+    if not token[0].isupper() or token.isupper() and len(token) > 1:
+        return False
+    return not first or not _known_lower(token.lower())
+
+
+def _content_words(sentence: str, keep: frozenset, names: bool) -> list[str]:
+    words: list[str] = []
+    for position, raw in enumerate(_TOKEN.findall(sentence)):
+        for token in _expand(raw):
+            if not token:
+                continue
+            lower = token.lower()
+            if lower in english_stop_words() and lower not in keep:
+                continue
+            if lower in ("s", "t", "d", "ll", "m", "re", "ve"):  # pieces of split contractions
+                continue
+            words.append(token if names and (token[0].isdigit() or _is_name(token, position == 0)) else lower)
+    return words
+
+
+def _join(parts: list[list[str]], mark: bool) -> str:
+    parts = [p for p in parts if p]
+    return f" {SENTENCE_MARK} ".join(" ".join(p) for p in parts) if mark else " ".join(w for p in parts for w in p)
+
+
+def content_view(text: str) -> str:
+    """The content words in order, names and numbers as written, sentence ends as :data:`SENTENCE_MARK`."""
+    return _join([_content_words(s, _KEPT, True) for s in sentences(text)], True)
+
+
+def content_minimal_view(text: str) -> str:
+    """The words outside the stop-word list, lower-cased, in order, no sentence marks."""
+    return _join([_content_words(s, frozenset(), False) for s in sentences(text)], False)
+
+
+def _map_words(view: str, word: Callable[[str], str]) -> str:
+    return " ".join(w if w == SENTENCE_MARK or w[0].isdigit() else word(w) for w in view.split())
+
+
+def lemma_from_content(view: str) -> str:
+    """A content view's words lower-cased and lemmatised (numbers and sentence marks as they are)."""
+    return _map_words(view, lambda w: lemmatize(w.lower()))
+
+
+def lemma_view(text: str) -> str:
+    """:func:`content_view`, every word lower-cased and lemmatised: a function of the content view alone."""
+    return lemma_from_content(content_view(text))
+
+
+@functools.lru_cache(maxsize=200_000)
+def _representative(word: str) -> str:
+    """The one-word lemma with the highest SemCor count in ``word``'s most frequent WordNet sense (``word`` itself
+    when WordNet does not know it, or the sense has no other one-word lemma)."""
+    best, best_count = None, -1
+    for synset in wordnet().synsets(word):
+        for lemma in synset.lemmas():
+            if lemma.name().lower() == word and lemma.count() > best_count:
+                best, best_count = synset, lemma.count()
+    if best is None:
+        return word
+    names = [(lemma.count(), -i, lemma.name().lower()) for i, lemma in enumerate(best.lemmas())
+             if "_" not in lemma.name() and "-" not in lemma.name() and lemma.name().isalpha()]
+    return max(names)[2] if names else word
+
+
+@functools.lru_cache(maxsize=200_000)
+def canonical_word(word: str) -> str:
+    """``word``'s synonym-cluster representative, followed to a fixed point (``kid`` -> ``child``); a cycle ends
+    at its alphabetically first member. Kept function words are their own representative."""
+    if word in _KEPT:
+        return word
+    seen = [word]
+    while True:
+        nxt = _representative(seen[-1])
+        if nxt == seen[-1]:
+            return nxt
+        if nxt in seen:
+            return min(seen[seen.index(nxt):])
+        seen.append(nxt)
+
+
+def canonical_from_lemma(view: str) -> str:
+    """A lemma view with each word replaced by :func:`canonical_word`."""
+    return _map_words(view, canonical_word)
+
+
+def canonical_view(text: str) -> str:
+    """:func:`lemma_view` with each word replaced by :func:`canonical_word`: a function of the lemma view alone."""
+    return canonical_from_lemma(lemma_view(text))
+
+
+#: the deterministic views, finest first (``syntf`` is the bottleneck's randomised level, not a function of text)
+VIEWS: dict[str, Callable[[str], str]] = {"content": content_view, "content-minimal": content_minimal_view,
+                                           "lemma": lemma_view, "canonical": canonical_view}
+
+
+def get_view(name: str) -> Callable[[str], str]:
+    """The view called ``name`` (one of :data:`VIEWS`)."""
+    if name not in VIEWS:
+        raise InputError(f"unknown view {name!r} (views: {', '.join(VIEWS)})")
+    return VIEWS[name]
+
+
+def view_words(view: str) -> list[str]:
+    """The words of a view, sentence marks left out."""
+    return [w for w in view.split() if w != SENTENCE_MARK]
+
+
+def view_sentences(view: str) -> list[str]:
+    """A view cut at its sentence marks (each part a view of one sentence; none empty)."""
+    return [part.strip() for part in view.split(f" {SENTENCE_MARK} ") if part.strip() and part.strip() != SENTENCE_MARK]

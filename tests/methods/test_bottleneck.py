@@ -1,0 +1,83 @@
+"""The style bottleneck as a text method: the guarantee (outputs depend on the view only), its fallback, its report."""
+
+from __future__ import annotations
+
+import pytest
+
+from authorguard import registry
+from authorguard.exceptions import InputError
+
+pytest.importorskip("torch")
+pytest.importorskip("trl")
+
+# one text and a restyling of it that keeps its view: casing, punctuation, contractions, function words changed
+SAME_VIEW = [("I really didn't enjoy the concert in Berlin!! the band was LOUD!!! 3 hours of noise.",
+              "i really did not enjoy that concert in Berlin. The band was loud. 3 hours of noise"),
+             ("Honestly, we'll never buy that car again!!! it broke down twice!",
+              "Honestly we will never buy this car again. It broke down twice.")]
+
+
+@pytest.fixture
+def tiny_bottleneck(tiny_realiser, tiny_factory, monkeypatch):
+    """Bottleneck methods whose realiser is the tiny one (the real SmolLM2 is not loaded)."""
+    from authorguard.methods import bottleneck
+    from authorguard.neural.realiser.model import Realiser
+
+    folder, _ = tiny_realiser
+    realiser = Realiser(folder, base_factory=tiny_factory)
+    monkeypatch.setattr(bottleneck, "_load", lambda model, engine: realiser)
+    return lambda **params: bottleneck.Bottleneck(**params)
+
+
+@pytest.mark.parametrize("level", ["content", "lemma", "canonical", "syntf"])
+def test_same_view_same_output_at_every_level(tiny_bottleneck, level):
+    params = {"level": level, "retries": 0}
+    if level == "syntf":
+        params["n_words"] = 12
+    for a, b in SAME_VIEW:
+        assert tiny_bottleneck(**params).fit().views([a]) == tiny_bottleneck(**params).fit().views([b]) or level == "syntf"
+        first = tiny_bottleneck(random_state=3, **params).fit().obfuscate([a])
+        second = tiny_bottleneck(random_state=3, **params).fit().obfuscate([b])
+        assert first == second, level
+        assert first[0] not in (a, b)
+
+
+@pytest.mark.parametrize("fallback", ["view", "withhold"])
+def test_records_in_records_out_and_the_input_never_comes_back(tiny_bottleneck, fallback):
+    texts = ["We met Anna in Paris on 3 May. The weather was lovely.", "", "It is what it is.",
+             "Prices went up again this month. We should buy less coffee."]
+    method = tiny_bottleneck(random_state=0, fallback=fallback, retries=1).fit()
+    out = method.obfuscate(texts)
+    assert len(out) == len(texts)
+    assert all(o != t for o, t in zip(out, texts) if t)
+    report = method.release_report()
+    assert report["records_no_content"] == [2]  # only function words: a counted refusal
+    statuses = method.record_statuses(texts, out)
+    assert statuses[2]["status"] == "withheld" and "no content words" in statuses[2]["reason"]
+    for index in report["flagged_records"]:
+        expected = "withheld" if fallback == "withhold" else "rewritten"
+        assert statuses[index]["status"] == expected
+        assert "kept as written" not in (statuses[index]["reason"] or "")
+
+
+def test_syntf_level_reports_its_epsilon(tiny_bottleneck):
+    method = tiny_bottleneck(level="syntf", n_words=12, random_state=0, retries=0).fit()
+    method.obfuscate(["Our team won the final game last night. Everyone was so happy."])
+    report = method.release_report()
+    assert report["epsilon_per_word"] == method.epsilon and report["words_per_bag"] == 12
+    assert 0 < report["epsilon_per_document"] <= method.epsilon * 12
+
+
+def test_bad_parameters_are_one_line(tiny_bottleneck):
+    with pytest.raises(InputError, match="level"):
+        tiny_bottleneck(level="style").fit()
+    with pytest.raises(InputError, match="fallback"):
+        tiny_bottleneck(fallback="keep").fit()
+    with pytest.raises(InputError, match="not valid UTF-8"):
+        tiny_bottleneck().fit().obfuscate([b"\xff\xfe"])
+
+
+def test_view_methods_release_the_view():
+    out = registry.methods.get("view:content")().fit().obfuscate(["I didn't like the movie, honestly. It was way too long!"])
+    assert out == ["not like movie honestly. way long."]
+    assert registry.methods.get("view:canonical")().fit().obfuscate(["The kids watched movies."]) == ["child watch film."]
