@@ -22,7 +22,10 @@ THREATS = ("static", "augmented", "adversarial")
 
 
 def _label(method: str, params: str) -> str:
+    """``bottleneck level=content`` for a bottleneck row (whatever its config label), else the method's name."""
     values = json.loads(params) if isinstance(params, str) and params else {}
+    if method.startswith("bottleneck"):
+        method = "bottleneck"
     return method + (" " + " ".join(f"{k}={v}" for k, v in sorted(values.items())) if values else "")
 
 
@@ -81,11 +84,22 @@ def checks(table: pd.DataFrame) -> list[str]:
     return lines
 
 
+def load(run: str) -> pd.DataFrame:
+    """A run's results table, or — while it is still running — the rows of its finished cells."""
+    from pathlib import Path
+
+    cells = sorted(Path(run, "cells").glob("*.json"))
+    if not (Path(run) / "results.parquet").exists() and not (Path(run) / "results.csv").exists() and cells:
+        return pd.DataFrame([row for cell in cells for row in json.loads(cell.read_text(encoding="utf-8"))["rows"]])
+    return read_results(run)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("runs", nargs="+")
     args = parser.parse_args()
-    table = pd.concat([summarise(read_results(run)) for run in args.runs], ignore_index=True)
+    table = pd.concat([summarise(load(run)) for run in args.runs], ignore_index=True)
+    table = table.drop_duplicates(["scenario", "method"])  # the original is in every run (the same split)
     shown = table.copy()
     for column in ("worst", "se", "adversarial", "meaning", "minilm", "chrf", "meteor"):
         shown[column] = shown[column].map(lambda v: "–" if v is None or v != v else f"{v:.3f}")

@@ -81,3 +81,19 @@ def test_view_methods_release_the_view():
     out = registry.methods.get("view:content")().fit().obfuscate(["I didn't like the movie, honestly. It was way too long!"])
     assert out == ["not like movie honestly. way long."]
     assert registry.methods.get("view:canonical")().fit().obfuscate(["The kids watched movies."]) == ["child watch film."]
+
+
+def test_the_packaged_realiser_loads_and_keeps_the_guarantee():
+    """After install (and ``authorguard setup --models``), ``bottleneck`` with no model uses the shipped adapter; two
+    restylings of one text give one output."""
+    from authorguard.utils.weights import find_smollm2
+
+    if find_smollm2() is None:
+        pytest.skip("SmolLM2's weights are not set up (authorguard setup --models)")
+    from authorguard.neural.realiser.model import PACKAGED
+
+    assert (PACKAGED / "adapter" / "adapter_model.safetensors").stat().st_size < 10_000_000
+    a, b = SAME_VIEW[0]
+    method = registry.methods.get("bottleneck")(random_state=0, batch_size=4).fit()
+    first, second = method.obfuscate([a]), method.obfuscate([b])
+    assert first == second and first[0] not in ("", a, b)

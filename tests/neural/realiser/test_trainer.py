@@ -51,6 +51,7 @@ def test_a_changed_config_is_refused(tiny_realiser, tiny_factory, tiny_realiser_
 def test_chat_rows_put_the_view_in_the_prompt_and_the_text_in_the_completion(tiny_realiser_configs):
     realiser, _ = tiny_realiser_configs
     rows = chat_rows(realiser, [{"level": "bag", "view": "a b", "text": "A b."}, {"level": "lemma", "view": "c", "text": "C."}])
-    assert rows[0]["prompt"][0]["content"].startswith(realiser.bag_instruction) and rows[0]["prompt"][0]["content"].endswith("a b")
-    assert rows[1]["prompt"][0]["content"].startswith(realiser.ordered_instruction)
+    assert rows[0]["prompt"][0] == {"role": "system", "content": realiser.system}
+    assert rows[0]["prompt"][1]["content"].startswith(realiser.bag_instruction) and rows[0]["prompt"][1]["content"].endswith("a b")
+    assert rows[1]["prompt"][1]["content"].startswith(realiser.ordered_instruction)
     assert rows[0]["completion"][0]["content"] == "A b."
