@@ -134,3 +134,37 @@ def tiny_realiser(tmp_path_factory, tiny_factory, tiny_realiser_configs):
     write_pairs(folder)
     record = train_realiser(folder, *tiny_realiser_configs, base=tiny_factory())
     return folder, record
+
+
+# The writer's check (tests/check, tests/cli/test_check.py, tests/web): a tiny synthetic world where the answer is
+# known — authors who differ only in their habits.
+HABITS_COMMON = ("the day was long and we went to the shop then came back home to rest before the evening meal with "
+          "friends who talked about work school weather music films and the news of the week").split()
+HABITS = ["!!", "...", " ;", " :)", ",,", " -", "?!", " ~", " lol", " haha", " ok", " hmm", " meh", " yay"]
+FAVOURITES = ["basically", "literally", "honestly", "totally", "anyway", "actually", "really", "seriously",
+              "obviously", "definitely", "probably", "certainly", "simply", "clearly"]
+
+
+def author_text(author: int, words: int, rng: np.random.Generator) -> str:
+    """``words`` words of common vocabulary with author ``author``'s favourite word and sentence ending."""
+    out, sentence = [], []
+    for _ in range(words):
+        sentence.append(FAVOURITES[author] if rng.random() < 0.08 else str(rng.choice(HABITS_COMMON)))
+        if len(sentence) >= rng.integers(8, 14):
+            out.append(" ".join(sentence).capitalize() + HABITS[author])
+            sentence = []
+    if sentence:
+        out.append(" ".join(sentence).capitalize() + HABITS[author])
+    return " ".join(out)
+
+
+@pytest.fixture(scope="module")
+def habits_world():
+    """(known writing of author 0, a new text of author 0, a text of author 3, a 13-author background)."""
+    from authorguard.check.background import Background
+
+    rng = np.random.default_rng(0)
+    known = [author_text(0, 250, rng) for _ in range(8)]
+    background = Background({f"author-{a}": [author_text(a, 250, rng) for _ in range(10)] for a in range(1, 14)},
+                            "own", "synthetic habits")
+    return known, author_text(0, 200, rng), author_text(3, 200, rng), background

@@ -26,8 +26,8 @@ LAYERS = (
     ("authorguard.neural",),
     ("authorguard.attacks", "authorguard.methods"),
     ("authorguard.experiments", "authorguard.batch"),
-    ("authorguard.assess",),
-    ("authorguard.cli",),
+    ("authorguard.assess", "authorguard.check"),
+    ("authorguard.cli", "authorguard.web"),
 )
 
 

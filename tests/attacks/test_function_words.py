@@ -29,7 +29,7 @@ def test_a_release_without_function_words_leaves_nothing_to_read():
     stripped = Release(with_words.counts, with_words.vocabulary)  # vectors over content words: no stop words
     attacker = FunctionWordAttacker("nb").fit(with_words, ["a", "b"] * 5)
     assert set(attacker.predict(with_words)) == {"a", "b"}
-    assert not attacker._features(stripped).any()
+    assert not attacker.features(stripped).any()
 
 
 def test_bad_parameters():

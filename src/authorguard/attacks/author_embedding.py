@@ -57,5 +57,9 @@ class AuthorEmbeddingAttacker(Attacker):
         return self
 
     def predict(self, release: Release) -> np.ndarray:
+        return self.classes_[self.scores(release).argmax(1)]
+
+    def scores(self, release: Release) -> np.ndarray:
+        """Cosine of each document's embedding to each author's centroid (embeddings are unit length)."""
         vectors = self._encoder().encode(release.document_texts(), windows=self.windows)
-        return self.classes_[(vectors @ self.centroids_.T).argmax(1)]
+        return np.asarray(vectors @ self.centroids_.T, dtype=float)

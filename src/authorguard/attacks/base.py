@@ -49,6 +49,13 @@ class Attacker(ABC):
     def predict(self, release: Release) -> np.ndarray:
         """The attributed author of each document of ``release``, shape (n_documents,)."""
 
+    def scores(self, release: Release) -> np.ndarray:
+        """How strongly each document of ``release`` points to each trained author, shape (n_documents,
+        n_classes), columns in the order of ``classes_``; higher is more likely, and the row's argmax is
+        :meth:`predict`'s answer. The scale is the attacker's own (SVM margins, log-probabilities, cosines): a
+        ranking, not a probability (the writer's check calibrates it, :mod:`authorguard.check.calibration`)."""
+        raise NotImplementedError(f"the {self.name or type(self).__name__} attacker gives no per-author scores")
+
     def evaluate(self, train: Release, train_authors: Sequence[str], test: Release, test_authors: Sequence[str]) -> dict[str, float]:
         """Fit on (train, train_authors); macro F1 and accuracy on test."""
         return classification_scores(test_authors, self.fit(train, train_authors).predict(test))

@@ -25,7 +25,11 @@ class BagOfWordsAttacker(Attacker):
 
     def fit(self, release: Release, authors: Sequence[str]) -> BagOfWordsAttacker:
         self.model_ = CountsClassifier(self.classifier, self.random_state).fit(release, authors)
+        self.classes_ = self.model_.classes_
         return self
 
     def predict(self, release: Release) -> np.ndarray:
         return self.model_.predict(release)
+
+    def scores(self, release: Release) -> np.ndarray:
+        return self.model_.decision_scores(release)

@@ -17,7 +17,7 @@ from sklearn.pipeline import Pipeline
 
 from authorguard.attacks.base import Attacker
 from authorguard.data.release import Release
-from authorguard.metrics.classification import make_classifier
+from authorguard.metrics.classification import estimator_scores, make_classifier
 
 MAX_FEATURES = 200_000
 
@@ -38,7 +38,11 @@ class CharNgramAttacker(Attacker):
                                      min_df=2 if len(texts) > 20 else 1, max_features=MAX_FEATURES, dtype=np.float32)
         self.model_ = Pipeline([("tfidf", vectorizer), ("clf", make_classifier(self.classifier, self.random_state))])
         self.model_.fit(texts, np.asarray(authors))
+        self.classes_ = self.model_.classes_
         return self
 
     def predict(self, release: Release) -> np.ndarray:
         return self.model_.predict(release.document_texts())
+
+    def scores(self, release: Release) -> np.ndarray:
+        return estimator_scores(self.model_, release.document_texts())

@@ -26,7 +26,7 @@ from sklearn.feature_extraction.text import CountVectorizer
 
 from authorguard.attacks.base import Attacker
 from authorguard.data.release import Release
-from authorguard.metrics.classification import make_classifier
+from authorguard.metrics.classification import estimator_scores, make_classifier
 from authorguard.text.resources import english_stop_words
 from authorguard.utils.validation import check_number
 
@@ -48,7 +48,8 @@ class FunctionWordAttacker(Attacker):
         lengths = np.array([len(self.tokenize_(text)) for text in texts], dtype=np.float64)
         return counts, np.maximum(lengths, 1.0)
 
-    def _features(self, release: Release) -> np.ndarray:
+    def features(self, release: Release) -> np.ndarray:
+        """Shape (n_documents, n_words): standardised rates of the kept function words (raw counts for naive Bayes)."""
         counts, lengths = self._counts(release)
         counts = counts[:, self.columns_]
         if self.classifier == "nb":
@@ -65,8 +66,12 @@ class FunctionWordAttacker(Attacker):
         frequencies = frequencies[:, self.columns_]
         self.mean_ = frequencies.mean(axis=0)
         self.scale_ = np.where(frequencies.std(axis=0) > 0, frequencies.std(axis=0), 1.0)
-        self.model_ = make_classifier(self.classifier, self.random_state).fit(self._features(release), np.asarray(authors))
+        self.model_ = make_classifier(self.classifier, self.random_state).fit(self.features(release), np.asarray(authors))
+        self.classes_ = self.model_.classes_
         return self
 
     def predict(self, release: Release) -> np.ndarray:
-        return self.model_.predict(self._features(release))
+        return self.model_.predict(self.features(release))
+
+    def scores(self, release: Release) -> np.ndarray:
+        return estimator_scores(self.model_, self.features(release))

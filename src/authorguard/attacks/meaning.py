@@ -16,6 +16,7 @@ import numpy as np
 
 from authorguard.attacks.base import Attacker
 from authorguard.data.release import Release
+from authorguard.metrics.classification import estimator_scores
 from authorguard.utils.validation import check_number
 
 
@@ -48,7 +49,11 @@ class MeaningAttacker(Attacker):
 
         self.model_ = LogisticRegression(C=self.C, max_iter=2000, random_state=self.random_state)
         self.model_.fit(self._embed(release), np.asarray(authors, dtype=object))
+        self.classes_ = self.model_.classes_
         return self
 
     def predict(self, release: Release) -> np.ndarray:
         return self.model_.predict(self._embed(release))
+
+    def scores(self, release: Release) -> np.ndarray:
+        return estimator_scores(self.model_, self._embed(release))

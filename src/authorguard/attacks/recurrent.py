@@ -82,15 +82,18 @@ class SentenceClassifierAttacker(Attacker):
         return self
 
     def predict(self, release: Release) -> np.ndarray:
-        from authorguard.neural.a4nt.text import Vocabulary
-        from authorguard.neural.a4nt.classifiers import sentence_scores
+        return np.asarray(self.classes_, dtype=object)[self.scores(release).argmax(1)]
 
-        documents = self.preprocessor_.sentences(release.document_texts())
-        out = []
-        for sentences in documents:
+    def scores(self, release: Release) -> np.ndarray:
+        """The sum over a document's sentences of the classifier's per-sentence scores."""
+        from authorguard.neural.a4nt.classifiers import sentence_scores
+        from authorguard.neural.a4nt.text import Vocabulary
+
+        rows = []
+        for sentences in self.preprocessor_.sentences(release.document_texts()):
             encoded = [self.vocabulary_.encode(s) for s in sentences] or [[Vocabulary.unk]]
-            out.append(self.classes_[int(sentence_scores(self.model_, encoded).sum(0).argmax())])
-        return np.array(out, dtype=object)
+            rows.append(np.asarray(sentence_scores(self.model_, encoded), dtype=float).sum(0))
+        return np.stack(rows) if rows else np.zeros((0, len(self.classes_)))
 
 
 class LSTMAttacker(SentenceClassifierAttacker):

@@ -34,7 +34,12 @@ class TransformerAttacker(Attacker):
         from authorguard.neural.attributor.trainer import FineTunedClassifier
 
         self.model_ = FineTunedClassifier(self.config, self.random_state).fit(release.document_texts(), authors)
+        self.classes_ = self.model_.classes_
         return self
 
     def predict(self, release: Release) -> np.ndarray:
         return self.model_.predict(release.document_texts())
+
+    def scores(self, release: Release) -> np.ndarray:
+        """The mean over each document's windows of the log-probabilities."""
+        return self.model_.predict_log_proba(release.document_texts())

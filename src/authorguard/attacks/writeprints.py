@@ -52,7 +52,7 @@ from sklearn.preprocessing import MaxAbsScaler
 
 from authorguard.attacks.base import Attacker
 from authorguard.data.release import Release
-from authorguard.metrics.classification import make_classifier
+from authorguard.metrics.classification import estimator_scores, make_classifier
 from authorguard.text.resources import english_stop_words
 from authorguard.utils.validation import check_number, check_texts
 
@@ -230,10 +230,14 @@ class WritePrintsAttacker(Attacker):
         self.model_ = Pipeline([("features", WritePrintsLimited(self.top_k)), ("scale", MaxAbsScaler()),
                                 ("clf", make_classifier(self.classifier, self.random_state))])
         self.model_.fit(release.reverse_texts(), np.asarray(authors))
+        self.classes_ = self.model_.classes_
         return self
 
     def predict(self, release: Release) -> np.ndarray:
         return self.model_.predict(release.reverse_texts())
+
+    def scores(self, release: Release) -> np.ndarray:
+        return estimator_scores(self.model_, release.reverse_texts())
 
 
 class TextWritePrintsAttacker(WritePrintsAttacker):
@@ -247,7 +251,11 @@ class TextWritePrintsAttacker(WritePrintsAttacker):
         self.model_ = Pipeline([("features", WritePrintsLimited(self.top_k, word_order=True)), ("scale", MaxAbsScaler()),
                                 ("clf", make_classifier(self.classifier, self.random_state))])
         self.model_.fit(release.document_texts(), np.asarray(authors))
+        self.classes_ = self.model_.classes_
         return self
 
     def predict(self, release: Release) -> np.ndarray:
         return self.model_.predict(release.document_texts())
+
+    def scores(self, release: Release) -> np.ndarray:
+        return estimator_scores(self.model_, release.document_texts())

@@ -5,7 +5,8 @@ from __future__ import annotations
 import typer
 
 from authorguard import __version__
-from authorguard.cli import a4nt, anonymize, assess, datasets, demo, experiment, methods, obfuscate, privacy, setup, syntf, tarot, train
+from authorguard.cli import (a4nt, anonymize, assess, check, datasets, demo, experiment, methods, obfuscate, privacy, serve,
+                             setup, syntf, tarot, train)
 
 app = typer.Typer(
     name="authorguard",
@@ -21,6 +22,8 @@ app.command("obfuscate", epilog=obfuscate.text_method_lines())(obfuscate.obfusca
 app.command("methods")(methods.methods)
 app.command("setup")(setup.setup)
 app.command("assess")(assess.assess)
+app.command("check")(check.check)
+app.command("serve")(serve.serve)
 app.add_typer(privacy.app, name="privacy")
 app.add_typer(experiment.app, name="experiment")
 app.add_typer(datasets.app, name="datasets")

@@ -10,6 +10,7 @@ import typer
 
 from authorguard.cli.common import Stages, console, handle_errors, with_fallback
 from authorguard.exceptions import InputError
+from authorguard.methods.build import build_text_method
 
 
 def text_method_lines() -> str:
@@ -25,32 +26,6 @@ def text_method_lines() -> str:
         extra = f" (extra: {info['extra']})" if info.get("extra") else ""
         lines.append(f"{name}: {registry.methods.describe(name)}{needs}{extra}")
     return "\n\n".join(lines)
-
-
-def build_text_method(name: str, params: dict, seed: int | None, model: str | None = None):
-    """A registered *text* method with ``params`` (unknown keys fail naming the key), seeded when it is random;
-    ``model`` (a trained model folder) goes to methods that take one."""
-    from authorguard import registry
-    from authorguard.base import TextObfuscator
-    from authorguard.utils.extras import require_method
-
-    if name in registry.methods:
-        require_method(name)  # a missing extra or weights: one line naming the method, before any work
-    cls = registry.methods.get(name)
-    if not issubclass(cls, TextObfuscator):
-        raise InputError(f"method {name!r} does not rewrite text (it releases vectors): use authorguard syntf or anonymize, or the text method syntf-text")
-    known = set(cls().get_params())
-    for key in params:
-        if key not in known:
-            raise InputError(f"unknown parameter {key!r} for method {name!r} (known: {', '.join(sorted(known)) or 'none'})")
-    if model is not None:
-        if "model" not in known:
-            takers = [n for n in registry.methods.names() if registry.methods.info(n).get("model")]
-            raise InputError(f"method {name!r} takes no trained model (--model is for {', '.join(takers)})")
-        params = {**params, "model": model}
-    if seed is not None and "random_state" in known:
-        params = {**params, "random_state": seed}
-    return cls(**params).fit()
 
 
 #: the output fields that say what became of each record (RECORD_STATUSES, and why)

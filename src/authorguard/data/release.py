@@ -58,6 +58,12 @@ class Release:
             raise InputError(f"none of the {len(texts)} released texts has a word (after removing stop words and numbers)") from None
         return cls(counts, vectorizer.get_feature_names_out(), tuple(texts))
 
+    @classmethod
+    def texts_only(cls, texts: Sequence[str]) -> Release:
+        """A text release without term counts (an empty vocabulary): for attackers that read texts only, where
+        lemmatising every text for counts nobody reads would be most of the work."""
+        return cls(sp.csr_matrix((len(texts), 0), dtype=np.int64), (), tuple(texts))
+
     @property
     def kind(self) -> str:
         """``"text"`` or ``"vectors"``."""

@@ -35,6 +35,16 @@ def classification_scores(y_true: Sequence, y_predicted: Sequence) -> dict[str, 
             "accuracy": float(accuracy_score(y_true, y_predicted))}
 
 
+def estimator_scores(estimator, features) -> np.ndarray:
+    """A fitted scikit-learn classifier's scores, shape (n_documents, n_classes) even for two classes (whose
+    ``decision_function`` is one column: the second class's margin); log-probabilities for a classifier without a
+    decision function (naive Bayes)."""
+    if hasattr(estimator, "decision_function"):
+        margins = np.asarray(estimator.decision_function(features), dtype=float)
+        return np.column_stack([-margins, margins]) if margins.ndim == 1 else margins
+    return np.asarray(estimator.predict_log_proba(features), dtype=float)
+
+
 class CountsClassifier:
     """tf-idf on term counts + a classifier; predicts on releases whose columns may differ from training.
 
@@ -52,7 +62,12 @@ class CountsClassifier:
         self.vocabulary_ = release.vocabulary
         self.model_ = Pipeline([("tfidf", TfidfTransformer()), ("clf", make_classifier(self.classifier, self.random_state))])
         self.model_.fit(release.counts, np.asarray(labels))
+        self.classes_ = self.model_.classes_
         return self
 
     def predict(self, release: Release) -> np.ndarray:
         return self.model_.predict(release.aligned_to(self.vocabulary_))
+
+    def decision_scores(self, release: Release) -> np.ndarray:
+        """(n_documents, n_classes), columns in ``classes_`` order (:func:`estimator_scores`)."""
+        return estimator_scores(self.model_, release.aligned_to(self.vocabulary_))

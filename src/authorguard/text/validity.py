@@ -177,6 +177,29 @@ def dropped_share(original: str, rewrite: str) -> tuple[float, int]:
     return missing / len(terms), len(terms)
 
 
+def form_problem(output: str, reference: str, instruction_bigrams: set, max_instruction: float, max_repetition: float,
+                 truncated: bool) -> str | None:
+    """The rules any generated text must pass, whatever it was written from: ``empty``, ``refusal``,
+    ``instruction`` (more than ``max_instruction`` of the instruction's word bigrams echoed), ``meta`` (talk about a
+    text), ``loop`` (repeated trigrams beyond ``max_repetition``), ``truncated`` (cut at the token limit mid-sentence).
+    Refusals, meta phrases and repetition already in ``reference`` (the input, or "" when the input is not text)
+    are not held against the output."""
+    mine = words(output)
+    if not mine:
+        return "empty"
+    if _REFUSAL.search(output) and not _REFUSAL.search(reference):
+        return "refusal"
+    if instruction_bigrams and len(set(_ngrams(mine, 2)) & instruction_bigrams) > max_instruction * len(instruction_bigrams):
+        return "instruction"
+    if meta_phrases(output) - meta_phrases(reference):
+        return "meta"
+    if repetition_share(output) > repetition_share(reference) + max_repetition:
+        return "loop"
+    if truncated and not _ENDING.search(output):
+        return "truncated"
+    return None
+
+
 class RewriteGate:
     """``gate.problem(original, rewrite, truncated=False)`` -> a reason of :data:`REASONS` or None (a rewrite);
     ``gate.problems(originals, rewrites, truncated)`` -> one per pair. ``instruction``: the prompt's instruction,
@@ -189,21 +212,11 @@ class RewriteGate:
 
     def problem(self, original: str, rewrite: str, truncated: bool = False) -> str | None:
         config = self.config
+        form = form_problem(rewrite, original, self._instruction_bigrams, config.max_instruction,
+                            config.max_repetition, truncated)
+        if form is not None:
+            return form
         mine = words(rewrite)
-        if not mine:
-            return "empty"
-        if _REFUSAL.search(rewrite) and not _REFUSAL.search(original):
-            return "refusal"
-        if self._instruction_bigrams:
-            echoed = set(_ngrams(mine, 2)) & self._instruction_bigrams
-            if len(echoed) > config.max_instruction * len(self._instruction_bigrams):
-                return "instruction"
-        if meta_phrases(rewrite) - meta_phrases(original):
-            return "meta"
-        if repetition_share(rewrite) > repetition_share(original) + config.max_repetition:
-            return "loop"
-        if truncated and not _ENDING.search(rewrite):
-            return "truncated"
         if max(copy_share(original, rewrite), sequence_similarity(original, rewrite)) > config.max_copy:
             return "copy"
         theirs = len(words(original))

@@ -17,8 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from authorguard.exceptions import InputError
-from authorguard.text.validity import (_ENDING, _REFUSAL, _ngrams, _stem, meta_phrases, repetition_share,
-                                       sequence_similarity, words)
+from authorguard.text.validity import _ngrams, _stem, form_problem, sequence_similarity, words
 from authorguard.text.views import view_words
 from authorguard.utils.validation import check_number
 
@@ -58,21 +57,11 @@ class ViewGate:
 
     def problem(self, view: str, output: str, truncated: bool = False) -> str | None:
         config = self.config
-        mine = words(output)
-        if not mine:
-            return "empty"
-        if _REFUSAL.search(output):
-            return "refusal"
-        if self._instruction_bigrams:
-            echoed = set(_ngrams(mine, 2)) & self._instruction_bigrams
-            if len(echoed) > config.max_instruction * len(self._instruction_bigrams):
-                return "instruction"
-        if meta_phrases(output):
-            return "meta"
-        if repetition_share(output) > config.max_repetition:
-            return "loop"
-        if truncated and not _ENDING.search(output):
-            return "truncated"
+        # a view is not text: nothing in it excuses a refusal, meta talk or repetition (reference "")
+        form = form_problem(output, "", self._instruction_bigrams, config.max_instruction, config.max_repetition,
+                            truncated)
+        if form is not None:
+            return form
         if sequence_similarity(" ".join(view_words(view)), output) > config.max_copy:
             return "copy"
         theirs, said = _stems(view), _stems(self.view_of(output))

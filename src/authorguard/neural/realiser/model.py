@@ -10,7 +10,6 @@ never released — the realiser never sees it.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -83,7 +82,7 @@ class Realiser:
         """One text per view ("" for a view without words, and for a withheld record)."""
         from authorguard.neural.tarot.policy import generate
         from authorguard.neural.tarot.prompts import clean_rewrite, reassemble
-        from authorguard.neural.tarot.selection import SelectionConfig, select_rewrites
+        from authorguard.neural.tarot.selection import SelectionConfig, release_stats, select_rewrites
         from authorguard.text.view_gate import ViewGate
 
         if fallback not in FALLBACKS:
@@ -109,20 +108,9 @@ class Realiser:
         chosen = select_rewrites([c.text for c in chunks], sample, gate, None, selection, 0 if seed is None else seed)
         texts = [view_as_text(c.text) if fell and fallback == "view" else t
                  for c, t, fell in zip(chunks, chosen.texts, chosen.fell_back)]
-        per_document = Counter(c.document for c in chunks)
-        fell_back = Counter(c.document for c, fell in zip(chunks, chosen.fell_back) if fell)
-        flagged = sorted(fell_back)
-        self.stats = {"documents": len(views), "chunks": len(chunks), **chosen.counts,
-                      "records_rewritten": len(per_document) - len(flagged), "records_flagged": len(flagged),
-                      "records_blank": len(views) - len(per_document),
-                      "records_fallback_whole": sum(fell_back[d] == per_document[d] for d in flagged),
-                      "flagged_records": flagged,
-                      "fallback_chunks": {str(d): [fell_back[d], per_document[d]] for d in flagged},
-                      "fallback": fallback, "new_tokens": chosen.new_tokens, "engine": self.engine,
-                      "seconds": round(chosen.seconds, 2),
-                      "tokens_per_second": round(chosen.new_tokens / chosen.seconds, 1) if chosen.seconds else float("nan")}
+        self.stats = release_stats([c.document for c in chunks], chosen, len(views), fallback, self.engine)
         outputs = reassemble(chunks, texts, len(views))
         if fallback == "withhold":
-            for document in flagged:
+            for document in self.stats["flagged_records"]:
                 outputs[document] = ""
         return outputs

@@ -8,7 +8,6 @@ the adapters shipped in the package (``authorguard/neural/tarot/packaged``).
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -18,7 +17,7 @@ from authorguard.neural.tarot.config import PolicyConfig
 from authorguard.neural.tarot.folder import TarotFolder
 from authorguard.neural.tarot.policy import PolicyLoader, generate, tokenizer_signature
 from authorguard.neural.tarot.prompts import chunk_documents, clean_rewrite, reassemble, render_prompt
-from authorguard.neural.tarot.selection import SelectionConfig, select_rewrites
+from authorguard.neural.tarot.selection import SelectionConfig, release_stats, select_rewrites
 from authorguard.text.validity import RewriteGate
 
 PACKAGED = Path(__file__).parent / "packaged"
@@ -80,22 +79,10 @@ class TarotRewriter:
         # nothing to rewrite (blank documents): the policy is not even loaded
         chosen = select_rewrites([c.text for c in chunks], sample, self.gate, score, selection,
                                  0 if seed is None else seed)
-        per_document = Counter(c.document for c in chunks)
-        fell_back = Counter(c.document for c, fell in zip(chunks, chosen.fell_back) if fell)
-        flagged = sorted(fell_back)
-        self.stats = {"documents": len(texts), "chunks": len(chunks), **chosen.counts,
-                      "records_rewritten": len(per_document) - len(flagged), "records_flagged": len(flagged),
-                      "records_blank": len(texts) - len(per_document),
-                      "records_fallback_whole": sum(fell_back[d] == per_document[d] for d in flagged),
-                      "flagged_records": flagged,
-                      # per flagged record: [chunks that got the fallback, chunks of the record]
-                      "fallback_chunks": {str(d): [fell_back[d], per_document[d]] for d in flagged},
-                      "fallback": selection.fallback, "new_tokens": chosen.new_tokens, "engine": self.engine,
-                      "seconds": round(chosen.seconds, 2),
-                      "tokens_per_second": round(chosen.new_tokens / chosen.seconds, 1) if chosen.seconds else float("nan")}
+        self.stats = release_stats([c.document for c in chunks], chosen, len(texts), selection.fallback, self.engine)
         outputs = reassemble(chunks, chosen.texts, len(texts))
         if selection.fallback == "withhold":  # a record with any unprotected chunk is withheld whole, never in part
-            for document in flagged:
+            for document in self.stats["flagged_records"]:
                 outputs[document] = ""
         return outputs
 

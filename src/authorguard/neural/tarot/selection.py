@@ -108,3 +108,22 @@ def select_rewrites(chunks: Sequence[str], sample: Callable, gate: RewriteGate, 
               "refused": {reason: refused[reason] for reason in REASONS + ("utility",) if refused[reason]},
               "chunks_fallback": sum(fell_back)}
     return Selection(texts, fell_back, counts, tokens, seconds)
+
+
+def release_stats(documents: Sequence[int], chosen: Selection, n_documents: int, fallback: str, engine: str) -> dict:
+    """The per-call report of a chunked rewriter: ``documents[i]`` is the record of chunk i (of ``n_documents``
+    records; a record without chunks is blank). Counts the selection's candidates and refusals, the records
+    rewritten, flagged (any chunk fell back) and fallen back whole, and the speed of generation (new tokens/s)."""
+    per_document = Counter(documents)
+    fell_back = Counter(d for d, fell in zip(documents, chosen.fell_back) if fell)
+    flagged = sorted(fell_back)
+    return {"documents": n_documents, "chunks": len(documents), **chosen.counts,
+            "records_rewritten": len(per_document) - len(flagged), "records_flagged": len(flagged),
+            "records_blank": n_documents - len(per_document),
+            "records_fallback_whole": sum(fell_back[d] == per_document[d] for d in flagged),
+            "flagged_records": flagged,
+            # per flagged record: [chunks that got the fallback, chunks of the record]
+            "fallback_chunks": {str(d): [fell_back[d], per_document[d]] for d in flagged},
+            "fallback": fallback, "new_tokens": chosen.new_tokens, "engine": engine,
+            "seconds": round(chosen.seconds, 2),
+            "tokens_per_second": round(chosen.new_tokens / chosen.seconds, 1) if chosen.seconds else float("nan")}

@@ -1,0 +1,74 @@
+"""From an attacker's scores to probabilities that mean what they say: temperature scaling and its error.
+
+An attacker's scores (SVM margins, cosines, log-probabilities) rank candidates but are no probabilities. Temperature
+scaling (Guo et al., 2017, "On Calibration of Modern Neural Networks") fits one number T > 0 so that
+``softmax(scores / T)`` minimises the negative log-likelihood of the true authors of held-out texts; it keeps the
+ranking. Its quality is the expected calibration error (ECE) of the top candidate's probability: the gap between
+confidence and accuracy, averaged over equal-width confidence bins, weighted by the texts in each.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from scipy.optimize import minimize_scalar
+from scipy.special import log_softmax
+
+from authorguard.exceptions import InputError
+
+#: the range searched for log T: SVM margins (~0.1 apart) to log-probabilities (tens apart)
+LOG_T_BOUNDS = (-8.0, 6.0)
+
+
+def probabilities(scores: np.ndarray, temperature: float) -> np.ndarray:
+    """``softmax(scores / temperature)`` row by row; shape as ``scores`` (n_texts, n_candidates)."""
+    return np.exp(log_softmax(np.asarray(scores, dtype=float) / temperature, axis=1))
+
+
+def fit_temperature(scores: np.ndarray, truth: Sequence[int]) -> float:
+    """The T minimising the mean negative log-likelihood of candidate ``truth[i]`` for text i; ``scores``:
+    (n_texts, n_candidates). Needs at least one text."""
+    scores = np.asarray(scores, dtype=float)
+    truth = np.asarray(truth, dtype=int)
+    if scores.ndim != 2 or len(scores) != len(truth) or len(truth) == 0:
+        raise InputError(f"fit_temperature: {scores.shape} scores for {len(truth)} true candidates")
+    rows = np.arange(len(truth))
+
+    def loss(log_t: float) -> float:
+        return -float(log_softmax(scores / np.exp(log_t), axis=1)[rows, truth].mean())
+
+    return float(np.exp(minimize_scalar(loss, bounds=LOG_T_BOUNDS, method="bounded").x))
+
+
+def calibration_error(confidence: Sequence[float], correct: Sequence[bool], bins: int = 10) -> float:
+    """Expected calibration error: sum over equal-width bins of (texts in bin / texts) x |accuracy - mean
+    confidence|. ``confidence``: the top candidate's probability per text; ``correct``: whether it was the author."""
+    confidence = np.asarray(confidence, dtype=float)
+    correct = np.asarray(correct, dtype=float)
+    if len(confidence) != len(correct) or len(confidence) == 0:
+        raise InputError(f"calibration_error: {len(confidence)} confidences, {len(correct)} outcomes")
+    which = np.minimum((confidence * bins).astype(int), bins - 1)
+    error = 0.0
+    for b in range(bins):
+        members = which == b
+        if members.any():
+            error += members.mean() * abs(correct[members].mean() - confidence[members].mean())
+    return float(error)
+
+
+def cross_fitted_error(scores: np.ndarray, truth: Sequence[int], rng: np.random.Generator, folds: int = 2) -> float:
+    """The ECE of temperature scaling on texts it was not fitted on: T fitted on all folds but one, the error
+    measured on the held-out fold's probabilities, all folds pooled. NaN with fewer texts than 2 x folds."""
+    scores = np.asarray(scores, dtype=float)
+    truth = np.asarray(truth, dtype=int)
+    if len(truth) < 2 * folds:
+        return float("nan")
+    fold_of = rng.permutation(len(truth)) % folds
+    confidence, correct = np.empty(len(truth)), np.empty(len(truth), dtype=bool)
+    for fold in range(folds):
+        held = fold_of == fold
+        p = probabilities(scores[held], fit_temperature(scores[~held], truth[~held]))
+        confidence[held] = p.max(1)
+        correct[held] = p.argmax(1) == truth[held]
+    return calibration_error(confidence, correct)

@@ -1,0 +1,60 @@
+"""Build a registered text method from its name and parameters (the CLI, the writer's check and scripts share it)."""
+
+from __future__ import annotations
+
+from authorguard import registry
+from authorguard.base import TextObfuscator
+from authorguard.exceptions import InputError
+
+
+def build_text_method(name: str, params: dict, seed: int | None, model: str | None = None):
+    """A registered *text* method with ``params`` (unknown keys fail naming the key), seeded when it is random;
+    ``model`` (a trained model folder) goes to methods that take one."""
+    from authorguard.utils.extras import require_method
+
+    if name in registry.methods:
+        require_method(name)  # a missing extra or weights: one line naming the method, before any work
+    cls = registry.methods.get(name)
+    if not issubclass(cls, TextObfuscator):
+        raise InputError(f"method {name!r} does not rewrite text (it releases vectors): use authorguard syntf or anonymize, or the text method syntf-text")
+    known = set(cls().get_params())
+    for key in params:
+        if key not in known:
+            raise InputError(f"unknown parameter {key!r} for method {name!r} (known: {', '.join(sorted(known)) or 'none'})")
+    if model is not None:
+        if "model" not in known:
+            takers = [n for n in registry.methods.names() if registry.methods.info(n).get("model")]
+            raise InputError(f"method {name!r} takes no trained model (--model is for {', '.join(takers)})")
+        params = {**params, "model": model}
+    if seed is not None and "random_state" in known:
+        params = {**params, "random_state": seed}
+    return cls(**params).fit()
+
+
+def parse_method_spec(spec: str) -> tuple[str, dict]:
+    """``"synonyms"`` -> ("synonyms", {}); ``"bottleneck(level=lemma)"`` -> ("bottleneck", {"level": "lemma"});
+    numbers are read as numbers. A malformed spec is one line."""
+    spec = spec.strip()
+    if "(" not in spec:
+        if not spec:
+            raise InputError("an empty method name")
+        return spec, {}
+    if not spec.endswith(")"):
+        raise InputError(f"method {spec!r}: write NAME or NAME(key=value, ...)")
+    name, inner = spec[:-1].split("(", 1)
+    params: dict = {}
+    for part in filter(None, (p.strip() for p in inner.split(","))):
+        key, sep, value = part.partition("=")
+        if not sep or not key.strip():
+            raise InputError(f"method {spec!r}: parameter {part!r} is not key=value")
+        params[key.strip()] = _number_or_text(value.strip())
+    return name.strip(), params
+
+
+def _number_or_text(value: str):
+    for kind in (int, float):
+        try:
+            return kind(value)
+        except ValueError:
+            pass
+    return value

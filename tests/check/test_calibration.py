@@ -1,0 +1,46 @@
+"""Temperature scaling recovers a known temperature, and the calibration error tells calibrated from overconfident."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from authorguard.check.calibration import calibration_error, cross_fitted_error, fit_temperature, probabilities
+from authorguard.exceptions import InputError
+
+
+def _draws(temperature: float, n: int, candidates: int, rng: np.random.Generator):
+    """Scores whose softmax at ``temperature`` is the true distribution of the author, and authors drawn from it."""
+    scores = rng.normal(0, 1, (n, candidates))
+    p = probabilities(scores, temperature)
+    truth = np.array([rng.choice(candidates, p=row) for row in p])
+    return scores, truth
+
+
+@pytest.mark.parametrize("temperature", [0.25, 1.0, 3.0])
+def test_recovers_the_temperature_that_generated_the_authors(temperature):
+    scores, truth = _draws(temperature, 4000, 10, np.random.default_rng(1))
+    assert fit_temperature(scores, truth) == pytest.approx(temperature, rel=0.1)
+
+
+def test_calibrated_probabilities_have_a_small_error_overconfident_ones_a_large_one():
+    rng = np.random.default_rng(2)
+    scores, truth = _draws(1.0, 4000, 10, rng)
+    right = probabilities(scores, 1.0)
+    wrong = probabilities(scores, 0.2)  # sharper than the truth: overconfident
+    error = lambda p: calibration_error(p.max(1), p.argmax(1) == truth)  # noqa: E731
+    assert error(right) < 0.03 < 0.15 < error(wrong)
+    assert cross_fitted_error(scores, truth, rng) < 0.03
+
+
+def test_error_of_a_known_case():
+    # two texts at confidence .9, one right: |0.5 - 0.9| in one bin
+    assert calibration_error([0.9, 0.9], [True, False]) == pytest.approx(0.4)
+    assert np.isnan(cross_fitted_error(np.zeros((3, 2)), [0, 1, 0], np.random.default_rng(0)))
+
+
+def test_bad_shapes_are_one_line():
+    with pytest.raises(InputError, match="fit_temperature"):
+        fit_temperature(np.zeros((3, 2)), [0, 1])
+    with pytest.raises(InputError, match="calibration_error"):
+        calibration_error([], [])

@@ -1,0 +1,74 @@
+"""End to end in headless Chromium: paste a text and known writing, check, rewrite, compare, copy."""
+
+from __future__ import annotations
+
+import functools
+import socket
+import threading
+import time
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("playwright")
+
+from authorguard.experiments.report import find_chromium  # noqa: E402
+from authorguard.web.app import create_app, run_check  # noqa: E402
+
+pytestmark = pytest.mark.skipif(find_chromium() is None, reason="headless Chromium not installed (.ci/run installs Debian's chromium)")
+
+
+@pytest.fixture()
+def server(habits_world):
+    import uvicorn
+
+    background = habits_world[3]
+    app = create_app(work=functools.partial(run_check, background=background), methods=["dropout(rate=0.4)"])
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    instance = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=instance.run, daemon=True)
+    thread.start()
+    for _ in range(100):
+        if instance.started:
+            break
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    instance.should_exit = True
+    thread.join(timeout=10)
+
+
+def test_paste_check_rewrite_copy(server, habits_world, tmp_path):
+    from playwright.sync_api import sync_playwright
+
+    known, mine, _, _ = habits_world
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=find_chromium(), headless=True)
+        context = browser.new_context(permissions=["clipboard-read", "clipboard-write"], viewport={"width": 1200, "height": 1400})
+        page = context.new_page()
+        requests = []
+        page.on("request", lambda request: requests.append(request.url))
+        page.goto(server)
+        page.fill("#text", mine)
+        page.fill("#known", "\n---\n".join(known))
+        page.select_option("#sizes", "10")
+        page.click("#check")
+        page.wait_for_selector("#verdict:not(:empty)", timeout=120_000)
+        assert page.text_content("#verdict").startswith("Yes")
+        assert page.locator("#rankings tbody tr").count() == 3  # the three default attackers at 10 candidates
+        assert page.locator("#evidence li").count() > 0
+        page.screenshot(path=str(tmp_path / "check.png"), full_page=True)
+
+        assert page.locator("#method option").all_text_contents() == ["dropout(rate=0.4)"]
+        page.click("#rewrite")
+        page.wait_for_selector("#rewrite-summary:not(:empty)", timeout=120_000)
+        assert page.locator("#rewrite-box .gone").count() > 0  # dropped words are shown struck out
+        assert page.locator("#rewrite-rankings tbody tr").count() == 6  # static and augmented
+        page.click("#copy")
+        page.wait_for_selector("#copied:has-text('copied')")
+        copied = page.evaluate("navigator.clipboard.readText()")
+        assert copied == page.input_value("#rewrite-plain") and copied and copied != mine
+        page.screenshot(path=str(tmp_path / "rewrite.png"), full_page=True)
+        browser.close()
+    assert all(url.startswith(server) for url in requests), [u for u in requests if not u.startswith(server)]
