@@ -36,7 +36,7 @@ def test_reads_files_folders_and_jsonl(tmp_path):
     (lambda d: (d / "latin.txt").write_bytes("caf\xe9".encode("latin-1")) and d / "latin.txt", "is not UTF-8"),
     (lambda d: (d / "blank.txt").write_text("  \n") and d / "blank.txt", "is empty"),
     (lambda d: (d / "bad.jsonl").write_text("{not json\n") and d / "bad.jsonl", "is not valid JSON"),
-    (lambda d: (d / "field.jsonl").write_text('{"body": "x"}\n') and d / "field.jsonl", "has no text field 'text'"),
+    (lambda d: (d / "field.jsonl").write_text('{"body": "x"}\n') and d / "field.jsonl", "needs the field 'text'"),
 ])
 def test_bad_writing_is_one_line(tmp_path, make, message):
     with pytest.raises(InputError, match=message):

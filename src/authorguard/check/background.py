@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from authorguard.check.texts import decode_text, word_count
+from authorguard.check.texts import jsonl_rows, word_count
 from authorguard.config import cache_dir
 from authorguard.exceptions import InputError
 
@@ -122,17 +122,8 @@ def read_background(path: str, author_field: str = "author", text_field: str = "
     if not source.is_file():
         raise InputError(f"{source}: no such background file")
     authors: dict[str, list[str]] = {}
-    for number, line in enumerate(decode_text(source.read_bytes(), str(source)).splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError:
-            raise InputError(f"{source}:{number} is not valid JSON") from None
-        if not isinstance(row, dict) or author_field not in row or not isinstance(row.get(text_field), str):
-            raise InputError(f"{source}:{number} needs the fields {author_field!r} and {text_field!r}")
-        if row[text_field].strip():
-            authors.setdefault(str(row[author_field]), []).append(row[text_field])
+    for row in jsonl_rows(source, [author_field, text_field]):
+        authors.setdefault(str(row[author_field]), []).append(row[text_field])
     if len(authors) < 2:
         raise InputError(f"{source} holds {len(authors)} author(s): a background needs two at least")
     return Background(authors, "own", str(source))

@@ -46,7 +46,7 @@ class CheckConfig:
     ``calibration_pieces``: held-out pieces per background author; ``augment_pieces``: rewritten pieces per candidate
     for the augmented threat model; ``evidence``: features shown per attacker; ``seed``: draws and attackers."""
 
-    sizes: tuple = (10, 100, 1000)
+    sizes: tuple = (10, 100)
     attackers: tuple = DEFAULT_ATTACKERS
     calibration_pieces: int = 2
     augment_pieces: int = 3
@@ -68,7 +68,7 @@ class CheckConfig:
 
 
 @dataclass
-class _Candidates:
+class Candidates:
     """The pieces of one candidate set: ``names[0]`` is the writer; ``train``/``labels`` the attackers' training
     pieces; ``held``/``held_labels`` the background authors' calibration pieces (indices into ``names``)."""
 
@@ -82,12 +82,15 @@ class _Candidates:
 WRITER = "\u2063you"  # a name no corpus author has
 
 
-def _background_pieces(background: Background, piece: int, known_words: int, keep: int, rng: np.random.Generator):
-    """[(author, training pieces, held-out pieces)] in a seeded order: authors with at least half the writer's
-    known words (and one piece) to learn from besides ``keep`` held-out pieces."""
+def _background_pieces(background: Background, piece: int, known_words: int, keep: int, rng: np.random.Generator,
+                       needed: int):
+    """[(author, training pieces, held-out pieces)] in a seeded order, the first ``needed``: authors with at least
+    half the writer's known words (and one piece) to learn from besides ``keep`` held-out pieces."""
     names = list(background.authors)
     out = []
     for i in rng.permutation(len(names)):
+        if len(out) >= needed:
+            break
         pieces = cut_pieces(background.authors[names[i]], piece, limit=known_words + keep * piece)
         train, held = pieces[:-keep], pieces[-keep:]
         if train and len(held) == keep and sum(word_count(p) for p in train) >= min(known_words, 2 * piece) / 2:
@@ -120,7 +123,7 @@ def _scores(attacker, texts: list) -> np.ndarray:
     return attacker.scores(_release(attacker.name, texts))
 
 
-def _ranking(attacker, name: str, candidates: _Candidates, text_scores: np.ndarray, seed: int,
+def _ranking(attacker, name: str, candidates: Candidates, text_scores: np.ndarray, seed: int,
              threat_model: str = "static", calibration: tuple | None = None) -> AttackerRanking:
     """The writer's rank, margin and calibrated probability from scores in the order of ``candidates.names``."""
     order = [list(attacker.classes_).index(n) for n in candidates.names]
@@ -136,6 +139,11 @@ def _ranking(attacker, name: str, candidates: _Candidates, text_scores: np.ndarr
     spread = probabilities(row[None, :], temperature)[0]
     return AttackerRanking(name, len(candidates.names), rank, margin, float(spread[0]), error, n, temperature,
                            threat_model, float(spread.max()))
+
+
+def piece_words(text_words: int) -> int:
+    """The length of the pieces every candidate is learnt from: the text's, within :data:`PIECE_WORDS`."""
+    return int(np.clip(text_words, *PIECE_WORDS))
 
 
 def _statements(text_words: int, known_words: int, attackers: Sequence[str]) -> tuple[list[str], list[str]]:
@@ -175,20 +183,18 @@ def check(text: str, known: Sequence[str], *, background: Background | None = No
         raise InputError("check: the known writing is empty")
     text_words, known_words = word_count(text), sum(word_count(k) for k in known)
     statements, runnable = _statements(text_words, known_words, config.attackers)
+    piece = piece_words(text_words)
+    if not runnable:  # nothing to measure: no background is loaded
+        return CheckResult(text_words, known_words, piece, background.genre if background else "not checked",
+                           background.source if background else "none", len(background) if background else 0,
+                           statements=statements, seconds=round(time.perf_counter() - start, 2))
     genre = background.genre if background is not None else genre_of(text)
-    piece = int(np.clip(text_words, *PIECE_WORDS))
     if background is None:
         say(f"loading the {genre} background")
         background = load_background(genre)
     result = CheckResult(text_words, known_words, piece, genre, background.source, len(background),
                          statements=statements)
-    if not runnable:
-        result.seconds = round(time.perf_counter() - start, 2)
-        return result
-    rng = np.random.default_rng(config.seed)
-    writer_pieces = cut_pieces(known, piece)
-    pool = _background_pieces(background, piece, known_words, config.calibration_pieces, rng)
-    sets = _candidate_sets(config.sizes, writer_pieces, pool, result.statements)
+    sets = draw_candidates(piece, known, background, config, result.statements)
     fitted = {}
     for candidates in sets:
         for name in runnable:
@@ -204,7 +210,17 @@ def check(text: str, known: Sequence[str], *, background: Background | None = No
     return result
 
 
-def _candidate_sets(sizes: Sequence[int], writer_pieces: list, pool: list, statements: list) -> list[_Candidates]:
+def draw_candidates(piece: int, known: Sequence[str], background: Background, config: CheckConfig,
+                    statements: list) -> list[Candidates]:
+    """The nested candidate sets of a check (seeded by ``config.seed``), smallest first, each a
+    :class:`Candidates` of pieces of ``piece`` words; what limits them is appended to ``statements``."""
+    known_words = sum(word_count(k) for k in known)
+    pool = _background_pieces(background, piece, known_words, config.calibration_pieces,
+                              np.random.default_rng(config.seed), max(config.sizes) - 1)
+    return _candidate_sets(config.sizes, cut_pieces(known, piece), pool, statements)
+
+
+def _candidate_sets(sizes: Sequence[int], writer_pieces: list, pool: list, statements: list) -> list[Candidates]:
     """Nested candidate sets, smallest first; sizes beyond the background are cut to it, and said."""
     sets, seen = [], set()
     for size in sorted(set(sizes)):
@@ -220,13 +236,13 @@ def _candidate_sets(sizes: Sequence[int], writer_pieces: list, pool: list, state
         labels = [WRITER] * len(writer_pieces) + [name for name, pieces, _ in others for _ in pieces]
         held = [p for _, _, pieces in others for p in pieces]
         held_labels = [1 + i for i, (_, _, pieces) in enumerate(others) for _ in pieces]
-        sets.append(_Candidates(names, train, labels, held, held_labels))
+        sets.append(Candidates(names, train, labels, held, held_labels))
     if not sets:
         raise InputError("check: the background has no author with enough writing to compare with yours")
     return sets
 
 
-def _evidence(fitted: dict, candidates: _Candidates, text: str, most: int) -> list:
+def _evidence(fitted: dict, candidates: Candidates, text: str, most: int) -> list:
     out = []
     for (name, size), (attacker, _) in fitted.items():
         if name not in READERS or size != len(candidates.names) or most == 0:
@@ -274,7 +290,7 @@ def _rewrite_check(method, text: str, sets: list, fitted: dict, runnable: list, 
     return RewriteCheck(name, output, status["status"], meaning, rankings, round(time.perf_counter() - begin, 2))
 
 
-def _augmented_training(rewriter, candidates: _Candidates, per_candidate: int) -> _Candidates:
+def _augmented_training(rewriter, candidates: Candidates, per_candidate: int) -> Candidates:
     """The candidates' pieces as written plus the first ``per_candidate`` pieces of each rewritten (refused
     rewrites left out: the attacker learns only from what the method releases)."""
     chosen = []
@@ -284,5 +300,5 @@ def _augmented_training(rewriter, candidates: _Candidates, per_candidate: int) -
               for label in [lab for lab in candidates.labels if lab == name][:per_candidate]]
     rewritten = rewriter.obfuscate(chosen)
     extra = [(r, owner) for r, owner in zip(rewritten, owners) if r and r.strip()]
-    return _Candidates(candidates.names, candidates.train + [r for r, _ in extra],
+    return Candidates(candidates.names, candidates.train + [r for r, _ in extra],
                        candidates.labels + [o for _, o in extra], candidates.held, candidates.held_labels)

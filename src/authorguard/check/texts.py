@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 from authorguard.exceptions import InputError
@@ -41,8 +41,9 @@ def read_text_file(path: str | os.PathLike) -> str:
     return text
 
 
-def _jsonl_texts(path: Path, field: str) -> list[str]:
-    texts = []
+def jsonl_rows(path: Path, fields: Sequence[str]) -> Iterator[dict]:
+    """The rows of a JSONL file that have a non-blank text in ``fields[-1]`` (blank lines and blank texts skipped);
+    a line that is not a JSON object with all ``fields`` (the last a string) is one line naming it."""
     for number, line in enumerate(decode_text(path.read_bytes(), str(path)).splitlines(), start=1):
         if not line.strip():
             continue
@@ -50,11 +51,15 @@ def _jsonl_texts(path: Path, field: str) -> list[str]:
             row = json.loads(line)
         except json.JSONDecodeError:
             raise InputError(f"{path}:{number} is not valid JSON") from None
-        if not isinstance(row, dict) or not isinstance(row.get(field), str):
-            raise InputError(f"{path}:{number} has no text field {field!r}")
-        if row[field].strip():
-            texts.append(row[field])
-    return texts
+        if not isinstance(row, dict) or any(f not in row for f in fields) or not isinstance(row[fields[-1]], str):
+            raise InputError(f"{path}:{number} needs the field{'s' if len(fields) > 1 else ''} "
+                             + " and ".join(repr(f) for f in fields))
+        if row[fields[-1]].strip():
+            yield row
+
+
+def _jsonl_texts(path: Path, field: str) -> list[str]:
+    return [row[field] for row in jsonl_rows(path, [field])]
 
 
 def read_writing(paths: Iterable[str | os.PathLike], text_field: str = "text") -> list[str]:
