@@ -139,8 +139,8 @@ def summary(args) -> None:
     for row in rows:
         groups[(row["genre"], row["method"], row["threat_model"], row["candidates"], row["attacker"])].append(row)
     print("| genre | method | threat model | candidates | attacker | writers | top-1 (95 % CI) | top-5 | "
-          "mean p(writer) | ECE of the top candidate's p |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+          "mean p(writer) | ECE over the writers' texts | ECE over the checks' held-out texts (pooled) |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for key in sorted(groups, key=lambda k: (k[0], k[1] != "original", k[1], k[2], k[3], k[4])):
         members = groups[key]
         first = sum(r["rank"] == 1 for r in members)
@@ -148,10 +148,25 @@ def summary(args) -> None:
         if "probability" in members[0]:
             mean_p = f"{np.mean([r['probability'] for r in members]):.2f}"
             ece = f"{calibration_error([r['top_probability'] for r in members], [r['rank'] == 1 for r in members]):.3f}"
+            pairs = [p for r in members for p in r.get("calibration_pairs") or []]
+            held = (f"{calibration_error([p[0] for p in pairs], [p[1] for p in pairs]):.3f} ({len(pairs)} texts)"
+                    if pairs else "—")
         else:
-            mean_p = ece = "—"
+            mean_p = ece = held = "—"
         print(f"| {' | '.join(str(k) for k in key)} | {len(members)} | {_wilson(first, len(members))} | {top5:.2f} | "
-              f"{mean_p} | {ece} |")
+              f"{mean_p} | {ece} | {held} |")
+    print("\n| attacker | candidate sets (all genres, sizes; original texts) | ECE over the writers' texts | "
+          "ECE over the held-out texts (pooled) |")
+    print("|---|---|---|---|")
+    by_attacker = defaultdict(list)
+    for row in rows:
+        if row["method"] == "original" and "top_probability" in row:
+            by_attacker[row["attacker"]].append(row)
+    for name, members in sorted(by_attacker.items()):
+        pooled = calibration_error([r["top_probability"] for r in members], [r["rank"] == 1 for r in members])
+        pairs = [p for r in members for p in r.get("calibration_pairs") or []]
+        held = calibration_error([p[0] for p in pairs], [p[1] for p in pairs]) if pairs else float("nan")
+        print(f"| {name} | {len(members)} | {pooled:.3f} | {held:.3f} ({len(pairs)} texts) |")
     # the check's verdict: any of its attackers ranks the writer first, per writer and size
     verdict = defaultdict(lambda: defaultdict(bool))
     bench = {}

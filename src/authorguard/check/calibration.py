@@ -57,13 +57,15 @@ def calibration_error(confidence: Sequence[float], correct: Sequence[bool], bins
     return float(error)
 
 
-def cross_fitted_error(scores: np.ndarray, truth: Sequence[int], rng: np.random.Generator, folds: int = 2) -> float:
-    """The ECE of temperature scaling on texts it was not fitted on: T fitted on all folds but one, the error
-    measured on the held-out fold's probabilities, all folds pooled. NaN with fewer texts than 2 x folds."""
+def cross_fitted(scores: np.ndarray, truth: Sequence[int], rng: np.random.Generator,
+                 folds: int = 2) -> tuple[np.ndarray, np.ndarray]:
+    """Temperature scaling judged on texts it was not fitted on: T fitted on all folds but one, each held-out
+    text's top probability (``confidence``) and whether its top candidate is its author (``correct``), all folds
+    pooled. Empty arrays with fewer texts than 2 x folds."""
     scores = np.asarray(scores, dtype=float)
     truth = np.asarray(truth, dtype=int)
     if len(truth) < 2 * folds:
-        return float("nan")
+        return np.empty(0), np.empty(0, dtype=bool)
     fold_of = rng.permutation(len(truth)) % folds
     confidence, correct = np.empty(len(truth)), np.empty(len(truth), dtype=bool)
     for fold in range(folds):
@@ -71,4 +73,10 @@ def cross_fitted_error(scores: np.ndarray, truth: Sequence[int], rng: np.random.
         p = probabilities(scores[held], fit_temperature(scores[~held], truth[~held]))
         confidence[held] = p.max(1)
         correct[held] = p.argmax(1) == truth[held]
-    return calibration_error(confidence, correct)
+    return confidence, correct
+
+
+def cross_fitted_error(scores: np.ndarray, truth: Sequence[int], rng: np.random.Generator, folds: int = 2) -> float:
+    """The ECE of :func:`cross_fitted`'s probabilities; NaN with fewer texts than 2 x folds."""
+    confidence, correct = cross_fitted(scores, truth, rng, folds)
+    return calibration_error(confidence, correct) if len(confidence) else float("nan")

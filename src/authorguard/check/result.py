@@ -25,6 +25,7 @@ class AttackerRanking:
     temperature: float
     threat_model: str = "static"
     top_probability: float = float("nan")
+    calibration_pairs: list = field(default_factory=list)
 
 
 @dataclass(frozen=True)

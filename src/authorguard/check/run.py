@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from authorguard.check.background import Background, genre_of, load_background
-from authorguard.check.calibration import cross_fitted_error, fit_temperature, probabilities
+from authorguard.check.calibration import calibration_error, cross_fitted, fit_temperature, probabilities
 from authorguard.check.evidence import READERS
 from authorguard.check.result import AttackerRanking, CheckResult, RewriteCheck
 from authorguard.check.texts import cut_pieces, word_count
@@ -48,7 +48,7 @@ class CheckConfig:
 
     sizes: tuple = (10, 100)
     attackers: tuple = DEFAULT_ATTACKERS
-    calibration_pieces: int = 2
+    calibration_pieces: int = 4
     augment_pieces: int = 3
     evidence: int = 6
     seed: int = 0
@@ -127,18 +127,21 @@ def _ranking(attacker, name: str, candidates: Candidates, text_scores: np.ndarra
              threat_model: str = "static", calibration: tuple | None = None) -> AttackerRanking:
     """The writer's rank, margin and calibrated probability from scores in the order of ``candidates.names``."""
     order = [list(attacker.classes_).index(n) for n in candidates.names]
+    pairs: list = []
     if calibration is None:
         held = _scores(attacker, candidates.held)[:, order]
         truth = np.asarray(candidates.held_labels)
         temperature = fit_temperature(held, truth)
-        error = cross_fitted_error(held, truth, np.random.default_rng(seed))
+        confidence, correct = cross_fitted(held, truth, np.random.default_rng(seed))
+        error = calibration_error(confidence, correct) if len(confidence) else float("nan")
+        pairs = [[round(float(c), 4), bool(k)] for c, k in zip(confidence, correct)]
         calibration = (temperature, error, len(truth))
     temperature, error, n = calibration
     row = text_scores[order]
     rank, margin = _rank(row, 0)
     spread = probabilities(row[None, :], temperature)[0]
     return AttackerRanking(name, len(candidates.names), rank, margin, float(spread[0]), error, n, temperature,
-                           threat_model, float(spread.max()))
+                           threat_model, float(spread.max()), pairs)
 
 
 def piece_words(text_words: int) -> int:
