@@ -72,12 +72,32 @@ def _benchmark_rank(candidates, background, known, known_words, text, seed) -> i
     return 1 + int((np.delete(row, 0) > row[0]).sum())
 
 
+def _split_writing(documents: list, known_words: int, text_words: int):
+    """(known documents, their words, the text): the writer's first documents up to ``known_words`` words, and
+    the first ``text_words`` words of the documents after them; None when nothing is left after them."""
+    known, words = [], 0
+    for document in documents:
+        if words >= known_words:
+            break
+        known.append(document)
+        words += word_count(document)
+    rest = cut_pieces(documents[len(known):], text_words)
+    if not rest or word_count(rest[0]) < text_words // 2:
+        return None
+    return known, words, rest[0]
+
+
 def accuracy(args) -> None:
     pool = load_background(args.genre)
     need = args.known_words + args.text_words
     eligible = sorted(a for a, docs in pool.authors.items() if sum(word_count(d) for d in docs) >= need + 50)
     rng = np.random.default_rng(args.seed)
-    writers = [eligible[i] for i in rng.permutation(len(eligible))[: args.writers]]
+    writers = []
+    for i in rng.permutation(len(eligible)):  # a writer needs a later text beside the known documents
+        if len(writers) == args.writers:
+            break
+        if _split_writing(pool.authors[eligible[i]], args.known_words, args.text_words) is not None:
+            writers.append(eligible[i])
     out = Path(args.output)
     out.parent.mkdir(parents=True, exist_ok=True)
     done = set()
@@ -89,14 +109,7 @@ def accuracy(args) -> None:
     for index, writer in enumerate(writers):
         if writer in done:
             continue
-        documents, words = [], 0
-        for document in pool.authors[writer]:
-            if words >= args.known_words:
-                break
-            documents.append(document)
-            words += word_count(document)
-        rest = pool.authors[writer][len(documents):]
-        text = cut_pieces(rest, args.text_words)[0]
+        documents, words, text = _split_writing(pool.authors[writer], args.known_words, args.text_words)
         background = pool.without([writer])
         config = CheckConfig(sizes=sizes, attackers=attackers, seed=index)
         start = time.perf_counter()
@@ -133,6 +146,15 @@ def _wilson(k: int, n: int) -> str:
     return f"{p:.2f} [{max(0, centre - half):.2f}, {min(1, centre + half):.2f}]"
 
 
+def _sampling_ece(confidence: list, draws: int = 2000) -> float:
+    """The ECE a perfectly calibrated predictor shows on this many texts at these confidences (outcomes drawn
+    from them): what sampling alone adds to a small set's ECE."""
+    rng = np.random.default_rng(0)
+    confidence = np.asarray(confidence)
+    return float(np.mean([calibration_error(confidence, rng.random(len(confidence)) < confidence)
+                          for _ in range(draws)]))
+
+
 def summary(args) -> None:
     rows = [json.loads(line) for path in args.files for line in Path(path).read_text().splitlines() if line.strip()]
     groups = defaultdict(list)
@@ -156,8 +178,8 @@ def summary(args) -> None:
         print(f"| {' | '.join(str(k) for k in key)} | {len(members)} | {_wilson(first, len(members))} | {top5:.2f} | "
               f"{mean_p} | {ece} | {held} |")
     print("\n| attacker | candidate sets (all genres, sizes; original texts) | ECE over the writers' texts | "
-          "ECE over the held-out texts (pooled) |")
-    print("|---|---|---|---|")
+          "the same if perfectly calibrated (sampling alone) | ECE over the held-out texts (pooled) |")
+    print("|---|---|---|---|---|")
     by_attacker = defaultdict(list)
     for row in rows:
         if row["method"] == "original" and "top_probability" in row:
@@ -166,7 +188,8 @@ def summary(args) -> None:
         pooled = calibration_error([r["top_probability"] for r in members], [r["rank"] == 1 for r in members])
         pairs = [p for r in members for p in r.get("calibration_pairs") or []]
         held = calibration_error([p[0] for p in pairs], [p[1] for p in pairs]) if pairs else float("nan")
-        print(f"| {name} | {len(members)} | {pooled:.3f} | {held:.3f} ({len(pairs)} texts) |")
+        chance = _sampling_ece([r["top_probability"] for r in members])
+        print(f"| {name} | {len(members)} | {pooled:.3f} | {chance:.3f} | {held:.3f} ({len(pairs)} texts) |")
     # the check's verdict: any of its attackers ranks the writer first, per writer and size
     verdict = defaultdict(lambda: defaultdict(bool))
     bench = {}

@@ -122,3 +122,24 @@ def test_rewrite_step_checks_the_rewrite_under_both_threat_models(habits_world):
     static = next(r for r in rewrite.rankings if r.threat_model == "static")
     assert static.probability < before.probability
     assert math.isfinite(rewrite.meaning) or math.isnan(rewrite.meaning)
+
+
+def test_the_text_itself_in_the_known_writing_is_left_out_and_said(habits_world):
+    known, mine, _, background = habits_world
+    result = check(mine, known + [mine + " and more"], background=background, config=CONFIG)
+    assert "1 of your known documents contain the text itself" in result.statements[0]
+    assert result.known_words == sum(len(k.split()) for k in known)
+    with pytest.raises(InputError, match="only the text itself"):
+        check(mine, [mine], background=background, config=CONFIG)
+
+
+def test_a_long_text_is_read_in_pieces_of_the_trained_length(habits_world):
+    import numpy as np
+
+    from tests.conftest import author_text
+
+    known, _, _, background = habits_world
+    long_text = author_text(0, 1200, np.random.default_rng(5))
+    result = check(long_text, known, background=background, config=CONFIG)
+    assert result.piece_words == 500
+    assert all(r.rank == 1 for r in result.rankings if r.attacker == "char-ngrams")

@@ -58,6 +58,32 @@ def test_a_job_reports_progress_and_its_result_or_one_line():
     assert client.get("/api/methods").json() == {"methods": ["dropout"]}
 
 
+def test_cross_site_and_non_json_posts_are_refused():
+    client = TestClient(create_app(work=_fake_work, methods=[]), base_url="http://127.0.0.1")
+    other_site = client.post("/api/check", json={"text": "a", "known": "x"}, headers={"origin": "https://evil.example"})
+    assert other_site.status_code == 403
+    form = client.post("/api/check", content=b'{"text": "a"}', headers={"content-type": "text/plain"})
+    assert form.status_code == 415
+    same = client.post("/api/check", json={"text": "a", "known": "x"}, headers={"origin": "http://127.0.0.1:8765"})
+    assert same.status_code == 200
+
+
+def test_one_check_at_a_time():
+    import threading
+
+    release = threading.Event()
+
+    def slow(request, say):
+        release.wait(10)
+        return {}
+
+    client = TestClient(create_app(work=slow, methods=[]), base_url="http://127.0.0.1")
+    first = client.post("/api/check", json={"text": "a", "known": "x"}).json()["job"]
+    assert client.post("/api/check", json={"text": "b", "known": "x"}).status_code == 409
+    release.set()
+    assert _wait(client, first)["state"] == "done"
+
+
 def test_word_diff_marks_new_and_removed_words():
     segments = word_diff("the cat sat on the mat", "the dog sat on the mat today")
     assert segments == [{"op": "same", "text": "the"}, {"op": "gone", "text": "cat"}, {"op": "new", "text": "dog"},

@@ -181,9 +181,11 @@ def _load_or_fit_genre_model():
         model = fit_genre_classifier(texts, genres)
         tfidf, svm = model.named_steps["tfidf"], model.named_steps["svm"]
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps({"vocabulary": {k: int(v) for k, v in tfidf.vocabulary_.items()},
-                                    "idf": tfidf.idf_.tolist(), "weights": svm.coef_.tolist(),
-                                    "intercepts": svm.intercept_.tolist(), "classes": svm.classes_.tolist()}))
+        partial = path.with_suffix(".partial")
+        partial.write_text(json.dumps({"vocabulary": {k: int(v) for k, v in tfidf.vocabulary_.items()},
+                                       "idf": tfidf.idf_.tolist(), "weights": svm.coef_.tolist(),
+                                       "intercepts": svm.intercept_.tolist(), "classes": svm.classes_.tolist()}))
+        partial.replace(path)
     try:
         stored = json.loads(path.read_text())
         vectorizer = TfidfVectorizer(analyzer="char", ngram_range=(1, 3), sublinear_tf=True, lowercase=False,

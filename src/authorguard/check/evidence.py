@@ -21,8 +21,9 @@ _PUNCTUATION = set(" \t\n.,;:!?'\"()[]{}-_/\\*&%$#@~`^|<>=+…’“”")
 @dataclass(frozen=True)
 class Evidence:
     """One feature: ``kind`` (punctuation and spacing | a word you use | function word), the feature as
-    written, its ``weight`` (its share of the writer's lead over the runner-up; the items of one attacker sum to at
-    most 1) and ``count`` (occurrences in the text)."""
+    written, its ``weight`` (its share of what pulls the text towards the writer rather than the runner-up: of the
+    positive terms of the score difference, not of the margin itself, which the intercepts and the negative terms
+    also make; the items of one attacker sum to at most 1) and ``count`` (occurrences in the text)."""
 
     attacker: str
     kind: str
@@ -67,15 +68,23 @@ def char_ngram_evidence(attacker, text: str, writer: int, rival: int, most: int 
     values = tfidf.transform([text]).toarray()[0]
     names = tfidf.get_feature_names_out()
     words = re.findall(r"\w+", text)
+    types = sorted(set(words))
     grouped: dict[tuple[str, str], float] = {}
     for j, share in _top(_lead_terms(values, classifier.coef_, writer, rival), 10 * most):
         gram = str(names[j])
         core = gram.strip()
-        word = next((w for w in words if core in w), None) if core.isalpha() else None
-        key = ("a word you use", word) if word else ("punctuation and spacing", gram)
+        owners = [w for w in types if core in w] if core.isalpha() and len(core) >= 3 else []
+        if len(owners) == 1:  # a letter sequence of one word only: the word is what a person recognises
+            key = ("a word you use", owners[0])
+        elif set(gram) <= _PUNCTUATION or not core.isalnum():
+            key = ("punctuation and spacing", gram)
+        else:
+            continue  # a letter sequence shared by several words: no one word to name
         grouped[key] = grouped.get(key, 0.0) + share
     top = sorted(grouped.items(), key=lambda item: -item[1])[:most]
-    return [Evidence(attacker.name, kind, feature, share, text.count(feature)) for (kind, feature), share in top]
+    return [Evidence(attacker.name, kind, feature, share,
+                     words.count(feature) if kind == "a word you use" else text.count(feature))
+            for (kind, feature), share in top]
 
 
 def function_word_evidence(attacker, text: str, writer: int, rival: int, most: int = 8) -> list[Evidence]:

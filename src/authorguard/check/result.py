@@ -13,7 +13,11 @@ class AttackerRanking:
     first); ``probability``: the calibrated probability that the writer wrote the text (temperature scaling on
     ``calibration_texts`` held-out texts of the background authors; ``calibration_error``: its expected calibration
     error there, cross-fitted, NaN with too few texts); ``threat_model``: ``static`` (learnt from the writing as is)
-    or ``augmented`` (also from the writing rewritten by the method)."""
+    or ``augmented`` (also from the writing rewritten by the method); ``margin`` > 0 exactly when ``rank`` is 1
+    (ties aside); ``top_probability``: the probability of the candidate ranked first (the writer's when ``rank``
+    is 1); ``calibration_pairs``: [probability of the top candidate, whether it was the author] of each held-out
+    text, cross-fitted (what ``calibration_error`` is computed from; empty for the rankings of a rewrite, which
+    reuse the original's calibration)."""
 
     attacker: str
     candidates: int
@@ -95,10 +99,11 @@ class CheckResult:
             out += ["", f"{'attacker':<30}candidates  rank  margin   probability  calibration error (texts)"]
             out += [_ranking_line(r) for r in self.rankings]
         if self.evidence:
-            out += ["", "What points to you most:"]
-            out += [f"  - {e.describe()} [{e.attacker}, {e.weight:.0%} of its lead]" for e in self.evidence]
+            out += ["", "What in the text pulls towards you most (against the strongest other candidate):"]
+            out += [f"  - {e.describe()} [{e.attacker}, {e.weight:.0%} of what pulls towards you]" for e in self.evidence]
         for rewrite in self.rewrites:
-            out += ["", f"After {rewrite.method} ({rewrite.status}, meaning kept {rewrite.meaning:.2f}):"]
+            out += ["", f"After {rewrite.method} ({rewrite.status}, meaning kept {rewrite.meaning:.2f}; probabilities "
+                        "calibrated on writing that was not rewritten):"]
             if rewrite.text is not None:
                 out += ["  " + rewrite.text]
             out += [_ranking_line(r) for r in rewrite.rankings]

@@ -65,6 +65,7 @@ class CheckConfig:
         check_number(self.calibration_pieces, "calibration_pieces", "check", kind=int, low=1, closed="left")
         check_number(self.augment_pieces, "augment_pieces", "check", kind=int, low=1, closed="left")
         check_number(self.evidence, "evidence", "check", kind=int, low=0, closed="left")
+        check_number(self.seed, "seed", "check", kind=int, low=0, closed="left")
 
 
 @dataclass
@@ -93,12 +94,15 @@ def _background_pieces(background: Background, piece: int, known_words: int, kee
             break
         pieces = cut_pieces(background.authors[names[i]], piece, limit=known_words + keep * piece)
         train, held = pieces[:-keep], pieces[-keep:]
-        if train and len(held) == keep and sum(word_count(p) for p in train) >= min(known_words, 2 * piece) / 2:
+        if train and len(held) == keep and sum(word_count(p) for p in train) >= known_words / 2:
             out.append((names[i], train, held))
     return out
 
 
 def _rank(scores: np.ndarray, writer: int) -> tuple[int, float]:
+    """(the writer's rank: 1 + candidates scored higher, the margin over the best other candidate)."""
+    if not np.all(np.isfinite(scores)):
+        raise InputError("check: an attacker gave a non-finite score; its ranking cannot be read")
     others = np.delete(scores, writer)
     return 1 + int((others > scores[writer]).sum()), float(scores[writer] - others.max())
 
@@ -121,6 +125,14 @@ def _fit(name: str, seed: int, texts: list, labels: list):
 
 def _scores(attacker, texts: list) -> np.ndarray:
     return attacker.scores(_release(attacker.name, texts))
+
+
+def _text_scores(attacker, text: str, piece: int) -> np.ndarray:
+    """The text's scores (n_classes,): a text longer than the pieces is cut into pieces of the same length and
+    their scores averaged, so that it is read at the length the attackers learnt and were calibrated on."""
+    if word_count(text) <= PIECE_WORDS[1]:
+        return _scores(attacker, [text])[0]
+    return _scores(attacker, cut_pieces([text], piece)).mean(0)
 
 
 def _ranking(attacker, name: str, candidates: Candidates, text_scores: np.ndarray, seed: int,
@@ -184,8 +196,19 @@ def check(text: str, known: Sequence[str], *, background: Background | None = No
     known = [k for k in known if isinstance(k, str) and k.strip()]
     if not known:
         raise InputError("check: the known writing is empty")
+    bare = " ".join(text.split())
+    holding = [k for k in known if bare in " ".join(k.split())]
+    known = [k for k in known if bare not in " ".join(k.split())]
+    if not known:
+        raise InputError("check: the known writing is only the text itself")
     text_words, known_words = word_count(text), sum(word_count(k) for k in known)
     statements, runnable = _statements(text_words, known_words, config.attackers)
+    if holding:
+        statements.insert(0, f"{len(holding)} of your known documents contain the text itself: left out (an "
+                              "attacker does not hold the text it is asked about).")
+    if text_words < PIECE_WORDS[0] and runnable:
+        statements.append(f"The text has {text_words} words; the attackers learn and are calibrated on pieces of "
+                          f"{PIECE_WORDS[0]}: its probabilities are less reliable than the calibration error says.")
     piece = piece_words(text_words)
     if not runnable:  # nothing to measure: no background is loaded
         return CheckResult(text_words, known_words, piece, background.genre if background else "not checked",
@@ -203,12 +226,12 @@ def check(text: str, known: Sequence[str], *, background: Background | None = No
         for name in runnable:
             say(f"{name}: {len(candidates.names)} candidates")
             attacker = _fit(name, config.seed, candidates.train, candidates.labels)
-            ranking = _ranking(attacker, name, candidates, _scores(attacker, [text])[0], config.seed)
+            ranking = _ranking(attacker, name, candidates, _text_scores(attacker, text, piece), config.seed)
             result.rankings.append(ranking)
             fitted[(name, len(candidates.names))] = (attacker, ranking)
     result.evidence = _evidence(fitted, sets[-1], text, config.evidence)
     for method in methods:
-        result.rewrites.append(_rewrite_check(method, text, sets, fitted, runnable, config, say))
+        result.rewrites.append(_rewrite_check(method, text, sets, fitted, runnable, config, piece, say))
     result.seconds = round(time.perf_counter() - start, 2)
     return result
 
@@ -228,9 +251,9 @@ def _candidate_sets(sizes: Sequence[int], writer_pieces: list, pool: list, state
     sets, seen = [], set()
     for size in sorted(set(sizes)):
         others = pool[: size - 1]
-        if len(others) < size - 1:
-            statements.append(f"Only {len(pool)} background authors have enough writing to stand beside yours: "
-                              f"the set of {size} candidates is {len(others) + 1}.")
+        if len(others) < size - 1 and len(others) + 1 not in seen:
+            statements.append(f"Only {len(pool)} background authors have enough writing to stand beside yours "
+                              f"(half as many words at least): the set of {size} candidates is {len(others) + 1}.")
         if not others or len(others) + 1 in seen:
             continue
         seen.add(len(others) + 1)
@@ -258,7 +281,7 @@ def _evidence(fitted: dict, candidates: Candidates, text: str, most: int) -> lis
     return out
 
 
-def _rewrite_check(method, text: str, sets: list, fitted: dict, runnable: list, config: CheckConfig,
+def _rewrite_check(method, text: str, sets: list, fitted: dict, runnable: list, config: CheckConfig, piece: int,
                    say: Callable[[str], None]) -> RewriteCheck:
     from authorguard.methods.build import build_text_method, parse_method_spec
 
@@ -281,15 +304,15 @@ def _rewrite_check(method, text: str, sets: list, fitted: dict, runnable: list, 
     for (attacker_name, size), (attacker, ranking) in fitted.items():
         calibration = (ranking.temperature, ranking.calibration_error, ranking.calibration_texts)
         candidates = next(c for c in sets if len(c.names) == size)
-        rankings.append(_ranking(attacker, attacker_name, candidates, _scores(attacker, [output])[0], config.seed,
-                                 calibration=calibration))
+        rankings.append(_ranking(attacker, attacker_name, candidates, _text_scores(attacker, output, piece),
+                                 config.seed, calibration=calibration))
     smallest = sets[0]
     say(f"{name}: the augmented attackers ({len(smallest.names)} candidates)")
     augmented = _augmented_training(rewriter, smallest, config.augment_pieces)
     for attacker_name in runnable:
         attacker = _fit(attacker_name, config.seed, augmented.train, augmented.labels)
-        rankings.append(_ranking(attacker, attacker_name, smallest, _scores(attacker, [output])[0], config.seed,
-                                 threat_model="augmented"))
+        rankings.append(_ranking(attacker, attacker_name, smallest, _text_scores(attacker, output, piece),
+                                 config.seed, threat_model="augmented"))
     return RewriteCheck(name, output, status["status"], meaning, rankings, round(time.perf_counter() - begin, 2))
 
 

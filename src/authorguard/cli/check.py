@@ -60,7 +60,7 @@ def check(
     writing = read_writing(known, text_field)
     if background is not None and genre is not None:
         raise InputError("give --background or --genre, not both")
-    others = read_background(str(background)) if background is not None else (load_background(genre) if genre else None)
+    others = read_background(str(background), text_field=text_field) if background is not None else (load_background(genre) if genre else None)
     config = CheckConfig(sizes=parse_sizes(sizes), attackers=tuple(attacker or DEFAULT_ATTACKERS), seed=seed)
     result = run_check(body, writing, background=others, config=config, methods=tuple(rewrite or ()),
                        progress=lambda line: console.print(line, highlight=False))

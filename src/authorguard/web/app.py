@@ -1,7 +1,8 @@
 """The local web page's server: FastAPI, bound by ``authorguard serve`` to 127.0.0.1 only.
 
 Requests whose ``Host`` is not the loopback address are refused (Starlette's TrustedHostMiddleware: a page on
-another site cannot reach this server through a rebound DNS name). The page makes no external requests (its
+another site cannot reach this server through a rebound DNS name), and so is a POST that is not JSON or comes from
+a page of another origin (a form on another site cannot start a check that reads a folder of this computer). The page makes no external requests (its
 script and style are inline), there is no telemetry, and the text and known writing live in memory only.
 """
 
@@ -12,6 +13,7 @@ import re
 from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from fastapi import FastAPI, HTTPException
 from fastapi.responses import HTMLResponse, JSONResponse
@@ -103,6 +105,16 @@ def create_app(runner: JobRunner | None = None, work=run_check, methods: Sequenc
     runner = runner or JobRunner()
     app = FastAPI(title="authorguard check", docs_url=None, redoc_url=None, openapi_url=None)
     app.add_middleware(TrustedHostMiddleware, allowed_hosts=LOOPBACK_HOSTS)
+
+    @app.middleware("http")
+    async def same_origin_json(request, call_next):
+        if request.method == "POST":
+            origin = request.headers.get("origin")
+            if origin is not None and urlsplit(origin).hostname not in LOOPBACK_HOSTS:
+                return JSONResponse({"detail": "requests from other sites are refused"}, status_code=403)
+            if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+                return JSONResponse({"detail": "send JSON (Content-Type: application/json)"}, status_code=415)
+        return await call_next(request)
     page = resources.files("authorguard.web").joinpath("page.html").read_text(encoding="utf-8")
 
     @app.get("/", response_class=HTMLResponse)
@@ -117,6 +129,8 @@ def create_app(runner: JobRunner | None = None, work=run_check, methods: Sequenc
     def submit(request: CheckRequest) -> dict:
         if not request.text.strip():
             raise HTTPException(status_code=422, detail="the text is empty")
+        if runner.busy():
+            raise HTTPException(status_code=409, detail="a check is running: wait for it to finish")
         offered_now = list(methods) if methods is not None else available_methods()
         unknown = [m for m in request.methods if m not in offered_now]
         if unknown:

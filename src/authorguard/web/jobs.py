@@ -34,6 +34,10 @@ class Job:
                 "error": self.error}
 
 
+def _first_line(message: str) -> str:
+    return (message.strip().splitlines() or [""])[0]
+
+
 class JobRunner:
     """``submit(work)`` -> a job id; ``work(say)`` returns the result dict, ``say(line)`` reports progress."""
 
@@ -41,6 +45,11 @@ class JobRunner:
         self._jobs: OrderedDict[str, Job] = OrderedDict()
         self._lock = threading.Lock()
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="authorguard-check")
+
+    def busy(self) -> bool:
+        """Whether a job is queued or running (the page runs one check at a time)."""
+        with self._lock:
+            return any(job.state in ("queued", "running") for job in self._jobs.values())
 
     def submit(self, work: Callable[[Callable[[str], None]], dict]) -> str:
         job = Job(uuid.uuid4().hex)
@@ -60,9 +69,9 @@ class JobRunner:
             job.result = work(job.progress.append)
             job.state = "done"
         except AuthorguardError as error:
-            job.error, job.state = str(error), "failed"
+            job.error, job.state = _first_line(str(error)), "failed"
         except Exception as error:  # noqa: BLE001 — the page shows one line; the server keeps serving
-            job.error, job.state = f"{type(error).__name__}: {error}", "failed"
+            job.error, job.state = _first_line(f"{type(error).__name__}: {error}"), "failed"
 
     def get(self, job_id: str) -> Job | None:
         with self._lock:
