@@ -27,6 +27,7 @@ from authorguard.check.background import (GENRES, fit_genre_classifier, genre_tr
 from authorguard.check.calibration import calibration_error
 from authorguard.check.run import WRITER, draw_candidates, piece_words
 from authorguard.check.texts import cut_pieces, word_count
+from authorguard.exceptions import InputError
 
 
 def genre(args) -> None:
@@ -113,7 +114,11 @@ def accuracy(args) -> None:
         background = pool.without([writer])
         config = CheckConfig(sizes=sizes, attackers=attackers, seed=index)
         start = time.perf_counter()
-        result = check(text, documents, background=background, config=config, methods=args.rewrite)
+        try:
+            result = check(text, documents, background=background, config=config, methods=args.rewrite)
+        except InputError as error:  # e.g. a sender whose every known message contains the text (cross-posts)
+            print(f"  writer {index + 1}/{len(writers)} {writer}: skipped — {error}", flush=True)
+            continue
         seconds = time.perf_counter() - start
         sets = draw_candidates(piece_words(word_count(text)), documents, background, config, [])
         benchmark = {len(c.names): _benchmark_rank(c, background, documents, words, text, index) for c in sets}

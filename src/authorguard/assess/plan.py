@@ -70,8 +70,9 @@ class Candidate:
         return self.setup_seconds + documents * (self.seconds_per_document + self.seconds_per_100_words * mean_read / 100.0)
 
 
-#: seconds the bottleneck takes per 100 words it reads on 2 cores (measured: docs/results/bottleneck.md)
-BOTTLENECK_SECONDS_PER_100_WORDS = 1.0
+#: seconds the bottleneck takes per 100 words it reads on 2 cores: 126 s for 48 paragraphs of 90 words
+#: (benchmarks/bottleneck_throughput.py, docs/results/bottleneck.md "Speed")
+BOTTLENECK_SECONDS_PER_100_WORDS = 2.9
 #: the default methods, cheapest first (rates measured on the 2-core machine: see the module docstring)
 CANDIDATES = (
     # the floors: each view costs a tokenisation (and a WordNet lookup per word for the canonical one)
