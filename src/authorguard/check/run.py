@@ -32,7 +32,7 @@ from authorguard.utils.validation import check_number
 #: run by default: the attackers that fit on 2 cores in seconds (the author encoder embeds every piece: minutes on
 #: a CPU at 100 candidates; ask for it with ``attackers``)
 DEFAULT_ATTACKERS = ("char-ngrams", "function-words", "writeprints-text")
-#: the fewest words of known writing an attacker is run with (docs/results/check.md measures its accuracy by amount)
+#: the fewest words of known writing an attacker is run with — chosen, not yet measured (docs/results/check.md)
 MIN_KNOWN_WORDS = {"char-ngrams": 500, "bow": 1000, "function-words": 1000, "writeprints": 1500, "writeprints-text": 1500,
                    "author-embedding": 500, "meaning": 1000}
 #: below this many words a text is not checked at all: too little to tell anyone's style
