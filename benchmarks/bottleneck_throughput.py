@@ -1,8 +1,10 @@
 """End-to-end speed of ``authorguard obfuscate --method bottleneck`` (issue 48's target: >= 100 output words/s on
-48 blog paragraphs of 90 words, 2 cores, second run): the command as a user runs it, timed twice (the first run
-loads the model and warms the caches; the second is the figure), output words counted.
+48 blog paragraphs of 90 words, 2 cores, second run) or of any text method (``--method normalise``: issue 55's
+target, >= 2,000 words/s with the fidelity field): the command as a user runs it, timed twice (the first run loads
+the model and warms the caches; the second is the figure), output words counted, fidelity verdicts counted.
 
 Usage:  AUTHORGUARD_DATA=../shared/data python benchmarks/bottleneck_throughput.py [--level content] [--method bottleneck]
+        AUTHORGUARD_DATA=../shared/data python benchmarks/bottleneck_throughput.py --method normalise --paragraphs 1000
 """
 
 from __future__ import annotations
@@ -54,9 +56,11 @@ def main() -> None:
         rows = [json.loads(line) for line in (folder / "out.jsonl").read_text(encoding="utf-8").splitlines()]
     written = sum(len((r["text"] or "").split()) for r in rows)  # a withheld record has no text
     statuses = {s: sum(r["release_status"] == s for r in rows) for s in ("rewritten", "kept", "withheld")}
+    fidelity = {v: sum(r.get("fidelity") == v for r in rows) for v in ("faithful", "partial", "changed", None)}
     print(f"{args.method}{' level ' + args.level if args.level else ''}: {len(texts)} paragraphs of {args.words} words; "
           f"{written} output words; first run {seconds[0]:.1f} s, second run {seconds[1]:.1f} s = "
           f"{written / seconds[1]:.1f} output words/s (whole command, model loading included); statuses {statuses}; "
+          f"fidelity (meter) {fidelity}; "
           f"{os.cpu_count()} CPUs")
 
 

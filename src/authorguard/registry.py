@@ -91,6 +91,9 @@ methods.register("presidio", "authorguard.methods.baselines:Presidio",
 methods.register("synonyms", "authorguard.methods.perturbation:SynonymReplacement",
                  "Replace each word with probability rate by a WordNet synonym (TAROT's Synonyms baseline).",
                  output="text", protects="little: an attacker retrained on its output reads through")
+methods.register("normalise", "authorguard.methods.normalise:Normalise",
+                 "Deterministic style normaliser (contractions, punctuation runs, casing, spelling and informal variants, emoticons, spacing): faithful by construction.",
+                 output="text", protects="surface habits (punctuation, casing, contractions, variants); not word choice or content")
 methods.register("syntf-text", "authorguard.methods.syntf_text:SynTFText",
                  "SynTF's synthetic bag of words as text (reverse-vectorised; public GloVe vocabulary by default).",
                  output="text", protects="stylometry on the release (an ε-DP bag of words, not prose)")

@@ -5,8 +5,8 @@ from __future__ import annotations
 import typer
 
 from authorguard import __version__
-from authorguard.cli import (a4nt, anonymize, assess, check, datasets, demo, experiment, methods, obfuscate, privacy, serve,
-                             setup, syntf, tarot, train)
+from authorguard.cli import (a4nt, anonymize, assess, check, datasets, demo, experiment, fidelity, methods, obfuscate,
+                             privacy, serve, setup, syntf, tarot, train)
 
 app = typer.Typer(
     name="authorguard",
@@ -20,6 +20,7 @@ app.command("demo")(demo.demo)
 app.command("anonymize")(anonymize.anonymize)
 app.command("obfuscate", epilog=obfuscate.text_method_lines())(obfuscate.obfuscate)
 app.command("methods")(methods.methods)
+app.command("fidelity")(fidelity.fidelity)
 app.command("setup")(setup.setup)
 app.command("assess")(assess.assess)
 app.command("check")(check.check)

@@ -33,10 +33,11 @@ STATUS_FIELD, REASON_FIELD = "release_status", "release_reason"
 
 
 def write_records(path: Path, id_field: str, text_field: str, ids: list, texts: list, rows: list[dict] | None = None,
-                  statuses: list[dict] | None = None) -> None:
+                  statuses: list[dict] | None = None, added: list[dict] | None = None) -> None:
     """The records in the format of ``path``'s extension, atomically: each input row (``rows``; every field kept,
     in its order) with its text replaced (None: withheld), or ``{id_field: id, text_field: text}`` without ``rows``;
-    with ``statuses``, each record's ``release_status`` and ``release_reason``."""
+    with ``statuses``, each record's ``release_status`` and ``release_reason``; with ``added``, each record's fields
+    of that dict (the fidelity verdict and its reason)."""
     from authorguard.data.io import atomic_write, file_format
 
     if rows is None:
@@ -45,6 +46,8 @@ def write_records(path: Path, id_field: str, text_field: str, ids: list, texts: 
     if statuses is not None:
         for record, status in zip(records, statuses):
             record[STATUS_FIELD], record[REASON_FIELD] = status["status"], status["reason"]
+    for record, fields in zip(records, added or ()):
+        record.update(fields)
     kind = file_format(path)
     if kind == "jsonl":
         with atomic_write(path) as out:
@@ -87,6 +90,9 @@ def obfuscate(
     model: Annotated[Path | None, typer.Option("--model", help="Trained model folder of a neural method (a4nt; tarot: default the packaged policy).")] = None,
     attribute_field: Annotated[str | None, typer.Option(help="Field holding each record's attribute class (A4NT's source "
                                                               "style; default: the model's classifier decides).")] = None,
+    fidelity: Annotated[bool, typer.Option("--fidelity/--no-fidelity", help="Score each released record with the "
+                                           "fidelity meter: fields 'fidelity' (faithful / partial / changed) and "
+                                           "'fidelity_reason', and a summary line (needs spaCy: the 'baselines' extra).")] = True,
 ) -> None:
     """Rewrite each record's text with METHOD: records in = records out, same order, same ids, other fields kept;
     each record says whether it was rewritten, kept as written or withheld, and why.
@@ -117,7 +123,7 @@ def obfuscate(
         records = read_records(input, text_field=text_field, id_field=id_field or "id",
                                extra_fields=(attribute_field,) if attribute_field else (),
                                require_id=id_field is not None, keep_rows=not drop_fields)
-        for field in (STATUS_FIELD, REASON_FIELD):
+        for field in (STATUS_FIELD, REASON_FIELD) + ((FIDELITY_FIELD, FIDELITY_REASON_FIELD) if fidelity else ()):
             if records.rows and field in records.rows[0]:
                 raise InputError(f"{input}: the input already has a {field!r} field, which the output uses: rename it or --drop-fields")
         attributes = records.fields.get(attribute_field) if attribute_field else None
@@ -125,11 +131,18 @@ def obfuscate(
             raise InputError(f"{input}: record {attributes.index(None)} has an empty {attribute_field!r} field")
         advance = stages.stage(f"rewriting {len(records.texts):,} records with {method}", total=len(records.texts))
         rewritten, statuses = rewrite_in_batches(text_method, records.texts, attributes, seed, advance)
-    if len(rewritten) != len(records.texts):  # the contract, checked: one output per input, never a silent drop
-        raise InputError(f"method {method!r} returned {len(rewritten)} texts for {len(records.texts)} records")
-    texts = [None if status["status"] == "withheld" else text for text, status in zip(rewritten, statuses)]
-    write_records(output, id_field or "id", text_field, list(records.ids), texts, records.rows, statuses)
+        if len(rewritten) != len(records.texts):  # the contract, checked: one output per input, never a silent drop
+            raise InputError(f"method {method!r} returned {len(rewritten)} texts for {len(records.texts)} records")
+        texts = [None if status["status"] == "withheld" else text for text, status in zip(rewritten, statuses)]
+        scores = None
+        if fidelity:
+            stages.stage(f"scoring fidelity of {len(texts):,} records")
+            scores = score_fidelity(records.texts, texts)
+    write_records(output, id_field or "id", text_field, list(records.ids), texts, records.rows, statuses,
+                  None if scores is None else [fidelity_fields(score) for score in scores])
     console.print(f"wrote {len(texts)} records to {output}: {status_counts(statuses)}")
+    if scores is not None:
+        console.print(fidelity_summary(scores))
     if registry.methods.info(method).get("protects"):
         console.print(f"{method} protects against: {registry.methods.info(method)['protects']} (authorguard methods; README)")
     report = text_method.release_report()
@@ -146,6 +159,32 @@ def obfuscate(
         console.print("note: the gate refuses comments, copies, loops, truncations and lost names; it cannot check "
                       "meaning (by hand, most rewrites tarot keeps on BAC-10 change what the text says: "
                       "docs/results/tarot.md) - read a sample before release")
+
+
+#: the output fields of the fidelity meter's verdict and its reason
+FIDELITY_FIELD, FIDELITY_REASON_FIELD = "fidelity", "fidelity_reason"
+
+
+def score_fidelity(inputs: list, outputs: list) -> list:
+    """The fidelity meter's score of each (input, output) pair (:class:`~authorguard.metrics.fidelity.FidelityMeter`)."""
+    from authorguard.metrics.fidelity import FidelityMeter
+
+    return FidelityMeter().score(inputs, outputs)
+
+
+def fidelity_fields(score) -> dict:
+    """A record's fidelity fields: the verdict (None for a withheld record) and the reason (None when faithful)."""
+    return {FIDELITY_FIELD: score.verdict, FIDELITY_REASON_FIELD: score.reason if score.verdict != "faithful" else None}
+
+
+def fidelity_summary(scores: list) -> str:
+    """One line: the count of each verdict, by the fidelity meter (which agrees with blind hand labels on about 3 of
+    4 pairs: docs/results/faithful.md)."""
+    from authorguard.metrics.fidelity import verdict_counts
+
+    counts = verdict_counts(scores)
+    return (f"fidelity (automatic meter; docs/results/faithful.md): {counts['faithful']} faithful, {counts['partial']} "
+            f"partial, {counts['changed']} changed, {counts['not scored']} not scored (withheld)")
 
 
 #: records rewritten per call of the method: small enough for a moving progress bar, large enough for the LM

@@ -25,7 +25,8 @@ Example (TOML; every key is optional except ``methods``)::
 :mod:`authorguard.data.splits`): each brings its own dataset, split (seed ``split_seed``), attack target
 and utility task, and is released on its own (:mod:`authorguard.experiments.views`). ``content_metrics``
 (METEOR, BLEU, chrF, ROUGE, MiniLM cosine, unchanged share) and ``detector`` (can a classifier tell released from
-original text) are measured on each view's attacked test documents (content on a seeded sample of at most
+original text) are measured on each view's attacked test documents, and ``fidelity`` (the fidelity meter's share of
+``faithful`` and ``changed`` outputs, :mod:`authorguard.metrics.fidelity`; a column of every text report) (content on a seeded sample of at most
 ``content_sample`` of them, 0 = all: METEOR costs ~50 ms a document). ``fluency`` adds the reference language
 model's perplexity of the released text on that sample (``lm`` extra; ~30 s a cell on 2 cores). ``detectors``
 lists the registered obfuscation detectors (``char-ngrams``, ``lm-stylometric``) run when ``detector`` is true.
@@ -105,6 +106,7 @@ class ExperimentConfig:
     detector: bool = True
     detectors: tuple[str, ...] = ("char-ngrams",)
     fluency: bool = False
+    fidelity: bool = True
     max_documents_per_author: int | None = None
     attacker_options: dict = field(default_factory=dict)
     n_jobs: int = 1
@@ -150,7 +152,7 @@ class ExperimentConfig:
                 make_attacker(name, attacker_classifiers(name, self.classifiers or ("svm",))[0], 0, options)
             except TypeError as error:
                 raise InputError(f"experiment config: attacker_options.{name}: {error}") from None
-        for flag in ("content_metrics", "detector", "fluency"):
+        for flag in ("content_metrics", "detector", "fluency", "fidelity"):
             if not isinstance(getattr(self, flag), bool):
                 raise InputError(f"experiment config: {flag!r} must be true or false, got {getattr(self, flag)!r}")
         if check_number(self.n_jobs, "n_jobs", owner, kind=int, low=-1, closed="left") == 0:

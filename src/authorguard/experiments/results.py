@@ -145,7 +145,7 @@ def attack_matrix(frame: pd.DataFrame, scenario: str, chosen: dict[str, str]) ->
 
 # -- the text benchmark's tables ------------------------------------------------------------------------------
 
-CONTENT_COLUMNS = {"meteor": "METEOR", "chrf": "chrF", "bleu": "BLEU", "rougeL": "ROUGE-L", "embedding_cosine": "MiniLM cos",
+CONTENT_COLUMNS = {"faithful": "faithful", "changed": "changed", "meteor": "METEOR", "chrf": "chrF", "bleu": "BLEU", "rougeL": "ROUGE-L", "embedding_cosine": "MiniLM cos",
                    "unchanged": "unchanged", "perplexity": "LM ppl"}
 #: the registered names of the floor rows (:mod:`authorguard.methods.bottleneck`: a style-free view released as it is)
 FLOOR_PREFIX = "view:"

@@ -290,7 +290,7 @@ def evaluate_cell(config: ExperimentConfig, cell: Cell, cache_dir: Path) -> list
         sample = measured
         if 0 < config.content_sample < len(measured):  # the same documents for every method and run
             sample = np.sort(np.random.default_rng(config.split_seed).choice(measured, config.content_sample, replace=False))
-        rows.append({**base, **_content_row(view, released, sample, config.fluency)})
+        rows.append({**base, **_content_row(view, released, sample, config.fluency, config.fidelity and kind == "text")})
     if config.detector and not is_reference:
         rows.extend({**base, **row} for row in _detector_rows(config, view, original, released, seed))
     elapsed = time.perf_counter() - started
@@ -300,14 +300,23 @@ def evaluate_cell(config: ExperimentConfig, cell: Cell, cache_dir: Path) -> list
     return rows
 
 
-def _content_row(view: View, released: Release, documents: np.ndarray, fluency: bool = False) -> dict:
+def _content_row(view: View, released: Release, documents: np.ndarray, fluency: bool = False,
+                 fidelity: bool = False) -> dict:
     """Mean content metrics between the original and the released text of ``documents``; with ``fluency``, the
-    reference LM's perplexity of the released text (:mod:`authorguard.metrics.fluency`)."""
+    reference LM's perplexity of the released text (:mod:`authorguard.metrics.fluency`); with ``fidelity``, the
+    fidelity meter's shares of ``faithful`` and ``changed`` outputs among those it scored (withheld ones are not)."""
     from authorguard.metrics.content import content_metrics
 
     originals = [view.corpus.texts[i] for i in documents]
     outputs = released.rows(documents).document_texts()
     means = content_metrics(originals, outputs)["mean"]
+    if fidelity:
+        from authorguard.metrics.fidelity import FidelityMeter, verdict_counts
+
+        counts = verdict_counts(FidelityMeter().score(originals, outputs))
+        scored = counts["faithful"] + counts["partial"] + counts["changed"]
+        means["faithful"] = counts["faithful"] / scored if scored else float("nan")
+        means["changed"] = counts["changed"] / scored if scored else float("nan")
     if fluency:
         from authorguard.metrics.fluency import fluency_scores
 

@@ -137,6 +137,11 @@ def _stem(word: str) -> str:
     return _porter().stem(word)
 
 
+def stem(word: str) -> str:
+    """The Porter stem of a lower-case word (cached)."""
+    return _stem(word)
+
+
 @functools.lru_cache(maxsize=1)
 def _porter():
     from nltk.stem import PorterStemmer

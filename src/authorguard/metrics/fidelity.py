@@ -1,0 +1,379 @@
+"""The fidelity meter: does a rewrite say what its input says? A verdict per (input, output) pair, with the reason.
+
+Reads both texts with spaCy's dependency parse (en_core_web_sm, shipped by a PyPI package) and compares what a
+reader checks (docs/results/bottleneck/fidelity-reading.md):
+
+- **content words** (nouns, proper nouns, verbs, adjectives, adverbs, numbers; lemmas): *recall*, the share of the
+  input's that the output says, and *invention*, the share of the output's that the input does not support. A word
+  is supported by the same lemma, a WordNet synonym of it, a shared stem (``decision`` / ``decide``) or a spelling
+  variant (``colour`` / ``color``).
+- **names and numbers**: those of the input the output drops, and those the output has that the input does not.
+- **negations**: the number of negated clauses (``not``, ``n't``, ``never``, ``no`` …) on each side.
+- **who does what**: (agent, verb, patient) triples from the parse, pronouns included, passives read as their
+  active form; an output that gives a verb the input's patient as agent (or the reverse) swaps roles; one that gives
+  a verb an agent the input never gives it changes who acts.
+- **questions**: the number of questions on each side.
+
+Verdict: ``changed`` when the output invents (invention above the threshold, a new name or number), flips a
+negation, swaps or changes who does what, or turns a question into an assertion (or the reverse); else ``partial``
+when it loses content (recall below the threshold, a dropped name or number); else ``faithful``. An output equal to
+its input up to whitespace is ``faithful`` without parsing; an empty output is not scored (``None``: a withheld
+record). Thresholds were tuned on half the committed labels and measured on the other half
+(docs/results/faithful.md); they are a :class:`FidelityThresholds`.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+
+from authorguard.exceptions import InputError
+
+#: the verdicts, from best to worst
+VERDICTS = ("faithful", "partial", "changed")
+
+_CONTENT_POS = frozenset({"NOUN", "PROPN", "VERB", "ADJ", "ADV", "NUM"})
+_NAME_ENTS = frozenset({"PERSON", "ORG", "GPE", "LOC", "NORP", "FAC", "EVENT", "PRODUCT", "WORK_OF_ART", "LAW"})
+_NEGATIONS = frozenset({"not", "n't", "never", "no", "nothing", "nobody", "none", "neither", "nor", "nowhere",
+                        "cannot", "without"})
+_SUBJECTS = frozenset({"nsubj", "csubj"})
+_PASSIVE_SUBJECTS = frozenset({"nsubjpass", "csubjpass"})
+_OBJECTS = frozenset({"dobj", "obj", "dative", "attr", "oprd"})
+_NUMBER_WORDS = {w: str(i) for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve "
+                                                  "thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty".split())}
+_NUMBER_WORDS.update({"thirty": "30", "forty": "40", "fifty": "50", "sixty": "60", "seventy": "70", "eighty": "80",
+                      "ninety": "90", "hundred": "100", "thousand": "1000", "million": "1000000", "first": "1",
+                      "second": "2", "third": "3", "half": "0.5", "once": "1", "twice": "2", "dozen": "12"})
+# pronouns read as the person they name: "me" and "I" are one agent, as are "us" and "we"
+_PRONOUN = {"me": "i", "my": "i", "mine": "i", "myself": "i", "us": "we", "our": "we", "ourselves": "we",
+            "him": "he", "his": "he", "himself": "he", "her": "she", "hers": "she", "herself": "she",
+            "them": "they", "their": "they", "themselves": "they", "your": "you", "yours": "you",
+            "yourself": "you", "its": "it", "itself": "it"}
+
+
+@dataclass(frozen=True)
+class FidelityThresholds:
+    """Where a verdict changes (docs/results/faithful.md says how each was chosen).
+
+    Parameters
+    ----------
+    max_invented : float
+        Above this share of the output's content words unsupported by the input: ``changed`` (invention).
+    min_recall : float
+        Below this share of the input's content words said by the output: ``partial`` (content lost).
+    max_new_names : int
+        More names or numbers than this in the output and not in the input: ``changed``.
+    agents : bool
+        Whether a verb given an agent the input never gives it makes the verdict ``changed`` (a swap of agent and
+        patient always does). Off by default: on the tuning half it cost agreement (the parse of informal text
+        is noisy); the findings are reported either way.
+    negation : bool
+        Whether a different number of negations makes the verdict ``changed``.
+    """
+
+    # tuned on half the committed labels (scripts/faithful/meter_agreement.py; docs/results/faithful.md)
+    max_invented: float = 0.1
+    min_recall: float = 0.5
+    max_new_names: int = 0
+    agents: bool = False
+    negation: bool = True
+
+    def __post_init__(self) -> None:
+        for name in ("max_invented", "min_recall"):
+            value = getattr(self, name)
+            if not 0.0 <= value <= 1.0:
+                raise InputError(f"FidelityThresholds.{name} must be in [0, 1]; got {value}")
+        if self.max_new_names < 0:
+            raise InputError(f"FidelityThresholds.max_new_names must be >= 0; got {self.max_new_names}")
+
+
+@dataclass
+class FidelityScore:
+    """The meter's reading of one (input, output) pair.
+
+    ``recall`` and ``invented`` are shares in [0, 1] of content-word types; the lists hold the words behind each
+    finding (lower case); ``verdict`` is one of :data:`VERDICTS`, or None for an empty output (not scored)."""
+
+    verdict: str | None
+    reasons: list[str] = field(default_factory=list)
+    recall: float = 1.0
+    invented: float = 0.0
+    lost_words: list[str] = field(default_factory=list)
+    invented_words: list[str] = field(default_factory=list)
+    lost_names: list[str] = field(default_factory=list)
+    new_names: list[str] = field(default_factory=list)
+    negations: tuple[int, int] = (0, 0)
+    questions: tuple[int, int] = (0, 0)
+    swapped_roles: list[str] = field(default_factory=list)
+    changed_agents: list[str] = field(default_factory=list)
+
+    @property
+    def reason(self) -> str | None:
+        """The reasons in one line (None when faithful or not scored)."""
+        return "; ".join(self.reasons) or None
+
+    def to_dict(self) -> dict:
+        out = asdict(self)
+        out["reason"] = self.reason
+        return out
+
+
+@dataclass
+class _Reading:
+    """What the meter reads off one parsed text."""
+
+    content: set[str]
+    names: set[str]
+    numbers: set[str]
+    negations: int
+    questions: int
+    triples: list[tuple[str, str, str]]
+    lower_text: str
+
+
+@functools.lru_cache(maxsize=1)
+def _nlp():
+    try:
+        import spacy
+    except ImportError as error:
+        raise InputError("the fidelity meter needs spaCy: pip install 'authorguard[baselines]'") from error
+    from authorguard.text.resources import spacy_model_path
+
+    return spacy.load(spacy_model_path(), exclude=["textcat"])
+
+
+#: how many of a word's WordNet senses (most frequent first) lend their hypernyms and derivations; synonyms come
+#: from every sense (2 senses for both was tried: equal kappa on the tuning half, lower on the held-out one)
+SENSES = 4
+
+
+@functools.lru_cache(maxsize=200_000)
+def _related(word: str) -> frozenset[str]:
+    """``word``, its spelling variant, its WordNet synonyms, the lemmas of the direct hypernyms of its :data:`SENSES`
+    most frequent senses, their derivationally related forms and their Porter stems: what an output may say for
+    ``word`` and stay supported."""
+    from authorguard.text.normalise import SPELLING
+    from authorguard.text.validity import stem
+
+    from authorguard.text.resources import english_stop_words, wordnet
+
+    from authorguard.text.analysis import wordnet_synonyms
+
+    forms = {word, SPELLING.get(word, word)} | wordnet_synonyms(word, "all")
+    for synset in wordnet().synsets(word)[:SENSES]:
+        # one level up: "mom" is said by "mother", "discuss" by "talk about"
+        for kin in [synset, *synset.hypernyms()]:
+            for lemma in kin.lemmas():
+                forms.update(part for part in lemma.name().lower().split("_") if part not in english_stop_words())
+                forms.update(related.name().lower() for related in lemma.derivationally_related_forms())
+    return frozenset(forms | {stem(f) for f in forms})
+
+
+_QUESTION_END = re.compile(r"\?[!?.\s\"')]*$")
+_DIGITS = re.compile(r"\d+(?:\.\d+)?")
+
+
+def _numbers(token) -> list[str]:
+    """The numbers a token says: its digit groups (``3rd`` -> 3, ``2pm`` -> 2, ``1,000`` -> 1000) or a number word."""
+    text = token.lower_.replace(",", "")
+    return _DIGITS.findall(text) or ([_NUMBER_WORDS[text]] if text in _NUMBER_WORDS else [])
+
+
+def _agent(token) -> str:
+    lemma = token.lemma_.lower() if token.pos_ != "PRON" else token.lower_
+    return _PRONOUN.get(lemma, lemma)
+
+
+def _read(doc) -> _Reading:
+    content, names, numbers, triples = set(), set(), set(), []
+    for entity in doc.ents:  # names: what the entity recogniser calls one (a capitalised interjection is not)
+        if entity.label_ in _NAME_ENTS:
+            names.update(t.lower_ for t in entity if t.is_alpha and not t.is_stop and len(t) > 1)
+    for token in doc:
+        found = _numbers(token) if token.like_num or token.pos_ == "NUM" or any(c.isdigit() for c in token.text) else []
+        if found:
+            numbers.update(found)
+            continue
+        if token.pos_ in _CONTENT_POS and token.is_alpha and not token.is_stop and len(token.text) > 1:
+            content.add(token.lemma_.lower())
+        if token.pos_ in ("VERB", "AUX") and token.dep_ != "aux" and token.dep_ != "auxpass":
+            agents, patients = [], []
+            for child in token.children:
+                if child.dep_ in _SUBJECTS:
+                    agents.append(_agent(child))
+                elif child.dep_ in _PASSIVE_SUBJECTS or child.dep_ in _OBJECTS:
+                    patients.append(_agent(child))
+                elif child.dep_ == "agent":  # "by X" of a passive
+                    agents.extend(_agent(g) for g in child.children if g.dep_ == "pobj")
+            verb = token.lemma_.lower()
+            for agent in agents or ["-"]:
+                for patient in patients or ["-"]:
+                    if agent != "-" or patient != "-":
+                        triples.append((agent, verb, patient))
+    # the norm reads "n't" and the "nt" of "dont" as "not"
+    negations = sum(1 for t in doc if t.dep_ == "neg" or t.lower_ in _NEGATIONS or t.norm_ in _NEGATIONS)
+    # a question ends in a run of marks that holds a "?" ("really?!" is one, as its normalised "really?" is)
+    questions = sum(1 for sentence in doc.sents if _QUESTION_END.search(sentence.text))
+    return _Reading(content, names, numbers, negations, questions, triples, doc.text.lower())
+
+
+def _supported(word: str, others: set[str], other_stems: set[str]) -> bool:
+    """True when ``others`` say ``word``: the same lemma or a related form, either way round (one is the other's
+    synonym, stem, derivation or one-level hypernym)."""
+    if word in others:
+        return True
+    related = _related(word)
+    return bool(related & others) or bool(related & other_stems) or any(word in _related(o) for o in others)
+
+
+def _stems(words: set[str]) -> set[str]:
+    from authorguard.text.validity import stem
+
+    return {stem(w) for w in words}
+
+
+def _same_verb(a: str, b: str) -> bool:
+    return a == b or b in _related(a)
+
+
+def _role_findings(source: _Reading, output: _Reading) -> tuple[list[str], list[str]]:
+    swapped, changed = [], []
+    for agent, verb, patient in output.triples:
+        theirs = [(a, p) for a, v, p in source.triples if _same_verb(verb, v)]
+        if not theirs:
+            continue
+        if ("-" not in (agent, patient) and any(a == patient and p == agent and a != p for a, p in theirs)
+                and (agent, patient) not in theirs):
+            swapped.append(f"{agent} {verb} {patient}")
+        elif agent != "-" and all(a != "-" for a, _ in theirs) and agent not in {a for a, _ in theirs}:
+            if not any(_same_verb(agent, a) for a, _ in theirs):
+                changed.append(f"{agent} {verb} (input: {', '.join(sorted({a for a, _ in theirs}))})")
+    return swapped, changed
+
+
+def _appears(word: str, reading: _Reading) -> bool:
+    """``word`` (a name or a number) is said by ``reading``: as a word of its text, inside a word (``super`` in
+    ``superbowl``), as one of its numbers, or spelled nearly the same (a typo: ``detriot`` / ``detroit``)."""
+    import difflib
+
+    if word in reading.numbers or word in reading.lower_text.replace(" ", ""):
+        return True
+    if word[0].isdigit():
+        return False
+    candidates = reading.names | reading.content | set(reading.lower_text.split())
+    return any(difflib.SequenceMatcher(None, word, other).ratio() >= 0.8 for other in candidates
+               if abs(len(other) - len(word)) <= 2)
+
+
+def judge(source: _Reading, output: _Reading, thresholds: FidelityThresholds) -> FidelityScore:
+    """The verdict for one pair of readings (see the module's docstring)."""
+    source_stems, output_stems = _stems(source.content), _stems(output.content)
+    lost = sorted(w for w in source.content if not _supported(w, output.content, output_stems))
+    invented = sorted(w for w in output.content if not _supported(w, source.content, source_stems))
+    recall = 1 - len(lost) / len(source.content) if source.content else 1.0
+    invented_share = len(invented) / len(output.content) if output.content else 0.0
+    lost_names = sorted(n for n in source.names | source.numbers if not _appears(n, output))
+    new_names = sorted(n for n in output.names | output.numbers if not _appears(n, source))
+    swapped, changed_agents = _role_findings(source, output)
+    score = FidelityScore(verdict="faithful", recall=round(recall, 4), invented=round(invented_share, 4),
+                          lost_words=lost, invented_words=invented, lost_names=lost_names, new_names=new_names,
+                          negations=(source.negations, output.negations), questions=(source.questions, output.questions),
+                          swapped_roles=swapped, changed_agents=changed_agents)
+    changes = []
+    if invented_share > thresholds.max_invented:
+        changes.append(f"invents {len(invented)} of {len(output.content)} content words ({', '.join(invented[:5])})")
+    if len(new_names) > thresholds.max_new_names:
+        changes.append(f"new names or numbers: {', '.join(new_names[:5])}")
+    if thresholds.negation and source.negations != output.negations:
+        changes.append(f"negations {source.negations} -> {output.negations}")
+    if swapped:
+        changes.append(f"who does what swapped: {'; '.join(swapped[:3])}")
+    if thresholds.agents and changed_agents:
+        changes.append(f"who acts changed: {'; '.join(changed_agents[:3])}")
+    if (source.questions > 0) != (output.questions > 0):
+        changes.append(f"questions {source.questions} -> {output.questions}")
+    losses = []
+    if recall < thresholds.min_recall:
+        losses.append(f"says {recall:.0%} of the input's content words (lost: {', '.join(lost[:5])})")
+    if lost_names:
+        losses.append(f"drops names or numbers: {', '.join(lost_names[:5])}")
+    if changes:
+        score.verdict, score.reasons = "changed", changes + losses
+    elif losses:
+        score.verdict, score.reasons = "partial", losses
+    return score
+
+
+#: from how many texts :meth:`FidelityMeter.read` parses in several processes
+PARALLEL_FROM = 400
+
+
+class FidelityMeter:
+    """Score (input, output) pairs: ``score(inputs, outputs)`` -> one :class:`FidelityScore` per pair.
+
+    Parameters
+    ----------
+    thresholds : FidelityThresholds, optional
+        Where verdicts change (default: the ones tuned on the committed labels).
+    batch_size : int, default=64
+        Texts per spaCy batch.
+    n_process : int or None, default=None
+        Parsing processes; None: every core (at most 4) for :data:`PARALLEL_FROM` texts or more, else one (a process
+        costs about a second to start; parsing is most of the meter's time: 5,400 words/s a core).
+    """
+
+    def __init__(self, thresholds: FidelityThresholds | None = None, batch_size: int = 64,
+                 n_process: int | None = None) -> None:
+        self.thresholds = thresholds or FidelityThresholds()
+        self.batch_size = batch_size
+        self.n_process = n_process
+
+    def read(self, texts: Sequence[str]) -> list[_Reading]:
+        """Parse ``texts`` once (a researcher scoring many thresholds reads once and judges many times)."""
+        import os
+
+        processes = self.n_process or (min(4, os.cpu_count() or 1) if len(texts) >= PARALLEL_FROM else 1)
+        return [_read(doc) for doc in _nlp().pipe(texts, batch_size=self.batch_size, n_process=processes)]
+
+    def score(self, inputs: Sequence[str | None], outputs: Sequence[str | None]) -> list[FidelityScore]:
+        """One score per pair, in order. An output equal to its input up to whitespace is faithful unparsed; an
+        empty or missing output (a withheld record) gets ``verdict=None``; an empty input with a non-empty output is
+        ``changed`` (everything in it is invented)."""
+        inputs, outputs = list(inputs), list(outputs)
+        if len(inputs) != len(outputs):
+            raise InputError(f"the fidelity meter got {len(inputs)} inputs but {len(outputs)} outputs")
+        scores: list[FidelityScore | None] = [None] * len(inputs)
+        todo = []
+        for index, (source, output) in enumerate(zip(inputs, outputs)):
+            for name, value in (("input", source), ("output", output)):
+                if value is not None and not isinstance(value, str):
+                    raise InputError(f"pair {index}: the {name} must be a str; got {type(value).__name__}")
+            if not output or not output.strip():
+                scores[index] = FidelityScore(verdict=None, reasons=["no output (withheld): not scored"])
+            elif " ".join((source or "").split()) == " ".join(output.split()):
+                scores[index] = FidelityScore(verdict="faithful")
+            elif not source or not source.strip():
+                scores[index] = FidelityScore(verdict="changed", reasons=["the input is empty: everything is invented"],
+                                              invented=1.0)
+            else:
+                todo.append(index)
+        readings = self.read([inputs[i] for i in todo] + [outputs[i] for i in todo])
+        for k, index in enumerate(todo):
+            scores[index] = judge(readings[k], readings[len(todo) + k], self.thresholds)
+        return scores  # type: ignore[return-value]
+
+
+def verdict_counts(scores: Sequence[FidelityScore]) -> dict[str, int]:
+    """``{"faithful": n, "partial": n, "changed": n, "not scored": n}`` (zeros included)."""
+    counts = {verdict: 0 for verdict in VERDICTS} | {"not scored": 0}
+    for score in scores:
+        counts[score.verdict or "not scored"] += 1
+    return counts
+
+
+def faithful_share(scores: Sequence[FidelityScore]) -> float | None:
+    """The share of scored pairs that are faithful (None when none was scored)."""
+    scored = [s for s in scores if s.verdict is not None]
+    return sum(s.verdict == "faithful" for s in scored) / len(scored) if scored else None

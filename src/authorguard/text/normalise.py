@@ -1,0 +1,473 @@
+"""A style normaliser that cannot change what a text says: named, deterministic rules over the text.
+
+Each rule maps a writing *habit* to one fixed form, so that writers who differ only in that habit write the same
+text afterwards; none of them touches a word's meaning (a rule that would need to guess — ``'d`` as *had* or
+*would*, ``ain't``, a date written ``03/04`` — leaves the text as it is). The rules, in the order they run:
+
+====================  ==========================================================================================
+rule                  what it does (examples)
+====================  ==========================================================================================
+``unicode``           curly quotes -> straight, en/em dashes and ``--`` -> `` - ``, ``…`` -> ``...``
+``emoticons``         emoticons to one form per feeling: ``:-)`` ``=)`` ``:]`` -> ``:)``, ``:-(`` -> ``:(``,
+                      ``XD`` ``:-D`` -> ``:D``, ``;-)`` -> ``;)``, ``:-P`` -> ``:P``
+``decoration``        lines of only decoration (``*****``, ``~~~``, ``=-=-=``) dropped, runs of 3+ decoration
+                      marks inside a line dropped
+``emphasis``          emphasis marks around words dropped: ``*really*``, ``**this**``, ``_so_`` -> the words
+``brackets``          round and square brackets around a span on one line dropped, the span kept
+``punctuation``       repeated marks once: ``!!!`` -> ``!``, ``?!?`` -> ``?`` (a question stays a question),
+                      ``,,`` -> ``,``, ``....`` / ``. . .`` -> ``...``
+``contractions``      expanded where the reading is fixed: ``don't`` -> ``do not``, ``I'm`` -> ``I am``, ``we'll`` ->
+                      ``we will``, ``can't`` -> ``cannot``, ``won't`` -> ``will not``, ``dont`` -> ``do not``;
+                      ``'s`` and ``'d`` only before ``been`` (``it's been`` -> ``it has been``)
+``variants``          function-word and informal variants to one form: ``whilst`` -> ``while``, ``amongst`` ->
+                      ``among``, ``gonna`` -> ``going to``, ``wanna`` -> ``want to``, ``kinda`` -> ``kind of``,
+                      ``cuz`` -> ``because``, ``tho`` -> ``though``, ``u`` -> ``you``, ``pls`` -> ``please``,
+                      ``ok`` -> ``okay``, ``yeah`` -> ``yes``
+``elongation``        stretched words to their dictionary form: ``sooooo`` -> ``so``, ``goood`` -> ``good``,
+                      ``hahahaha`` -> ``haha``
+``spelling``          British spellings to American ones from a fixed table: ``colour`` -> ``color``,
+                      ``realise`` -> ``realize``, ``centre`` -> ``center``, ``travelled`` -> ``traveled``
+``numbers``           thousands separators on numbers of 5+ digits (``12000`` -> ``12,000``; 4-digit years left),
+                      ``10 %`` / ``10 per cent`` -> ``10%``, ``5pm`` / ``5 PM`` / ``5p.m.`` -> ``5 p.m.``
+``spacing``           one space between words, none before ``, . ; : ! ?`` and one after them before a word,
+                      no spaces at line ends, at most one blank line between paragraphs
+``casing``            shouted words lower-cased (``GROSS`` -> ``gross``; only common English words, never ``US``,
+                      ``IT``, ``WHO``, so names and acronyms stay), ``i`` -> ``I``, sentence starts capitalised
+====================  ==========================================================================================
+
+What no rule touches: URLs, e-mail addresses, @handles, text in backticks (code) — they are set aside before the
+rules run and put back after. Line breaks and paragraphs are kept (a decoration-only line is the one exception).
+
+What it protects against: the *surface* habits that character n-gram, function-word and WritePrints attackers read
+(punctuation runs, contractions, casing, spelling variety, emoticons, informal forms). What it does not: the choice
+of content words, topics, sentence length and structure, names — the content view's floor
+(docs/results/bottleneck.md) is below what any normaliser can reach. docs/results/faithful.md measures both.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from authorguard.exceptions import InputError
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One normalisation rule: a name, the text -> text function, and one line on what it does."""
+
+    name: str
+    apply: Callable[[str], str]
+    help: str
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# protected spans: set aside before the rules, put back after
+
+_PROTECTED = re.compile(
+    r"`[^`\n]+`"                                   # code in backticks
+    r"|\b(?:https?://|www\.)[^\s<>\"]+[^\s<>\".,;:!?)\]]"  # URLs (a final full stop or bracket is not part of it)
+    r"|\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b"           # e-mail addresses
+    r"|(?<![\w@])@\w+"                             # handles
+    r"|<3+|\^_+\^|-_+-|[oO0]_[oO0]|[tT]_[tT]"      # emoticons with no eyes-and-mouth form
+)
+_EMOTICON = re.compile(r"(?<![\w:;=])(?:[:;=8][-o'^]?[)(\]\[DPpOo3/\\|*]+|[xX]+D+)(?![\w])")
+_SLOT = "\ue000{}\ue001"
+_SLOT_RE = re.compile("\ue000(\\d+)\ue001")
+
+
+def _protect(text: str) -> tuple[str, list[str]]:
+    kept: list[str] = []
+
+    def hold(match: re.Match) -> str:
+        kept.append(match.group(0))
+        return _SLOT.format(len(kept) - 1)
+
+    text = _PROTECTED.sub(hold, text)
+    return _EMOTICON.sub(hold, text), kept
+
+
+def _restore(text: str, kept: list[str]) -> str:
+    return _SLOT_RE.sub(lambda m: kept[int(m.group(1))], text)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# the rules
+
+_UNICODE = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'", "`": "'",
+                          "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"', "\u2033": '"',
+                          "\u00ab": '"', "\u00bb": '"', "\u00a0": " ", "\u2009": " ", "\u202f": " "})
+_DASH = re.compile(r"[ \t]*(?:\u2014|\u2013|\u2015|--+)[ \t]*|(?<=\S)[ \t]+-[ \t]*(?=\S)|(?<=\S)[ \t]*-[ \t]+(?=\S)")
+
+
+def unicode_punctuation(text: str) -> str:
+    """Curly quotes and guillemets -> ``'`` and ``"``; en/em dashes, ``--`` and a spaced hyphen -> `` - ``; ``…``
+    -> ``...``; non-breaking spaces -> spaces. A hyphen inside a word (``well-known``) is not a dash."""
+    text = text.translate(_UNICODE).replace("\u2026", "...")
+    return _DASH.sub(" - ", text)
+
+
+_EMOTICON_FORMS = ((re.compile(r"^[:=8][-o'^]?[)\]3]+$"), ":)"), (re.compile(r"^[:=8][-o'^]?[(\[]+$"), ":("),
+                   (re.compile(r"^;[-o'^]?[)\]D]+$"), ";)"), (re.compile(r"^(?:[:=8][-o'^]?D+|[xX]+D+)$"), ":D"),
+                   (re.compile(r"^[:;=8][-o'^]?[Pp]+$"), ":P"))
+
+
+def canonical_emoticon(emoticon: str) -> str:
+    """One form per feeling (smile, frown, wink, laugh, tongue); any other emoticon as it is."""
+    for pattern, form in _EMOTICON_FORMS:
+        if pattern.match(emoticon):
+            return form
+    return emoticon
+
+
+def emoticons(text: str) -> str:
+    """Emoticons to one form per feeling (they are set aside as protected spans; this rewrites those spans)."""
+    return text  # applied to the protected spans by :func:`normalise` (see ``_restore_emoticons``)
+
+
+_DECORATION_LINE = re.compile(r"^[ \t]*[*~=#+_\-<>^.\u2022|/\\]{3,}[ \t]*$", re.MULTILINE)
+_DECORATION_RUN = re.compile(r"(?:[*~=#_+^\u2022][ \t]?){3,}")
+
+
+def decoration(text: str) -> str:
+    """Lines of decoration marks only are dropped (the line break with them); runs of 3+ decoration marks
+    (``*``, ``~``, ``=``, ``#``, ``_``, ``+``, ``^``, bullets) inside a line are dropped."""
+    text = _DECORATION_LINE.sub("\ue002", text)
+    text = re.sub(r"\ue002\n?", "", text)
+    return _DECORATION_RUN.sub(" ", text)
+
+
+_EMPHASIS = re.compile(r"(?<![\w*])(\*{1,2}|_{1,2}|~)(?=\S)([^*_~\n]{1,80}?)(?<=\S)\1(?![\w*])")
+
+
+def emphasis(text: str) -> str:
+    """Emphasis marks around a span of one line dropped: ``*really*``, ``**this**``, ``_so_``, ``~sigh~``."""
+    previous = None
+    while previous != text:
+        previous, text = text, _EMPHASIS.sub(r"\2", text)
+    text = re.sub(r"(?<!\w)\*(?=\w)|(?<=\w)\*(?!\w)", "", text)  # an unpaired mark at a word's edge
+    return text
+
+
+_BRACKETS = re.compile(r"[(\[]([^()\[\]\n]*)[)\]]")
+
+
+def brackets(text: str) -> str:
+    """Round and square brackets around a span on one line dropped; the span stays where it was. A list marker
+    such as ``1)`` has no opening bracket and is left."""
+    previous = None
+    while previous != text:
+        previous, text = text, _BRACKETS.sub(lambda m: f" {m.group(1).strip()} " if m.group(1).strip() else " ", text)
+    return text
+
+
+_ELLIPSIS = re.compile(r"\.(?:[ \t]?\.){2,}")
+_MARK_RUN = re.compile(r"[!?](?:[ \t]*[!?1])+|([,;:])(?:[ \t]*\1)+")
+
+
+def _one_mark(match: re.Match) -> str:
+    run = match.group(0)
+    if match.group(1):
+        return match.group(1)
+    return "?" if "?" in run else "!"
+
+
+def punctuation(text: str) -> str:
+    """Repeated marks once: ``!!!`` -> ``!``, ``?!?`` and ``!?`` -> ``?`` (a question stays a question), ``!!1``
+    -> ``!``, ``,,`` -> ``,``; any run of dots of three or more (``....``, ``. . .``) -> ``...``."""
+    text = _ELLIPSIS.sub("...", text)
+    return _MARK_RUN.sub(_one_mark, text)
+
+
+# contractions whose reading is fixed; the apostrophe-less forms only where no English word is spelled that way
+_FIXED_CONTRACTIONS = {
+    "can't": "cannot", "won't": "will not", "shan't": "shall not", "i'm": "I am", "let's": "let us",
+    "y'all": "you all", "ya'll": "you all", "dont": "do not", "doesnt": "does not", "didnt": "did not",
+    "isnt": "is not", "wasnt": "was not", "arent": "are not", "werent": "were not", "havent": "have not",
+    "hasnt": "has not", "hadnt": "had not", "couldnt": "could not", "wouldnt": "would not",
+    "shouldnt": "should not", "mustnt": "must not", "im": "I am", "ive": "I have", "youre": "you are",
+    "theyre": "they are", "didn't": "did not", "cant": "cannot", "thats": "that is", "whats": "what is",
+}
+_SUFFIXES = {"n't": " not", "'re": " are", "'ve": " have", "'ll": " will", "'m": " am"}
+_APOSTROPHE_WORD = re.compile(r"\b[A-Za-z]+(?:n't|'[A-Za-z]{1,2})\b|\b[A-Za-z]+\b")
+
+
+def _match_case(replacement: str, original: str) -> str:
+    if original.isupper() and len(original) > 1 and replacement != "I":
+        return replacement.upper()
+    if original[:1].isupper():
+        return replacement[:1].upper() + replacement[1:]
+    return replacement
+
+
+def _expand_contraction(match: re.Match) -> str:
+    word = match.group(0)
+    lower = word.lower()
+    if lower in _FIXED_CONTRACTIONS:
+        return _match_case(_FIXED_CONTRACTIONS[lower], word)
+    for suffix, expansion in _SUFFIXES.items():
+        if lower.endswith(suffix) and len(lower) > len(suffix):
+            stem = word[: -len(suffix)]
+            if stem.lower() == "i":
+                stem = "I"
+            tail = expansion.upper() if word.isupper() and len(word) > 2 else expansion
+            return stem + tail
+    return word
+
+
+_BEEN = re.compile(r"\b([A-Za-z]+)'([sd])(\s+been)\b", re.IGNORECASE)
+
+
+def contractions(text: str) -> str:
+    """Contractions expanded where the reading is fixed (``n't``, ``'re``, ``'ve``, ``'ll``, ``'m``, ``can't``,
+    ``won't``, the apostrophe-less ``dont`` / ``im`` / ``cant`` …); ``'s`` and ``'d`` only before ``been``, where
+    they can only be *has* and *had*; every other ``'s`` (*is*, *has* or a possessive) and ``'d`` (*had* or
+    *would*) is left as written."""
+    text = _BEEN.sub(lambda m: m.group(1) + (" has" if m.group(2).lower() == "s" else " had") + m.group(3), text)
+    return _APOSTROPHE_WORD.sub(_expand_contraction, text)
+
+
+#: informal and function-word variants -> one form (single words only; each a variant of the same word or phrase)
+VARIANTS = {
+    "whilst": "while", "amongst": "among", "amidst": "amid", "unto": "to", "gonna": "going to", "wanna": "want to",
+    "gotta": "got to", "kinda": "kind of", "sorta": "sort of", "outta": "out of", "lotta": "lot of",
+    "dunno": "do not know", "lemme": "let me", "gimme": "give me", "cuz": "because", "coz": "because",
+    "bc": "because", "b/c": "because", "tho": "though", "altho": "although", "thru": "through",
+    "til": "until", "u": "you", "pls": "please", "plz": "please", "thx": "thanks",
+    "thanx": "thanks", "ppl": "people", "b4": "before", "ok": "okay", "k": "okay", "kk": "okay",
+    "alright": "all right", "yeah": "yes", "yea": "yes", "yep": "yes", "yup": "yes", "nope": "no", "nah": "no",
+    "wat": "what", "wut": "what", "dat": "that", "abt": "about", "w/": "with",
+    "w/o": "without", "smth": "something", "sth": "something", "bday": "birthday", "nite": "night",
+    "tonite": "tonight", "gf": "girlfriend", "bf": "boyfriend", "fav": "favorite",
+    "fave": "favorite", "prolly": "probably", "srsly": "seriously", "jk": "just kidding",
+    "idk": "I do not know", "imo": "in my opinion", "imho": "in my opinion", "btw": "by the way", "omg": "oh my god",
+    "tbh": "to be honest", "rly": "really",
+}
+# Left out on purpose, each has a second reading: "cause" (a noun), "def", "ur" (*your* or *you're*), "till" (a
+# cash till), "cos" (the cosine), "k" (a thousand), "dis" (a verb), "bro" (a brother or a friend).
+_VARIANT = re.compile(r"(?<![\w'/])(" + "|".join(sorted(map(re.escape, VARIANTS), key=len, reverse=True))
+                      + r")(?![\w'/])", re.IGNORECASE)
+
+
+def variants(text: str) -> str:
+    """Informal and function-word variants to one form (:data:`VARIANTS`): ``whilst`` -> ``while``, ``gonna`` ->
+    ``going to``, ``u`` -> ``you``, ``ok`` -> ``okay`` … A one- or two-letter variant in capitals (``U``, ``BC``) may
+    be a letter or a name and is left, except ``OK``; a longer one in capitals (``OMG``) gets its expansion with a
+    capital first letter (shouting is the ``casing`` rule's)."""
+
+    def replace(match: re.Match) -> str:
+        word = match.group(0)
+        if word.isupper() and len(word) <= 2 and word != "OK":
+            return word
+        expansion = VARIANTS[word.lower()]
+        return expansion[:1].upper() + expansion[1:] if word[:1].isupper() else expansion
+
+    return _VARIANT.sub(replace, text)
+
+
+@functools.lru_cache(maxsize=100_000)
+def _known(word: str) -> bool:
+    from authorguard.text.resources import english_stop_words, wordnet
+
+    return word in english_stop_words() or bool(wordnet().synsets(word))
+
+
+_STRETCHED = re.compile(r"\b[^\W\d_]*([^\W\d_])\1{2,}[^\W\d_]*\b")
+_LAUGH = re.compile(r"\b(?:(?:h[aeiou]){3,}h?|(?:[aeiou]h){3,})\b", re.IGNORECASE)
+_RUN = re.compile(r"([^\W\d_])\1{2,}")
+
+
+@functools.lru_cache(maxsize=100_000)
+def _unstretched(word: str) -> str:
+    runs = list(_RUN.finditer(word))
+    lower = word.lower()
+    # try every way of cutting each run to two or one letters; the first known word wins (two letters first)
+    for counts in itertools.product((2, 1), repeat=len(runs)):
+        pieces, end = [], 0
+        for run, count in zip(runs, counts):
+            pieces.append(lower[end:run.start()] + run.group(1).lower() * count)
+            end = run.end()
+        candidate = "".join(pieces) + lower[end:]
+        if _known(candidate):
+            break
+    else:
+        candidate = _RUN.sub(lambda m: m.group(1).lower() * 2, lower)
+    if word.isupper():
+        return candidate.upper()
+    return candidate[:1].upper() + candidate[1:] if word[:1].isupper() else candidate
+
+
+_ROMAN = re.compile(r"^[IVXLCDM]+$")
+
+
+def elongation(text: str) -> str:
+    """Stretched words to their dictionary form: a letter repeated three or more times is cut to two or one,
+    whichever gives a word WordNet or the stop-word list knows (``sooo`` -> ``so``, ``goood`` -> ``good``); laughter
+    to one form (``hahahaha`` -> ``haha``). A stretched word with no known form keeps two letters per run. Roman
+    numerals (``III``, ``XXX``) are numbers, not stretched words, and are left."""
+    text = _LAUGH.sub(lambda m: _match_case("haha", m.group(0)), text)
+    return _STRETCHED.sub(lambda m: m.group(0) if _ROMAN.match(m.group(0)) else _unstretched(m.group(0)), text)
+
+
+#: British -> American spellings (a fixed table: a suffix rule would turn ``four`` into ``for``)
+SPELLING = dict(pair.split(":") for pair in """
+colour:color colours:colors coloured:colored colourful:colorful favour:favor favours:favors favoured:favored
+favourite:favorite favourites:favorites honour:honor honours:honors honoured:honored humour:humor labour:labor
+neighbour:neighbor neighbours:neighbors neighbourhood:neighborhood behaviour:behavior behaviours:behaviors
+flavour:flavor flavours:flavors harbour:harbor rumour:rumor rumours:rumors vapour:vapor savour:savor
+armour:armor endeavour:endeavor parlour:parlor splendour:splendor vigour:vigor odour:odor glamour:glamor
+centre:center centres:centers centred:centered theatre:theater theatres:theaters metre:meter metres:meters
+litre:liter litres:liters fibre:fiber spectre:specter sombre:somber calibre:caliber
+realise:realize realised:realized realises:realizes realising:realizing organise:organize organised:organized
+organising:organizing organisation:organization organisations:organizations recognise:recognize
+recognised:recognized recognising:recognizing apologise:apologize apologised:apologized apologising:apologizing
+criticise:criticize criticised:criticized emphasise:emphasize emphasised:emphasized summarise:summarize
+memorise:memorize prioritise:prioritize specialise:specialize specialised:specialized sympathise:sympathize
+utilise:utilize finalise:finalize minimise:minimize maximise:maximize customise:customize
+analyse:analyze analysed:analyzed analysing:analyzing paralyse:paralyze paralysed:paralyzed
+travelled:traveled travelling:traveling traveller:traveler travellers:travelers cancelled:canceled
+cancelling:canceling labelled:labeled modelling:modeling modelled:modeled fuelled:fueled counselling:counseling
+jewellery:jewelry marvellous:marvelous woollen:woolen
+defence:defense offence:offense licence:license pretence:pretense
+grey:gray greys:grays catalogue:catalog dialogue:dialog analogue:analog
+programme:program programmes:programs cheque:check cheques:checks tyre:tire tyres:tires
+kerb:curb plough:plow sceptical:skeptical sceptic:skeptic aluminium:aluminum aeroplane:airplane
+manoeuvre:maneuver oestrogen:estrogen paediatric:pediatric encyclopaedia:encyclopedia mum:mom mums:moms
+judgement:judgment acknowledgement:acknowledgment ageing:aging enrol:enroll enrolment:enrollment
+fulfil:fulfill skilful:skillful wilful:willful instalment:installment practise:practice practised:practiced
+""".split())
+_SPELLING = re.compile(r"\b(" + "|".join(sorted(SPELLING, key=len, reverse=True)) + r")\b", re.IGNORECASE)
+
+
+def spelling(text: str) -> str:
+    """British spellings to American ones from the fixed table :data:`SPELLING` (case kept)."""
+    return _SPELLING.sub(lambda m: _match_case(SPELLING[m.group(0).lower()], m.group(0)), text)
+
+
+_LONG_NUMBER = re.compile(r"(?<![\d.,/:\w-])(\d{5,})(?![\d,:/]|\.\d)")
+_PERCENT = re.compile(r"(\d)[ \t]*(?:%|per[ \t]?cent\b|percent\b)", re.IGNORECASE)
+_CLOCK = re.compile(r"\b(\d{1,2}(?::\d{2})?)[ \t]*([aApP])\.?[ \t]?[mM]\b\.?")
+
+
+def numbers(text: str) -> str:
+    """Numbers to one form: thousands separators on integers of five or more digits (a four-digit number may be a
+    year and is left; so are numbers inside codes, decimals and phone numbers); ``10 %``, ``10 per cent`` and
+    ``10 percent`` -> ``10%``; ``5pm``, ``5 PM``, ``5 p.m`` -> ``5 p.m.``"""
+    text = _LONG_NUMBER.sub(lambda m: f"{int(m.group(1)):,}" if not m.group(1).startswith("0") else m.group(1), text)
+    text = _PERCENT.sub(r"\1%", text)
+    return _CLOCK.sub(lambda m: f"{m.group(1)} {m.group(2).lower()}.m.", text)
+
+
+_SPACES = re.compile(r"[ \t\f\v]+")
+_SPACE_BEFORE = re.compile(r"[ \t]+(?=[,.;:!?](?:\s|$|[\"')]))|[ \t]+(?=[,;:!?]\S)")
+_SPACE_AFTER = re.compile(r"(?<=[a-z][,;!?])(?=[A-Za-z])|(?<=\w\.\.\.)(?=[A-Za-z])|(?<=[a-z]{2}[.])(?=[A-Z][a-z])|(?<=[A-Za-z][,])(?=[A-Za-z])")
+_BLANK_LINES = re.compile(r"\n[ \t]*(?:\n[ \t]*)+")
+
+
+def spacing(text: str) -> str:
+    """One space between words; none before ``, . ; : ! ?``; one after ``, ; ! ?`` (and after a full stop that
+    ends a word and is followed by a capitalised word) when a word follows at once; no spaces at the start or end
+    of a line; paragraphs separated by one blank line. Numbers (``3.5``, ``1,000``), abbreviations (``U.S.``) and
+    times (``10:30``) are left as written."""
+    text = _SPACES.sub(" ", text)
+    text = _SPACE_BEFORE.sub("", text)
+    text = _SPACE_AFTER.sub(" ", text)
+    text = "\n".join(line.strip() for line in text.split("\n"))
+    return _BLANK_LINES.sub(lambda m: "\n\n" if m.group(0).count("\n") > 1 else "\n", text).strip()
+
+
+#: capitalised words that are names or acronyms as often as they are shouted words: never lower-cased
+ACRONYMS = frozenset({"US", "USA", "IT", "WHO", "AIDS", "ACT", "SAT", "NOW", "CAN", "OR", "IN", "ME", "MA", "PA",
+                      "OK", "HI", "OH", "AM", "PM", "UN", "EU", "UK", "TV", "ID", "AD", "BC", "CD", "DVD", "PC",
+                      "CIA", "FBI", "NBA", "NFL", "GOP", "CEO", "MAC", "APP", "NET", "ART", "MIT", "CAT", "DOS",
+                      "WAR", "SUN", "JAVA", "BASIC", "RAM", "ROM", "GAP", "ION", "POP", "RAP", "ABC", "CBS", "ESPN"})
+_CAPS_WORD = re.compile(r"\b[A-Z][A-Z']*[A-Z]\b")
+_SENTENCE_START = re.compile(r"(^|[.!?][\"')]?\s+|\n)([\"'(]?)([a-z])")
+_LONE_I = re.compile(r"(?<![\w'-])i(?=(?:\s|$|[,.;:!?'\"]))")
+
+
+@functools.lru_cache(maxsize=100_000)
+def _common(word: str) -> bool:
+    """A lower-case word that is a stop word or whose WordNet lemmas were seen at least 3 times in SemCor: common
+    enough that its capitals are shouting, not a name (``gross``, ``kill`` yes; ``josh``, ``frank`` no)."""
+    from authorguard.text.resources import english_stop_words, wordnet
+
+    if word in english_stop_words():
+        return True
+    wn = wordnet()
+    base = {word, wn.morphy(word) or word}
+    return sum(lemma.count() for synset in wn.synsets(word) for lemma in synset.lemmas()
+               if lemma.name().lower() in base) >= 3
+
+
+def casing(text: str) -> str:
+    """Casing habits to one form: shouted words lower-cased, ``i`` -> ``I``, each sentence's first letter
+    capitalised. A word in capitals is lower-cased when its lower-case form is common English (:func:`_common`, or
+    written in lower case elsewhere in the text) and it is not in :data:`ACRONYMS`; a word the text also writes
+    with a capital first letter only (a name: ``JOSH`` beside ``Josh``) gets that form. Names and acronyms in
+    capitals that are not common words (``JOHN``, ``NASA``) stay as written."""
+    lower_words = set(re.findall(r"\b[a-z]+\b", text))
+    title_words = set(re.findall(r"\b[A-Z][a-z]+\b", text)) - {w.capitalize() for w in lower_words}
+
+    def lower(match: re.Match) -> str:
+        word = match.group(0)
+        if word in ACRONYMS or not word.replace("'", "").isalpha():
+            return word
+        if word.capitalize() in title_words:
+            return word.capitalize()
+        small = word.lower()
+        return small if small in lower_words or _common(small.replace("'", "")) else word
+
+    text = _CAPS_WORD.sub(lower, text)
+    text = _LONE_I.sub("I", text)
+    return _SENTENCE_START.sub(lambda m: m.group(1) + m.group(2) + m.group(3).upper(), text)
+
+
+#: every rule, in the order :func:`normalise` runs them
+RULES: dict[str, Rule] = {rule.name: rule for rule in (
+    Rule("unicode", unicode_punctuation, "curly quotes, dashes and the ellipsis character to ASCII forms"),
+    Rule("emoticons", emoticons, "emoticons to one form per feeling (:) :( ;) :D :P)"),
+    Rule("decoration", decoration, "decoration-only lines and runs of decoration marks dropped"),
+    Rule("emphasis", emphasis, "emphasis marks around words dropped (*really*, _so_)"),
+    Rule("brackets", brackets, "brackets around a span dropped, the span kept"),
+    Rule("punctuation", punctuation, "repeated marks once (!!! ?!? ,,), dots to one ellipsis"),
+    Rule("contractions", contractions, "contractions with one reading expanded (don't, I'm, we'll)"),
+    Rule("variants", variants, "function-word and informal variants to one form (whilst, gonna, u, ok)"),
+    Rule("elongation", elongation, "stretched words to their dictionary form (sooo, hahaha)"),
+    Rule("spelling", spelling, "British spellings to American ones (colour, realise, centre)"),
+    Rule("numbers", numbers, "thousands separators, percent and clock times to one form"),
+    Rule("spacing", spacing, "spaces around punctuation, between words, and blank lines"),
+    Rule("casing", casing, "shouted words lower-cased, i -> I, sentence starts capitalised"),
+)}
+
+
+def check_rules(rules: Sequence[str] | str | None) -> tuple[str, ...]:
+    """The rule names to run, in :data:`RULES` order: ``None`` or ``"all"`` for every rule, or a sequence (or a
+    comma-separated string) of names; an unknown name is a one-line :class:`InputError`."""
+    if rules is None or rules == "all":
+        return tuple(RULES)
+    names = [r.strip() for r in rules.split(",")] if isinstance(rules, str) else list(rules)
+    unknown = [name for name in names if name not in RULES]
+    if unknown:
+        raise InputError(f"unknown normalise rule(s) {', '.join(map(repr, unknown))}; known: {', '.join(RULES)}")
+    return tuple(name for name in RULES if name in names)
+
+
+def normalise(text: str, rules: Sequence[str] | str | None = None) -> str:
+    """``text`` with every rule in ``rules`` (default: all of :data:`RULES`) applied in order; URLs, e-mail
+    addresses, handles and code are left as written, and emoticons are canonicalised only by the ``emoticons``
+    rule.
+
+    >>> normalise("OMG i can't believe it!!! We were SO happy (really) :-)")
+    'Oh my god I cannot believe it! We were so happy really :)'
+    """
+    names = check_rules(rules)
+    text, kept = _protect(text)
+    for name in names:
+        text = RULES[name].apply(text)
+    if "emoticons" in names:
+        kept = [canonical_emoticon(span) for span in kept]
+    return _restore(text, kept)

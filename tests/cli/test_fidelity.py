@@ -1,0 +1,59 @@
+"""``authorguard fidelity`` and the fidelity fields of ``authorguard obfuscate``."""
+
+from __future__ import annotations
+
+import json
+
+from typer.testing import CliRunner
+
+from authorguard.cli.app import app
+
+runner = CliRunner()
+
+
+def _run(*args):
+    return runner.invoke(app, [str(a) for a in args])
+
+
+def _jsonl(path):
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def test_fidelity_scores_every_pair_and_keeps_every_field(tmp_path):
+    pairs = [{"src": "The dog bit the man.", "dst": "The man bit the dog.", "tool": "x"},
+             {"src": "I like tea.", "dst": "I like tea.", "tool": "y"},
+             {"src": "We met in Paris.", "dst": None, "tool": "z"}]
+    source = tmp_path / "pairs.jsonl"
+    source.write_text("".join(json.dumps(p) + "\n" for p in pairs), encoding="utf-8")
+    result = _run("fidelity", source, "--input-field", "src", "--output-field", "dst", "-o", tmp_path / "scored.jsonl")
+    assert result.exit_code == 0, result.output
+    rows = _jsonl(tmp_path / "scored.jsonl")
+    assert [r["tool"] for r in rows] == ["x", "y", "z"] and [r["dst"] for r in rows] == [p["dst"] for p in pairs]
+    assert [r["fidelity"] for r in rows] == ["changed", "faithful", None]
+    assert "who does what swapped" in rows[0]["fidelity_reason"] and rows[1]["fidelity_reason"] is None
+    assert "1 faithful, 0 partial, 1 changed, 1 not scored" in " ".join(result.stderr.split())
+
+
+def test_fidelity_bad_input_is_one_line(tmp_path):
+    source = tmp_path / "pairs.jsonl"
+    source.write_text('{"input": "a"}\n', encoding="utf-8")
+    result = _run("fidelity", source, "-o", tmp_path / "out.jsonl")
+    assert result.exit_code == 2 and "line 1 has no 'output' field" in result.stderr
+    assert not (tmp_path / "out.jsonl").exists()
+    source.write_bytes(b'{"input": "\xff", "output": "b"}\n')
+    result = _run("fidelity", source, "-o", tmp_path / "out.jsonl")
+    assert result.exit_code == 2 and "UTF-8" in result.stderr
+
+
+def test_obfuscate_normalise_writes_the_fidelity_of_each_record(tmp_path):
+    texts = ["i dont know... it's been SOOO long!!!", "Fine.", "We were SO happy (really) :-)"]
+    source = tmp_path / "in.jsonl"
+    source.write_text("".join(json.dumps({"id": i, "text": t}) + "\n" for i, t in enumerate(texts)), encoding="utf-8")
+    result = _run("obfuscate", source, "-o", tmp_path / "out.jsonl", "--method", "normalise")
+    assert result.exit_code == 0, result.output
+    rows = _jsonl(tmp_path / "out.jsonl")
+    assert [r["id"] for r in rows] == [0, 1, 2] and rows[0]["text"] == "I do not know... It has been so long!"
+    assert [r["fidelity"] for r in rows] == ["faithful"] * 3
+    assert "3 faithful, 0 partial, 0 changed" in " ".join(result.stderr.split())
+    quiet = _run("obfuscate", source, "-o", tmp_path / "plain.jsonl", "--method", "normalise", "--no-fidelity")
+    assert quiet.exit_code == 0 and "fidelity" not in _jsonl(tmp_path / "plain.jsonl")[0]

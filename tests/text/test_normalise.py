@@ -1,0 +1,111 @@
+"""The style normaliser: each rule on written examples (what it changes and what it must leave), idempotence and
+the content words kept in order on real blog posts."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from authorguard.exceptions import InputError
+from authorguard.text.normalise import RULES, SPELLING, VARIANTS, check_rules, normalise
+
+
+def one(rule: str, text: str) -> str:
+    return normalise(text, [rule])
+
+
+@pytest.mark.parametrize("rule, text, expected", [
+    ("unicode", "\u201cHi,\u201d she said \u2014 it\u2019s late\u2026", '"Hi," she said - it\'s late...'),
+    ("unicode", "a well-known fact -- really", "a well-known fact - really"),
+    ("emoticons", "great :-) and sad :-( and lol XD ;-)", "great :) and sad :( and lol :D ;)"),
+    ("decoration", "Title\n*****\nText ~~~ here", "Title\nText  here"),
+    ("emphasis", "I *really* mean **this** and _that_", "I really mean this and that"),
+    ("brackets", "the cost (in 1997) was [sic] high", "the cost  in 1997  was  sic  high"),
+    ("punctuation", "What?!?! No!!! Wait,, so.... ok", "What? No! Wait, so... ok"),
+    ("contractions", "I'm sure we can't, they won't, it's been long, you'd go", "I am sure we cannot, they will not, it has been long, you'd go"),
+    ("contractions", "DON'T dont didn't", "DO NOT do not did not"),
+    ("variants", "whilst u wanna go, ok?", "while you want to go, okay?"),
+    ("elongation", "sooooo goood hahahaha", "so good haha"),
+    ("spelling", "My favourite colour. Colour!", "My favorite color. Color!"),
+    ("numbers", "12000 people, 10 per cent, at 5pm in 1997", "12,000 people, 10%, at 5 p.m. in 1997"),
+    ("spacing", "Hello ,world !How  are you?\n\n\n\nNext", "Hello, world! How are you?\n\nNext"),
+    ("casing", "i said GROSS . the US and the UN", "I said gross . The US and the UN"),
+])
+def test_rule_examples(rule, text, expected):
+    assert one(rule, text) == expected
+
+
+@pytest.mark.parametrize("text", [
+    "Visit http://example.com/a?b=c,d or `x = y...` and mail me@site.org, @handle!!",
+])
+def test_protected_spans_are_left_as_written(text):
+    out = normalise(text)
+    for span in ("http://example.com/a?b=c,d", "`x = y...`", "me@site.org", "@handle"):
+        assert span in out
+
+
+def test_what_the_rules_must_leave():
+    # a name in capitals that is no common word, acronyms that are also words, roman numerals, a year, a decimal
+    assert normalise("I met JOHN at NASA. The US and IT people. Episode III in 1997 cost 3.5 dollars.") == \
+        "I met JOHN at NASA. The US and IT people. Episode III in 1997 cost 3.5 dollars."
+    # a name written in capitals that is also a word keeps the text's own capitalised form
+    assert "Josh" in normalise("Josh called. JOSH!!! pick up")
+    # 's and 'd are ambiguous (is / has / possessive; had / would): left as written
+    assert normalise("He's here and she'd go to Anna's") == "He's here and she'd go to Anna's"
+    # a question stays a question, an exclamation stays one
+    assert normalise("Really?!!") == "Really?" and normalise("Yes!!!") == "Yes!"
+
+
+def test_paragraphs_and_line_breaks_are_kept():
+    text = "first line\nsecond line\n\nnew paragraph"
+    assert normalise(text).split("\n") == ["First line", "Second line", "", "New paragraph"]
+
+
+def test_unknown_rule_is_one_line_error():
+    with pytest.raises(InputError, match="unknown normalise rule.*'nope'"):
+        check_rules("spacing,nope")
+    assert check_rules("casing,spacing") == ("spacing", "casing")  # always in table order
+    assert check_rules(None) == tuple(RULES)
+
+
+@pytest.fixture(scope="module")
+def blog_posts():
+    from authorguard import registry
+
+    blogs = registry.datasets.get("blogs")()
+    return [t for t in blogs.texts[:4000] if 5 <= len(t.split()) <= 300][:400]
+
+
+def test_idempotent_on_real_posts(blog_posts):
+    for text in blog_posts:
+        once = normalise(text)
+        assert normalise(once) == once, text[:200]
+
+
+_WORD = re.compile(r"[^\W\d_]+")
+
+
+def _content_lemmas(text: str) -> list[str]:
+    """Content-word lemmas in order, with each word-level map of the normaliser applied (so only what a rule may
+    change is mapped: variants, spellings, elongations, contractions, laughter, "per cent")."""
+    from authorguard.text.analysis import lemmatize
+    from authorguard.text.resources import english_stop_words
+
+    words = []
+    for word in _WORD.findall(normalise(text, ["contractions", "variants", "elongation", "spelling", "numbers"]).lower()):
+        if word not in english_stop_words() and len(word) > 2 and word != "haha":
+            words.append(lemmatize(word))
+    return words
+
+
+def test_content_words_kept_in_order(blog_posts):
+    """The punctuation, spacing, casing, emphasis, brackets and decoration rules never add, drop or reorder a
+    content word: the content lemmas of the output equal the input's after the word-level maps."""
+    for text in blog_posts:
+        assert _content_lemmas(normalise(text)) == _content_lemmas(text), text[:200]
+
+
+def test_tables_map_words_to_other_words():
+    assert all(k != v and " " not in k for k, v in SPELLING.items())
+    assert all(k != v for k, v in VARIANTS.items())
