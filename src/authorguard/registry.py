@@ -75,7 +75,8 @@ embeddings = Registry("embeddings")
 
 # ``info`` of a method: ``output`` (text / vectors), ``model`` (required / packaged), ``extra`` (the pip extra it
 # needs), ``weights`` (pretrained weights set up by ``authorguard setup --models``) and ``protects`` (what it protects
-# against, as measured: the README's methods table), shown by ``authorguard methods`` without importing anything.
+# against, as measured: the README's methods table) and ``faithful`` (its share of faithful outputs by blind hand
+# labels, docs/results/faithful.md), shown by ``authorguard methods`` without importing anything.
 methods.register("syntf", "authorguard.methods.syntf:SynTF",
                  "Differentially private synthetic term-frequency vectors (Weggenmann & Kerschbaum, SIGIR'18).",
                  output="vectors", protects="stylometry on the released vectors (pure ε-DP per document)")
@@ -93,7 +94,8 @@ methods.register("synonyms", "authorguard.methods.perturbation:SynonymReplacemen
                  output="text", protects="little: an attacker retrained on its output reads through")
 methods.register("normalise", "authorguard.methods.normalise:Normalise",
                  "Deterministic style normaliser (contractions, punctuation runs, casing, spelling and informal variants, emoticons, spacing): faithful by construction.",
-                 output="text", protects="surface habits (punctuation, casing, contractions, variants); not word choice or content")
+                 output="text", protects="surface habits (punctuation, casing, contractions, variants); not word choice or content",
+                 faithful="99 of 100 (BAC-10 posts)")
 methods.register("syntf-text", "authorguard.methods.syntf_text:SynTFText",
                  "SynTF's synthetic bag of words as text (reverse-vectorised; public GloVe vocabulary by default).",
                  output="text", protects="stylometry on the release (an ε-DP bag of words, not prose)")
@@ -111,7 +113,8 @@ methods.register("a4nt-neutral", "authorguard.methods.a4nt:A4NTNeutral",
                  output="text", model="packaged", extra="neural", protects="the attribute classifier it was trained against (blog-age)")
 methods.register("tarot", "authorguard.methods.tarot:Tarot",
                  "TAROT-DPO (Loiseau et al.): SmolLM2-135M rewriter, SFT then DPO on utility + author-dissimilarity rewards.",
-                 output="text", model="packaged", extra="neural", protects="static stylometry, partly (a few points)", weights="smollm2")
+                 output="text", model="packaged", extra="neural", protects="static stylometry, partly (a few points)", weights="smollm2",
+                 faithful="2 of 100 kept rewrites (BAC-10 chunks)")
 methods.register("tarot-ppo", "authorguard.methods.tarot:TarotPPO",
                  "TAROT-PPO (Loiseau et al.): the SFT policy optimised by PPO on the same reward, KL penalty to the SFT policy.",
                  output="text", model="packaged", extra="neural", protects="static stylometry, partly (a few points)", weights="smollm2")
@@ -126,7 +129,8 @@ methods.register("zero-shot-rewrite", "authorguard.methods.tarot:ZeroShotRewrite
                  output="text", model="packaged", extra="neural", protects="static stylometry, partly (a few points)", weights="smollm2")
 methods.register("bottleneck", "authorguard.methods.bottleneck:Bottleneck",
                  "Style bottleneck: a SmolLM2-135M realiser writes text from a style-free view of the input (content words, lemmas, canonical synonyms or SynTF's ε-DP bag), never from the input.",
-                 output="text", model="packaged", extra="neural", protects="everything the view drops, by construction; not what the view keeps (its floor)", weights="smollm2")
+                 output="text", model="packaged", extra="neural", protects="everything the view drops, by construction; not what the view keeps (its floor)", weights="smollm2",
+                 faithful="0-7 of 100 (BAC-10 posts, two annotators)")
 methods.register("view:content", "authorguard.methods.bottleneck:ContentView",
                  "The content view itself (content words in order, names and numbers, sentence ends): the content floor.",
                  output="text", protects="function words, punctuation, casing (the view keeps the content words)")

@@ -26,7 +26,8 @@ def method_rows() -> list[dict]:
         needs = method_problems(name)
         rows.append({"name": name, "output": info.get("output", "text"), "model": info.get("model", "none"),
                      "extra": info.get("extra", ""), "description": registry.methods.describe(name),
-                     "protects": info.get("protects", ""), "ready": not needs, "needs": needs})
+                     "protects": info.get("protects", ""), "faithful": info.get("faithful", ""), "ready": not needs,
+                     "needs": needs})
     return rows
 
 
@@ -39,7 +40,8 @@ def method_block(row: dict, width: int) -> str:
         facts.append(f"extra: {row['extra']}")
     head = f"{row['name']} - {'ready' if row['ready'] else 'not ready here'} ({'; '.join(facts)})"
     lines = textwrap.wrap(head, width, subsequent_indent="    ")
-    for label, text in (("", row["description"]), ("protects against: ", row["protects"])):
+    for label, text in (("", row["description"]), ("protects against: ", row["protects"]),
+                        ("faithful outputs (blind hand labels): ", row.get("faithful", ""))):
         if text:
             lines += textwrap.wrap(label + text, width, initial_indent="  ", subsequent_indent="    ")
     for need in row["needs"]:
