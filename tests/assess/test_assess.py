@@ -41,9 +41,10 @@ def planted_corpus(path, documents_per_author=12, seed=0):
     return path
 
 
-def _result(name, worst, utility, n=40, reference=False, flagged=None, records=None):
+def _result(name, worst, utility, n=40, reference=False, flagged=None, records=None, changed=None):
     return SettingResult(name, "original" if reference else name, {}, worst, wilson_interval(worst, n), "char-ngrams / static",
-                         {}, {}, n, utility, "meaning", None, None, None, None, flagged, 1.0, records)
+                         {}, {}, n, utility, "meaning", None, None, None, None, flagged, 1.0, records,
+                         None if changed is None else 1 - changed, changed)
 
 
 def test_profile_counts_and_refuses_what_cannot_be_measured():
@@ -218,6 +219,18 @@ def test_a_setting_whose_records_the_gate_mostly_flagged_is_neither_on_the_front
     # a minority of flagged records does not stop a setting
     light = _result("dp-prompt light", 0.25, 0.85, flagged=40, records=130)
     assert recommend([reference, light, mild], 0.8, chance=0.25).choice == "dp-prompt light"
+
+
+def test_a_setting_whose_outputs_mostly_change_the_meaning_is_never_recommended():
+    reference = _result("original", 0.95, 1.0, reference=True)
+    inventive = _result("rewriter", 0.20, 0.85, changed=0.6)
+    faithful = _result("normaliser", 0.30, 0.95, changed=0.01)
+    verdict = recommend([reference, inventive, faithful], 0.8, chance=0.25)
+    assert verdict.choice == "normaliser"
+    assert "rewriter: the fidelity meter calls 60% of its sampled outputs changed" in verdict.reason
+    assert front([reference, inventive, faithful]) == ["original", "normaliser"]
+    # at the threshold a setting still counts
+    assert recommend([reference, _result("edge", 0.20, 0.85, changed=0.2)], 0.8, chance=0.25).choice == "edge"
 
 
 def test_the_verdict_names_what_was_left_out_and_what_would_include_it():

@@ -122,6 +122,8 @@ def test_rewrite_step_checks_the_rewrite_under_both_threat_models(habits_world):
     static = next(r for r in rewrite.rankings if r.threat_model == "static")
     assert static.probability < before.probability
     assert math.isfinite(rewrite.meaning) or math.isnan(rewrite.meaning)
+    assert rewrite.fidelity in ("faithful", "partial", "changed")  # the fidelity meter reads every rewrite
+    assert f"fidelity {rewrite.fidelity}" in "\n".join(result.lines())
 
 
 def test_the_text_itself_in_the_known_writing_is_left_out_and_said(habits_world):

@@ -22,6 +22,10 @@ UTILITY_NOT_MEASURED = "utility not measured: the MiniLM cosine needs the minilm
 #: the share of a setting's records its validity gate may flag before the setting is not recommended: above it,
 #: most of the release is the gate's fallback (copies, cut text), not the method
 MAX_FLAGGED_SHARE = 0.5
+#: the share of a setting's released records the fidelity meter may call ``changed`` (saying something the input
+#: does not) before the setting is not recommended, however well it hides the authors (docs/results/faithful.md;
+#: the meter agrees with blind hand labels on 77 % of held-out pairs, so a share is an estimate, not a count)
+MAX_CHANGED_SHARE = 0.2
 
 
 def task_utility(task_accuracy: float | None, original_accuracy: float, majority: float) -> float:
@@ -61,6 +65,8 @@ class SettingResult:
     flagged_records: int | None
     seconds: float
     records: int | None = None
+    faithful: float | None = None
+    changed: float | None = None
 
     @property
     def is_reference(self) -> bool:
@@ -77,11 +83,16 @@ class SettingResult:
         return bool(self.flagged_records and self.records and self.flagged_records > MAX_FLAGGED_SHARE * self.records)
 
     @property
+    def mostly_changed(self) -> bool:
+        """Whether the fidelity meter calls more than :data:`MAX_CHANGED_SHARE` of the released records ``changed``."""
+        return self.changed is not None and self.changed > MAX_CHANGED_SHARE
+
+    @property
     def rankable(self) -> bool:
-        """Whether the setting may stand on the front and be recommended: its worst case and utility measured, and
-        its records mostly the method's own output."""
+        """Whether the setting may stand on the front and be recommended: its worst case and utility measured, its
+        records mostly the method's own output, and few of them saying something their input does not."""
         return (self.utility is not None and not np.isnan(self.worst_accuracy) and not self.mostly_flagged
-                and not self.is_floor)
+                and not self.mostly_changed and not self.is_floor)
 
     def to_dict(self) -> dict:
         values = asdict(self)
@@ -164,7 +175,8 @@ def setting_results(frame: pd.DataFrame, labelled: bool, majority: float | None 
             worst_attack=worst_attack, worst_by_threat=worst_by_threat, by_attack=by_attack, n_test=n_test,
             utility=None if utility is None else float(utility), utility_name=utility_name, task_accuracy=task_accuracy, meteor=_mean(content, "meteor"),
             embedding_cosine=cosine, detector_f1=_mean(detector, "f1_macro"),
-            flagged_records=flagged, seconds=float(group["cell_seconds"].max()), records=records))
+            flagged_records=flagged, seconds=float(group["cell_seconds"].max()), records=records,
+            faithful=_mean(content, "faithful"), changed=_mean(content, "changed")))
     return results
 
 
@@ -221,9 +233,15 @@ def unmeasured_utility(results: list[SettingResult]) -> dict[str, str]:
 
 
 def gate_refusals(results: list[SettingResult]) -> dict[str, str]:
-    """Settings whose validity gate flagged most records: measured, never on the front nor recommended."""
-    return {r.method: f"{r.flagged_records} of {r.records} records flagged by the validity gate: not recommended"
-            for r in results if not r.is_reference and r.mostly_flagged}
+    """Settings whose validity gate flagged most records, or whose released records the fidelity meter mostly calls
+    ``changed``: measured, never on the front nor recommended."""
+    refused = {r.method: f"{r.flagged_records} of {r.records} records flagged by the validity gate: not recommended"
+               for r in results if not r.is_reference and r.mostly_flagged}
+    for r in results:
+        if not r.is_reference and not r.is_floor and r.mostly_changed and r.method not in refused:
+            refused[r.method] = (f"the fidelity meter calls {r.changed:.0%} of its sampled outputs changed (they say "
+                                 f"something the input does not; at most {MAX_CHANGED_SHARE:.0%} allowed): not recommended")
+    return refused
 
 
 def _grouped(reasons: dict[str, str]) -> list[str]:

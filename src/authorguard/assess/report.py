@@ -86,11 +86,13 @@ def _tables(assessment: dict) -> dict[str, pd.DataFrame]:
             "strongest attack": r["worst_attack"],
             **{f"{t} ↓": _pct(r["worst_by_threat"].get(t)) for t in ("static", "augmented", "adversarial")},
             "utility ↑": "not measured" if r["utility"] is None else _num(r["utility"]), "task accuracy": _pct(r["task_accuracy"]) if r["task_accuracy"] is not None else "–",
+            "faithful (meter)": _pct(r.get("faithful")) if r.get("faithful") is not None else "–",
             "METEOR": _num(r["meteor"]), "MiniLM cos": _num(r["embedding_cosine"]), "detector F1": _num(r["detector_f1"]),
             "flagged records": "–" if r["flagged_records"] is None else r["flagged_records"], "seconds (estimated)": f"{r['seconds']:.0f} ({_num(plan.get('cell_estimates', {}).get(r['method']), 0)})",
             "on the front": "yes" if r["method"] in assessment["front"] else
                             "no: not measured" if r["utility"] is None else
-                            "no: gate" if r["method"] in assessment["not_recommended"] else "",
+                            "no: " + ("fidelity" if "fidelity" in assessment["not_recommended"][r["method"]] else "gate")
+                            if r["method"] in assessment["not_recommended"] else "",
         })
     floors = pd.DataFrame([{"what the attacker sees": f"{f['floor']}: {f['view']}" if f["floor"] != "meaning floor" else f["view"],
                             "worst-case accuracy": f"{_pct(f['worst_accuracy'])} ({_pct(f['worst_interval'][0])}–{_pct(f['worst_interval'][1])})",

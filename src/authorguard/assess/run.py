@@ -25,7 +25,7 @@ from authorguard.exceptions import InputError
 from authorguard.utils.validation import check_number
 
 ASSESSMENT_JSON = "assessment.json"
-SCHEMA_VERSION = 4  # 3: utility may be null; headline, left_out, not_recommended, cells_computed; 4: floors
+SCHEMA_VERSION = 5  # 3: utility may be null; headline, left_out, not_recommended, cells_computed; 4: floors; 5: faithful, changed
 
 
 @dataclass(frozen=True)

@@ -35,7 +35,8 @@ class AttackerRanking:
 @dataclass(frozen=True)
 class RewriteCheck:
     """The check after a rewrite by ``method``: the ``text`` released (None: the method refused it, ``status``
-    says why), its ``meaning`` (MiniLM cosine to the original text) and the rankings of the rewrite."""
+    says why), its ``meaning`` (MiniLM cosine to the original text), its ``fidelity`` by the fidelity meter
+    (faithful / partial / changed, with ``fidelity_reason`` when not faithful) and the rankings of the rewrite."""
 
     method: str
     text: str | None
@@ -43,6 +44,8 @@ class RewriteCheck:
     meaning: float
     rankings: list = field(default_factory=list)
     seconds: float = 0.0
+    fidelity: str | None = None
+    fidelity_reason: str | None = None
 
 
 @dataclass
@@ -102,8 +105,10 @@ class CheckResult:
             out += ["", "What in the text pulls towards you most (against the strongest other candidate):"]
             out += [f"  - {e.describe()} [{e.attacker}, {e.weight:.0%} of what pulls towards you]" for e in self.evidence]
         for rewrite in self.rewrites:
-            out += ["", f"After {rewrite.method} ({rewrite.status}, meaning kept {rewrite.meaning:.2f}; probabilities "
-                        "calibrated on writing that was not rewritten):"]
+            fidelity = (f"; fidelity {rewrite.fidelity}" + (f": {rewrite.fidelity_reason}" if rewrite.fidelity_reason else "")
+                        if rewrite.fidelity else "")
+            out += ["", f"After {rewrite.method} ({rewrite.status}, meaning kept {rewrite.meaning:.2f}{fidelity}; "
+                        "probabilities calibrated on writing that was not rewritten):"]
             if rewrite.text is not None:
                 out += ["  " + rewrite.text]
             out += [_ranking_line(r) for r in rewrite.rankings]

@@ -300,6 +300,10 @@ def _rewrite_check(method, text: str, sets: list, fitted: dict, runnable: list, 
 
     cosines = embedding_cosines([text], [output])
     meaning = float(cosines[0]) if cosines else float("nan")
+    from authorguard.metrics.fidelity import FidelityMeter
+
+    fidelity = FidelityMeter().score([text], [output])[0]
+    say(f"{name}: fidelity {fidelity.verdict}")
     rankings = []
     for (attacker_name, size), (attacker, ranking) in fitted.items():
         calibration = (ranking.temperature, ranking.calibration_error, ranking.calibration_texts)
@@ -313,7 +317,8 @@ def _rewrite_check(method, text: str, sets: list, fitted: dict, runnable: list, 
         attacker = _fit(attacker_name, config.seed, augmented.train, augmented.labels)
         rankings.append(_ranking(attacker, attacker_name, smallest, _text_scores(attacker, output, piece),
                                  config.seed, threat_model="augmented"))
-    return RewriteCheck(name, output, status["status"], meaning, rankings, round(time.perf_counter() - begin, 2))
+    return RewriteCheck(name, output, status["status"], meaning, rankings, round(time.perf_counter() - begin, 2),
+                        fidelity.verdict, fidelity.reason)
 
 
 def _augmented_training(rewriter, candidates: Candidates, per_candidate: int) -> Candidates:

@@ -25,7 +25,7 @@ from authorguard.web.jobs import JobRunner
 
 LOOPBACK_HOSTS = ["127.0.0.1", "localhost"]
 #: the rewrites offered on the page (those this installation can run are listed by /api/methods)
-REWRITE_METHODS = ("bottleneck", "bottleneck(level=canonical)", "tarot", "synonyms")
+REWRITE_METHODS = ("normalise", "bottleneck", "bottleneck(level=canonical)", "tarot", "synonyms")
 #: how the known writing pasted in one box is split into documents: a line holding only ---
 DOCUMENT_SEPARATOR = re.compile(r"^\s*-{3,}\s*$", re.MULTILINE)
 
