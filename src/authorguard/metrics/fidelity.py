@@ -212,8 +212,8 @@ def _read(doc) -> _Reading:
                 for patient in patients or ["-"]:
                     if agent != "-" or patient != "-":
                         triples.append((agent, verb, patient))
-    # the norm reads "n't" and the "nt" of "dont" as "not"
-    negations = sum(1 for t in doc if t.dep_ == "neg" or t.lower_ in _NEGATIONS or t.norm_ in _NEGATIONS)
+    # words, not the parse: the parse of the same words moves with casing and punctuation ("n't" is normed "not")
+    negations = sum(1 for t in doc if t.lower_ in _NEGATIONS or t.norm_ in _NEGATIONS)
     # a question ends in a run of marks that holds a "?" ("really?!" is one, as its normalised "really?" is)
     questions = sum(1 for sentence in doc.sents if _QUESTION_END.search(sentence.text))
     return _Reading(content, names, numbers, negations, questions, triples, doc.text.lower())
@@ -306,6 +306,11 @@ def judge(source: _Reading, output: _Reading, thresholds: FidelityThresholds) ->
     return score
 
 
+#: the normaliser's word-level rules the meter reads both texts through: "idk" and "I do not know", "cant" and
+#: "cannot", "sooo" and "so", "mum" and "mom" are the same words to it (a tagger reads "dunno" without its negation
+#: and "byyyeee" as a name). So the meter cannot see an error in those tables: the blind labels check them.
+CANONICAL_RULES = ("unicode", "contractions", "variants", "elongation", "spelling")
+
 #: from how many texts :meth:`FidelityMeter.read` parses in several processes
 PARALLEL_FROM = 400
 
@@ -331,11 +336,15 @@ class FidelityMeter:
         self.n_process = n_process
 
     def read(self, texts: Sequence[str]) -> list[_Reading]:
-        """Parse ``texts`` once (a researcher scoring many thresholds reads once and judges many times)."""
+        """Parse ``texts`` once (a researcher scoring many thresholds reads once and judges many times), each read
+        through the normaliser's word-level tables first (:data:`CANONICAL_RULES`)."""
         import os
 
+        from authorguard.text.normalise import normalise
+
         processes = self.n_process or (min(4, os.cpu_count() or 1) if len(texts) >= PARALLEL_FROM else 1)
-        return [_read(doc) for doc in _nlp().pipe(texts, batch_size=self.batch_size, n_process=processes)]
+        canonical = [normalise(text, CANONICAL_RULES) for text in texts]
+        return [_read(doc) for doc in _nlp().pipe(canonical, batch_size=self.batch_size, n_process=processes)]
 
     def score(self, inputs: Sequence[str | None], outputs: Sequence[str | None]) -> list[FidelityScore]:
         """One score per pair, in order. An output equal to its input up to whitespace is faithful unparsed; an

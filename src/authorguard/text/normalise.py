@@ -55,13 +55,19 @@ from dataclasses import dataclass
 from authorguard.exceptions import InputError
 
 
+def _unchanged(text: str) -> str:
+    return text
+
+
 @dataclass(frozen=True)
 class Rule:
-    """One normalisation rule: a name, the text -> text function, and one line on what it does."""
+    """One normalisation rule: a name, the text -> text function, one line on what it does, and what it does to
+    each span set aside before the rules run (URLs, code, emoticons: left as they are unless it says otherwise)."""
 
     name: str
     apply: Callable[[str], str]
     help: str
+    protected: Callable[[str], str] = _unchanged
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -121,11 +127,6 @@ def canonical_emoticon(emoticon: str) -> str:
         if pattern.match(emoticon):
             return form
     return emoticon
-
-
-def emoticons(text: str) -> str:
-    """Emoticons to one form per feeling (they are set aside as protected spans; this rewrites those spans)."""
-    return text  # applied to the protected spans by :func:`normalise` (see ``_restore_emoticons``)
 
 
 _DECORATION_LINE = re.compile(r"^[ \t]*[*~=#+_\-<>^.\u2022|/\\]{3,}[ \t]*$", re.MULTILINE)
@@ -429,7 +430,9 @@ def casing(text: str) -> str:
 #: every rule, in the order :func:`normalise` runs them
 RULES: dict[str, Rule] = {rule.name: rule for rule in (
     Rule("unicode", unicode_punctuation, "curly quotes, dashes and the ellipsis character to ASCII forms"),
-    Rule("emoticons", emoticons, "emoticons to one form per feeling (:) :( ;) :D :P)"),
+    # emoticons are set aside with the other protected spans (so that no punctuation rule breaks them): this rule
+    # rewrites those spans, not the text around them
+    Rule("emoticons", _unchanged, "emoticons to one form per feeling (:) :( ;) :D :P)", protected=canonical_emoticon),
     Rule("decoration", decoration, "decoration-only lines and runs of decoration marks dropped"),
     Rule("emphasis", emphasis, "emphasis marks around words dropped (*really*, _so_)"),
     Rule("brackets", brackets, "brackets around a span dropped, the span kept"),
@@ -467,7 +470,7 @@ def normalise(text: str, rules: Sequence[str] | str | None = None) -> str:
     names = check_rules(rules)
     text, kept = _protect(text)
     for name in names:
-        text = RULES[name].apply(text)
-    if "emoticons" in names:
-        kept = [canonical_emoticon(span) for span in kept]
+        rule = RULES[name]
+        text = rule.apply(text)
+        kept = [rule.protected(span) for span in kept]
     return _restore(text, kept)
