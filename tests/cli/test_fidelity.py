@@ -57,3 +57,15 @@ def test_obfuscate_normalise_writes_the_fidelity_of_each_record(tmp_path):
     assert "3 faithful, 0 partial, 0 changed" in " ".join(result.stderr.split())
     quiet = _run("obfuscate", source, "-o", tmp_path / "plain.jsonl", "--method", "normalise", "--no-fidelity")
     assert quiet.exit_code == 0 and "fidelity" not in _jsonl(tmp_path / "plain.jsonl")[0]
+
+
+def test_the_default_fallback_never_releases_the_input():
+    """Without --fallback, a method whose own fallback releases the input (``keep``) withholds instead, and the
+    bottleneck keeps its own ``view`` (which never holds the input); a named --fallback or a config wins."""
+    from authorguard.cli.common import with_fallback
+
+    assert with_fallback("tarot", {}, None) == {"fallback": "withhold"}
+    assert with_fallback("bottleneck", {}, None) == {"fallback": "view"}
+    assert with_fallback("bottleneck", {}, "withhold") == {"fallback": "withhold"}
+    assert with_fallback("tarot", {"fallback": "keep"}, None) == {"fallback": "keep"}
+    assert with_fallback("normalise", {}, None) == {}  # no fallback: nothing to set

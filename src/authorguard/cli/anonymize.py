@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from authorguard.cli.common import console, handle_errors, print_json, progress, with_fallback
+from authorguard.cli.common import FALLBACK_HELP, console, handle_errors, print_json, progress, with_fallback
 
 
 @handle_errors
@@ -26,10 +26,7 @@ def anonymize(
     id_field: Annotated[str | None, typer.Option(help="Field holding the record id (default 'id'; records without one get "
                                                       "FILE#POSITION; a field named here must exist).")] = None,
     text_field: Annotated[str, typer.Option(help="Field holding the text.")] = "text",
-    fallback: Annotated[str, typer.Option(help="A record a text method could not protect (its validity gate refused every "
-                                               "rewrite of a chunk): 'withhold' releases no text for it (default), "
-                                               "'keep' releases it as written, 'view' (bottleneck only) its style-free view; its release_status "
-                                               "says which.")] = "withhold",
+    fallback: Annotated[str | None, typer.Option(help=FALLBACK_HELP)] = None,
     resume: Annotated[bool, typer.Option("--resume", help="Complete an interrupted run: only unfinished shards run.")] = False,
     force: Annotated[bool, typer.Option("--force", help="Release every record again (the report composes the losses).")] = False,
     json_output: Annotated[bool, typer.Option("--json", help="Print the run summary as JSON.")] = False,
@@ -52,7 +49,8 @@ def anonymize(
     from authorguard.utils.extras import require_method
     from authorguard.utils.validation import check_option
 
-    check_option(fallback, "fallback", "anonymize", FALLBACK_CHOICES)
+    if fallback is not None:
+        check_option(fallback, "fallback", "anonymize", FALLBACK_CHOICES)
     if method in registry.methods:
         require_method(method)  # a missing extra or weights: one line naming the method, before any work
     settings = AnonymizeConfig(

@@ -97,12 +97,25 @@ def set_data_dir(data_dir: Path | None) -> None:
 FALLBACK_CHOICES = ("withhold", "keep", "view")
 
 
-def with_fallback(method: str, params: dict, fallback: str) -> dict:
+#: what --fallback says when it is not given (the same words for obfuscate and anonymize)
+FALLBACK_HELP = ("A record the method could not protect (a rewriter whose validity gate refused every rewrite of a "
+                 "chunk): 'withhold' writes no text for it, 'keep' releases it as written, 'view' (bottleneck only) its "
+                 "style-free view. Default: the method's own fallback when it never releases the input (the bottleneck's "
+                 "'view'), else 'withhold'. Either way its status says so.")
+
+
+def with_fallback(method: str, params: dict, fallback: str | None) -> dict:
     """``params`` with the method's ``fallback`` set to the command's, when the method has one and the config did
-    not set it."""
+    not set it. ``fallback=None``: the method's own default if that never releases the input (anything but
+    ``keep``), else ``withhold`` — so no command releases a record as written unless asked to."""
     from authorguard import registry
 
     if method not in registry.methods or "fallback" in params:
         return params
     cls = registry.methods.get(method)
-    return {**params, "fallback": fallback} if "fallback" in cls().get_params() else params
+    own = cls().get_params().get("fallback")
+    if own is None:
+        return params
+    if fallback is None:
+        fallback = own if own != "keep" else "withhold"
+    return {**params, "fallback": fallback}

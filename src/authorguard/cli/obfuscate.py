@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from authorguard.cli.common import Stages, console, handle_errors, with_fallback
+from authorguard.cli.common import FALLBACK_HELP, Stages, console, handle_errors, with_fallback
 from authorguard.exceptions import InputError
 from authorguard.methods.build import build_text_method
 
@@ -78,10 +78,7 @@ def obfuscate(
     seed: Annotated[int | None, typer.Option(help="Seed of a random method (default: fresh randomness).")] = None,
     epsilon: Annotated[float | None, typer.Option(help="Document-level ε of a DP method (dp-prompt: default 10,000; "
                                                        "syntf-text: per word).")] = None,
-    fallback: Annotated[str, typer.Option(help="A record the method could not protect (a rewriter whose validity gate "
-                                               "refused every rewrite of a chunk): 'withhold' writes no text for it "
-                                               "(default), 'keep' releases it as written, 'view' (bottleneck only) its style-free "
-                                               "view. Either way its status says so.")] = "withhold",
+    fallback: Annotated[str | None, typer.Option(help=FALLBACK_HELP)] = None,
     id_field: Annotated[str | None, typer.Option(help="Field holding the record id (default 'id'; without one, records are "
                                                       "numbered by position; a field named here must exist).")] = None,
     text_field: Annotated[str, typer.Option(help="Field holding the text.")] = "text",
@@ -108,7 +105,8 @@ def obfuscate(
     from authorguard.utils.extras import require_method
 
     file_format(output)  # an unknown output format fails before any work
-    check_option(fallback, "fallback", "obfuscate", FALLBACK_CHOICES)
+    if fallback is not None:
+        check_option(fallback, "fallback", "obfuscate", FALLBACK_CHOICES)
     if method in registry.methods:
         require_method(method)  # a missing extra or weights: one line naming the method, before any import of it
     params = load_method_params(config)
