@@ -15,7 +15,7 @@ Label sources (each pair once; a pair labelled twice keeps the blind label):
   ``wrong`` -> changed (a word-sense error is a meaning change).
 - ``paraphrases``: docs/results/faithful/paraphrases.jsonl, written for the purpose (faithful paraphrases, partial
   ones, and one-change rewrites labelled changed).
-- ``normalise``: the blind helper's labels of ``normalise`` outputs (docs/results/faithful/blind-*.jsonl), when present.
+- ``normalise``: the blind helpers' labels of ``normalise`` outputs (docs/results/faithful/blind*.jsonl), when present.
 
 Halves: by a hash of the input text (an input's pairs stay on one side). Tuning: the thresholds maximising Cohen's
 kappa of faithful vs not on the tuning half. Reported on the held-out half: accuracy, kappa, the 3 x 3 confusion.
@@ -54,13 +54,14 @@ def labelled_pairs() -> list[dict]:
     for row in _jsonl(RESULTS / "bottleneck" / "fidelity-labels-helper.jsonl"):
         item = blind[row["item"]]
         add(f"blind-{key[row['item']]}", item["input"], item["output"], row["label"])
-    normalise_blind = RESULTS / "faithful" / "blind-labels.jsonl"
-    if normalise_blind.exists():
-        items = {r["item"]: r for r in _jsonl(RESULTS / "faithful" / "blind.jsonl")}
-        methods = {r["item"]: r["method"] for r in _jsonl(RESULTS / "faithful" / "blind-key.jsonl")}
-        for row in _jsonl(normalise_blind):
-            item = items[row["item"]]
-            add(f"blind-{methods[row['item']]}", item["input"], item["output"], row["label"])
+    for name in ("blind", "blind-2"):  # issue 55's blind sets: normalise beside synonyms, then beside the bottleneck
+        labels = RESULTS / "faithful" / f"{name}-labels.jsonl"
+        if labels.exists():
+            items = {r["item"]: r for r in _jsonl(RESULTS / "faithful" / f"{name}.jsonl")}
+            methods = {r["item"]: r["method"] for r in _jsonl(RESULTS / "faithful" / f"{name}-key.jsonl")}
+            for row in _jsonl(labels):
+                item = items[row["item"]]
+                add(f"blind-{methods[row['item']]}", item["input"], item["output"], row["label"])
     for path in sorted((RESULTS / "tarot").glob("validity-*.jsonl")):
         for row in _jsonl(path):
             letter = row.get("label") or row.get("label_relabel")

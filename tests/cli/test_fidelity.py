@@ -46,7 +46,7 @@ def test_fidelity_bad_input_is_one_line(tmp_path):
 
 
 def test_obfuscate_normalise_writes_the_fidelity_of_each_record(tmp_path):
-    texts = ["i dont know... it's been SOOO long!!!", "Fine.", "We were SO happy (really) :-)"]
+    texts = ["i dont know... it's been sooo long!!!", "Fine.", "We were SO happy (really) :-)"]
     source = tmp_path / "in.jsonl"
     source.write_text("".join(json.dumps({"id": i, "text": t}) + "\n" for i, t in enumerate(texts)), encoding="utf-8")
     result = _run("obfuscate", source, "-o", tmp_path / "out.jsonl", "--method", "normalise")
@@ -54,7 +54,7 @@ def test_obfuscate_normalise_writes_the_fidelity_of_each_record(tmp_path):
     rows = _jsonl(tmp_path / "out.jsonl")
     assert [r["id"] for r in rows] == [0, 1, 2] and rows[0]["text"] == "I do not know... It has been so long!"
     assert [r["fidelity"] for r in rows] == ["faithful"] * 3
-    assert "3 faithful, 0 partial, 0 changed" in " ".join(result.stderr.split())
+    assert "3 faithful (1 of them kept as written), 0 partial, 0 changed" in " ".join(result.stderr.split())
     quiet = _run("obfuscate", source, "-o", tmp_path / "plain.jsonl", "--method", "normalise", "--no-fidelity")
     assert quiet.exit_code == 0 and "fidelity" not in _jsonl(tmp_path / "plain.jsonl")[0]
 

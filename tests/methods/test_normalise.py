@@ -10,7 +10,7 @@ from authorguard.exceptions import InputError
 
 def test_records_in_records_out_and_deterministic():
     method = registry.methods.get("normalise")().fit()
-    texts = ["i dont know... it's been SOOO long!!!", "", "Fine.", "line one\nline two"]
+    texts = ["i dont know... it's been sooo long!!!", "", "Fine.", "line one\nline two"]
     out = method.obfuscate(texts)
     assert out == method.obfuscate(texts) and len(out) == len(texts)
     assert out[0] == "I do not know... It has been so long!" and out[1] == "" and out[3] == "Line one\nLine two"

@@ -63,3 +63,34 @@ def test_the_same_pairs_in_several_processes(meter):
     one = [s.verdict for s in meter.score(*zip(*pairs))]
     two = [s.verdict for s in FidelityMeter(n_process=2).score(*zip(*pairs))]
     assert one == two == ["changed", "faithful"] * 3
+
+
+@pytest.mark.parametrize("source, output, finding", [
+    ("Room 5 costs $50.", "Room 50 costs $50.", "new names or numbers: 50"),  # numbers counted, not a set
+    ("It was -5 degrees outside.", "It was 5 degrees outside.", "new names or numbers: 5"),  # the sign is the number's
+    ("We flew to Austria with our kids.", "We flew to Australia with our kids.", "australia"),  # not a typo
+    ("We meet on Sunday at the old station near the river.", "We meet on Monday at the old station near the river.", "monday"),
+    ("My friends came to the party at the old house near the lake last night and we danced.",
+     "My enemies came to the party at the old house near the lake last night and we danced.", "says the opposite"),
+])
+def test_small_changes_in_long_sentences_are_changed(meter, source, output, finding):
+    score = meter.score([source], [output])[0]
+    assert score.verdict == "changed" and finding in score.reason, score.reason
+
+
+def test_a_typing_slip_in_a_name_is_not_a_change(meter):
+    assert meter.score(["I love Detriot and its music."], ["I love Detroit and its music."])[0].verdict == "faithful"
+
+
+def test_nothing_to_parse_loads_nothing_and_too_long_is_not_scored(monkeypatch):
+    import authorguard.metrics.fidelity as fidelity
+
+    def boom():
+        raise AssertionError("the parser was loaded")
+
+    monkeypatch.setattr(fidelity, "_nlp", boom)
+    scores = FidelityMeter().score(["same", "x"], ["same", None])  # identical and withheld: nothing to parse
+    assert [s.verdict for s in scores] == ["faithful", None]
+    monkeypatch.setattr(fidelity, "MAX_CHARACTERS", 10)
+    (long,) = FidelityMeter().score(["a long input text here"], ["a long output text here"])
+    assert long.verdict is None and "longer than the meter reads" in long.reason

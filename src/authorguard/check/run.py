@@ -302,7 +302,7 @@ def _rewrite_check(method, text: str, sets: list, fitted: dict, runnable: list, 
     meaning = float(cosines[0]) if cosines else float("nan")
     from authorguard.metrics.fidelity import FidelityMeter
 
-    fidelity = FidelityMeter().score([text], [output])[0]
+    fidelity = FidelityMeter(n_process=1).score([text], [output])[0]
     say(f"{name}: fidelity {fidelity.verdict}")
     rankings = []
     for (attacker_name, size), (attacker, ranking) in fitted.items():

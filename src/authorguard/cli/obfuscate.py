@@ -116,6 +116,10 @@ def obfuscate(
         params = {**params, "epsilon": epsilon}
     params = with_fallback(method, params, fallback)
     text_method = build_text_method(method, params, seed, None if model is None else str(model))
+    if fidelity:  # a missing parser fails now, not after the rewriting
+        from authorguard.metrics.fidelity import require_meter
+
+        require_meter()
     with Stages("obfuscate") as stages:
         stages.stage("reading input")
         records = read_records(input, text_field=text_field, id_field=id_field or "id",
@@ -140,7 +144,7 @@ def obfuscate(
                   None if scores is None else [fidelity_fields(score) for score in scores])
     console.print(f"wrote {len(texts)} records to {output}: {status_counts(statuses)}")
     if scores is not None:
-        console.print(fidelity_summary(scores))
+        console.print(fidelity_summary(scores, statuses))
     if registry.methods.info(method).get("protects"):
         console.print(f"{method} protects against: {registry.methods.info(method)['protects']} (authorguard methods; README)")
     report = text_method.release_report()
@@ -175,14 +179,17 @@ def fidelity_fields(score) -> dict:
     return {FIDELITY_FIELD: score.verdict, FIDELITY_REASON_FIELD: score.reason if score.verdict != "faithful" else None}
 
 
-def fidelity_summary(scores: list) -> str:
+def fidelity_summary(scores: list, statuses: list | None = None) -> str:
     """One line: the count of each verdict, by the fidelity meter (which agrees with blind hand labels on about 3 of
-    4 pairs: docs/results/faithful.md)."""
+    4 pairs: docs/results/faithful.md); with ``statuses``, how many of the faithful were kept as written (nothing to
+    judge: they are the input)."""
     from authorguard.metrics.fidelity import verdict_counts
 
     counts = verdict_counts(scores)
-    return (f"fidelity (automatic meter; docs/results/faithful.md): {counts['faithful']} faithful, {counts['partial']} "
-            f"partial, {counts['changed']} changed, {counts['not scored']} not scored (withheld)")
+    kept = sum(1 for score, status in zip(scores, statuses or ()) if status["status"] == "kept" and score.verdict == "faithful")
+    faithful = f"{counts['faithful']} faithful" + (f" ({kept} of them kept as written)" if kept else "")
+    return (f"fidelity (automatic meter; docs/results/faithful.md): {faithful}, {counts['partial']} partial, "
+            f"{counts['changed']} changed, {counts['not scored']} not scored (withheld or too long)")
 
 
 #: records rewritten per call of the method: small enough for a moving progress bar, large enough for the LM

@@ -313,7 +313,7 @@ def _content_row(view: View, released: Release, documents: np.ndarray, fluency: 
     if fidelity:
         from authorguard.metrics.fidelity import FidelityMeter, verdict_counts
 
-        counts = verdict_counts(FidelityMeter().score(originals, outputs))
+        counts = verdict_counts(FidelityMeter(n_process=1).score(originals, outputs))  # cells may run in parallel
         scored = counts["faithful"] + counts["partial"] + counts["changed"]
         means["faithful"] = counts["faithful"] / scored if scored else float("nan")
         means["changed"] = counts["changed"] / scored if scored else float("nan")

@@ -24,7 +24,7 @@ class Normalise(TextObfuscator):
 
     Examples
     --------
-    >>> Normalise().obfuscate(["i dont know... it's been SOOO long!!!"])
+    >>> Normalise().obfuscate(["i dont know... it's been sooo long!!!"])
     ['I do not know... It has been so long!']
     """
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 
@@ -126,11 +127,17 @@ class _Reading:
 
     content: set[str]
     names: set[str]
-    numbers: set[str]
+    numbers: tuple[str, ...]
     negations: int
     questions: int
     triples: list[tuple[str, str, str]]
-    lower_text: str
+    tokens: tuple[str, ...]
+    bigrams: frozenset[str]
+
+
+def require_meter() -> None:
+    """Load the meter's parser now, or fail with one line: a command checks this before hours of rewriting."""
+    _nlp()
 
 
 @functools.lru_cache(maxsize=1)
@@ -138,7 +145,7 @@ def _nlp():
     try:
         import spacy
     except ImportError as error:
-        raise InputError("the fidelity meter needs spaCy: pip install 'authorguard[baselines]'") from error
+        raise InputError("the fidelity meter needs spaCy (a dependency of authorguard): pip install 'spacy>=3.7'") from error
     from authorguard.text.resources import spacy_model_path
 
     return spacy.load(spacy_model_path(), exclude=["textcat"])
@@ -172,12 +179,13 @@ def _related(word: str) -> frozenset[str]:
 
 
 _QUESTION_END = re.compile(r"\?[!?.\s\"')]*$")
-_DIGITS = re.compile(r"\d+(?:\.\d+)?")
+_DIGITS = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?|\d+(?:\.\d+)?")
 
 
 def _numbers(token) -> list[str]:
-    """The numbers a token says: its digit groups (``3rd`` -> 3, ``2pm`` -> 2, ``1,000`` -> 1000) or a number word."""
-    text = token.lower_.replace(",", "")
+    """The numbers a token says: its digit groups with their sign (``3rd`` -> 3, ``2pm`` -> 2, ``1,000`` -> 1000,
+    ``-5`` -> -5) or a number word."""
+    text = token.lower_.replace(",", "").replace("\u2212", "-")
     return _DIGITS.findall(text) or ([_NUMBER_WORDS[text]] if text in _NUMBER_WORDS else [])
 
 
@@ -187,14 +195,16 @@ def _agent(token) -> str:
 
 
 def _read(doc) -> _Reading:
-    content, names, numbers, triples = set(), set(), set(), []
+    content, names, numbers, triples = set(), set(), [], []
     for entity in doc.ents:  # names: what the entity recogniser calls one (a capitalised interjection is not)
         if entity.label_ in _NAME_ENTS:
             names.update(t.lower_ for t in entity if t.is_alpha and not t.is_stop and len(t) > 1)
+        elif entity.label_ in ("DATE", "TIME"):  # the named days and months of a date: "Sunday", "May"
+            names.update(t.lower_ for t in entity if t.is_alpha and t.pos_ == "PROPN")
     for token in doc:
         found = _numbers(token) if token.like_num or token.pos_ == "NUM" or any(c.isdigit() for c in token.text) else []
         if found:
-            numbers.update(found)
+            numbers.extend(found)
             continue
         if token.pos_ in _CONTENT_POS and token.is_alpha and not token.is_stop and len(token.text) > 1:
             content.add(token.lemma_.lower())
@@ -216,7 +226,19 @@ def _read(doc) -> _Reading:
     negations = sum(1 for t in doc if t.lower_ in _NEGATIONS or t.norm_ in _NEGATIONS)
     # a question ends in a run of marks that holds a "?" ("really?!" is one, as its normalised "really?" is)
     questions = sum(1 for sentence in doc.sents if _QUESTION_END.search(sentence.text))
-    return _Reading(content, names, numbers, negations, questions, triples, doc.text.lower())
+    tokens = tuple(t.lower_ for t in doc if t.is_alpha)
+    bigrams = frozenset(a + b for a, b in zip(tokens, tokens[1:]))
+    return _Reading(content, names, tuple(numbers), negations, questions, triples, tokens, bigrams)
+
+
+@functools.lru_cache(maxsize=100_000)
+def _antonyms(word: str) -> frozenset[str]:
+    """WordNet antonyms of ``word`` in any sense: an output that puts one where the input had the other reverses a
+    claim ("friends" / "enemies", "won" / "lost")."""
+    from authorguard.text.resources import wordnet
+
+    return frozenset(antonym.name().lower() for synset in wordnet().synsets(word) for lemma in synset.lemmas()
+                     for antonym in lemma.antonyms())
 
 
 def _supported(word: str, others: set[str], other_stems: set[str]) -> bool:
@@ -225,7 +247,8 @@ def _supported(word: str, others: set[str], other_stems: set[str]) -> bool:
     if word in others:
         return True
     related = _related(word)
-    return bool(related & others) or bool(related & other_stems) or any(word in _related(o) for o in others)
+    return (bool(related & others) or bool(related & other_stems) or any(word in _related(o) for o in others)
+            or any(_typo(word, o) for o in others))
 
 
 def _stems(words: set[str]) -> set[str]:
@@ -253,18 +276,27 @@ def _role_findings(source: _Reading, output: _Reading) -> tuple[list[str], list[
     return swapped, changed
 
 
-def _appears(word: str, reading: _Reading) -> bool:
-    """``word`` (a name or a number) is said by ``reading``: as a word of its text, inside a word (``super`` in
-    ``superbowl``), as one of its numbers, or spelled nearly the same (a typo: ``detriot`` / ``detroit``)."""
-    import difflib
-
-    if word in reading.numbers or word in reading.lower_text.replace(" ", ""):
-        return True
-    if word[0].isdigit():
+def _typo(a: str, b: str) -> bool:
+    """One typing slip apart: two neighbouring letters swapped, or one letter changed, added or dropped; words of
+    five letters or more only ("detriot" / "detroit"; not "austria" / "australia")."""
+    if min(len(a), len(b)) < 5 or abs(len(a) - len(b)) > 1:
         return False
-    candidates = reading.names | reading.content | set(reading.lower_text.split())
-    return any(difflib.SequenceMatcher(None, word, other).ratio() >= 0.8 for other in candidates
-               if abs(len(other) - len(word)) <= 2)
+    if len(a) == len(b):
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        return len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]]
+                                  and a[diff[1]] == b[diff[0]])
+    short, long = sorted((a, b), key=len)
+    return any(long[:i] + long[i + 1:] == short for i in range(len(long)))
+
+
+def _appears(word: str, reading: _Reading) -> bool:
+    """``word`` (a name or a number) is said by ``reading``: a number as one of its numbers; a name as one of its
+    words, two of its words written together (``superbowl`` / ``super bowl``) or a typing slip away
+    (:func:`_typo`)."""
+    words = set(reading.tokens)
+    if word in words or word in reading.bigrams:
+        return True
+    return any(_typo(word, other) or (len(word) >= 4 and word in other) for other in words)
 
 
 def judge(source: _Reading, output: _Reading, thresholds: FidelityThresholds) -> FidelityScore:
@@ -274,9 +306,13 @@ def judge(source: _Reading, output: _Reading, thresholds: FidelityThresholds) ->
     invented = sorted(w for w in output.content if not _supported(w, source.content, source_stems))
     recall = 1 - len(lost) / len(source.content) if source.content else 1.0
     invented_share = len(invented) / len(output.content) if output.content else 0.0
-    lost_names = sorted(n for n in source.names | source.numbers if not _appears(n, output))
-    new_names = sorted(n for n in output.names | output.numbers if not _appears(n, source))
+    # numbers as multisets: "Room 5 costs $50" -> "Room 50 costs $50" has a 50 the input does not
+    lost_numbers = Counter(source.numbers) - Counter(output.numbers)
+    new_numbers = Counter(output.numbers) - Counter(source.numbers)
+    lost_names = sorted([n for n in source.names if not _appears(n, output)] + list(lost_numbers))
+    new_names = sorted([n for n in output.names if not _appears(n, source)] + list(new_numbers))
     swapped, changed_agents = _role_findings(source, output)
+    reversed_words = sorted(w for w in invented if _antonyms(w) & source.content)
     score = FidelityScore(verdict="faithful", recall=round(recall, 4), invented=round(invented_share, 4),
                           lost_words=lost, invented_words=invented, lost_names=lost_names, new_names=new_names,
                           negations=(source.negations, output.negations), questions=(source.questions, output.questions),
@@ -284,6 +320,8 @@ def judge(source: _Reading, output: _Reading, thresholds: FidelityThresholds) ->
     changes = []
     if invented_share > thresholds.max_invented:
         changes.append(f"invents {len(invented)} of {len(output.content)} content words ({', '.join(invented[:5])})")
+    if reversed_words:
+        changes.append(f"says the opposite: {', '.join(f'{w} (input: {sorted(_antonyms(w) & source.content)[0]})' for w in reversed_words[:3])}")
     if len(new_names) > thresholds.max_new_names:
         changes.append(f"new names or numbers: {', '.join(new_names[:5])}")
     if thresholds.negation and source.negations != output.negations:
@@ -311,8 +349,10 @@ def judge(source: _Reading, output: _Reading, thresholds: FidelityThresholds) ->
 #: and "byyyeee" as a name). So the meter cannot see an error in those tables: the blind labels check them.
 CANONICAL_RULES = ("unicode", "contractions", "variants", "elongation", "spelling")
 
-#: from how many texts :meth:`FidelityMeter.read` parses in several processes
-PARALLEL_FROM = 400
+#: from how many pairs :meth:`FidelityMeter.score` parses in several processes
+PARALLEL_FROM = 200
+#: the longest text the meter reads, in characters (spaCy's own limit: a longer one is not scored, and says so)
+MAX_CHARACTERS = 1_000_000
 
 
 class FidelityMeter:
@@ -325,8 +365,9 @@ class FidelityMeter:
     batch_size : int, default=64
         Texts per spaCy batch.
     n_process : int or None, default=None
-        Parsing processes; None: every core (at most 4) for :data:`PARALLEL_FROM` texts or more, else one (a process
-        costs about a second to start; parsing is most of the meter's time: 5,400 words/s a core).
+        Parsing processes; None: every core this process may use (at most 4) for :data:`PARALLEL_FROM` pairs or
+        more, else one (a process costs about a second to start; parsing is most of the meter's time: 5,400
+        words/s a core). Callers that already run in parallel workers pass 1.
     """
 
     def __init__(self, thresholds: FidelityThresholds | None = None, batch_size: int = 64,
@@ -342,7 +383,10 @@ class FidelityMeter:
 
         from authorguard.text.normalise import normalise
 
-        processes = self.n_process or (min(4, os.cpu_count() or 1) if len(texts) >= PARALLEL_FROM else 1)
+        if not texts:
+            return []
+        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+        processes = self.n_process or (min(4, cores) if len(texts) >= 2 * PARALLEL_FROM else 1)
         canonical = [normalise(text, CANONICAL_RULES) for text in texts]
         return [_read(doc) for doc in _nlp().pipe(canonical, batch_size=self.batch_size, n_process=processes)]
 
@@ -361,6 +405,10 @@ class FidelityMeter:
                     raise InputError(f"pair {index}: the {name} must be a str; got {type(value).__name__}")
             if not output or not output.strip():
                 scores[index] = FidelityScore(verdict=None, reasons=["no output (withheld): not scored"])
+            elif max(len(source or ""), len(output)) > MAX_CHARACTERS:
+                scores[index] = FidelityScore(verdict=None, reasons=[
+                    f"not scored: longer than the meter reads ({max(len(source or ''), len(output)):,} characters > "
+                    f"{MAX_CHARACTERS:,})"])
             elif " ".join((source or "").split()) == " ".join(output.split()):
                 scores[index] = FidelityScore(verdict="faithful")
             elif not source or not source.strip():

@@ -27,12 +27,13 @@ rule                  what it does (examples)
                       ``hahahaha`` -> ``haha``
 ``spelling``          British spellings to American ones from a fixed table: ``colour`` -> ``color``,
                       ``realise`` -> ``realize``, ``centre`` -> ``center``, ``travelled`` -> ``traveled``
-``numbers``           thousands separators on numbers of 5+ digits (``12000`` -> ``12,000``; 4-digit years left),
-                      ``10 %`` / ``10 per cent`` -> ``10%``, ``5pm`` / ``5 PM`` / ``5p.m.`` -> ``5 p.m.``
+``numbers``           ``10 %`` / ``10 per cent`` -> ``10%``, ``5pm`` / ``5PM`` / ``5 p.m.`` -> ``5 pm`` (digits and
+                      dates are never touched)
 ``spacing``           one space between words, none before ``, . ; : ! ?`` and one after them before a word,
                       no spaces at line ends, at most one blank line between paragraphs
-``casing``            shouted words lower-cased (``GROSS`` -> ``gross``; only common English words, never ``US``,
-                      ``IT``, ``WHO``, so names and acronyms stay), ``i`` -> ``I``, sentence starts capitalised
+``casing``            shouted words lower-cased (``GROSS`` -> ``gross``; only common English words of 5+ letters, or
+                      shorter ones the text also writes in lower case, so ``US``, ``HR``, ``NASA`` stay), ``i`` ->
+                      ``I``, sentence starts capitalised (not ``iPhone``, not after ``p.m.``)
 ====================  ==========================================================================================
 
 What no rule touches: URLs, e-mail addresses, @handles, text in backticks (code) — they are set aside before the
@@ -80,7 +81,9 @@ _PROTECTED = re.compile(
     r"|(?<![\w@])@\w+"                             # handles
     r"|<3+|\^_+\^|-_+-|[oO0]_[oO0]|[tT]_[tT]"      # emoticons with no eyes-and-mouth form
 )
-_EMOTICON = re.compile(r"(?<![\w:;=])(?:[:;=8][-o'^]?[)(\]\[DPpOo3/\\|*]+|[xX]+D+)(?![\w])")
+# an emoticon stands alone: not after a letter, digit or mark of its own kind (a ratio "3:2"), not before a letter
+# or digit; "8)" is left (a list marker far more often than a face)
+_EMOTICON = re.compile(r"(?<![\w:;=])(?:[:;=][-o'^]?[)(\]\[DPpOo3/\\|*]+|[xX]+D+)(?![\w])")
 _SLOT = "\ue000{}\ue001"
 _SLOT_RE = re.compile("\ue000(\\d+)\ue001")
 
@@ -106,19 +109,22 @@ def _restore(text: str, kept: list[str]) -> str:
 _UNICODE = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'", "`": "'",
                           "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"', "\u2033": '"',
                           "\u00ab": '"', "\u00bb": '"', "\u00a0": " ", "\u2009": " ", "\u202f": " "})
-_DASH = re.compile(r"[ \t]*(?:\u2014|\u2013|\u2015|--+)[ \t]*|(?<=\S)[ \t]+-[ \t]*(?=\S)|(?<=\S)[ \t]*-[ \t]+(?=\S)")
+# a dash: an en or em dash anywhere, "--" between two words or spaced, a hyphen spaced on both sides; a hyphen
+# before a digit or a letter ("-5", "ls -la", "--help") is a sign or an option, not a dash
+_DASH = re.compile(r"[ \t]*[\u2014\u2013\u2015][ \t]*|(?<=\w)--+(?=\w)|[ \t]+--+[ \t]+|(?<=\S)[ \t]+-[ \t]+(?=\S)")
 
 
 def unicode_punctuation(text: str) -> str:
-    """Curly quotes and guillemets -> ``'`` and ``"``; en/em dashes, ``--`` and a spaced hyphen -> `` - ``; ``…``
-    -> ``...``; non-breaking spaces -> spaces. A hyphen inside a word (``well-known``) is not a dash."""
+    """Curly quotes and guillemets -> ``'`` and ``"``; en/em dashes, ``--`` between words and a spaced hyphen ->
+    `` - ``; ``…`` -> ``...``; non-breaking spaces -> spaces. A hyphen inside a word (``well-known``), before a
+    number (``-5``) or an option (``-la``, ``--help``) is not a dash."""
     text = text.translate(_UNICODE).replace("\u2026", "...")
     return _DASH.sub(" - ", text)
 
 
-_EMOTICON_FORMS = ((re.compile(r"^[:=8][-o'^]?[)\]3]+$"), ":)"), (re.compile(r"^[:=8][-o'^]?[(\[]+$"), ":("),
-                   (re.compile(r"^;[-o'^]?[)\]D]+$"), ";)"), (re.compile(r"^(?:[:=8][-o'^]?D+|[xX]+D+)$"), ":D"),
-                   (re.compile(r"^[:;=8][-o'^]?[Pp]+$"), ":P"))
+_EMOTICON_FORMS = ((re.compile(r"^[:=][-o'^]?[)\]3]+$"), ":)"), (re.compile(r"^[:=][-o'^]?[(\[]+$"), ":("),
+                   (re.compile(r"^;[-o'^]?[)\]D]+$"), ";)"), (re.compile(r"^(?:[:=][-o'^]?D+|[xX]+D+)$"), ":D"),
+                   (re.compile(r"^[:;=][-o'^]?[Pp]+$"), ":P"))
 
 
 def canonical_emoticon(emoticon: str) -> str:
@@ -129,13 +135,16 @@ def canonical_emoticon(emoticon: str) -> str:
     return emoticon
 
 
-_DECORATION_LINE = re.compile(r"^[ \t]*[*~=#+_\-<>^.\u2022|/\\]{3,}[ \t]*$", re.MULTILINE)
-_DECORATION_RUN = re.compile(r"(?:[*~=#_+^\u2022][ \t]?){3,}")
+_DECORATION_LINE = re.compile(r"^[ \t]*[*~=#+_\-<>^\u2022|/\\]{3,}[ \t]*$", re.MULTILINE)
+# inline: a run standing alone between spaces; "*" and "_" runs inside a line are text (a rating "*****", a blank
+# "___", a censored "f***") and stay
+_DECORATION_RUN = re.compile(r"(?<!\S)(?:[~=#+^\u2022][ \t]?){3,}(?!\S)")
 
 
 def decoration(text: str) -> str:
-    """Lines of decoration marks only are dropped (the line break with them); runs of 3+ decoration marks
-    (``*``, ``~``, ``=``, ``#``, ``_``, ``+``, ``^``, bullets) inside a line are dropped."""
+    """Lines of decoration marks only (``*****``, ``~~~``, ``=-=-=``) are dropped with their line break; a run of
+    3+ of ``~ = # + ^`` or bullets standing alone inside a line is dropped. A line of dots is an ellipsis, not
+    decoration; ``*`` and ``_`` runs inside a line are text (a rating, a blank, a censored word)."""
     text = _DECORATION_LINE.sub("\ue002", text)
     text = re.sub(r"\ue002\n?", "", text)
     return _DECORATION_RUN.sub(" ", text)
@@ -149,16 +158,21 @@ def emphasis(text: str) -> str:
     previous = None
     while previous != text:
         previous, text = text, _EMPHASIS.sub(r"\2", text)
-    text = re.sub(r"(?<!\w)\*(?=\w)|(?<=\w)\*(?!\w)", "", text)  # an unpaired mark at a word's edge
+    # an unpaired mark at a word's edge ("*sigh", "wow*"), never one inside a word or a formula ("f***", "(a+b)*c")
+    text = re.sub(r"(?:(?<=\s)|^)\*(?=\w)|(?<=\w)\*(?=\s|$)", "", text, flags=re.MULTILINE)
     return text
 
 
-_BRACKETS = re.compile(r"[(\[]([^()\[\]\n]*)[)\]]")
+# a bracketed aside: opened after a space or a line start, closed before a space, a mark or the end, holding a
+# letter and no operator; "f(x)", "friend(s)", "(500)", "(a+b)*c" are not asides and stay
+_BRACKETS = re.compile(r"(?:(?<=\s)|^)[(\[]([^()\[\]\n+*/=<>^]*[^\W\d_][^()\[\]\n+*/=<>^]*)[)\]](?=[\s.,;:!?\"']|$)",
+                       re.MULTILINE)
 
 
 def brackets(text: str) -> str:
-    """Round and square brackets around a span on one line dropped; the span stays where it was. A list marker
-    such as ``1)`` has no opening bracket and is left."""
+    """Round and square brackets around an aside dropped; the aside stays where it was. Not an aside, left: a
+    bracket inside a word (``friend(s)``, ``f(x)``), a bracketed number (``(500)``), a formula (``(a+b)*c``), a
+    list marker (``1)``)."""
     previous = None
     while previous != text:
         previous, text = text, _BRACKETS.sub(lambda m: f" {m.group(1).strip()} " if m.group(1).strip() else " ", text)
@@ -166,7 +180,9 @@ def brackets(text: str) -> str:
 
 
 _ELLIPSIS = re.compile(r"\.(?:[ \t]?\.){2,}")
-_MARK_RUN = re.compile(r"[!?](?:[ \t]*[!?1])+|([,;:])(?:[ \t]*\1)+")
+# "!!!", "?!?", "! !"; a "1" typed with "!" ("!!1") only when it touches the marks and no word or bracket
+# follows; "," and ";" repeated. Colons are left ("std::vector", "fe80::1").
+_MARK_RUN = re.compile(r"[!?](?:[ \t]*[!?])+1*(?![\w)])|[!?]1+(?![\w).])|([,;])(?:[ \t]*\1)+")
 
 
 def _one_mark(match: re.Match) -> str:
@@ -178,7 +194,8 @@ def _one_mark(match: re.Match) -> str:
 
 def punctuation(text: str) -> str:
     """Repeated marks once: ``!!!`` -> ``!``, ``?!?`` and ``!?`` -> ``?`` (a question stays a question), ``!!1``
-    -> ``!``, ``,,`` -> ``,``; any run of dots of three or more (``....``, ``. . .``) -> ``...``."""
+    -> ``!``, ``,,`` -> ``,``; any run of dots of three or more (``....``, ``. . .``) -> ``...``. A number after a
+    mark (``Wow! 1 person``, ``Why? 1) …``) and colons (``std::vector``) are left."""
     text = _ELLIPSIS.sub("...", text)
     return _MARK_RUN.sub(_one_mark, text)
 
@@ -189,9 +206,11 @@ _FIXED_CONTRACTIONS = {
     "y'all": "you all", "ya'll": "you all", "dont": "do not", "doesnt": "does not", "didnt": "did not",
     "isnt": "is not", "wasnt": "was not", "arent": "are not", "werent": "were not", "havent": "have not",
     "hasnt": "has not", "hadnt": "had not", "couldnt": "could not", "wouldnt": "would not",
-    "shouldnt": "should not", "mustnt": "must not", "im": "I am", "ive": "I have", "youre": "you are",
-    "theyre": "they are", "didn't": "did not", "cant": "cannot", "thats": "that is", "whats": "what is",
+    "shouldnt": "should not", "mustnt": "must not", "youre": "you are", "theyre": "they are",
 }
+# Left out, each with a second reading: "im" (IM, instant messaging), "ive" (Ive, a name), "cant" (a word),
+# "wont" (a word), "thats" / "whats" (that is or that has), "ain't" (am / is / are / has / have not).
+_LEFT_AS_WRITTEN = frozenset({"ain't"})
 _SUFFIXES = {"n't": " not", "'re": " are", "'ve": " have", "'ll": " will", "'m": " am"}
 _APOSTROPHE_WORD = re.compile(r"\b[A-Za-z]+(?:n't|'[A-Za-z]{1,2})\b|\b[A-Za-z]+\b")
 
@@ -207,6 +226,8 @@ def _match_case(replacement: str, original: str) -> str:
 def _expand_contraction(match: re.Match) -> str:
     word = match.group(0)
     lower = word.lower()
+    if lower in _LEFT_AS_WRITTEN:
+        return word
     if lower in _FIXED_CONTRACTIONS:
         return _match_case(_FIXED_CONTRACTIONS[lower], word)
     for suffix, expansion in _SUFFIXES.items():
@@ -224,7 +245,7 @@ _BEEN = re.compile(r"\b([A-Za-z]+)'([sd])(\s+been)\b", re.IGNORECASE)
 
 def contractions(text: str) -> str:
     """Contractions expanded where the reading is fixed (``n't``, ``'re``, ``'ve``, ``'ll``, ``'m``, ``can't``,
-    ``won't``, the apostrophe-less ``dont`` / ``im`` / ``cant`` …); ``'s`` and ``'d`` only before ``been``, where
+    ``won't``, the apostrophe-less ``dont`` / ``didnt`` / ``youre`` …); ``'s`` and ``'d`` only before ``been``, where
     they can only be *has* and *had*; every other ``'s`` (*is*, *has* or a possessive) and ``'d`` (*had* or
     *would*) is left as written."""
     text = _BEEN.sub(lambda m: m.group(1) + (" has" if m.group(2).lower() == "s" else " had") + m.group(3), text)
@@ -238,7 +259,7 @@ VARIANTS = {
     "dunno": "do not know", "lemme": "let me", "gimme": "give me", "cuz": "because", "coz": "because",
     "bc": "because", "b/c": "because", "tho": "though", "altho": "although", "thru": "through",
     "til": "until", "u": "you", "pls": "please", "plz": "please", "thx": "thanks",
-    "thanx": "thanks", "ppl": "people", "b4": "before", "ok": "okay", "k": "okay", "kk": "okay",
+    "thanx": "thanks", "ppl": "people", "b4": "before", "ok": "okay", "kk": "okay",
     "alright": "all right", "yeah": "yes", "yea": "yes", "yep": "yes", "yup": "yes", "nope": "no", "nah": "no",
     "wat": "what", "wut": "what", "dat": "that", "abt": "about", "w/": "with",
     "w/o": "without", "smth": "something", "sth": "something", "bday": "birthday", "nite": "night",
@@ -249,19 +270,19 @@ VARIANTS = {
 }
 # Left out on purpose, each has a second reading: "cause" (a noun), "def", "ur" (*your* or *you're*), "till" (a
 # cash till), "cos" (the cosine), "k" (a thousand), "dis" (a verb), "bro" (a brother or a friend).
-_VARIANT = re.compile(r"(?<![\w'/])(" + "|".join(sorted(map(re.escape, VARIANTS), key=len, reverse=True))
-                      + r")(?![\w'/])", re.IGNORECASE)
+_VARIANT = re.compile(r"(?<![\w'/-])(" + "|".join(sorted(map(re.escape, VARIANTS), key=len, reverse=True))
+                      + r")(?![\w'/-])", re.IGNORECASE)
 
 
 def variants(text: str) -> str:
     """Informal and function-word variants to one form (:data:`VARIANTS`): ``whilst`` -> ``while``, ``gonna`` ->
-    ``going to``, ``u`` -> ``you``, ``ok`` -> ``okay`` … A one- or two-letter variant in capitals (``U``, ``BC``) may
-    be a letter or a name and is left, except ``OK``; a longer one in capitals (``OMG``) gets its expansion with a
-    capital first letter (shouting is the ``casing`` rule's)."""
+    ``going to``, ``u`` -> ``you``, ``ok`` -> ``okay`` … Only the lower-case and the capitalised forms are read: in
+    capitals a variant may be a name or an acronym (``U``, ``OK Computer``, ``the IMO rules``) and is left; next to
+    a hyphen it is part of a word (``u-turn``)."""
 
     def replace(match: re.Match) -> str:
         word = match.group(0)
-        if word.isupper() and len(word) <= 2 and word != "OK":
+        if word.isupper() and (len(word) > 1 or word == "U"):
             return word
         expansion = VARIANTS[word.lower()]
         return expansion[:1].upper() + expansion[1:] if word[:1].isupper() else expansion
@@ -308,9 +329,11 @@ def elongation(text: str) -> str:
     """Stretched words to their dictionary form: a letter repeated three or more times is cut to two or one,
     whichever gives a word WordNet or the stop-word list knows (``sooo`` -> ``so``, ``goood`` -> ``good``); laughter
     to one form (``hahahaha`` -> ``haha``). A stretched word with no known form keeps two letters per run. Roman
-    numerals (``III``, ``XXX``) are numbers, not stretched words, and are left."""
+    numerals (``III``) and words of one letter repeated (``AAA``, ``KKK``, ``zzz``: names, grades, sounds) are
+    left."""
     text = _LAUGH.sub(lambda m: _match_case("haha", m.group(0)), text)
-    return _STRETCHED.sub(lambda m: m.group(0) if _ROMAN.match(m.group(0)) else _unstretched(m.group(0)), text)
+    return _STRETCHED.sub(lambda m: m.group(0) if _ROMAN.match(m.group(0)) or len(set(m.group(0).lower())) == 1
+                          else _unstretched(m.group(0)), text)
 
 
 #: British -> American spellings (a fixed table: a suffix rule would turn ``four`` into ``for``)
@@ -336,30 +359,32 @@ defence:defense offence:offense licence:license pretence:pretense
 grey:gray greys:grays catalogue:catalog dialogue:dialog analogue:analog
 programme:program programmes:programs cheque:check cheques:checks tyre:tire tyres:tires
 kerb:curb plough:plow sceptical:skeptical sceptic:skeptic aluminium:aluminum aeroplane:airplane
-manoeuvre:maneuver oestrogen:estrogen paediatric:pediatric encyclopaedia:encyclopedia mum:mom mums:moms
+manoeuvre:maneuver oestrogen:estrogen paediatric:pediatric encyclopaedia:encyclopedia
 judgement:judgment acknowledgement:acknowledgment ageing:aging enrol:enroll enrolment:enrollment
 fulfil:fulfill skilful:skillful wilful:willful instalment:installment practise:practice practised:practiced
 """.split())
-_SPELLING = re.compile(r"\b(" + "|".join(sorted(SPELLING, key=len, reverse=True)) + r")\b", re.IGNORECASE)
+# lower-case words only: a capitalised one may be a name ("the Labour Party", "Earl Grey", "Ministry of Defence")
+_SPELLING = re.compile(r"(?<![\w-])(" + "|".join(sorted(SPELLING, key=len, reverse=True)) + r")(?![\w-])")
 
 
 def spelling(text: str) -> str:
-    """British spellings to American ones from the fixed table :data:`SPELLING` (case kept)."""
-    return _SPELLING.sub(lambda m: _match_case(SPELLING[m.group(0).lower()], m.group(0)), text)
+    """British spellings to American ones from the fixed table :data:`SPELLING`, lower-case words only (a
+    capitalised word may be part of a name: *the Labour Party*, *Earl Grey*)."""
+    return _SPELLING.sub(lambda m: SPELLING[m.group(0)], text)
 
 
-_LONG_NUMBER = re.compile(r"(?<![\d.,/:\w-])(\d{5,})(?![\d,:/]|\.\d)")
 _PERCENT = re.compile(r"(\d)[ \t]*(?:%|per[ \t]?cent\b|percent\b)", re.IGNORECASE)
-_CLOCK = re.compile(r"\b(\d{1,2}(?::\d{2})?)[ \t]*([aApP])\.?[ \t]?[mM]\b\.?")
+# a clock time: "5pm", "5PM", "5p.m.", "5:30 pm", "5 p.m."; a spaced capital "3 AM" may be a name ("AM radio")
+_CLOCK = re.compile(r"\b(\d{1,2}(?::\d{2})?)(?:([aApP])\.?[mM]\b\.?|[ \t]([ap])(?:\.m\.|\.m\b|m\b))")
 
 
 def numbers(text: str) -> str:
-    """Numbers to one form: thousands separators on integers of five or more digits (a four-digit number may be a
-    year and is left; so are numbers inside codes, decimals and phone numbers); ``10 %``, ``10 per cent`` and
-    ``10 percent`` -> ``10%``; ``5pm``, ``5 PM``, ``5 p.m`` -> ``5 p.m.``"""
-    text = _LONG_NUMBER.sub(lambda m: f"{int(m.group(1)):,}" if not m.group(1).startswith("0") else m.group(1), text)
+    """Number habits to one form: ``10 %``, ``10 per cent`` and ``10 percent`` -> ``10%``; clock times ``5pm``,
+    ``5PM``, ``5p.m.``, ``5 p.m.`` -> ``5 pm``. Digits themselves are never touched: thousands separators were
+    tried and left out (a ZIP code, a phone or an order number is digits too, and the rule moved no attacker:
+    docs/results/faithful.md); dates are left (``03/04`` has two readings)."""
     text = _PERCENT.sub(r"\1%", text)
-    return _CLOCK.sub(lambda m: f"{m.group(1)} {m.group(2).lower()}.m.", text)
+    return _CLOCK.sub(lambda m: f"{m.group(1)} {(m.group(2) or m.group(3)).lower()}m", text)
 
 
 _SPACES = re.compile(r"[ \t\f\v]+")
@@ -386,7 +411,8 @@ ACRONYMS = frozenset({"US", "USA", "IT", "WHO", "AIDS", "ACT", "SAT", "NOW", "CA
                       "CIA", "FBI", "NBA", "NFL", "GOP", "CEO", "MAC", "APP", "NET", "ART", "MIT", "CAT", "DOS",
                       "WAR", "SUN", "JAVA", "BASIC", "RAM", "ROM", "GAP", "ION", "POP", "RAP", "ABC", "CBS", "ESPN"})
 _CAPS_WORD = re.compile(r"\b[A-Z][A-Z']*[A-Z]\b")
-_SENTENCE_START = re.compile(r"(^|[.!?][\"')]?\s+|\n)([\"'(]?)([a-z])")
+# a sentence start: the text's or a line's start, or a space after a sentence mark; the word all lower case
+_SENTENCE_START = re.compile(r"(^|[.!?][\"')]?\s+|\n)([\"'(]?)([a-z])(?=[a-z']*(?:[\s,.;:!?\")\]]|$))")
 _LONE_I = re.compile(r"(?<![\w'-])i(?=(?:\s|$|[,.;:!?'\"]))")
 
 
@@ -404,12 +430,25 @@ def _common(word: str) -> bool:
                if lemma.name().lower() in base) >= 3
 
 
+_ABBREVIATION_END = re.compile(r"(?:\b[A-Za-z]\.|\b(?:e\.g|i\.e|etc|vs|Mr|Mrs|Ms|Dr|St|No|approx|ca)\.)[\"')]?\s+$")
+
+
+def _capitalise_start(match: re.Match) -> str:
+    before = match.string[max(0, match.start() - 12):match.end(1)]
+    if match.group(1).strip() and _ABBREVIATION_END.search(before):
+        return match.group(0)  # "3 p.m. in", "e.g. this": an abbreviation, not a sentence end
+    return match.group(1) + match.group(2) + match.group(3).upper()
+
+
 def casing(text: str) -> str:
     """Casing habits to one form: shouted words lower-cased, ``i`` -> ``I``, each sentence's first letter
-    capitalised. A word in capitals is lower-cased when its lower-case form is common English (:func:`_common`, or
-    written in lower case elsewhere in the text) and it is not in :data:`ACRONYMS`; a word the text also writes
-    with a capital first letter only (a name: ``JOSH`` beside ``Josh``) gets that form. Names and acronyms in
-    capitals that are not common words (``JOHN``, ``NASA``) stay as written."""
+    capitalised. A word in capitals is lower-cased when its lower-case form is common English (:func:`_common`) and
+    it is not in :data:`ACRONYMS` — a word of two to four capitals only when the text also writes it in lower case
+    (``HR``, ``PIN``, ``ICE``, ``STEM`` are acronyms far more often than shouting); a word the text also writes with
+    a capital first letter only gets that form (``JOSH`` beside ``Josh``). A sentence start is capitalised only when
+    the word is all lower case (``iPhone``, ``pH``, ``eBay`` stay) and the full stop before it does not end an
+    abbreviation (``p.m.``, ``e.g.``). What no rule can know: a long name in capitals that is also a common word
+    (``TARGET``, ``MARK``) is lower-cased."""
     lower_words = set(re.findall(r"\b[a-z]+\b", text))
     title_words = set(re.findall(r"\b[A-Z][a-z]+\b", text)) - {w.capitalize() for w in lower_words}
 
@@ -420,11 +459,14 @@ def casing(text: str) -> str:
         if word.capitalize() in title_words:
             return word.capitalize()
         small = word.lower()
-        return small if small in lower_words or _common(small.replace("'", "")) else word
+        if small in lower_words:
+            return small
+        letters = len(word.replace("'", ""))
+        return small if letters > 4 and _common(small.replace("'", "")) else word
 
     text = _CAPS_WORD.sub(lower, text)
     text = _LONE_I.sub("I", text)
-    return _SENTENCE_START.sub(lambda m: m.group(1) + m.group(2) + m.group(3).upper(), text)
+    return _SENTENCE_START.sub(_capitalise_start, text)
 
 
 #: every rule, in the order :func:`normalise` runs them
@@ -441,7 +483,7 @@ RULES: dict[str, Rule] = {rule.name: rule for rule in (
     Rule("variants", variants, "function-word and informal variants to one form (whilst, gonna, u, ok)"),
     Rule("elongation", elongation, "stretched words to their dictionary form (sooo, hahaha)"),
     Rule("spelling", spelling, "British spellings to American ones (colour, realise, centre)"),
-    Rule("numbers", numbers, "thousands separators, percent and clock times to one form"),
+    Rule("numbers", numbers, "percent and clock times to one form (digits never touched)"),
     Rule("spacing", spacing, "spaces around punctuation, between words, and blank lines"),
     Rule("casing", casing, "shouted words lower-cased, i -> I, sentence starts capitalised"),
 )}
@@ -464,7 +506,7 @@ def normalise(text: str, rules: Sequence[str] | str | None = None) -> str:
     addresses, handles and code are left as written, and emoticons are canonicalised only by the ``emoticons``
     rule.
 
-    >>> normalise("OMG i can't believe it!!! We were SO happy (really) :-)")
+    >>> normalise("omg i can't believe it!!! We were sooo HAPPY (really) :-)")
     'Oh my god I cannot believe it! We were so happy really :)'
     """
     names = check_rules(rules)

