@@ -26,7 +26,8 @@ Example (TOML; every key is optional except ``methods``)::
 and utility task, and is released on its own (:mod:`authorguard.experiments.views`). ``content_metrics``
 (METEOR, BLEU, chrF, ROUGE, MiniLM cosine, unchanged share) and ``detector`` (can a classifier tell released from
 original text) are measured on each view's attacked test documents, and ``fidelity`` (the fidelity meter's share of
-``faithful`` and ``changed`` outputs, :mod:`authorguard.metrics.fidelity`; a column of every text report) (content on a seeded sample of at most
+``faithful`` and ``changed`` outputs, :mod:`authorguard.metrics.fidelity`; a column of every text report; part of
+the evaluation fingerprint, so a run made before it existed computes its cells again once on resume) (content on a seeded sample of at most
 ``content_sample`` of them, 0 = all: METEOR costs ~50 ms a document). ``fluency`` adds the reference language
 model's perplexity of the released text on that sample (``lm`` extra; ~30 s a cell on 2 cores). ``detectors``
 lists the registered obfuscation detectors (``char-ngrams``, ``lm-stylometric``) run when ``detector`` is true.
