@@ -374,8 +374,9 @@ def test_obfuscate_keeps_every_other_field_unless_told(tmp_path):
         assert out.texts != [r["text"] for r in rows]
     dropped = tmp_path / "dropped.jsonl"
     assert _run("obfuscate", tmp_path / "in.jsonl", "-o", dropped, "--method", "dropout", "--drop-fields").exit_code == 0
-    # only the id, the text and what became of the record
-    assert [sorted(json.loads(line)) for line in dropped.read_text().splitlines()] == [["id", "release_reason", "release_status", "text"]] * 2
+    # only the id, the text, what became of the record and its fidelity verdict
+    assert [sorted(json.loads(line)) for line in dropped.read_text().splitlines()] == [
+        ["fidelity", "fidelity_reason", "id", "release_reason", "release_status", "text"]] * 2
 
 
 def test_a_named_id_field_must_exist(tmp_path, rows):

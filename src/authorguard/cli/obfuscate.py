@@ -82,8 +82,9 @@ def obfuscate(
     id_field: Annotated[str | None, typer.Option(help="Field holding the record id (default 'id'; without one, records are "
                                                       "numbered by position; a field named here must exist).")] = None,
     text_field: Annotated[str, typer.Option(help="Field holding the text.")] = "text",
-    drop_fields: Annotated[bool, typer.Option("--drop-fields", help="Write only the id, the text and the status (default: "
-                                                                  "every field of the input is kept, the text replaced).")] = False,
+    drop_fields: Annotated[bool, typer.Option("--drop-fields", help="Write only the id, the text, the status and the "
+                                                                  "fidelity (default: every field of the input is kept, "
+                                                                  "the text replaced).")] = False,
     model: Annotated[Path | None, typer.Option("--model", help="Trained model folder of a neural method (a4nt; tarot: default the packaged policy).")] = None,
     attribute_field: Annotated[str | None, typer.Option(help="Field holding each record's attribute class (A4NT's source "
                                                               "style; default: the model's classifier decides).")] = None,
