@@ -69,3 +69,17 @@ def test_the_default_fallback_never_releases_the_input():
     assert with_fallback("bottleneck", {}, "withhold") == {"fallback": "withhold"}
     assert with_fallback("tarot", {"fallback": "keep"}, None) == {"fallback": "keep"}
     assert with_fallback("normalise", {}, None) == {}  # no fallback: nothing to set
+
+
+def test_anonymize_with_normalise_releases_every_record_once(tmp_path):
+    texts = [f"i dont know... post {i} was SOOO long!!!" for i in range(7)]
+    source = tmp_path / "in.jsonl"
+    source.write_text("".join(json.dumps({"id": f"r{i}", "text": t}) + "\n" for i, t in enumerate(texts)), encoding="utf-8")
+    result = _run("anonymize", "--method", "normalise", source, tmp_path / "out", "--shard-size", 3)
+    assert result.exit_code == 0, result.output
+    import pyarrow.parquet as pq
+
+    rows = [row for path in sorted((tmp_path / "out").glob("part-*.parquet")) for row in pq.read_table(path).to_pylist()]
+    released = {r["id"]: r for r in rows}
+    assert len(rows) == 7 and sorted(released) == [f"r{i}" for i in range(7)]  # every record once
+    assert released["r0"]["text"] == "I do not know... Post 0 was so long!"
