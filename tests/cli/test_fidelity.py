@@ -72,7 +72,7 @@ def test_the_default_fallback_never_releases_the_input():
 
 
 def test_anonymize_with_normalise_releases_every_record_once(tmp_path):
-    texts = [f"i dont know... post {i} was SOOO long!!!" for i in range(7)]
+    texts = [f"i dont know... post {i} was sooo long!!!" for i in range(7)]
     source = tmp_path / "in.jsonl"
     source.write_text("".join(json.dumps({"id": f"r{i}", "text": t}) + "\n" for i, t in enumerate(texts)), encoding="utf-8")
     result = _run("anonymize", "--method", "normalise", source, tmp_path / "out", "--shard-size", 3)
