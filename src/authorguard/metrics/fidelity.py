@@ -140,15 +140,10 @@ def require_meter() -> None:
     _nlp()
 
 
-@functools.lru_cache(maxsize=1)
 def _nlp():
-    try:
-        import spacy
-    except ImportError as error:
-        raise InputError("the fidelity meter needs spaCy (a dependency of authorguard): pip install 'spacy>=3.7'") from error
-    from authorguard.text.resources import spacy_model_path
+    from authorguard.text.resources import spacy_pipeline
 
-    return spacy.load(spacy_model_path(), exclude=["textcat"])
+    return spacy_pipeline()
 
 
 #: how many of a word's WordNet senses (most frequent first) lend their hypernyms and derivations; synonyms come

