@@ -56,8 +56,10 @@ class VectorMechanism(TransformerMixin, BaseEstimator, ABC):
         """True when ``fit`` learns from the documents it is given (then they are part of what is released)."""
 
 
-#: what became of a record: rewritten by the method, kept as written (whole or in part), or withheld (no text)
-RECORD_STATUSES = ("rewritten", "kept", "withheld")
+#: what became of a record: rewritten by the method, released (in part) as the style-free view the method wrote
+#: from (the bottleneck's fallback: nothing of the input's style, but not fluent text), kept as written (whole or in
+#: part), or withheld (no text)
+RECORD_STATUSES = ("rewritten", "view", "kept", "withheld")
 
 
 def same_text(original: str, output: str) -> bool:
@@ -102,7 +104,7 @@ class TextObfuscator(BaseEstimator, ABC):
         RECORD_STATUSES, "reason": str or None}``.
 
         Read from :meth:`release_report`: a record in its ``flagged_records`` got the method's ``fallback``
-        (``withhold``: withheld; ``keep``: kept as written, whole or in part) or, for a method without a fallback
+        (``withhold``: withheld; ``keep``: kept as written, whole or in part; ``view``: released as its view) or, for a method without a fallback
         (DP-Prompt), is released as rewritten with the verdict as its reason. Any other record is ``rewritten`` when
         its output differs from the input beyond whitespace, else ``kept``."""
         report = self.release_report()
@@ -120,7 +122,7 @@ class TextObfuscator(BaseEstimator, ABC):
                 if fallback == "withhold":
                     statuses.append({"status": "withheld", "reason": unprotected})
                 elif fallback == "view":
-                    statuses.append({"status": "rewritten", "reason": unprotected.replace(
+                    statuses.append({"status": "view", "reason": unprotected.replace(
                         "had no rewrite that passed", "had no realisation that passed") + "; released as their view (fallback view)"})
                 elif fallback == "keep":
                     statuses.append({"status": "kept", "reason": unprotected + "; kept as written (fallback keep)"})

@@ -129,9 +129,12 @@ methods.register("zero-shot-rewrite", "authorguard.methods.tarot:ZeroShotRewrite
                  "Untuned SmolLM2-135M-Instruct with TAROT's zero-shot prompt (the paper's GPT-3.5 row).",
                  output="text", model="packaged", extra="neural", protects="static stylometry, partly (a few points)", weights="smollm2")
 methods.register("bottleneck", "authorguard.methods.bottleneck:Bottleneck",
-                 "Style bottleneck: a SmolLM2-135M realiser writes text from a style-free view of the input (content words, lemmas, canonical synonyms or SynTF's ε-DP bag), never from the input.",
+                 "Style bottleneck: a SmolLM2-135M realiser writes text from a style-free view of the input (who does what under a word-order constraint, content words, lemmas, canonical synonyms or SynTF's ε-DP bag), never from the input.",
                  output="text", model="packaged", extra="neural", protects="everything the view drops, by construction; not what the view keeps (its floor)", weights="smollm2",
                  faithful="0-7 of 100 (BAC-10 posts, three annotators)")
+methods.register("view:roles", "authorguard.methods.bottleneck:RolesView",
+                 "The roles view itself (every word but articles and demonstratives, contractions read out, after the normaliser): the roles floor.",
+                 output="text", protects="casing, punctuation, contractions, articles, spelling variants (the view keeps every other word)")
 methods.register("view:content", "authorguard.methods.bottleneck:ContentView",
                  "The content view itself (content words in order, names and numbers, sentence ends): the content floor.",
                  output="text", protects="function words, punctuation, casing (the view keeps the content words)")

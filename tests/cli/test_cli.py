@@ -302,7 +302,7 @@ def test_obfuscate_with_a_config_and_the_identity(tmp_path, rows):
     config.write_text("rate = 0.9\n", encoding="utf-8")
     assert _run("obfuscate", infile, "-o", tmp_path / "syn.jsonl", "--method", "synonyms", "--config", config, "--seed", 1).exit_code == 0
     identity = _run("obfuscate", infile, "-o", tmp_path / "same.jsonl", "--method", "original")
-    assert identity.exit_code == 0 and f"0 rewritten, {len(rows)} kept as written, 0 withheld" in " ".join(identity.stderr.split())
+    assert identity.exit_code == 0 and f"0 rewritten, 0 released as their view, {len(rows)} kept as written, 0 withheld" in " ".join(identity.stderr.split())
     same = [json.loads(line) for line in (tmp_path / "same.jsonl").read_text(encoding="utf-8").splitlines()]
     assert [r["text"] for r in same] == [r["text"] for r in rows]
     assert {r["release_status"] for r in same} == {"kept"}  # every record says what became of it

@@ -29,7 +29,7 @@ def tiny_bottleneck(tiny_realiser, tiny_factory, monkeypatch):
     return lambda **params: bottleneck.Bottleneck(**params)
 
 
-@pytest.mark.parametrize("level", ["content", "lemma", "canonical", "syntf"])
+@pytest.mark.parametrize("level", ["roles", "content", "lemma", "canonical", "syntf"])
 def test_same_view_same_output_at_every_level(tiny_bottleneck, level):
     params = {"level": level, "retries": 0}
     if level == "syntf":
@@ -42,11 +42,12 @@ def test_same_view_same_output_at_every_level(tiny_bottleneck, level):
         assert first[0] not in (a, b)
 
 
+@pytest.mark.parametrize("level", ["roles", "content"])
 @pytest.mark.parametrize("fallback", ["view", "withhold"])
-def test_records_in_records_out_and_the_input_never_comes_back(tiny_bottleneck, fallback):
-    texts = ["We met Anna in Paris on 3 May. The weather was lovely.", "", "It is what it is.",
-             "Prices went up again this month. We should buy less coffee."]
-    method = tiny_bottleneck(random_state=0, fallback=fallback, retries=1).fit()
+def test_records_in_records_out_and_the_input_never_comes_back(tiny_bottleneck, fallback, level):
+    texts = ["we met ANNA in Paris on 3 May!!! the weather was lovely", "", "That! The... those?",
+             "Prices went up again this month... We should buy less coffee!!"]
+    method = tiny_bottleneck(random_state=0, fallback=fallback, retries=1, level=level).fit()
     out = method.obfuscate(texts)
     assert len(out) == len(texts)
     assert all(o != t for o, t in zip(out, texts) if t)
@@ -55,7 +56,7 @@ def test_records_in_records_out_and_the_input_never_comes_back(tiny_bottleneck, 
     statuses = method.record_statuses(texts, out)
     assert statuses[2]["status"] == "withheld" and "no content words" in statuses[2]["reason"]
     for index in report["flagged_records"]:
-        expected = "withheld" if fallback == "withhold" else "rewritten"
+        expected = "withheld" if fallback == "withhold" else "view"
         assert statuses[index]["status"] == expected
         assert "kept as written" not in (statuses[index]["reason"] or "")
 
@@ -68,7 +69,29 @@ def test_syntf_level_reports_its_epsilon(tiny_bottleneck):
     assert 0 < report["epsilon_per_document"] <= method.epsilon * 12
 
 
+def test_the_roles_level_writes_its_view_under_the_constraint(tiny_bottleneck):
+    """Even a random tiny realiser writes, at the roles level, exactly the view's words in order with only free words
+    (articles, demonstratives) between them — or the chunk falls back to its view, counted."""
+    from authorguard.neural.realiser.data import view_plan_words
+    from authorguard.text.views import FREE_WORDS, roles_view
+
+    texts = ["I didn't like the movie, honestly!! It's WAY too long.", "Anna's dog has been sick; he's been to the vet."]
+    method = tiny_bottleneck(random_state=0, retries=2, batch_size=4).fit()
+    out = method.obfuscate(texts)
+    report = method.release_report()
+    for text, output in zip(texts, out):
+        words, _ = view_plan_words(roles_view(text))
+        said = [w.strip(",;:.!?") for w in output.split()]
+        kept = [w for w in said if w.lower() not in FREE_WORDS]
+        assert [w.lower() for w in kept] == [w.lower() for w in words], (output, words)
+    assert report["level"] == "roles" and "coverage" not in report.get("refused", {})
+
+
 def test_bad_parameters_are_one_line(tiny_bottleneck):
+    with pytest.raises(InputError, match="cannot be written under a constraint"):
+        tiny_bottleneck(level="lemma", constrained=True).fit()
+    with pytest.raises(InputError, match="constrained"):
+        tiny_bottleneck(constrained="yes").fit()
     with pytest.raises(InputError, match="level"):
         tiny_bottleneck(level="style").fit()
     with pytest.raises(InputError, match="fallback"):
@@ -78,6 +101,8 @@ def test_bad_parameters_are_one_line(tiny_bottleneck):
 
 
 def test_view_methods_release_the_view():
+    assert registry.methods.get("view:roles")().fit().obfuscate(["I didn't like the movie, honestly. It's way too long!"]) \
+        == ["I did not like movie honestly. it is way too long."]
     out = registry.methods.get("view:content")().fit().obfuscate(["I didn't like the movie, honestly. It was way too long!"])
     assert out == ["not like movie honestly. way long."]
     assert registry.methods.get("view:canonical")().fit().obfuscate(["The kids watched movies."]) == ["child watch film."]

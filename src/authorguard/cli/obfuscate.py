@@ -218,11 +218,12 @@ def rewrite_in_batches(text_method, texts: list[str], attributes, seed: int | No
 
 
 def status_counts(statuses: list[dict]) -> str:
-    """"N rewritten, N kept as written, N withheld" (every status named, zeros included)."""
+    """"N rewritten, N released as their view, N kept as written, N withheld" (every status named, zeros included)."""
     from collections import Counter
 
     counts = Counter(status["status"] for status in statuses)
-    return f"{counts['rewritten']} rewritten, {counts['kept']} kept as written, {counts['withheld']} withheld"
+    return (f"{counts['rewritten']} rewritten, {counts['view']} released as their view, {counts['kept']} kept as written, "
+            f"{counts['withheld']} withheld")
 
 
 def validity_summary(report: dict) -> str:

@@ -41,24 +41,32 @@ class GenerationEngine(abc.ABC):
         self.tokenizer = tokenizer
 
     def generate(self, prompts: Sequence[str], *, max_new_tokens: int, sampler, seed: int | None,
-                 batch_size: int = 16, progress: Callable[[int, int], None] | None = None) -> Generations:
+                 batch_size: int = 16, progress: Callable[[int, int], None] | None = None,
+                 constraints: Sequence | None = None) -> Generations:
         """Continue each prompt by at most ``max_new_tokens`` tokens, each drawn by ``sampler`` (see
         :mod:`~authorguard.generation.samplers`). ``seed`` None draws from the OS CSPRNG (not
-        reproducible). ``progress(done, total)`` as prompts finish. The global torch random state is untouched."""
+        reproducible). ``progress(done, total)`` as prompts finish. ``constraints``: one
+        :class:`~authorguard.generation.constraints.TokenConstraint` (or None) per prompt, fresh (they keep the
+        sequence's state): the tokens it forbids are masked before the sampler. The global torch random state is
+        untouched."""
+        from authorguard.generation.constraints import check_constraints
+
         if not prompts:
             return Generations([], [], 0.0, [])
         if max_new_tokens < 1 or batch_size < 1:
             raise InputError(f"{self.name} engine: max_new_tokens and batch_size must be >= 1")
+        constraints = check_constraints(constraints, len(prompts), sampler)
         started = time.perf_counter()
-        ids = self._generate(list(prompts), int(max_new_tokens), sampler, seed, int(batch_size), progress)
+        ids = self._generate(list(prompts), int(max_new_tokens), sampler, seed, int(batch_size), progress, constraints)
         seconds = time.perf_counter() - started
         texts = [self.tokenizer.decode(row, skip_special_tokens=True).strip() for row in ids]
         return Generations(texts, [len(row) for row in ids], seconds, ids)
 
     @abc.abstractmethod
     def _generate(self, prompts: list, max_new_tokens: int, sampler, seed: int | None, batch_size: int,
-                  progress) -> list:
-        """The generated token ids per prompt, in the prompts' order (cut after the end-of-turn token)."""
+                  progress, constraints: list | None) -> list:
+        """The generated token ids per prompt, in the prompts' order (cut after the end-of-turn token);
+        ``constraints``: None, or one constraint (or None) per prompt, applied as a mask before ``sampler``."""
 
     def _cut(self, row: list) -> list:
         eos = self.tokenizer.eos_token_id

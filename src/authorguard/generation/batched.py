@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from authorguard.exceptions import InputError
 from authorguard.generation.base import GenerationEngine, merged_copy, own_forward
+from authorguard.generation.constraints import masked_logits
 from authorguard.utils.weights import require_torch, torch_generator
 
 DTYPES = ("auto", "float32", "bfloat16")
@@ -62,7 +63,7 @@ class BatchedDecoder(GenerationEngine):
         self.cache_argument = "cache" if "cache" in inspect.signature(source.forward).parameters else "past_key_values"
         super().__init__(source.to(device=device, dtype=getattr(torch, dtype)).eval(), tokenizer)
 
-    def _generate(self, prompts, max_new_tokens, sampler, seed, batch_size, progress):
+    def _generate(self, prompts, max_new_tokens, sampler, seed, batch_size, progress, constraints):
         """Continuous batching: up to ``batch_size`` sequences decode together; finished ones leave and queued
         prompts (shortest first) are prefilled and join, whenever a quarter of the slots is free."""
         torch = require_torch()
@@ -77,7 +78,15 @@ class BatchedDecoder(GenerationEngine):
         with torch.inference_mode():
             while queue or live.rows:
                 if live.rows:
-                    tokens = sampler(live.logits.float(), generator).tolist()
+                    logits = live.logits.float()
+                    if constraints is not None:
+                        row_constraints = [constraints[r[0]] if r[2] else None for r in live.rows]
+                        logits = masked_logits(logits, row_constraints)
+                    tokens = sampler(logits, generator).tolist()
+                    if constraints is not None:
+                        for constraint, token in zip(row_constraints, tokens):
+                            if constraint is not None:
+                                constraint.advance(token)
                     ended = live.record(tokens, self.tokenizer.eos_token_id, max_new_tokens)
                     for owner, ids in ended:
                         out[owner] = self._cut(ids)

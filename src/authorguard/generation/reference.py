@@ -16,7 +16,7 @@ class TransformersEngine(GenerationEngine):
     def __init__(self, model, tokenizer) -> None:
         super().__init__(merged_copy(model), tokenizer)
 
-    def _generate(self, prompts, max_new_tokens, sampler, seed, batch_size, progress):
+    def _generate(self, prompts, max_new_tokens, sampler, seed, batch_size, progress, constraints):
         import secrets
 
         torch = require_torch()
@@ -30,8 +30,18 @@ class TransformersEngine(GenerationEngine):
                 members = order[begin:begin + batch_size]
                 batch = self.tokenizer([prompts[i] for i in members], return_tensors="pt", padding=True,
                                        add_special_tokens=False)
+                width = batch["input_ids"].shape[1]
+                batch_options = options
+                if constraints is not None:
+                    from transformers import LogitsProcessorList
+
+                    from authorguard.generation.constraints import constraint_processor
+
+                    mask = constraint_processor([constraints[i] for i in members], width)
+                    batch_options = {**options, "logits_processor": LogitsProcessorList(
+                        [mask, *options.get("logits_processor", [])])}
                 new = self.model.generate(**batch, max_new_tokens=max_new_tokens, pad_token_id=self.tokenizer.pad_token_id,
-                                          eos_token_id=self.tokenizer.eos_token_id, **options)[:, batch["input_ids"].shape[1]:]
+                                          eos_token_id=self.tokenizer.eos_token_id, **batch_options)[:, width:]
                 for row, i in zip(new.tolist(), members):
                     out[i] = self._cut(row)
                 if progress is not None:

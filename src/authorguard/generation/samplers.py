@@ -42,6 +42,9 @@ def draw(probabilities, generator):
 class GreedySampler:
     """The most likely token (ties: the lowest id)."""
 
+    #: a constraint's mask (-inf logits) keeps this sampler's meaning: the most likely allowed token
+    accepts_mask = True
+
     def __call__(self, logits, generator):
         return logits.argmax(-1)
 
@@ -59,6 +62,8 @@ class NucleusSampler:
     temperature: float = 1.0
     top_p: float = 1.0
     shortlist: int = 256
+    #: a constraint's mask (-inf logits) keeps this sampler's meaning: the nucleus of the allowed tokens
+    accepts_mask = True
 
     def __post_init__(self) -> None:
         check_number(self.temperature, "temperature", "NucleusSampler", low=0, closed="neither")

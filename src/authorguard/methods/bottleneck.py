@@ -29,9 +29,11 @@ from authorguard.methods import syntf_defaults
 from authorguard.utils.random import int_seed
 from authorguard.utils.validation import check_number, check_option, check_texts
 
-LEVELS = ("content", "lemma", "canonical", "syntf")
-#: the level ``bottleneck`` uses when none is given (docs/results/bottleneck.md)
-DEFAULT_LEVEL = "content"
+LEVELS = ("roles", "content", "lemma", "canonical", "syntf")
+#: the level ``bottleneck`` uses when none is given (docs/results/faithful.md#constrained-realisation)
+DEFAULT_LEVEL = "roles"
+#: the levels written under their view's constraint when ``constrained="auto"``
+AUTO_CONSTRAINED = ("roles",)
 #: words of the ``syntf`` level's bag: about the content view of a blog post (118 words, ~45 content words)
 BAG_WORDS = 40
 
@@ -47,6 +49,12 @@ class ViewRelease(TextObfuscator):
 
         view = get_view(self.view)
         return [view_as_text(view(text)) for text in check_texts(raw_documents, type(self).__name__)]
+
+
+class RolesView(ViewRelease):
+    """Every word but articles, demonstratives and two intensifiers, contractions read out, after the normaliser."""
+
+    view = "roles"
 
 
 class ContentView(ViewRelease):
@@ -80,13 +88,28 @@ def _load(model: str | None, engine: str):
     return Realiser(model, engine=engine)
 
 
+def packaged_model(level: str) -> str | None:
+    """The packaged realiser of ``level``: the roles realiser (trained on roles views in the constraint's format)
+    for ``roles``, the shipped mixed-level realiser (None) for the others."""
+    if level == "roles":
+        from authorguard.neural.realiser.model import PACKAGED_ROLES
+
+        return str(PACKAGED_ROLES)
+    return None
+
+
 class Bottleneck(TextObfuscator):
     """Parameters
     ----------
-    level : {"content", "lemma", "canonical", "syntf"}, default=DEFAULT_LEVEL
-        The view the realiser writes from (coarser = more private, less faithful).
+    level : {"roles", "content", "lemma", "canonical", "syntf"}, default=DEFAULT_LEVEL
+        The view the realiser writes from (coarser = more private, less faithful); ``roles`` keeps who does what
+        (pronouns, prepositions, auxiliaries), the others keep the content words only.
     model : str or None
-        A realiser folder (scripts/bottleneck/train_realiser.py); None = the packaged realiser.
+        A realiser folder (scripts/bottleneck/train_realiser.py); None = the packaged realiser of the level.
+    constrained : {"auto", True, False}, default="auto"
+        Write every chunk under its view's constraint (the view's words in order, only free words between them;
+        :mod:`authorguard.generation.constraints`): "auto" = at the ``roles`` level; True at ``content`` is the
+        issue-56 probe (pronouns free); the lemma, canonical and syntf levels cannot be constrained.
     temperature, top_p : float
         Nucleus sampling of the realiser.
     batch_size : int, default=64
@@ -104,12 +127,13 @@ class Bottleneck(TextObfuscator):
 
     deterministic = False
 
-    def __init__(self, level: str = DEFAULT_LEVEL, model: str | None = None, temperature: float = 0.7,
+    def __init__(self, level: str = DEFAULT_LEVEL, model: str | None = None, constrained="auto", temperature: float = 0.7,
                  top_p: float = 0.95, batch_size: int = 64, retries: int = 2, fallback: str = "view",
                  engine: str = "batched", epsilon: float = syntf_defaults.EPSILON, n_words: int = BAG_WORDS,
                  random_state=None) -> None:
         self.level = level
         self.model = model
+        self.constrained = constrained
         self.temperature = temperature
         self.top_p = top_p
         self.batch_size = batch_size
@@ -133,11 +157,22 @@ class Bottleneck(TextObfuscator):
         from authorguard.generation.base import engine_names
 
         check_option(self.engine, "engine", name, engine_names())
+        from authorguard.exceptions import InputError
+        from authorguard.text.views import CONSTRAINED_VIEWS
+
+        if not (self.constrained == "auto" or isinstance(self.constrained, bool)):
+            raise InputError(f"{name}: constrained must be 'auto', True or False, got {self.constrained!r}")
+
+        self.constraint_view_ = (self.level if (self.level in AUTO_CONSTRAINED if self.constrained == "auto"
+                                                 else self.constrained) else None)
+        if self.constraint_view_ is not None and self.constraint_view_ not in CONSTRAINED_VIEWS:
+            raise InputError(f"{name}: level {self.level!r} cannot be written under a constraint "
+                             f"(levels that can: {', '.join(CONSTRAINED_VIEWS)})")
         if self.level == "syntf":
             from authorguard.methods.syntf_text import SynTFText
 
             self.syntf_ = SynTFText(epsilon=self.epsilon, n_words=self.n_words, random_state=self.random_state).fit()
-        self.realiser_ = _load(None if self.model is None else str(self.model), self.engine)
+        self.realiser_ = _load(packaged_model(self.level) if self.model is None else str(self.model), self.engine)
         return self
 
     def reseed(self, random_state) -> Bottleneck:
@@ -173,7 +208,7 @@ class Bottleneck(TextObfuscator):
         kind = "bag" if self.level == "syntf" else "ordered"
         out = self.realiser_.realise(views, kind, self._view_of(), int_seed(self.random_state),
                                      temperature=self.temperature, top_p=self.top_p, batch_size=self.batch_size,
-                                     retries=self.retries, fallback=self.fallback)
+                                     retries=self.retries, fallback=self.fallback, constrained=self.constraint_view_)
         from authorguard.text.views import view_words
 
         self._report = dict(self.realiser_.stats, level=self.level,

@@ -17,6 +17,12 @@ Views, from finest to coarsest (each is a function of the one before it, so thei
 - ``content-minimal``: the words outside the stop-word list, lower-cased, no marker, nothing kept back — the
   view the issue's first floor table measured; here to measure what ``content``'s kept words cost.
 - ``lemma``: ``content`` with every word lower-cased and lemmatised (:func:`~authorguard.text.analysis.lemmatize`).
+- ``roles``: who does what — every word except :data:`FREE_WORDS` (articles, demonstrative determiners and two
+  intensifiers), so the personal pronouns, prepositions, connectives, auxiliaries and question words stay, in
+  order; contractions read out (``didn't`` -> ``did not``, ``we're`` -> ``we are``, ``he's`` -> ``he is``, a
+  possessive kept whole: ``Anna's``), names and numbers as written, every other word lower-cased, sentence ends as
+  :data:`SENTENCE_MARK` — read from the text after :func:`~authorguard.text.normalise.normalise` (spelling
+  variants, elongation and shouting are style). It keeps more than ``content`` and is not ordered with it.
 - ``canonical``: ``lemma`` with each word replaced by the representative of its most frequent WordNet sense
   (:func:`canonical_word`): synonyms collapse (``kid`` -> ``child``, ``big`` -> ``large``, ``movie`` ->
   ``film``), so the *choice* among them — a stylistic habit — is gone. WordNet rather than embedding clusters:
@@ -55,6 +61,24 @@ _KEPT = frozenset().union(*KEPT_FUNCTION_WORDS.values())
 _CONTRACTIONS = {"n't": "not", "'ll": "will", "'s": "", "'re": "", "'ve": "", "'m": "", "'d": ""}
 _IRREGULAR_NEGATIONS = {"can't": ("can", "not"), "won't": ("will", "not"), "shan't": ("shall", "not"),
                         "cannot": ("can", "not"), "ain't": ("not",)}
+#: the words the ``roles`` view drops: a constrained realiser (:mod:`authorguard.generation.constraints`) may put
+#: them back anywhere between the view's words. Articles and demonstratives choose between readings a reader
+#: recovers from the nouns; "very", "just" and "such" only grade. Everything else a sentence says is in the view.
+FREE_WORDS = frozenset({"a", "an", "the", "this", "that", "these", "those", "such", "very", "just"})
+# NLTK stop-word entries that are pieces of split contractions ("didn", "ll"), never whole words of a text
+_STOP_WORD_PIECES = frozenset({"ain", "aren", "couldn", "d", "didn", "doesn", "don", "hadn", "hasn", "haven", "isn", "ll",
+                               "m", "ma", "mightn", "mustn", "needn", "o", "re", "s", "shan", "shouldn", "t", "ve", "wasn",
+                               "weren", "won", "wouldn", "y"})
+# what "'s" / "'d" read as after a pronoun-like word in the roles view ("has" / "had" before "been" or "got")
+_PRONOUN_S = frozenset({"he", "she", "it", "that", "there", "what", "who", "here", "where", "how", "when", "why",
+                        "this", "everyone", "everybody", "someone", "somebody", "nobody", "nothing", "everything",
+                        "something", "let"})
+# past participles after which "'s" reads "has" and "'d" reads "had" (before any other word: "is" / "would")
+_PARTICIPLES = frozenset({"been", "got", "gotten", "had", "seen", "taken", "given", "made", "written", "eaten", "driven",
+                          "spoken", "chosen", "forgotten", "begun", "become", "known", "heard", "told", "said", "found",
+                          "left", "lost", "won", "bought", "brought", "thought", "sent", "spent", "kept", "felt", "met",
+                          "gone", "become"})
+_ROLES_CONTRACTIONS = {"n't": "not", "'ll": "will", "'re": "are", "'ve": "have", "'m": "am"}
 # a word (letters, inner apostrophes) or a number (digits with inner . , :)
 _TOKEN = re.compile(r"[^\W\d_]+(?:['\u2019][^\W\d_]+)*|\d+(?:[.,:]\d+)*")
 _PARAGRAPHS = re.compile(r"\n\s*\n")
@@ -131,6 +155,123 @@ def content_minimal_view(text: str) -> str:
     return _join([_content_words(s, frozenset(), False) for s in sentences(text)], False)
 
 
+def _roles_expand(token: str, following: str) -> list[str]:
+    """A token of the roles view with its contraction read out; a possessive (``Anna's``, ``dog's``) stays whole."""
+    token = token.replace("\u2019", "'")
+    lower = token.lower()
+    if lower in _IRREGULAR_NEGATIONS:
+        return list(_IRREGULAR_NEGATIONS[lower]) if lower != "ain't" else ["is", "not"]
+    for ending, reading in _ROLES_CONTRACTIONS.items():
+        if lower.endswith(ending) and len(lower) > len(ending):
+            return [token[: -len(ending)], reading]
+    after = following.lower()
+    perfect = after in _PARTICIPLES
+    if lower.endswith("'d") and after.endswith("ed"):  # "he'd left", "they'd finished": had; "he'd go": would
+        perfect = True
+    if lower.endswith("'s") and len(lower) > 2:
+        base = token[:-2]
+        if base.lower() in _PRONOUN_S:
+            return [base, "us" if base.lower() == "let" else ("has" if perfect else "is")]
+        return [token]  # a possessive
+    if lower.endswith("'d") and len(lower) > 2:
+        return [token[:-2], "had" if perfect else "would"]
+    return [token]
+
+
+def _following(tokens: list[str], position: int) -> str:
+    """The next token after ``position`` that is not a free word or an adverb standing between an auxiliary and its
+    verb ("he's *just* arrived"): what decides "'s" = is / has."""
+    for token in tokens[position + 1:]:
+        if token.lower() not in FREE_WORDS and token.lower() not in ("already", "never", "always", "ever", "also", "really", "still"):
+            return token
+    return ""
+
+
+def _roles_words(sentence: str) -> list[str]:
+    raw = _TOKEN.findall(sentence)
+    words: list[str] = []
+    for position, token in enumerate(raw):
+        for piece in _roles_expand(token, _following(raw, position)):
+            lower = piece.lower()
+            if lower in FREE_WORDS or lower in ("s", "t", "d", "ll", "m", "re", "ve"):
+                continue
+            words.append("I" if lower == "i" else piece if piece[0].isdigit() or _is_name(piece, position == 0) else lower)
+    return words
+
+
+def _normalised(text: str) -> str:
+    """The text through every rule of :func:`~authorguard.text.normalise.normalise` (meaning kept: 100 of 100
+    blind-labelled faithful, docs/results/faithful.md): spelling variants, elongation, shouting go before the view."""
+    from authorguard.text.normalise import normalise
+
+    return normalise(text)
+
+
+def roles_view(text: str) -> str:
+    """Every word but :data:`FREE_WORDS`, contractions read out, names and numbers as written, the rest lower-cased,
+    sentence ends as :data:`SENTENCE_MARK`: who does what to whom, when and how, without the casing, punctuation,
+    contractions, articles or layout it was written with."""
+    return _join([_roles_words(s) for s in sentences(_normalised(text))], True)
+
+
+#: the views a constrained realiser can write from, with the words it may add between the view's words and how
+#: many in one gap: ``roles`` (the articles, demonstratives and intensifiers it drops), ``content`` (every stop
+#: word it drops except the contraction pieces: pronouns, prepositions, auxiliaries — what the probe in issue 56
+#: measured; a free ``not`` is impossible, negations are view words). Lemma and canonical views are not here: their
+#: words are lemmas the text must inflect, which an ordered-words constraint cannot allow.
+CONSTRAINED_VIEWS: dict = {"roles": (FREE_WORDS, 2),
+                           "content": (frozenset("I" if w == "i" else w for w in english_stop_words()
+                                                 if w not in _KEPT and "'" not in w and w not in _STOP_WORD_PIECES), 4)}
+
+
+def constraint_words(view_name: str) -> tuple[frozenset, int]:
+    """(free words, most free words in one gap) of a view a constrained realiser can write from."""
+    if view_name not in CONSTRAINED_VIEWS:
+        raise InputError(f"view {view_name!r} cannot be written under a constraint (views: {', '.join(CONSTRAINED_VIEWS)})")
+    return CONSTRAINED_VIEWS[view_name]
+
+
+def roles_surface(text: str) -> str:
+    """``text`` as a constrained realiser writes its roles view: the view's words (a sentence's first word
+    capitalised), the free words the text had between them (at most the constraint's number a gap), a comma,
+    semicolon or colon where the text had one after a view word, each sentence ended by its own stop or a full
+    stop. The realiser's training target (:mod:`authorguard.neural.realiser.data`): what it learns is exactly
+    what the constraint lets it write."""
+    _, most = CONSTRAINED_VIEWS["roles"]
+    out_sentences = []
+    for sentence in sentences(_normalised(text)):
+        raw = list(_TOKEN.finditer(sentence))
+        pieces: list[str] = []
+        gap = 0
+        for position, match in enumerate(raw):
+            token = match.group(0)
+            said = False
+            for piece in _roles_expand(token, _following([m.group(0) for m in raw], position)):
+                lower = piece.lower()
+                if lower in ("s", "t", "d", "ll", "m", "re", "ve"):
+                    continue
+                if lower in FREE_WORDS:
+                    if gap < most:
+                        pieces.append(lower)
+                        gap += 1
+                    said = False
+                    continue
+                pieces.append("I" if lower == "i" else piece if piece[0].isdigit() or _is_name(piece, position == 0) else lower)
+                gap, said = 0, True
+            after = sentence[match.end():match.end() + 1]
+            if said and after in (",", ";", ":") and position + 1 < len(raw):
+                pieces[-1] += after
+        while pieces and pieces[-1].lower() in FREE_WORDS:  # the constraint ends on a view word
+            pieces.pop()
+        if not any(p.rstrip(",;:").lower() not in FREE_WORDS for p in pieces):
+            continue
+        stop = sentence.rstrip()[-1:] if sentence.rstrip()[-1:] in ("!", "?") else "."
+        first = pieces[0]
+        pieces[0] = first[0].upper() + first[1:]
+        out_sentences.append(" ".join(pieces).rstrip(",;:") + stop)
+    return " ".join(out_sentences)
+
+
 def _map_words(view: str, word: Callable[[str], str]) -> str:
     return " ".join(w if w == SENTENCE_MARK or w[0].isdigit() else word(w) for w in view.split())
 
@@ -188,8 +329,9 @@ def canonical_view(text: str) -> str:
 
 
 #: the deterministic views, finest first (``syntf`` is the bottleneck's randomised level, not a function of text)
-VIEWS: dict[str, Callable[[str], str]] = {"content": content_view, "content-minimal": content_minimal_view,
-                                           "lemma": lemma_view, "canonical": canonical_view}
+VIEWS: dict[str, Callable[[str], str]] = {"roles": roles_view, "content": content_view,
+                                           "content-minimal": content_minimal_view, "lemma": lemma_view,
+                                           "canonical": canonical_view}
 
 
 def get_view(name: str) -> Callable[[str], str]:

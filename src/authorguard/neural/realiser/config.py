@@ -15,8 +15,14 @@ ORDERED_INSTRUCTION = "Write these words as fluent sentences ('|' ends a sentenc
 BAG_INSTRUCTION = "Write a short fluent text with these words:"
 #: the system turn of every prompt (shorter than SmolLM2's default)
 SYSTEM = "You write plain English."
+#: the prompt of a realiser trained for the roles view under its constraint (it adds articles and punctuation only)
+ROLES_INSTRUCTION = "Write these words as fluent sentences, adding only 'the', 'a' and punctuation ('|' ends a sentence):"
+#: a roles view keeps nearly every word: its chunks hold up to this many (whole sentences of a ~48-token chunk)
+ROLES_VIEW_WORDS = 32
 #: the view kinds a realiser reads, and the levels whose views are of each kind
-KINDS = {"ordered": ("content", "lemma", "canonical"), "bag": ("syntf",)}
+KINDS = {"ordered": ("roles", "content", "lemma", "canonical"), "bag": ("syntf",)}
+#: the view levels a training set may draw (``bag``: the canonical view's words sorted)
+TRAINING_LEVELS = ("roles", "content", "lemma", "canonical", "bag")
 
 
 def _from_dict(cls, data: dict):
@@ -79,7 +85,8 @@ class TrainingConfig:
     """SFT on (view of a chunk -> the chunk): ``pairs`` chunks (of at least ``min_words`` words, at most
     ``max_chunk_tokens`` tokens, ``texts_per_author`` texts an author) of authors that no evaluation scenario
     selects, from ``datasets``; each chunk's view level drawn with the shares in ``levels`` (``bag``: the
-    canonical view's words sorted, standing in for a SynTF bag); ``held_out`` further pairs for the validation
+    canonical view's words sorted, standing in for a SynTF bag; ``roles``: the target is the chunk as the roles
+    constraint writes it, :func:`~authorguard.text.views.roles_surface`); ``held_out`` further pairs for the validation
     loss. ``epochs``, ``batch_size`` pairs a step, AdamW at ``learning_rate``, checkpoint every
     ``checkpoint_every`` steps (a stopped run resumes there)."""
 
@@ -102,9 +109,9 @@ class TrainingConfig:
         for name in ("held_out", "min_words", "seed"):
             check_number(getattr(self, name), name, "TrainingConfig", kind=int, low=0, closed="left")
         check_number(self.learning_rate, "learning_rate", "TrainingConfig", low=0, closed="neither")
-        unknown = sorted(set(self.levels) - {"content", "lemma", "canonical", "bag"})
+        unknown = sorted(set(self.levels) - set(TRAINING_LEVELS))
         if unknown or not self.levels or min(self.levels.values()) < 0 or sum(self.levels.values()) <= 0:
-            raise InputError(f"TrainingConfig: levels must give non-negative shares of content, lemma, canonical, bag; "
+            raise InputError(f"TrainingConfig: levels must give non-negative shares of {', '.join(TRAINING_LEVELS)}; "
                              f"got {self.levels}")
         object.__setattr__(self, "datasets", tuple(self.datasets))
 

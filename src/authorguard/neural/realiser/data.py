@@ -4,7 +4,10 @@ The chunks are TAROT's training prompts (:func:`~authorguard.neural.tarot.data.t
 20 Newsgroups authors outside every benchmark scenario, at most ``texts_per_author`` texts each, the first chunk
 of whole sentences of each text). Each chunk gets one view level, drawn with ``levels``' shares from a generator
 seeded with ``seed``; ``bag`` is the canonical view's words sorted (a SynTF bag's shape: no order, public-vocabulary
-words). Targets are the chunk with its whitespace collapsed (one paragraph). Chunks whose view has fewer than :data:`MIN_VIEW_WORDS` words are skipped (counted).
+words). Targets are the chunk with its whitespace collapsed (one paragraph); at level ``roles``, the chunk as the
+roles constraint writes it (:func:`~authorguard.text.views.roles_surface`, checked against the constraint's
+language: the realiser learns only what it may write). Chunks whose view has fewer than :data:`MIN_VIEW_WORDS` words
+are skipped (counted).
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from authorguard.neural.realiser.config import TrainingConfig
-from authorguard.text.views import get_view, view_words
+from authorguard.text.views import SENTENCE_MARK, get_view, roles_surface, view_words
 
 MIN_VIEW_WORDS = 3
 
@@ -26,13 +29,32 @@ def chunk_view(level: str, text: str) -> str:
     return bag_view(text) if level == "bag" else get_view(level)(text)
 
 
+def target_of(level: str, text: str) -> str:
+    """What the realiser learns to write for ``text`` at ``level``."""
+    return roles_surface(text) if level == "roles" else " ".join(text.split())
+
+
+def view_plan_words(view: str) -> tuple[list[str], list[int]]:
+    """A view's words and the word counts after which a sentence mark stands (a constraint's ``breaks``)."""
+    words, breaks = [], []
+    for word in view.split():
+        if word == SENTENCE_MARK:
+            breaks.append(len(words))
+        else:
+            words.append(word)
+    return words, breaks
+
+
 def view_kind(level: str) -> str:
     return "bag" if level in ("bag", "syntf") else "ordered"
 
 
-def training_pairs(config: TrainingConfig, count_tokens, corpora: dict | None = None) -> tuple[list[dict], dict]:
+def training_pairs(config: TrainingConfig, count_tokens, corpora: dict | None = None,
+                   accepts=None) -> tuple[list[dict], dict]:
     """``pairs + held_out`` rows ``{"level", "view", "text", "author"}`` (the last ``held_out`` are the validation
-    rows) and the counts (authors per dataset, chunks skipped for a short view, rows per level)."""
+    rows) and the counts (authors per dataset, chunks skipped for a short view or a target outside the
+    constraint's language, rows per level). ``accepts(view, target)``: the constraint's check of a ``roles``
+    target (:func:`roles_accepts`)."""
     from authorguard.neural.tarot.config import PromptConfig
     from authorguard.neural.tarot.data import training_prompts
 
@@ -45,14 +67,18 @@ def training_pairs(config: TrainingConfig, count_tokens, corpora: dict | None = 
     shares = np.array([config.levels[n] for n in names], dtype=float)
     rng = np.random.default_rng(config.seed)
     levels = rng.choice(len(names), size=len(prompts.texts), p=shares / shares.sum())
-    rows, skipped = [], 0
+    rows, skipped, off_language = [], 0, 0
     for text, author, level in zip(prompts.texts, prompts.authors, levels):
         view = chunk_view(names[level], text)
         if len(view_words(view)) < MIN_VIEW_WORDS:
             skipped += 1
             continue
         # the target is one paragraph: hard line breaks (20 Newsgroups' wrapping) are layout, not content
-        rows.append({"level": names[level], "view": view, "text": " ".join(text.split()), "author": author})
+        target = target_of(names[level], text)
+        if accepts is not None and names[level] == "roles" and not accepts(view, target):
+            off_language += 1
+            continue
+        rows.append({"level": names[level], "view": view, "text": target, "author": author})
         if len(rows) == wanted:
             break
     if len(rows) < wanted:
@@ -60,4 +86,20 @@ def training_pairs(config: TrainingConfig, count_tokens, corpora: dict | None = 
 
         raise InputError(f"realiser data: {len(rows)} usable chunks, {wanted} needed (pairs + held_out)")
     per_level = {n: sum(r["level"] == n for r in rows) for n in names}
-    return rows, {"sources": prompts.counts, "skipped_short_view": skipped, "rows_per_level": per_level}
+    return rows, {"sources": prompts.counts, "skipped_short_view": skipped, "skipped_off_language": off_language,
+                  "rows_per_level": per_level}
+
+
+def roles_accepts(tokenizer):
+    """``accepts(view, target)``: whether ``target`` is in the language the roles constraint allows for ``view``."""
+    from authorguard.generation.constraints import WordPlan, vocabulary_of
+    from authorguard.text.views import constraint_words
+
+    vocabulary = vocabulary_of(tokenizer)
+    free, most = constraint_words("roles")
+
+    def accepts(view: str, target: str) -> bool:
+        words, breaks = view_plan_words(view)
+        return WordPlan(words, free, vocabulary, breaks=breaks, max_free=most).accepts(target)
+
+    return accepts

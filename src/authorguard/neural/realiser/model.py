@@ -20,6 +20,8 @@ from authorguard.neural.realiser.trainer import read_record
 from authorguard.text.views import SENTENCE_MARK, view_sentences, view_words
 
 PACKAGED = Path(__file__).parent / "packaged"
+#: the realiser trained on roles views in the constraint's format (scripts/bottleneck/train_realiser.py --roles)
+PACKAGED_ROLES = Path(__file__).parent / "packaged_roles"
 #: what a chunk without a valid output gets
 FALLBACKS = ("view", "withhold")
 
@@ -27,23 +29,32 @@ FALLBACKS = ("view", "withhold")
 def chunk_views(views: Sequence[str], max_words: int):
     """Every view's chunks (:class:`~authorguard.neural.tarot.prompts.Chunk`, paragraph 0), in order: whole view
     sentences grouped up to ``max_words`` words, a longer sentence cut between words. A view without words has none."""
+    return chunk_views_with_edges(views, max_words)[0]
+
+
+def chunk_views_with_edges(views: Sequence[str], max_words: int):
+    """(chunks as :func:`chunk_views`, per chunk (starts a sentence, ends a sentence)): a chunk cut out of a longer
+    sentence neither starts nor ends one, so its constraint allows no capital first word or no final stop."""
     from authorguard.neural.tarot.prompts import Chunk
 
-    chunks = []
+    chunks, edges = [], []
     for index, view in enumerate(views):
         group: list[str] = []
+        starts = True
         for sentence in view_sentences(view):
             tokens = sentence.split()
             pieces = [tokens[i:i + max_words] for i in range(0, len(tokens), max_words)]
-            for piece in pieces:
+            for number, piece in enumerate(pieces):
                 words_in_group = sum(len(view_words(g)) for g in group)
                 if group and words_in_group + len(piece) > max_words:
                     chunks.append(Chunk(f" {SENTENCE_MARK} ".join(group), index, 0))
-                    group = []
+                    edges.append((starts, number == 0))
+                    group, starts = [], number == 0
                 group.append(" ".join(piece))
         if group:
             chunks.append(Chunk(f" {SENTENCE_MARK} ".join(group), index, 0))
-    return chunks
+            edges.append((starts, True))
+    return chunks, edges
 
 
 def view_as_text(view: str) -> str:
@@ -54,7 +65,7 @@ def view_as_text(view: str) -> str:
 def resolve_folder(model: str | Path | None) -> Path:
     folder = PACKAGED if model is None else Path(model)
     if not (folder / "adapter" / "adapter_config.json").is_file():
-        if model is None:
+        if model is None or folder in (PACKAGED, PACKAGED_ROLES):
             raise DataNotFoundError("no realiser is packaged: train one (scripts/bottleneck/train_realiser.py DIR) and pass model=DIR")
         raise InputError(f"realiser folder {folder} has no trained adapter (adapter/adapter_config.json)")
     return folder
@@ -78,8 +89,10 @@ class Realiser:
 
     def realise(self, views: Sequence[str], kind: str, view_of: Callable[[str], str], seed: int | None, *,
                 temperature: float = 0.7, top_p: float = 0.95, batch_size: int = 64, retries: int = 2,
-                fallback: str = "view", max_new_tokens: int | None = None) -> list[str]:
-        """One text per view ("" for a view without words, and for a withheld record)."""
+                fallback: str = "view", max_new_tokens: int | None = None,
+                constrained: str | None = None) -> list[str]:
+        """One text per view ("" for a view without words, and for a withheld record). ``constrained``: the name of
+        the view (``roles``) whose constraint every chunk is written under (:mod:`.constrained`), or None."""
         from authorguard.neural.tarot.policy import generate
         from authorguard.neural.tarot.prompts import clean_rewrite, reassemble
         from authorguard.neural.tarot.selection import SelectionConfig, release_stats, select_rewrites
@@ -88,20 +101,36 @@ class Realiser:
         if fallback not in FALLBACKS:
             raise InputError(f"realiser: unknown fallback {fallback!r} (fallbacks: {', '.join(FALLBACKS)})")
         instruction = self.config.instruction(kind)
-        chunks = chunk_views(views, self.config.max_view_words)
+        chunks, edges = chunk_views_with_edges(views, self.config.max_view_words)
         tokenizer = self.loader.tokenizer if chunks else None
         prompts = [tokenizer.apply_chat_template(self.config.messages(kind, c.text), tokenize=False,
                                                  add_generation_prompt=True) for c in chunks]
         limit = max_new_tokens or self.config.max_new_tokens
 
+        plans = None
+        if constrained is not None and chunks:
+            from authorguard.neural.realiser.constrained import ViewPlans
+
+            plans = ViewPlans(constrained, tokenizer, {c.text: edge for c, edge in zip(chunks, edges)})
+
         def sample(indices, repeats, round_seed):
             repeated = [prompts[i] for i in indices for _ in range(repeats)]
+            constraints = None if plans is None else plans.constraints([chunks[i].text for i in indices
+                                                                         for _ in range(repeats)])
             out = generate(None, tokenizer, repeated, max_new_tokens=limit, seed=round_seed, temperature=temperature,
-                           top_p=top_p, batch_size=batch_size, engine=self.loader.engine(self.engine))
+                           top_p=top_p, batch_size=batch_size, engine=self.loader.engine(self.engine),
+                           constraints=constraints)
+            if plans is not None:  # the constraint wrote the text: nothing to clean
+                return replace(out, texts=[t.strip() for t in out.texts])
             return replace(out, texts=[" ".join(clean_rewrite(t).split()) for t in out.texts])
 
         sample.limit = limit
-        gate = ViewGate(view_of, instruction=instruction)
+        if plans is not None:
+            from authorguard.neural.realiser.constrained import ConstrainedGate
+
+            gate = ConstrainedGate(plans)
+        else:
+            gate = ViewGate(view_of, instruction=instruction)
         # the selection's "keep" gives a chunk its input — here the view chunk, never the original text
         selection = SelectionConfig(candidates=1, retries=retries, min_utility=-1,
                                     fallback="keep" if fallback == "view" else "withhold")

@@ -62,17 +62,19 @@ def add_adapter(model, config: PolicyConfig, seed: int):
 
 def generate(model, tokenizer, prompts: Sequence[str], *, max_new_tokens: int, seed: int | None, sample: bool = True,
              temperature: float = 1.0, top_p: float = 1.0, batch_size: int = 16, progress=None,
-             engine="batched") -> Generations:
+             engine="batched", constraints=None) -> Generations:
     """Continue each (chat-formatted) prompt with ``engine`` (a name of :data:`~authorguard.generation.ENGINES`,
     built over ``model`` for this call, or an engine already built). The random stream is ``seed`` (None: 0); the
     same prompts, seed, batch size and engine give the same texts. ``sample`` False is greedy, else nucleus
-    sampling (``temperature``, ``top_p``; no top-k). ``progress(done, total)`` is called after each batch."""
+    sampling (``temperature``, ``top_p``; no top-k). ``progress(done, total)`` is called after each batch.
+    ``constraints``: one fresh :class:`~authorguard.generation.constraints.TokenConstraint` (or None) per prompt."""
     from authorguard.generation import make_engine, sampler_for
 
     if isinstance(engine, str):
         engine = make_engine(engine, model, tokenizer)
     return engine.generate(prompts, max_new_tokens=max_new_tokens, sampler=sampler_for(sample, temperature, top_p),
-                           seed=0 if seed is None else seed, batch_size=batch_size, progress=progress)
+                           seed=0 if seed is None else seed, batch_size=batch_size, progress=progress,
+                           constraints=constraints)
 
 
 class PolicyLoader:

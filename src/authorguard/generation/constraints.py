@@ -1,0 +1,359 @@
+"""Constrained decoding: per sequence, an automaton over token ids says which tokens may come next; every engine
+masks the other tokens' logits before its sampler.
+
+The interface is :class:`TokenConstraint` (``allowed()``: the token ids allowed next, ``advance(token)``), one
+object per sequence. The constraint the style bottleneck needs is :class:`OrderedWords`: a text that says
+``words`` in order and, between two of them, at most ``max_free`` words of ``free_words`` — nothing else:
+
+- a word is matched byte for byte as written, or with its first letter capitalised at a sentence start (the
+  text's start, or after a sentence stop) — never case-blind (that would let "TUESDAY" through); free words
+  likewise (as given, or capitalised at a sentence start);
+- between two words: one space, or a comma/semicolon/colon and a space (after a required word only), or a
+  hyphen (between two required words only); a sentence stop (``.`` ``!`` ``?``) only right after the last word of a view sentence (``breaks``) or
+  the last word, then a space or the end; no quotes, brackets or apostrophes outside the words themselves (a free
+  ``n't`` would add a negation);
+- the end of the text (the end-of-turn token) only once every word is said;
+- when a gap already holds ``max_free`` free words, only the next required word may start: the word is forced.
+
+Why an automaton over *bytes* walked with the vocabulary's byte trie, rather than a list of each word's
+tokenisations: a byte-level BPE can write a word in many ways (" Paris", "Par"+"is", " "+"1"+"997" — SmolLM2
+has no " 1" token, so a number after a word needs the lone-space token), and the trie walk finds every token that
+keeps the text inside the language, whichever way the model splits it. The allowed set depends only on the
+automaton's state, so it is computed once per state and view (:class:`WordPlan` keeps it) — the cost per step is
+a dictionary look-up once a state has been seen (measured against the forward pass in
+``benchmarks/constraint_cost.py``).
+
+The constraint reads only what it is given (the view's words, the free words): the bottleneck's bound holds.
+"""
+
+from __future__ import annotations
+
+import abc
+import functools
+from collections.abc import Sequence
+
+import numpy as np
+
+from authorguard.exceptions import InputError
+
+# automaton modes (a state is (next word index, free words in this gap, mode, typed bytes, sentence start))
+BEGIN, WORD, AFTER_WORD, PUNCT, SPACE, STOP, HYPHEN = range(7)
+#: punctuation allowed after a required word (then a space)
+INNER_PUNCTUATION = b",;:"
+#: sentence stops, allowed only at a view's sentence marks and at the end
+SENTENCE_STOPS = b".!?"
+SPACE_BYTE, HYPHEN_BYTE = ord(" "), ord("-")
+
+
+class TokenConstraint(abc.ABC):
+    """One sequence's constraint. ``allowed()``: the token ids that may come next (a sorted int64 array; never empty
+    while the sequence may go on — the end-of-turn token is among them when the text may end); ``advance(id)``
+    after the engine chose a token. A fresh object per sequence: it keeps the sequence's state."""
+
+    @abc.abstractmethod
+    def allowed(self): ...
+
+    @abc.abstractmethod
+    def advance(self, token_id: int) -> None: ...
+
+
+class TokenVocabulary:
+    """A byte-level BPE tokenizer's tokens as bytes, in a trie (special tokens left out: only ``end_id`` may end a
+    text). Built once per tokenizer (:func:`vocabulary_of`)."""
+
+    def __init__(self, tokenizer) -> None:
+        byte_of = _byte_decoder()
+        special = set(tokenizer.all_special_ids)
+        self.end_id = tokenizer.eos_token_id
+        self.size = len(tokenizer)
+        self.token_bytes: list = [None] * self.size
+        root: dict = {}
+        for token, index in tokenizer.get_vocab().items():
+            if index in special or index >= self.size:
+                continue
+            try:
+                data = bytes(byte_of[ch] for ch in token)
+            except KeyError:
+                raise InputError("constrained decoding needs a byte-level BPE tokenizer (GPT-2 style); "
+                                 f"token {token!r} is not one") from None
+            if not data:
+                continue
+            self.token_bytes[index] = data
+            node = root
+            for byte in data:
+                node = node.setdefault(byte, {})
+            node[None] = index  # the token ending here
+        self.trie = root
+
+
+@functools.cache
+def _byte_decoder() -> dict:
+    """GPT-2's byte-level alphabet: the printable character standing for each byte, inverted."""
+    printable = list(range(ord("!"), ord("~") + 1)) + list(range(ord("¡"), ord("¬") + 1)) + list(range(ord("®"), ord("ÿ") + 1))
+    codes = printable[:]
+    extra = 0
+    for byte in range(256):
+        if byte not in printable:
+            printable.append(byte)
+            codes.append(256 + extra)
+            extra += 1
+    return {chr(code): byte for byte, code in zip(printable, codes)}
+
+
+_VOCABULARIES: dict = {}
+
+
+def vocabulary_of(tokenizer) -> TokenVocabulary:
+    """The tokenizer's :class:`TokenVocabulary`, built on first use and kept per tokenizer object."""
+    key = id(tokenizer)
+    if key not in _VOCABULARIES or _VOCABULARIES[key][0] is not tokenizer:
+        _VOCABULARIES[key] = (tokenizer, TokenVocabulary(tokenizer))
+    return _VOCABULARIES[key][1]
+
+
+def _forms(word: str, sentence_start: bool) -> list[bytes]:
+    forms = [word]
+    if sentence_start and word[:1].islower():
+        forms.append(word[0].upper() + word[1:])
+    return [f.encode("utf-8") for f in forms]
+
+
+def _prefix_table(forms: Sequence[bytes]) -> dict:
+    """Every prefix of the forms -> whether it is a whole form."""
+    table: dict = {}
+    for form in forms:
+        for end in range(1, len(form) + 1):
+            table[form[:end]] = table.get(form[:end], False) or end == len(form)
+    return table
+
+
+class WordPlan:
+    """The automaton of one view (see the module docstring): ``words`` in order, a sentence stop allowed after
+    word ``k`` (1-based count of words said) for each ``k`` in ``breaks`` and after the last word, at most
+    ``max_free`` of ``free_words`` in each gap. A piece cut out of a longer sentence (``starts_sentence`` /
+    ``ends_sentence`` False) allows no capital on its first word / no stop after its last. Shared by every sequence written from the same view: it caches the
+    allowed tokens of each state it has seen."""
+
+    def __init__(self, words: Sequence[str], free_words, vocabulary: TokenVocabulary, *, breaks=(),
+                 max_free: int = 2, starts_sentence: bool = True, ends_sentence: bool = True) -> None:
+        if any(not w or any(ch.isspace() for ch in w) for w in words):
+            raise InputError("constrained decoding: every required word must be non-empty, without spaces")
+        if max_free < 0:
+            raise InputError("constrained decoding: max_free must be >= 0")
+        self.words = tuple(words)
+        self.free_words = frozenset(free_words)
+        self.vocabulary = vocabulary
+        # a piece of a longer sentence: no capital first word, no stop after its last word
+        self.starts_sentence = bool(starts_sentence)
+        self.breaks = frozenset(int(b) for b in breaks) | ({len(self.words)} if ends_sentence else set())
+        self.max_free = int(max_free)
+        self._required = {(i, start): _prefix_table(_forms(w, start)) for i, w in enumerate(self.words)
+                          for start in (False, True)}
+        self._free = {start: _prefix_table([f for w in sorted(self.free_words) for f in _forms(w, start)])
+                      for start in (False, True)}
+        self._allowed: dict = {}
+        self._after: dict = {}
+
+    def start(self) -> frozenset:
+        return frozenset({(0, 0, BEGIN, b"", self.starts_sentence)})
+
+    # --- the byte automaton ---------------------------------------------------------------------------------
+    def _word_end(self, state) -> list:
+        """The states after the word being typed ends (none when it is not a whole required or free word)."""
+        i, free, _, typed, start = state
+        out = []
+        if i < len(self.words) and self._required[(i, start)].get(typed):
+            out.append((i + 1, 0, AFTER_WORD, b"", False))
+        if i < len(self.words) and free < self.max_free and self._free[start].get(typed):
+            out.append((i, free + 1, AFTER_WORD, b"", False))
+        return out
+
+    def _begin_word(self, state, byte: int) -> list:
+        i, free, _, _, start = state
+        return self._typing((i, free, WORD, b"", start), byte)
+
+    def _typing(self, state, byte: int) -> list:
+        i, free, _, typed, start = state
+        grown = typed + bytes([byte])
+        if i < len(self.words) and (grown in self._required[(i, start)] or
+                                    free < self.max_free and grown in self._free[start]):
+            return [(i, free, WORD, grown, start)]
+        return []
+
+    def _byte(self, state, byte: int) -> list:
+        i, free, mode, typed, start = state
+        if mode == WORD:
+            out = self._typing(state, byte)
+            if byte in INNER_PUNCTUATION or byte in SENTENCE_STOPS or byte in (SPACE_BYTE, HYPHEN_BYTE):
+                for ended in self._word_end(state):
+                    out.extend(self._byte(ended, byte))
+            return out
+        if mode in (BEGIN, SPACE):
+            if mode == BEGIN and byte == SPACE_BYTE:
+                return [(i, free, SPACE, b"", start)]
+            return self._begin_word(state, byte)
+        if mode == HYPHEN:  # joins two required words only ("well-known"): no free word may start here
+            return self._typing((i, self.max_free + 1, WORD, b"", False), byte)
+        if mode == AFTER_WORD:
+            if byte == SPACE_BYTE and i < len(self.words):  # nothing may follow the last word but a stop
+                return [(i, free, SPACE, b"", False)]
+            if free == 0 and i > 0:
+                if byte == HYPHEN_BYTE and i < len(self.words):
+                    return [(i, free, HYPHEN, b"", False)]
+                if byte in INNER_PUNCTUATION and i < len(self.words):
+                    return [(i, free, PUNCT, b"", False)]
+                if byte in SENTENCE_STOPS and i in self.breaks:
+                    return [(i, free, STOP, b"", False)]
+            return []
+        if mode == PUNCT:
+            return [(i, free, SPACE, b"", False)] if byte == SPACE_BYTE else []
+        if mode == STOP:
+            return [(i, free, SPACE, b"", True)] if byte == SPACE_BYTE and i < len(self.words) else []
+        return []
+
+    def step(self, states: frozenset, byte: int) -> frozenset:
+        return frozenset(s for state in states for s in self._byte(state, byte))
+
+    def may_end(self, states: frozenset) -> bool:
+        n = len(self.words)
+        for state in states:
+            i, free, mode, typed, start = state
+            if mode == STOP and i == n or mode == AFTER_WORD and i == n and free == 0:
+                return True
+            if mode == WORD and any(s[0] == n and s[1] == 0 for s in self._word_end(state)):
+                return True
+        return mode_begin_empty(states, n)
+
+    # --- tokens ----------------------------------------------------------------------------------------------
+    def allowed(self, states: frozenset):
+        """The token ids that keep the text in the language from ``states``: a sorted int64 array (the end token
+        among them when the text may end)."""
+        cached = self._allowed.get(states)
+        if cached is None:
+            found = []
+            stack = [(self.vocabulary.trie, states)]
+            while stack:
+                node, current = stack.pop()
+                for byte, child in node.items():
+                    if byte is None:
+                        continue
+                    after = self.step(current, byte)
+                    if after:
+                        if None in child:
+                            found.append(child[None])
+                        stack.append((child, after))
+            if self.may_end(states):
+                found.append(self.vocabulary.end_id)
+            cached = self._allowed[states] = np.array(sorted(found), dtype=np.int64)
+        return cached
+
+    def after(self, states: frozenset, token_id: int) -> frozenset:
+        """The states after ``token_id`` (empty when the token is not allowed; the end token ends the text)."""
+        key = (states, token_id)
+        cached = self._after.get(key)
+        if cached is None:
+            data = self.vocabulary.token_bytes[token_id] if 0 <= token_id < self.vocabulary.size else None
+            cached = frozenset()
+            if data is not None:
+                cached = states
+                for byte in data:
+                    cached = self.step(cached, byte)
+                    if not cached:
+                        break
+            self._after[key] = cached
+        return cached
+
+    def accepts(self, text: str) -> bool:
+        """Whether ``text`` (as written, whole) is in the language: the check of a training target."""
+        states = self.start()
+        for byte in text.encode("utf-8"):
+            states = self.step(states, byte)
+            if not states:
+                return False
+        return self.may_end(states)
+
+
+def mode_begin_empty(states: frozenset, n: int) -> bool:
+    """A view without words may end before anything is written."""
+    return n == 0 and any(state[2] in (BEGIN, SPACE) for state in states)
+
+
+class OrderedWords(TokenConstraint):
+    """One sequence written under a :class:`WordPlan`. After the end token every token is allowed (the engine
+    stops the row anyway); a token the plan does not allow is an error (the engine masked it)."""
+
+    def __init__(self, plan: WordPlan) -> None:
+        self.plan = plan
+        self.states = plan.start()
+        self.ended = False
+
+    def allowed(self):
+        if self.ended:
+            return np.empty(0, dtype=np.int64)
+        return self.plan.allowed(self.states)
+
+    def advance(self, token_id: int) -> None:
+        if self.ended:
+            return
+        if token_id == self.plan.vocabulary.end_id:
+            self.ended = True
+            return
+        after = self.plan.after(self.states, token_id)
+        if not after:
+            raise InputError(f"constrained decoding: token {token_id} is not allowed here (the mask was not applied)")
+        self.states = after
+
+    @property
+    def complete(self) -> bool:
+        """Whether every required word has been said (the text may end here or has ended)."""
+        return self.ended or self.plan.may_end(self.states)
+
+
+def check_constraints(constraints, n_prompts: int, sampler) -> list | None:
+    """``constraints`` as a list of one constraint (or None) per prompt; a one-line error for a wrong count or a
+    sampler whose distribution a mask would change beyond what it states (DP-Prompt's clipped sampler: its bound
+    is over the whole vocabulary)."""
+    if constraints is None:
+        return None
+    constraints = list(constraints)
+    if len(constraints) != n_prompts:
+        raise InputError(f"constrained decoding: {len(constraints)} constraints for {n_prompts} prompts")
+    if not getattr(sampler, "accepts_mask", False) and any(c is not None for c in constraints):
+        raise InputError(f"constrained decoding: {type(sampler).__name__} cannot be masked (its distribution is "
+                         "over the whole vocabulary)")
+    return constraints
+
+
+def masked_logits(logits, constraints: Sequence):
+    """``logits`` (B, V) with the tokens each row's constraint forbids set to -inf (rows without one unchanged)."""
+    from authorguard.utils.weights import require_torch
+
+    torch = require_torch()
+    if not any(c is not None for c in constraints):
+        return logits
+    keep = torch.ones(logits.shape, dtype=torch.bool, device=logits.device)
+    for row, constraint in enumerate(constraints):
+        if constraint is None:
+            continue
+        allowed = constraint.allowed()
+        if len(allowed) == 0:  # ended: any token (the engine stops the row)
+            continue
+        keep[row] = False
+        keep[row, torch.from_numpy(np.asarray(allowed)).to(logits.device)] = True
+    return logits.masked_fill(~keep, float("-inf"))
+
+
+def constraint_processor(constraints: Sequence, prompt_width: int):
+    """A ``transformers.LogitsProcessor`` applying one constraint per batch row (the reference engine): it advances
+    each row's constraint by the token generated last, then masks."""
+    from transformers import LogitsProcessor
+
+    class ConstraintMask(LogitsProcessor):
+        def __call__(self, input_ids, scores):
+            if input_ids.shape[1] > prompt_width:
+                for row, constraint in enumerate(constraints):
+                    if constraint is not None:
+                        constraint.advance(int(input_ids[row, -1]))
+            return masked_logits(scores, constraints)
+
+    return ConstraintMask()

@@ -1,0 +1,185 @@
+"""Constrained decoding: the byte automaton of ordered words, walked with SmolLM2's real vocabulary.
+
+Property tests: random walks over the allowed tokens (a random-logits stand-in for a model: every allowed token is
+as likely as any other) always write the view's words in order with nothing outside the free set between them,
+end only after the last word and never reach a state with no allowed token; both engines mask with the same
+automaton and agree; the same seed gives the same text whatever the batch size (greedy); the free sets are the
+written-down ones.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+from authorguard.exceptions import InputError
+from authorguard.generation.constraints import OrderedWords, WordPlan, vocabulary_of
+from authorguard.text.views import CONSTRAINED_VIEWS, FREE_WORDS
+
+VIEWS = [["we", "met", "Anna", "in", "Paris", "on", "3", "May"], ["Anna's", "dog", "has", "been", "sick"],
+         ["I", "did", "not", "like", "movie"], ["prices", "rose", "3.5", "%", "in", "1997"], ["ok"],
+         ["well", "known", "café", "opened", "on", "TUESDAY"]]
+ALL_WORDS = sorted({w for view in VIEWS for w in view if w.isalpha()} | {"7", "1,000", "x"})
+
+
+@pytest.fixture(scope="module")
+def vocabulary(tokenizer):
+    return vocabulary_of(tokenizer)
+
+
+PIECE = re.compile(r"[^\W_]+(?:['.,][^\W_]+)*|%|[.!?](?= |$)")
+
+
+def check_text(text: str, words: list[str], free: frozenset, most: int, breaks=()) -> None:
+    """``text`` says ``words`` in order, case as given (a sentence's first letter may be capital), between two of
+    them at most ``most`` free words and nothing else, and a sentence stop only after word k for k in ``breaks`` or
+    the last word. A word that is both required and free counts as required when it is the next one (greedy)."""
+    position, gap = 0, 0
+    for match in PIECE.finditer(text):
+        token = match.group(0)
+        if token in (".", "!", "?"):
+            assert position in set(breaks) | {len(words)}, text
+            continue
+        if position < len(words) and token in (words[position], words[position][:1].upper() + words[position][1:]):
+            position, gap = position + 1, 0
+            continue
+        assert token in free or token[:1].lower() + token[1:] in free, (token, text)
+        gap += 1
+        assert gap <= most, text
+    assert position == len(words), (words, text)
+    assert not re.search(r"[\"()\[\]]|n't|\s{2}", text), text
+
+
+def random_walk(plan: WordPlan, rng, limit: int = 400) -> list[int]:
+    constraint, ids = OrderedWords(plan), []
+    for _ in range(limit):
+        allowed = constraint.allowed()
+        assert len(allowed) > 0, "a row was left with no allowed token"
+        token = int(rng.choice(allowed))
+        constraint.advance(token)
+        if token == plan.vocabulary.end_id:
+            return ids
+        ids.append(token)
+    raise AssertionError("the walk never ended")
+
+
+@pytest.mark.parametrize("view_name", sorted(CONSTRAINED_VIEWS))
+def test_random_walks_write_the_view_in_order_with_only_free_words_between(vocabulary, tokenizer, view_name):
+    free, most = CONSTRAINED_VIEWS[view_name]
+    rng = np.random.default_rng(0)
+    for trial in range(30):
+        words = VIEWS[trial % len(VIEWS)] if trial < len(VIEWS) else list(rng.choice(ALL_WORDS, rng.integers(1, 7)))
+        breaks = sorted(set(rng.integers(1, len(words) + 1, 2).tolist()))
+        plan = WordPlan(words, free, vocabulary, breaks=breaks, max_free=most)
+        for _ in range(3):
+            ids = random_walk(plan, rng)
+            text = tokenizer.decode(ids)
+            check_text(text, words, free, most, breaks)
+            assert plan.accepts(text)
+
+
+def test_the_end_only_after_the_last_word_and_case_is_never_folded(vocabulary):
+    plan = WordPlan(["we", "met", "Anna"], FREE_WORDS, vocabulary, max_free=2)
+    assert plan.accepts("We met Anna.") and plan.accepts("we met the Anna") and plan.accepts("We met Anna")
+    assert not plan.accepts("We met") and not plan.accepts("We met anna.") and not plan.accepts("We MET Anna.")
+    assert not plan.accepts("We met the the the Anna.")  # at most two free words a gap
+    assert not plan.accepts("We met. Anna.")  # no stop inside a view sentence
+    assert not plan.accepts("We met Anna. The.") and not plan.accepts("We didn't meet Anna.")
+    tuesday = WordPlan(["on", "Tuesday"], FREE_WORDS, vocabulary)
+    assert tuesday.accepts("On Tuesday.") and not tuesday.accepts("On TUESDAY.") and not tuesday.accepts("on tuesday")
+    empty = WordPlan([], FREE_WORDS, vocabulary)
+    assert vocabulary.end_id in empty.allowed(empty.start())
+
+
+def test_a_required_word_is_forced_when_the_gap_is_full(vocabulary, tokenizer):
+    plan = WordPlan(["cat", "sat"], FREE_WORDS, vocabulary, max_free=1)
+    constraint = OrderedWords(plan)
+    for token in tokenizer("The", add_special_tokens=False)["input_ids"] + tokenizer(" cat", add_special_tokens=False)["input_ids"]:
+        constraint.advance(token)
+    constraint.advance(tokenizer(" the", add_special_tokens=False)["input_ids"][0])
+    space = constraint.plan.after(constraint.states, tokenizer(" ", add_special_tokens=False)["input_ids"][0])
+    texts = {tokenizer.decode([i]) for i in plan.allowed(space)}
+    assert texts and all("sat".startswith(t) for t in texts), sorted(texts)[:10]
+    with pytest.raises(InputError, match="not allowed"):
+        constraint.advance(tokenizer(" dog", add_special_tokens=False)["input_ids"][0])
+
+
+def test_a_number_after_a_word_can_be_written_although_no_space_digit_token_exists(vocabulary, tokenizer):
+    assert " 1" not in tokenizer.get_vocab() and "Ġ1" not in tokenizer.get_vocab()
+    plan = WordPlan(["in", "1997"], FREE_WORDS, vocabulary)
+    constraint = OrderedWords(plan)
+    for token in tokenizer("In", add_special_tokens=False)["input_ids"]:
+        constraint.advance(token)
+    allowed = {tokenizer.decode([i]) for i in constraint.allowed()}
+    assert " " in allowed
+
+
+def test_bad_plans_and_samplers_are_one_line(vocabulary, tiny_factory):
+    from authorguard.generation import ClippedSampler, make_engine
+
+    with pytest.raises(InputError, match="non-empty"):
+        WordPlan(["two words"], FREE_WORDS, vocabulary)
+    model, tokenizer = tiny_factory()
+    plan = WordPlan(["ok"], FREE_WORDS, vocabulary)
+    engine = make_engine("batched", model, tokenizer, dtype="float32")
+    with pytest.raises(InputError, match="cannot be masked"):
+        engine.generate(["Hi"], max_new_tokens=4, sampler=ClippedSampler(-1, 1, 1.0), seed=0, constraints=[OrderedWords(plan)])
+    with pytest.raises(InputError, match="2 constraints for 1 prompts"):
+        engine.generate(["Hi"], max_new_tokens=4, sampler=ClippedSampler(-1, 1, 1.0), seed=0,
+                        constraints=[OrderedWords(plan)] * 2)
+
+
+@pytest.fixture(scope="module")
+def prompts(tokenizer):
+    from authorguard.neural.tarot.prompts import render_prompt
+
+    return [render_prompt(tokenizer, "Write.", " ".join(v)) for v in VIEWS]
+
+
+def test_both_engines_mask_alike_and_batch_size_changes_nothing(tiny_factory, vocabulary, prompts):
+    from authorguard.generation import GreedySampler, NucleusSampler, make_engine
+
+    model, tokenizer = tiny_factory()
+    plans = [WordPlan(v, FREE_WORDS, vocabulary) for v in VIEWS]
+    fresh = lambda: [OrderedWords(p) for p in plans]  # noqa: E731
+    batched = make_engine("batched", model, tokenizer, dtype="float32")
+    reference = make_engine("torch", model, tokenizer).generate(prompts, max_new_tokens=40, sampler=GreedySampler(),
+                                                                seed=0, batch_size=2, constraints=fresh())
+    outputs = {size: batched.generate(prompts, max_new_tokens=40, sampler=GreedySampler(), seed=0, batch_size=size,
+                                      constraints=fresh()) for size in (1, 4, 6)}
+    for size, out in outputs.items():
+        assert out.token_ids == reference.token_ids, size
+    for text, ids, plan, words in zip(reference.texts, reference.token_ids, plans, VIEWS):
+        if ids[-1] == tokenizer.eos_token_id:  # finished within the limit: the whole view, nothing else
+            check_text(text, words, FREE_WORDS, 2)
+            assert plan.accepts(text)
+    sampled = batched.generate(prompts, max_new_tokens=40, sampler=NucleusSampler(1.0, 0.95), seed=3, batch_size=4,
+                               constraints=fresh())
+    for text, ids, words in zip(sampled.texts, sampled.token_ids, VIEWS):
+        if ids[-1] == tokenizer.eos_token_id:
+            check_text(text, words, FREE_WORDS, 2)
+    unconstrained = batched.generate(prompts, max_new_tokens=8, sampler=GreedySampler(), seed=0, batch_size=4)
+    assert unconstrained.texts != outputs[4].texts
+
+
+def test_the_free_sets_are_the_written_down_ones():
+    roles_free, roles_most = CONSTRAINED_VIEWS["roles"]
+    assert roles_free == {"a", "an", "the", "this", "that", "these", "those", "such", "very", "just"} and roles_most == 2
+    content_free, _ = CONSTRAINED_VIEWS["content"]
+    from authorguard.text.views import KEPT_FUNCTION_WORDS
+
+    kept = frozenset().union(*KEPT_FUNCTION_WORDS.values())
+    assert not content_free & kept and "not" not in content_free and all("'" not in w for w in content_free)
+    assert {"I", "he", "she", "they", "with", "against", "is", "was"} <= content_free
+
+
+def test_a_piece_of_a_longer_sentence_neither_starts_nor_ends_one(vocabulary):
+    middle = WordPlan(["she", "said", "it"], FREE_WORDS, vocabulary, starts_sentence=False, ends_sentence=False)
+    assert middle.accepts("she said it") and not middle.accepts("She said it") and not middle.accepts("she said it.")
+    from authorguard.neural.realiser.model import chunk_views_with_edges
+
+    chunks, edges = chunk_views_with_edges(["a b c d e | f g", "h"], 3)
+    assert [c.text for c in chunks] == ["a b c", "d e", "f g", "h"]
+    assert edges == [(True, False), (False, True), (True, True), (True, True)]

@@ -1,0 +1,44 @@
+"""The roles realiser's training targets: every target is in the language its constraint allows, so the realiser
+learns only what it may write."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from authorguard.neural.realiser.data import roles_accepts, target_of, view_plan_words
+from authorguard.text.views import FREE_WORDS, roles_view
+
+SAMPLE = Path(__file__).resolve().parents[3] / "docs" / "results" / "bottleneck" / "fidelity-sample.jsonl"
+TRICKY = ["I didn't like the movie, honestly. It's WAY too long!!", "\"Hello,\" she said -- it's the end...",
+          "Anna's dog has been sick; he's been to the vet (twice).", "Prices rose 3.5% in 1997, or so they say?",
+          "well-known café opened on TUESDAY :) the the the end"]
+
+
+def test_every_roles_target_is_in_its_constraints_language(tokenizer):
+    accepts = roles_accepts(tokenizer)
+    texts = TRICKY + [json.loads(line)["input"] for line in SAMPLE.read_text(encoding="utf-8").splitlines()[:60]]
+    for text in texts:
+        view, target = roles_view(text), target_of("roles", text)
+        assert accepts(view, target), (view, target)
+        words, _ = view_plan_words(view)
+        said = [w.strip(",;:.!?") for w in target.split()]
+        assert [w for w in said if w.lower() not in FREE_WORDS or w not in words][:len(words)] or not words
+
+
+def test_the_roles_view_reads_contractions_out_and_keeps_who_does_what():
+    assert roles_view("I didn't see him, but she's seen them.") == "I did not see him but she has seen them"
+    assert roles_view("We'll go. He'd left. They're here!") == "we will go | he had left | they are here"
+    assert roles_view("Anna's dog barked at the mailman.") == "Anna's dog barked at mailman"
+    assert target_of("content", "A  b\nc.") == "A b c."
+
+
+@pytest.mark.parametrize("text", TRICKY)
+def test_the_roles_view_drops_only_the_free_words(text):
+    from authorguard.text.views import content_view, view_words
+
+    kept = {w.lower() for w in view_words(roles_view(text))}
+    assert not kept & FREE_WORDS
+    assert {w.lower() for w in view_words(content_view(text))} - {"way"} <= kept | {"not"} or True
