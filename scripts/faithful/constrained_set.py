@@ -9,7 +9,9 @@ on 100 BAC-10 test posts and 50 20 News messages, labelled blind.
 20-150 words, seed 0), whose unconstrained outputs (``bottleneck`` at level ``content``, the former default, seed 0)
 are already there and labelled in issue 48, and 50 test messages of the 20 News scenario of 20-150 words (drawn with
 seed 0), rewritten now by the same unconstrained realiser (seed 0). Every input is also rewritten by ``bottleneck``
-at its defaults (level ``roles``, constrained, the roles realiser; seed 0) and by ``normalise``. Writes
+at its defaults (level ``roles``, constrained, the roles realiser; seed 0) and by ``normalise``; the 100 posts also by
+``tarot`` at its defaults and with ``anchored=True`` (seed 0). ``--methods`` picks some; a method already in
+``outputs.jsonl`` is not drawn again. Writes
 ``outputs.jsonl`` (``method``, ``corpus``, ``source``, ``input``, ``output``, ``status``, and the fidelity meter's
 verdict) and the release reports. ``blind``: every pair with an output, shuffled (seed 0), no method named:
 ``blind.jsonl`` and ``blind-key.jsonl``; labels go in ``blind-labels-*.jsonl`` (``{"item", "label", "note"}``,
@@ -27,7 +29,7 @@ from pathlib import Path
 import numpy as np
 
 SAMPLE = Path("docs/results/bottleneck/fidelity-sample.jsonl")
-METHODS = ("bottleneck", "bottleneck-unconstrained", "normalise")
+METHODS = ("bottleneck", "bottleneck-unconstrained", "normalise", "tarot", "tarot-anchored")
 
 
 def news_inputs(count: int = 50, seed: int = 0) -> list[tuple[int, str]]:
@@ -49,39 +51,56 @@ def _rewrite(name: str, method, texts: list[str]) -> tuple[list[str], list[dict]
     return outputs, method.record_statuses(texts, outputs), report, seconds
 
 
-def draw(folder: Path) -> None:
+def _method(name: str):
     from authorguard import registry
+
+    if name == "bottleneck":
+        return registry.methods.get("bottleneck")(random_state=0)
+    if name == "bottleneck-unconstrained":
+        return registry.methods.get("bottleneck")(level="content", random_state=0)
+    if name == "tarot-anchored":
+        return registry.methods.get("tarot")(anchored=True, random_state=0)
+    if name == "tarot":
+        return registry.methods.get("tarot")(random_state=0)
+    return registry.methods.get(name)()
+
+
+def draw(folder: Path, methods: list[str]) -> None:
+    """Rewrite the inputs with each of ``methods`` not yet in ``outputs.jsonl`` (a stopped draw resumes by
+    method); the TAROT rows cover the 100 BAC-10 posts only."""
     from authorguard.metrics.fidelity import FidelityMeter
 
     folder.mkdir(parents=True, exist_ok=True)
+    out_file, report_file = folder / "outputs.jsonl", folder / "reports.json"
+    done = [json.loads(line) for line in out_file.read_text(encoding="utf-8").splitlines()] if out_file.is_file() else []
+    reports = json.loads(report_file.read_text(encoding="utf-8")) if report_file.is_file() else {}
     sample = [json.loads(line) for line in SAMPLE.read_text(encoding="utf-8").splitlines()]
     inputs = [("BAC-10", row["post"], row["input"]) for row in sample] + [("20news", i, t) for i, t in news_inputs()]
-    texts = [t for _, _, t in inputs]
-    rows, reports = [], {}
-    for name in METHODS:
-        if name == "bottleneck-unconstrained":
-            method = registry.methods.get("bottleneck")(level="content", random_state=0).fit()
-            news = [t for c, _, t in inputs if c == "20news"]
+    for name in methods:
+        if any(r["method"] == name for r in done):
+            continue
+        mine = [x for x in inputs if x[0] == "BAC-10"] if name.startswith("tarot") else inputs
+        texts = [t for _, _, t in mine]
+        method = _method(name).fit()
+        if name == "bottleneck-unconstrained":  # the BAC-10 outputs are issue 48's (same method, seed, posts)
+            news = [t for c, _, t in mine if c == "20news"]
             outputs, statuses, report, seconds = _rewrite(name, method, news)
             outputs = [row["output"] for row in sample] + outputs
             statuses = [{"status": row["status"], "reason": row["reason"]} for row in sample] + statuses
         else:
-            method = (registry.methods.get("bottleneck")(random_state=0) if name == "bottleneck"
-                      else registry.methods.get(name)()).fit()
             outputs, statuses, report, seconds = _rewrite(name, method, texts)
-        reports[name] = {"seconds": round(seconds, 1), **{k: v for k, v in report.items()
-                                                            if k not in ("fallback_chunks", "flagged_records")}}
+        reports[name] = {"seconds": round(seconds, 1), "records": len(texts),
+                         **{k: v for k, v in report.items() if k not in ("fallback_chunks", "flagged_records")}}
         print(name, {k: reports[name].get(k) for k in ("seconds", "chunks", "chunks_fallback", "refused", "rounds")},
               flush=True)
-        for (corpus, source, text), output, status in zip(inputs, outputs, statuses):
-            rows.append({"method": name, "corpus": corpus, "source": source, "input": text, "output": output,
-                         "status": status["status"]})
-    scored = [r for r in rows if r["output"]]
-    verdicts = FidelityMeter().score([r["input"] for r in scored], [r["output"] for r in scored])
-    for row, verdict in zip(scored, verdicts):
-        row["meter"] = verdict.verdict
-    (folder / "outputs.jsonl").write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
-    (folder / "reports.json").write_text(json.dumps(reports, indent=2, default=str), encoding="utf-8")
+        rows = [{"method": name, "corpus": corpus, "source": source, "input": text, "output": output,
+                 "status": status["status"]} for (corpus, source, text), output, status in zip(mine, outputs, statuses)]
+        scored = [r for r in rows if r["output"]]
+        for row, verdict in zip(scored, FidelityMeter().score([r["input"] for r in scored], [r["output"] for r in scored])):
+            row["meter"] = verdict.verdict
+        done += rows
+        out_file.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in done), encoding="utf-8")
+        report_file.write_text(json.dumps(reports, indent=2, default=str), encoding="utf-8")
 
 
 def blind(folder: Path) -> None:
@@ -111,6 +130,8 @@ def summary(folder: Path) -> None:
     for method in METHODS:
         for corpus in ("BAC-10", "20news", "all"):
             mine = [r for r in rows if r["method"] == method and corpus in (r["corpus"], "all")]
+            if not mine:
+                continue
             released = [r for r in mine if r["output"]]
             counted = Counter(by_pair.get((method, r["corpus"], r["source"])) for r in released)
             meter = Counter(r.get("meter") for r in released)
@@ -122,8 +143,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("stage", choices=("draw", "blind", "summary"))
     parser.add_argument("folder", type=Path)
+    parser.add_argument("--methods", nargs="+", default=list(METHODS), choices=METHODS)
     args = parser.parse_args()
-    {"draw": draw, "blind": blind, "summary": summary}[args.stage](args.folder)
+    if args.stage == "draw":
+        draw(args.folder, args.methods)
+    else:
+        {"blind": blind, "summary": summary}[args.stage](args.folder)
 
 
 if __name__ == "__main__":

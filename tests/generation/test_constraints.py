@@ -183,3 +183,28 @@ def test_a_piece_of_a_longer_sentence_neither_starts_nor_ends_one(vocabulary):
     chunks, edges = chunk_views_with_edges(["a b c d e | f g", "h"], 3)
     assert [c.text for c in chunks] == ["a b c", "d e", "f g", "h"]
     assert edges == [(True, False), (False, True), (True, True), (True, True)]
+
+
+def test_anchors_come_in_order_and_are_forced_after_the_gap(vocabulary, tokenizer):
+    from authorguard.generation.constraints import AnchorPlan, AnchorsInOrder
+
+    plan = AnchorPlan([("Anna",), ("1997",), ("not", "n't")], vocabulary, max_gap=5)
+    rng = np.random.default_rng(0)
+    for _ in range(5):
+        constraint, ids = AnchorsInOrder(plan), []
+        for _ in range(60):
+            allowed = constraint.allowed()
+            assert len(allowed) > 0
+            if constraint.next == 3 and vocabulary.end_id in allowed:
+                break
+            token = int(rng.choice(allowed))
+            assert token != vocabulary.end_id  # the end only after every anchor
+            constraint.advance(token)
+            ids.append(token)
+        text = tokenizer.decode(ids)
+        assert constraint.next == 3, text  # forced within 3 gaps of 5 tokens and the anchors' own tokens
+        anna, year = re.search(r"(?<![\w'])Anna(?![\w'])", text), re.search(r"(?<![\w'])1997(?![\w'])", text)
+        assert anna and year and anna.end() <= year.start(), text
+        assert re.search(r"(?<![\w'])not(?![\w'])|n't(?![\w'])", text[year.end():]), text
+    with pytest.raises(InputError, match="anchor"):
+        AnchorPlan([("two words",)], vocabulary)

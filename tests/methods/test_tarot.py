@@ -111,3 +111,25 @@ def test_the_packaged_policy_rewrites_without_a_model_folder(tmp_path, method):
     assert {r["release_status"] for r in rows} <= {"rewritten", "kept"}  # --fallback keep: nothing withheld
     assert "validity gate:" in result.output and "records rewritten" in result.output
     assert "it cannot check meaning" in " ".join(result.output.split())  # what passes is not claimed faithful
+
+
+def test_anchored_rewrites_copy_names_numbers_and_negations_in_order():
+    """With ``anchored=True`` every chunk's rewrite (when it finished within the token limit) holds the chunk's
+    names, numbers and negations in order — forced when the model does not write them itself."""
+    import re
+
+    from authorguard.methods.tarot import ZeroShotRewrite
+    from authorguard.text.views import anchor_words
+
+    texts = ["Anna didn't meet Boris in Paris in 1997.", "We never paid the 300 euros that Claire asked for."]
+    method = ZeroShotRewrite(max_new_tokens=48, candidates=1, retries=0, anchored=True, random_state=0).fit()
+    out = method.obfuscate(texts)
+    for text, output in zip(texts, out):
+        position = 0
+        for forms in anchor_words(text):
+            found = [m for f in forms for m in re.finditer(("" if f.startswith(("'", "n'")) else r"(?<![\w'])") + re.escape(f) + r"(?![\w'])",
+                                                           output[position:])]
+            assert found, (forms, output)
+            position += min(m.end() for m in found)
+    with pytest.raises(InputError, match="anchored"):
+        ZeroShotRewrite(anchored="yes").fit()

@@ -58,6 +58,9 @@ class Tarot(TextObfuscator):
         Further rounds (other seeds) for chunks without a valid rewrite.
     fallback : {"keep", "withhold"}, default="keep"
         What a chunk without a valid rewrite gets; either way its record is flagged in :meth:`release_report`.
+    anchored : bool, default=False
+        Write every chunk under an anchor constraint: the chunk's names, numbers and negations copied in order
+        (:class:`~authorguard.generation.constraints.AnchorPlan`; docs/results/faithful.md measures it).
     random_state : int, numpy Generator or None
     """
 
@@ -66,7 +69,8 @@ class Tarot(TextObfuscator):
 
     def __init__(self, model: str | None = None, temperature: float = 0.7, top_p: float = 0.95, batch_size: int = 64,
                  max_new_tokens: int | None = None, engine: str = "batched", candidates: int = CANDIDATES,
-                 min_utility: float = 0.5, retries: int = 1, fallback: str = "keep", random_state=None) -> None:
+                 min_utility: float = 0.5, retries: int = 1, fallback: str = "keep", anchored: bool = False,
+                 random_state=None) -> None:
         self.model = model
         self.temperature = temperature
         self.top_p = top_p
@@ -77,11 +81,16 @@ class Tarot(TextObfuscator):
         self.min_utility = min_utility
         self.retries = retries
         self.fallback = fallback
+        self.anchored = anchored
         self.random_state = random_state
 
     def fit(self, raw_documents=None, y=None):
         name = type(self).__name__
         check_number(self.temperature, "temperature", name, low=0, closed="neither")
+        if not isinstance(self.anchored, bool):
+            from authorguard.exceptions import InputError
+
+            raise InputError(f"{name}: anchored must be True or False, got {self.anchored!r}")
         check_number(self.top_p, "top_p", name, low=0, high=1, closed="right")
         check_number(self.batch_size, "batch_size", name, kind=int, low=1, closed="left")
         if self.max_new_tokens is not None:
@@ -104,7 +113,7 @@ class Tarot(TextObfuscator):
         texts = check_texts(raw_documents, type(self).__name__)
         return self.rewriter_.rewrite(texts, int_seed(self.random_state), temperature=self.temperature, top_p=self.top_p,
                                       batch_size=self.batch_size, max_new_tokens=self.max_new_tokens,
-                                      selection=self.selection_)
+                                      selection=self.selection_, anchored=bool(self.anchored))
 
     def release_report(self) -> dict:
         """The last call's counts: documents, chunks, candidates sampled and refused (by reason), chunks that got the
@@ -132,6 +141,7 @@ class ZeroShotRewrite(Tarot):
 
     def __init__(self, temperature: float = 0.7, top_p: float = 0.95, batch_size: int = 64,
                  max_new_tokens: int | None = None, engine: str = "batched", candidates: int = CANDIDATES,
-                 min_utility: float = 0.5, retries: int = 1, fallback: str = "keep", random_state=None) -> None:
+                 min_utility: float = 0.5, retries: int = 1, fallback: str = "keep", anchored: bool = False,
+                 random_state=None) -> None:
         super().__init__(None, temperature, top_p, batch_size, max_new_tokens, engine, candidates, min_utility,
-                         retries, fallback, random_state)
+                         retries, fallback, anchored, random_state)

@@ -272,6 +272,30 @@ def roles_surface(text: str) -> str:
     return " ".join(out_sentences)
 
 
+#: the negation words an anchored rewrite must keep (each with the forms that count for it)
+_NEGATION_FORMS = {"not": ("not", "n't"), "cannot": ("cannot", "not", "n't"), "never": ("never",), "no": ("no",),
+                   "nothing": ("nothing",), "nobody": ("nobody",), "none": ("none",), "neither": ("neither",),
+                   "nor": ("nor",), "nowhere": ("nowhere",)}
+
+
+def anchor_words(text: str) -> list[tuple[str, ...]]:
+    """The words a rewrite of ``text`` must copy, in order, each as a tuple of the forms that count: its names (as
+    :func:`content_view` finds them) and numbers as written, and its negations (``n't`` counts for ``not``). What
+    TAROT's anchored decoding keeps (:class:`~authorguard.generation.constraints.AnchorPlan`)."""
+    anchors: list[tuple[str, ...]] = []
+    for sentence in sentences(text):
+        for position, raw in enumerate(_TOKEN.findall(sentence)):
+            for token in _expand(raw):
+                if not token:
+                    continue
+                lower = token.lower()
+                if lower in _NEGATION_FORMS:
+                    anchors.append(_NEGATION_FORMS[lower])
+                elif token[0].isdigit() or (lower not in english_stop_words() and _is_name(token, position == 0)):
+                    anchors.append((token,))
+    return anchors
+
+
 def _map_words(view: str, word: Callable[[str], str]) -> str:
     return " ".join(w if w == SENTENCE_MARK or w[0].isdigit() else word(w) for w in view.split())
 

@@ -36,6 +36,10 @@ def resolve_folder(model: str | Path | None) -> TarotFolder:
     return TarotFolder(PACKAGED)
 
 
+#: tokens an anchored rewrite may write before its next anchor is forced (a chunk is at most ~96 tokens)
+ANCHOR_GAP = 32
+
+
 class TarotRewriter:
     """``rewrite(texts, seed)`` -> one rewritten text per input. ``stats`` after each call: documents, chunks,
     empty rewrites, generated tokens and tokens/s."""
@@ -59,19 +63,35 @@ class TarotRewriter:
 
     def rewrite(self, texts: Sequence[str], seed: int | None, *, temperature: float = 0.7, top_p: float = 0.95,
                 batch_size: int = 64, max_new_tokens: int | None = None,
-                selection: SelectionConfig = SelectionConfig()) -> list[str]:
+                selection: SelectionConfig = SelectionConfig(), anchored: bool = False) -> list[str]:
         """One output per text: each chunk's selected rewrite (:mod:`~authorguard.neural.tarot.selection`), or its
-        fallback; ``stats`` then counts chunks, fallbacks and flagged records."""
+        fallback; ``stats`` then counts chunks, fallbacks and flagged records. ``anchored``: each chunk is written
+        under an :class:`~authorguard.generation.constraints.AnchorPlan` of its names, numbers and negations
+        (:func:`~authorguard.text.views.anchor_words`), copied in order."""
         tokenizer = self.loader.tokenizer
         count = lambda text: len(tokenizer(text, add_special_tokens=False)["input_ids"])  # noqa: E731
         chunks = chunk_documents(texts, count, self.policy.max_chunk_tokens)
         prompts = [render_prompt(tokenizer, self.policy.instruction, c.text) for c in chunks]
         limit = max_new_tokens or self.policy.max_new_tokens
 
+        plans = None
+        if anchored and chunks:
+            from authorguard.generation.constraints import AnchorPlan, vocabulary_of
+            from authorguard.text.views import anchor_words
+
+            vocabulary = vocabulary_of(tokenizer)
+            plans = [AnchorPlan(anchor_words(c.text), vocabulary, max_gap=ANCHOR_GAP) for c in chunks]
+
         def sample(indices, repeats, round_seed):
             repeated = [prompts[i] for i in indices for _ in range(repeats)]
+            constraints = None
+            if plans is not None:
+                from authorguard.generation.constraints import AnchorsInOrder
+
+                constraints = [AnchorsInOrder(plans[i]) for i in indices for _ in range(repeats)]
             out = generate(None, tokenizer, repeated, max_new_tokens=limit, seed=round_seed, temperature=temperature,
-                           top_p=top_p, batch_size=batch_size, engine=self.loader.engine(self.engine))
+                           top_p=top_p, batch_size=batch_size, engine=self.loader.engine(self.engine),
+                           constraints=constraints)
             return replace(out, texts=[clean_rewrite(t) for t in out.texts])
 
         sample.limit = limit
