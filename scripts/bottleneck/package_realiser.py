@@ -2,6 +2,7 @@
 ``bottleneck`` then works with no ``model``.
 
     python scripts/bottleneck/package_realiser.py runs/realiser --command "python scripts/bottleneck/train_realiser.py runs/realiser"
+    python scripts/bottleneck/package_realiser.py runs/realiser-roles --roles --command "..."   # -> packaged_roles
 
 Copied: the LoRA adapter (adapter_config.json, adapter_model.safetensors) and realiser.json (configs, tokenizer
 signature, data counts, the loss every logged step, held-out loss) plus provenance.json (command, commit, machine,
@@ -19,7 +20,7 @@ import subprocess
 from pathlib import Path
 
 ADAPTER_FILES = ("adapter_config.json", "adapter_model.safetensors")
-PACKAGED = Path(__file__).resolve().parents[2] / "src" / "authorguard" / "neural" / "realiser" / "packaged"
+REALISERS = Path(__file__).resolve().parents[2] / "src" / "authorguard" / "neural" / "realiser"
 
 
 def main() -> None:
@@ -27,7 +28,9 @@ def main() -> None:
     parser.add_argument("folder", type=Path)
     parser.add_argument("--command", required=True, help="the command that trained the folder")
     parser.add_argument("--seconds", type=float, default=None, help="the training's wall-clock seconds")
+    parser.add_argument("--roles", action="store_true", help="ship it as the roles realiser (packaged_roles)")
     args = parser.parse_args()
+    PACKAGED = REALISERS / ("packaged_roles" if args.roles else "packaged")  # noqa: N806
     record = json.loads((args.folder / "realiser.json").read_text(encoding="utf-8"))
     if not record.get("done"):
         raise SystemExit(f"{args.folder}: training is not done")

@@ -62,9 +62,10 @@ _CONTRACTIONS = {"n't": "not", "'ll": "will", "'s": "", "'re": "", "'ve": "", "'
 _IRREGULAR_NEGATIONS = {"can't": ("can", "not"), "won't": ("will", "not"), "shan't": ("shall", "not"),
                         "cannot": ("can", "not"), "ain't": ("not",)}
 #: the words the ``roles`` view drops: a constrained realiser (:mod:`authorguard.generation.constraints`) may put
-#: them back anywhere between the view's words. Articles and demonstratives choose between readings a reader
-#: recovers from the nouns; "very", "just" and "such" only grade. Everything else a sentence says is in the view.
-FREE_WORDS = frozenset({"a", "an", "the", "this", "that", "these", "those", "such", "very", "just"})
+#: them back anywhere between the view's words. Articles and demonstrative determiners ("this morning") choose
+#: between readings a reader recovers from the nouns (a demonstrative standing alone, "come to this", is a view
+#: word); "very" and "such" only grade. Everything else a sentence says is in the view ("just" too: "I just died").
+FREE_WORDS = frozenset({"a", "an", "the", "this", "that", "these", "those", "such", "very"})
 # NLTK stop-word entries that are pieces of split contractions ("didn", "ll"), never whole words of a text
 _STOP_WORD_PIECES = frozenset({"ain", "aren", "couldn", "d", "didn", "doesn", "don", "hadn", "hasn", "haven", "isn", "ll",
                                "m", "ma", "mightn", "mustn", "needn", "o", "re", "s", "shan", "shouldn", "t", "ve", "wasn",
@@ -77,7 +78,7 @@ _PRONOUN_S = frozenset({"he", "she", "it", "that", "there", "what", "who", "here
 _PARTICIPLES = frozenset({"been", "got", "gotten", "had", "seen", "taken", "given", "made", "written", "eaten", "driven",
                           "spoken", "chosen", "forgotten", "begun", "become", "known", "heard", "told", "said", "found",
                           "left", "lost", "won", "bought", "brought", "thought", "sent", "spent", "kept", "felt", "met",
-                          "gone", "become"})
+                          "gone", "become", "come"})
 _ROLES_CONTRACTIONS = {"n't": "not", "'ll": "will", "'re": "are", "'ve": "have", "'m": "am"}
 # a word (letters, inner apostrophes) or a number (digits with inner . , :)
 _TOKEN = re.compile(r"[^\W\d_]+(?:['\u2019][^\W\d_]+)*|\d+(?:[.,:]\d+)*")
@@ -187,16 +188,34 @@ def _following(tokens: list[str], position: int) -> str:
     return ""
 
 
-def _roles_words(sentence: str) -> list[str]:
-    raw = _TOKEN.findall(sentence)
-    words: list[str] = []
-    for position, token in enumerate(raw):
-        for piece in _roles_expand(token, _following(raw, position)):
+_DEMONSTRATIVES = frozenset({"this", "that", "these", "those"})
+
+
+def _roles_pieces(sentence: str) -> list[tuple[str, bool, str]]:
+    """A sentence read for the roles view: (word as the view writes it, whether it is a free word, the comma,
+    semicolon or colon right after it in the text or ""). A demonstrative is free only as a determiner (before a
+    content word: "this morning"); as a pronoun ("come to this", "that was") it is a view word."""
+    matches = list(_TOKEN.finditer(sentence))
+    raw = [m.group(0) for m in matches]
+    out: list[tuple[str, bool, str]] = []
+    for position, match in enumerate(matches):
+        pieces = [p for p in _roles_expand(raw[position], _following(raw, position))
+                  if p.lower() not in ("s", "t", "d", "ll", "m", "re", "ve")]
+        after = sentence[match.end():match.end() + 1]
+        for number, piece in enumerate(pieces):
             lower = piece.lower()
-            if lower in FREE_WORDS or lower in ("s", "t", "d", "ll", "m", "re", "ve"):
-                continue
-            words.append("I" if lower == "i" else piece if piece[0].isdigit() or _is_name(piece, position == 0) else lower)
-    return words
+            following = raw[position + 1].lower() if position + 1 < len(raw) else ""
+            determiner = lower in _DEMONSTRATIVES and following and following not in english_stop_words() \
+                and not sentence[match.end():matches[position + 1].start()].strip()
+            free = lower in FREE_WORDS and (lower not in _DEMONSTRATIVES or bool(determiner))
+            word = ("I" if lower == "i" else lower if free or not (piece[0].isdigit() or _is_name(piece, position == 0))
+                    else piece)
+            out.append((word, free, after if number == len(pieces) - 1 and after in (",", ";", ":") else ""))
+    return out
+
+
+def _roles_words(sentence: str) -> list[str]:
+    return [word for word, free, _ in _roles_pieces(sentence) if not free]
 
 
 def _normalised(text: str) -> str:
@@ -240,30 +259,24 @@ def roles_surface(text: str) -> str:
     _, most = CONSTRAINED_VIEWS["roles"]
     out_sentences = []
     for sentence in sentences(_normalised(text)):
-        raw = list(_TOKEN.finditer(sentence))
+        read = _roles_pieces(sentence)
         pieces: list[str] = []
+        frees: list[bool] = []
         gap = 0
-        for position, match in enumerate(raw):
-            token = match.group(0)
-            said = False
-            for piece in _roles_expand(token, _following([m.group(0) for m in raw], position)):
-                lower = piece.lower()
-                if lower in ("s", "t", "d", "ll", "m", "re", "ve"):
-                    continue
-                if lower in FREE_WORDS:
-                    if gap < most:
-                        pieces.append(lower)
-                        gap += 1
-                    said = False
-                    continue
-                pieces.append("I" if lower == "i" else piece if piece[0].isdigit() or _is_name(piece, position == 0) else lower)
-                gap, said = 0, True
-            after = sentence[match.end():match.end() + 1]
-            if said and after in (",", ";", ":") and position + 1 < len(raw):
-                pieces[-1] += after
-        while pieces and pieces[-1].lower() in FREE_WORDS:  # the constraint ends on a view word
+        for k, (word, free, after) in enumerate(read):
+            if free:
+                if gap < most:
+                    pieces.append(word)
+                    frees.append(True)
+                    gap += 1
+                continue
+            pieces.append(word + (after if k + 1 < len(read) else ""))
+            frees.append(False)
+            gap = 0
+        while pieces and frees[-1]:  # the constraint ends on a view word
             pieces.pop()
-        if not any(p.rstrip(",;:").lower() not in FREE_WORDS for p in pieces):
+            frees.pop()
+        if not any(not f for f in frees):
             continue
         stop = sentence.rstrip()[-1:] if sentence.rstrip()[-1:] in ("!", "?") else "."
         first = pieces[0]
