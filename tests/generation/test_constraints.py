@@ -208,3 +208,34 @@ def test_anchors_come_in_order_and_are_forced_after_the_gap(vocabulary, tokenize
         assert re.search(r"(?<![\w'])not(?![\w'])|n't(?![\w'])", text[year.end():]), text
     with pytest.raises(InputError, match="anchor"):
         AnchorPlan([("two words",)], vocabulary)
+
+
+def test_the_filtered_trie_walk_finds_every_token_a_full_walk_finds(vocabulary, tokenizer):
+    """The walk tries only the bytes some state can take; a walk over every child of every node finds the same."""
+
+    def full_walk(plan, states):
+        found, stack = [], [(vocabulary.trie, states)]
+        while stack:
+            node, current = stack.pop()
+            for byte, child in node.items():
+                if byte is None:
+                    continue
+                after = plan.step(current, byte)
+                if after:
+                    if None in child:
+                        found.append(child[None])
+                    stack.append((child, after))
+        if plan.may_end(states):
+            found.append(vocabulary.end_id)
+        return sorted(found)
+
+    rng = np.random.default_rng(1)
+    for words in VIEWS[:4]:
+        plan = WordPlan(words, FREE_WORDS, vocabulary, breaks=[2], max_free=2)
+        constraint = OrderedWords(plan)
+        for _ in range(12):
+            assert list(constraint.allowed()) == full_walk(plan, constraint.states)
+            token = int(rng.choice(constraint.allowed()))
+            if token == vocabulary.end_id:
+                break
+            constraint.advance(token)

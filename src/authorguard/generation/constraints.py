@@ -128,6 +128,19 @@ def _prefix_table(forms: Sequence[bytes]) -> dict:
     return table
 
 
+def _next_bytes(forms: Sequence[bytes]) -> dict:
+    """Every prefix of the forms (the empty one included) -> the bytes that can follow it inside a form."""
+    table: dict = {}
+    for form in forms:
+        for end in range(len(form)):
+            table.setdefault(form[:end], set()).add(form[end])
+    return table
+
+
+#: the bytes that may follow a whole word: separators and stops
+_AFTER_WORD_BYTES = frozenset({SPACE_BYTE, HYPHEN_BYTE, *INNER_PUNCTUATION, *SENTENCE_STOPS})
+
+
 class WordPlan:
     """The automaton of one view (see the module docstring): ``words`` in order, a sentence stop allowed after
     word ``k`` (1-based count of words said) for each ``k`` in ``breaks`` and after the last word, at most
@@ -152,6 +165,10 @@ class WordPlan:
                           for start in (False, True)}
         self._free = {start: _prefix_table([f for w in sorted(self.free_words) for f in _forms(w, start)])
                       for start in (False, True)}
+        self._required_next = {(i, start): _next_bytes(_forms(w, start)) for i, w in enumerate(self.words)
+                               for start in (False, True)}
+        self._free_next = {start: _next_bytes([f for w in sorted(self.free_words) for f in _forms(w, start)])
+                           for start in (False, True)}
         self._allowed: dict = {}
         self._after: dict = {}
 
@@ -212,6 +229,25 @@ class WordPlan:
             return [(i, free, SPACE, b"", True)] if byte == SPACE_BYTE and i < len(self.words) else []
         return []
 
+    def _candidates(self, states: frozenset) -> set:
+        """A superset of the bytes that :meth:`step` accepts from ``states``."""
+        out: set = set()
+        n = len(self.words)
+        for i, free, mode, typed, start in states:
+            if mode in (BEGIN, SPACE, HYPHEN, WORD):
+                if i < n:
+                    out.update(self._required_next[(i, start)].get(typed, ()))
+                    out.update(self._free_next[start].get(typed, ()))
+                if mode == WORD:
+                    out.update(_AFTER_WORD_BYTES)
+                elif mode == BEGIN:
+                    out.add(SPACE_BYTE)
+            elif mode == AFTER_WORD:
+                out.update(_AFTER_WORD_BYTES)
+            else:  # PUNCT, STOP
+                out.add(SPACE_BYTE)
+        return out
+
     def step(self, states: frozenset, byte: int) -> frozenset:
         return frozenset(s for state in states for s in self._byte(state, byte))
 
@@ -235,8 +271,10 @@ class WordPlan:
             stack = [(self.vocabulary.trie, states)]
             while stack:
                 node, current = stack.pop()
-                for byte, child in node.items():
-                    if byte is None:
+                # only the bytes some state can take: a handful, not the node's up to 256 children
+                for byte in self._candidates(current):
+                    child = node.get(byte)
+                    if child is None:
                         continue
                     after = self.step(current, byte)
                     if after:
