@@ -239,3 +239,9 @@ def test_the_filtered_trie_walk_finds_every_token_a_full_walk_finds(vocabulary, 
             if token == vocabulary.end_id:
                 break
             constraint.advance(token)
+
+
+def test_a_question_stays_a_question_and_a_statement_a_statement(vocabulary):
+    plan = WordPlan(["you", "came", "we", "left"], FREE_WORDS, vocabulary, breaks=[2], questions=[2])
+    assert plan.accepts("You came? We left.") and not plan.accepts("You came. We left.")
+    assert not plan.accepts("You came? We left?") and not plan.accepts("You came? We left!")

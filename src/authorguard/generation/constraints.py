@@ -145,11 +145,13 @@ class WordPlan:
     """The automaton of one view (see the module docstring): ``words`` in order, a sentence stop allowed after
     word ``k`` (1-based count of words said) for each ``k`` in ``breaks`` and after the last word, at most
     ``max_free`` of ``free_words`` in each gap. A piece cut out of a longer sentence (``starts_sentence`` /
-    ``ends_sentence`` False) allows no capital on its first word / no stop after its last. Shared by every sequence written from the same view: it caches the
+    ``ends_sentence`` False) allows no capital on its first word / no stop after its last. ``questions`` (word
+    counts after which a question ends) fixes each stop: "?" there, "." at every other break. Shared by every sequence written from the same view: it caches the
     allowed tokens of each state it has seen."""
 
     def __init__(self, words: Sequence[str], free_words, vocabulary: TokenVocabulary, *, breaks=(),
-                 max_free: int = 2, starts_sentence: bool = True, ends_sentence: bool = True) -> None:
+                 max_free: int = 2, starts_sentence: bool = True, ends_sentence: bool = True,
+                 questions=None) -> None:
         if any(not w or any(ch.isspace() for ch in w) for w in words):
             raise InputError("constrained decoding: every required word must be non-empty, without spaces")
         if max_free < 0:
@@ -160,6 +162,9 @@ class WordPlan:
         # a piece of a longer sentence: no capital first word, no stop after its last word
         self.starts_sentence = bool(starts_sentence)
         self.breaks = frozenset(int(b) for b in breaks) | ({len(self.words)} if ends_sentence else set())
+        # which stop a break takes: any of SENTENCE_STOPS, or (``questions`` given) "?" after a question, "." after
+        # any other sentence — a statement never becomes a question, nor gains an exclamation
+        self.questions = None if questions is None else frozenset(int(q) for q in questions)
         self.max_free = int(max_free)
         self._required = {(i, start): _prefix_table(_forms(w, start)) for i, w in enumerate(self.words)
                           for start in (False, True)}
@@ -220,7 +225,7 @@ class WordPlan:
                     return [(i, free, HYPHEN, b"", False)]
                 if byte in INNER_PUNCTUATION and i < len(self.words):
                     return [(i, free, PUNCT, b"", False)]
-                if byte in SENTENCE_STOPS and i in self.breaks:
+                if byte in SENTENCE_STOPS and i in self.breaks and self._stop_allowed(i, byte):
                     return [(i, free, STOP, b"", False)]
             return []
         if mode == PUNCT:
@@ -247,6 +252,11 @@ class WordPlan:
             else:  # PUNCT, STOP
                 out.add(SPACE_BYTE)
         return out
+
+    def _stop_allowed(self, i: int, byte: int) -> bool:
+        if self.questions is None:
+            return True
+        return byte == (ord("?") if i in self.questions else ord("."))
 
     def step(self, states: frozenset, byte: int) -> frozenset:
         return frozenset(s for state in states for s in self._byte(state, byte))

@@ -48,6 +48,9 @@ from authorguard.text.resources import english_stop_words, wordnet
 
 #: the marker a view puts between sentences
 SENTENCE_MARK = "|"
+#: the last token of a question in the roles view: a question is not a statement (a constrained realiser ends
+#: that sentence with "?", every other with ".")
+QUESTION_MARK = "?"
 
 #: function words a view keeps, by group: they carry meaning a reader needs (docs/results/bottleneck.md measures
 #: what keeping them costs in privacy)
@@ -83,6 +86,7 @@ _ROLES_CONTRACTIONS = {"n't": "not", "'ll": "will", "'re": "are", "'ve": "have",
 # a word (letters, inner apostrophes) or a number (digits with inner . , :)
 _TOKEN = re.compile(r"[^\W\d_]+(?:['\u2019][^\W\d_]+)*|\d+(?:[.,:]\d+)*")
 _PARAGRAPHS = re.compile(r"\n\s*\n")
+_HARD_WRAP = re.compile(r"(?<![\n])[ \t]*\n[ \t]*(?![\n])")
 
 
 @functools.cache
@@ -223,14 +227,25 @@ def _normalised(text: str) -> str:
     blind-labelled faithful, docs/results/faithful.md): spelling variants, elongation, shouting go before the view."""
     from authorguard.text.normalise import normalise
 
-    return normalise(text)
+    # a single line break inside a paragraph is layout (20 Newsgroups wraps at ~72 characters), not a sentence start
+    return normalise(_HARD_WRAP.sub(" ", text))
+
+
+def _is_question(sentence: str) -> bool:
+    return sentence.rstrip().rstrip("\"')]").endswith("?")
 
 
 def roles_view(text: str) -> str:
     """Every word but :data:`FREE_WORDS`, contractions read out, names and numbers as written, the rest lower-cased,
-    sentence ends as :data:`SENTENCE_MARK`: who does what to whom, when and how, without the casing, punctuation,
-    contractions, articles or layout it was written with."""
-    return _join([_roles_words(s) for s in sentences(_normalised(text))], True)
+    sentence ends as :data:`SENTENCE_MARK`, a question's end as :data:`QUESTION_MARK` too: who does what to whom,
+    when and how, without the casing, punctuation, contractions, articles or layout it was written with."""
+    parts = []
+    for sentence in sentences(_normalised(text)):
+        words = _roles_words(sentence)
+        if words and _is_question(sentence):
+            words.append(QUESTION_MARK)
+        parts.append(words)
+    return _join(parts, True)
 
 
 #: the views a constrained realiser can write from, with the words it may add between the view's words and how
@@ -278,7 +293,7 @@ def roles_surface(text: str) -> str:
             frees.pop()
         if not any(not f for f in frees):
             continue
-        stop = sentence.rstrip()[-1:] if sentence.rstrip()[-1:] in ("!", "?") else "."
+        stop = "?" if _is_question(sentence) else "."
         first = pieces[0]
         pieces[0] = first[0].upper() + first[1:]
         out_sentences.append(" ".join(pieces).rstrip(",;:") + stop)
@@ -379,8 +394,8 @@ def get_view(name: str) -> Callable[[str], str]:
 
 
 def view_words(view: str) -> list[str]:
-    """The words of a view, sentence marks left out."""
-    return [w for w in view.split() if w != SENTENCE_MARK]
+    """The words of a view, sentence and question marks left out."""
+    return [w for w in view.split() if w not in (SENTENCE_MARK, QUESTION_MARK)]
 
 
 def view_sentences(view: str) -> list[str]:

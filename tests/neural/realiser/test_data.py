@@ -23,7 +23,7 @@ def test_every_roles_target_is_in_its_constraints_language(tokenizer):
     for text in texts:
         view, target = roles_view(text), target_of("roles", text)
         assert accepts(view, target), (view, target)
-        words, _ = view_plan_words(view)
+        words, _, _ = view_plan_words(view)
         said = [w.strip(",;:.!?") for w in target.split()]
         assert [w for w in said if w.lower() not in FREE_WORDS or w not in words][:len(words)] or not words
 
@@ -42,3 +42,14 @@ def test_the_roles_view_drops_only_the_free_words(text):
     kept = {w.lower() for w in view_words(roles_view(text))}
     assert not kept & FREE_WORDS
     assert {w.lower() for w in view_words(content_view(text))} - {"way"} <= kept | {"not"} or True
+
+
+def test_questions_and_hard_wrapped_lines_in_the_roles_view():
+    from authorguard.neural.realiser.model import chunk_views_with_edges, view_as_text
+
+    wrapped = "I would claim that the attack on the IRA\nwas probably planned. Why don't you ask\nthem?"
+    assert roles_view(wrapped) == "I would claim that attack on ira was probably planned | why do not you ask them ?"
+    assert target_of("roles", wrapped).endswith("Why do not you ask them?")
+    assert view_as_text(roles_view(wrapped)).endswith("why do not you ask them?")
+    chunks, _ = chunk_views_with_edges([roles_view(wrapped)], 3)
+    assert chunks[-1].text.endswith("them ?") and all(c.text != "?" for c in chunks)

@@ -29,10 +29,10 @@ class ViewPlans:
     def plan(self, view: str) -> WordPlan:
         """The plan of a chunk view; ``edges[view]`` = (starts a sentence, ends a sentence), default both."""
         if view not in self._plans:
-            words, breaks = view_plan_words(view)
+            words, breaks, questions = view_plan_words(view)
             starts, ends = self.edges.get(view, (True, True))
-            self._plans[view] = WordPlan(words, self.free, self.vocabulary, breaks=breaks, max_free=self.most,
-                                         starts_sentence=starts, ends_sentence=ends)
+            self._plans[view] = WordPlan(words, self.free, self.vocabulary, breaks=breaks, questions=questions,
+                                         max_free=self.most, starts_sentence=starts, ends_sentence=ends)
         return self._plans[view]
 
     def constraints(self, views) -> list:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from authorguard.neural.realiser.config import TrainingConfig
-from authorguard.text.views import SENTENCE_MARK, get_view, roles_surface, view_words
+from authorguard.text.views import QUESTION_MARK, SENTENCE_MARK, get_view, roles_surface, view_words
 
 MIN_VIEW_WORDS = 3
 
@@ -34,15 +34,18 @@ def target_of(level: str, text: str) -> str:
     return roles_surface(text) if level == "roles" else " ".join(text.split())
 
 
-def view_plan_words(view: str) -> tuple[list[str], list[int]]:
-    """A view's words and the word counts after which a sentence mark stands (a constraint's ``breaks``)."""
-    words, breaks = [], []
+def view_plan_words(view: str) -> tuple[list[str], list[int], list[int]]:
+    """A view's words, the word counts after which a sentence mark stands (a constraint's ``breaks``) and those
+    after which a question ends (``questions``: a question mark in the view)."""
+    words, breaks, questions = [], [], []
     for word in view.split():
         if word == SENTENCE_MARK:
             breaks.append(len(words))
+        elif word == QUESTION_MARK:
+            questions.append(len(words))
         else:
             words.append(word)
-    return words, breaks
+    return words, breaks, questions
 
 
 def view_kind(level: str) -> str:
@@ -99,7 +102,7 @@ def roles_accepts(tokenizer):
     free, most = constraint_words("roles")
 
     def accepts(view: str, target: str) -> bool:
-        words, breaks = view_plan_words(view)
-        return WordPlan(words, free, vocabulary, breaks=breaks, max_free=most).accepts(target)
+        words, breaks, questions = view_plan_words(view)
+        return WordPlan(words, free, vocabulary, breaks=breaks, questions=questions, max_free=most).accepts(target)
 
     return accepts

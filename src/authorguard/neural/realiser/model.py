@@ -17,7 +17,7 @@ from pathlib import Path
 from authorguard.exceptions import DataNotFoundError, InputError
 from authorguard.neural.realiser.config import RealiserConfig
 from authorguard.neural.realiser.trainer import read_record
-from authorguard.text.views import SENTENCE_MARK, view_sentences, view_words
+from authorguard.text.views import QUESTION_MARK, SENTENCE_MARK, view_sentences, view_words
 
 PACKAGED = Path(__file__).parent / "packaged"
 #: the realiser trained on roles views in the constraint's format (scripts/bottleneck/train_realiser.py --roles)
@@ -43,7 +43,11 @@ def chunk_views_with_edges(views: Sequence[str], max_words: int):
         starts = True
         for sentence in view_sentences(view):
             tokens = sentence.split()
+            question = tokens[-1] == QUESTION_MARK  # stays with the sentence's last piece, counts as no word
+            tokens = tokens[:-1] if question else tokens
             pieces = [tokens[i:i + max_words] for i in range(0, len(tokens), max_words)]
+            if question and pieces:
+                pieces[-1] = pieces[-1] + [QUESTION_MARK]
             for number, piece in enumerate(pieces):
                 words_in_group = sum(len(view_words(g)) for g in group)
                 if group and words_in_group + len(piece) > max_words:
@@ -58,8 +62,9 @@ def chunk_views_with_edges(views: Sequence[str], max_words: int):
 
 
 def view_as_text(view: str) -> str:
-    """A view released as it is: its sentences, each ended by a full stop."""
-    return " ".join(sentence + "." for sentence in view_sentences(view))
+    """A view released as it is: its sentences, each ended by a full stop (a question by its question mark)."""
+    return " ".join(sentence[:-2] + "?" if sentence.endswith(f" {QUESTION_MARK}") else sentence + "."
+                    for sentence in view_sentences(view))
 
 
 def resolve_folder(model: str | Path | None) -> Path:
