@@ -2,7 +2,10 @@
 on 100 BAC-10 test posts and 50 20 News messages, labelled blind.
 
     python scripts/faithful/constrained_set.py draw docs/results/faithful/constrained
-    python scripts/faithful/constrained_set.py blind docs/results/faithful/constrained
+    python scripts/faithful/constrained_set.py blind docs/results/faithful/constrained \
+        --methods bottleneck bottleneck-unconstrained normalise --name blind
+    python scripts/faithful/constrained_set.py blind docs/results/faithful/constrained \
+        --methods tarot tarot-anchored --name blind-tarot
     python scripts/faithful/constrained_set.py summary docs/results/faithful/constrained
 
 ``draw``: the inputs are the 100 posts of docs/results/bottleneck/fidelity-sample.jsonl (BAC-10 test posts of
@@ -13,9 +16,10 @@ at its defaults (level ``roles``, constrained, the roles realiser; seed 0) and b
 ``tarot`` at its defaults and with ``anchored=True`` (seed 0). ``--methods`` picks some; a method already in
 ``outputs.jsonl`` is not drawn again. Writes
 ``outputs.jsonl`` (``method``, ``corpus``, ``source``, ``input``, ``output``, ``status``, and the fidelity meter's
-verdict) and the release reports. ``blind``: every pair with an output, shuffled (seed 0), no method named:
-``blind.jsonl`` and ``blind-key.jsonl``; labels go in ``blind-labels-*.jsonl`` (``{"item", "label", "note"}``,
-under docs/results/bottleneck/fidelity-reading.md). ``summary``: labels and meter verdicts per method and corpus.
+verdict) and the release reports. ``blind --methods … --name NAME``: every pair of those methods with an output, shuffled (seed 0), no method named:
+``NAME.jsonl`` and ``NAME-key.jsonl``; labels go in ``NAME-labels-*.jsonl`` (``{"item", "label", "note"}``, under
+docs/results/bottleneck/fidelity-reading.md). Two sets: ``--methods bottleneck bottleneck-unconstrained normalise
+--name blind`` and ``--methods tarot tarot-anchored --name blind-tarot``. ``summary``: labels and meter verdicts per method and corpus.
 """
 
 from __future__ import annotations
@@ -89,9 +93,9 @@ def draw(folder: Path, methods: list[str]) -> None:
             statuses = [{"status": row["status"], "reason": row["reason"]} for row in sample] + statuses
         else:
             outputs, statuses, report, seconds = _rewrite(name, method, texts)
-        reports[name] = {"seconds": round(seconds, 1), "records": len(texts),
-                         **{k: v for k, v in report.items() if k not in ("fallback_chunks", "flagged_records")}}
-        print(name, {k: reports[name].get(k) for k in ("seconds", "chunks", "chunks_fallback", "refused", "rounds")},
+        reports[name] = {**{k: v for k, v in report.items() if k not in ("fallback_chunks", "flagged_records")},
+                         "wall_seconds": round(seconds, 1), "records": len(texts)}
+        print(name, {k: reports[name].get(k) for k in ("wall_seconds", "chunks", "chunks_fallback", "refused", "rounds")},
               flush=True)
         rows = [{"method": name, "corpus": corpus, "source": source, "input": text, "output": output,
                  "status": status["status"]} for (corpus, source, text), output, status in zip(mine, outputs, statuses)]
@@ -103,28 +107,33 @@ def draw(folder: Path, methods: list[str]) -> None:
         report_file.write_text(json.dumps(reports, indent=2, default=str), encoding="utf-8")
 
 
-def blind(folder: Path) -> None:
+def blind(folder: Path, methods: list[str], name: str) -> None:
+    """Every pair of ``methods`` with an output, shuffled (seed 0), no method named: ``NAME.jsonl`` and
+    ``NAME-key.jsonl``."""
     rows = [json.loads(line) for line in (folder / "outputs.jsonl").read_text(encoding="utf-8").splitlines()]
-    rows = [r for r in rows if r["output"]]
+    rows = [r for r in rows if r["output"] and r["method"] in methods]
     order = np.random.default_rng(0).permutation(len(rows))
     items = [{"item": k, "input": rows[j]["input"], "output": rows[j]["output"]} for k, j in enumerate(order)]
     key = [{"item": k, "method": rows[j]["method"], "corpus": rows[j]["corpus"], "source": rows[j]["source"]}
            for k, j in enumerate(order)]
-    (folder / "blind.jsonl").write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in items), encoding="utf-8")
-    (folder / "blind-key.jsonl").write_text("".join(json.dumps(r) + "\n" for r in key), encoding="utf-8")
-    print(f"{len(items)} blind items -> {folder / 'blind.jsonl'}")
+    (folder / f"{name}.jsonl").write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in items), encoding="utf-8")
+    (folder / f"{name}-key.jsonl").write_text("".join(json.dumps(r) + "\n" for r in key), encoding="utf-8")
+    print(f"{len(items)} blind items -> {folder / (name + '.jsonl')}")
 
 
 def summary(folder: Path) -> None:
     rows = [json.loads(line) for line in (folder / "outputs.jsonl").read_text(encoding="utf-8").splitlines()]
-    key = [json.loads(line) for line in (folder / "blind-key.jsonl").read_text(encoding="utf-8").splitlines()]
-    labels: dict = {}
-    for file in sorted(folder.glob("blind-labels-*.jsonl")):
-        for line in file.read_text(encoding="utf-8").splitlines():
-            row = json.loads(line)
-            labels[row["item"]] = row["label"]
-    by_pair = {(k["method"], k["corpus"], k["source"]): labels.get(k["item"]) for k in key}
-    print(f"labels: {len(labels)} of {len(key)} items")
+    by_pair: dict = {}
+    for key_file in sorted(folder.glob("*-key.jsonl")):  # each blind set: NAME.jsonl, NAME-key.jsonl, NAME-labels-*.jsonl
+        stem = key_file.name[:-len("-key.jsonl")]
+        key = [json.loads(line) for line in key_file.read_text(encoding="utf-8").splitlines()]
+        labels: dict = {}
+        for file in sorted(folder.glob(f"{stem}-labels-*.jsonl")):
+            for line in file.read_text(encoding="utf-8").splitlines():
+                row = json.loads(line)
+                labels[row["item"]] = row["label"]
+        by_pair.update({(k["method"], k["corpus"], k["source"]): labels.get(k["item"]) for k in key})
+        print(f"{stem}: labels for {len(labels)} of {len(key)} items")
     print("| method | corpus | records | released | faithful / partial / changed (blind) | faithful (meter) |")
     print("| --- | --- | --- | --- | --- | --- |")
     for method in METHODS:
@@ -144,11 +153,14 @@ def main() -> None:
     parser.add_argument("stage", choices=("draw", "blind", "summary"))
     parser.add_argument("folder", type=Path)
     parser.add_argument("--methods", nargs="+", default=list(METHODS), choices=METHODS)
+    parser.add_argument("--name", default="blind", help="the blind set's file stem (blind stage)")
     args = parser.parse_args()
     if args.stage == "draw":
         draw(args.folder, args.methods)
+    elif args.stage == "blind":
+        blind(args.folder, args.methods, args.name)
     else:
-        {"blind": blind, "summary": summary}[args.stage](args.folder)
+        summary(args.folder)
 
 
 if __name__ == "__main__":

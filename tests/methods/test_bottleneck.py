@@ -45,7 +45,7 @@ def test_same_view_same_output_at_every_level(tiny_bottleneck, level):
 @pytest.mark.parametrize("level", ["roles", "content"])
 @pytest.mark.parametrize("fallback", ["view", "withhold"])
 def test_records_in_records_out_and_the_input_never_comes_back(tiny_bottleneck, fallback, level):
-    texts = ["we met ANNA in Paris on 3 May!!! the weather was lovely", "", "That! The... those?",
+    texts = ["we met ANNA in Paris on 3 May!!! the weather was lovely", "", "The... a? An!",
              "Prices went up again this month... We should buy less coffee!!"]
     method = tiny_bottleneck(random_state=0, fallback=fallback, retries=1, level=level).fit()
     out = method.obfuscate(texts)
