@@ -209,8 +209,9 @@ def _roles_pieces(sentence: str) -> list[tuple[str, bool, str]]:
         for number, piece in enumerate(pieces):
             lower = piece.lower()
             following = raw[position + 1].lower() if position + 1 < len(raw) else ""
-            determiner = lower in _DEMONSTRATIVES and following and following not in english_stop_words() \
-                and not sentence[match.end():matches[position + 1].start()].strip()
+            # a determiner is the whole token ("That's" is a pronoun and its verb) right before a content word
+            determiner = lower in _DEMONSTRATIVES and len(pieces) == 1 and following \
+                and following not in english_stop_words() and not sentence[match.end():matches[position + 1].start()].strip()
             free = lower in FREE_WORDS and (lower not in _DEMONSTRATIVES or bool(determiner))
             word = ("I" if lower == "i" else lower if free or not (piece[0].isdigit() or _is_name(piece, position == 0))
                     else piece)

@@ -53,3 +53,8 @@ def test_questions_and_hard_wrapped_lines_in_the_roles_view():
     assert view_as_text(roles_view(wrapped)).endswith("why do not you ask them?")
     chunks, _ = chunk_views_with_edges([roles_view(wrapped)], 3)
     assert chunks[-1].text.endswith("them ?") and all(c.text != "?" for c in chunks)
+
+
+def test_a_demonstrative_is_free_only_as_a_determiner():
+    # found by the blind labels: "That's funny" lost its "that" (read as a determiner of "funny")
+    assert roles_view("That's funny. That car is red. I like that.") == "that is funny | car is red | I like that"
