@@ -85,6 +85,10 @@ class TokenVocabulary:
                 node = node.setdefault(byte, {})
             node[None] = index  # the token ending here
         self.trie = root
+        ids = [i for i, data in enumerate(self.token_bytes) if data is not None]
+        #: every ordinary token (not the end, not a special token), and those that cannot continue a word
+        self.all_but_end = np.array(ids, dtype=np.int64)
+        self.word_ends = np.array([i for i in ids if not _word_byte(self.token_bytes[i][0])], dtype=np.int64)
 
 
 @functools.cache
@@ -431,10 +435,7 @@ class AnchorPlan:
         # a form that is a word's ending ("n't", "'s") may follow letters; any other form is a whole word
         self.patterns = [re.compile("|".join(("" if f.startswith(("'", "n'")) else r"(?<![\w'])") + re.escape(f) + r"(?![\w'])"
                                              for f in forms)) for forms in self.anchors]
-        ids = [i for i, data in enumerate(vocabulary.token_bytes) if data is not None]
-        self.all_but_end = np.array(ids, dtype=np.int64)
-        # tokens that cannot continue a word (a forced anchor, once written, must end there)
-        self.word_ends = np.array([i for i in ids if not _word_byte(vocabulary.token_bytes[i][0])], dtype=np.int64)
+        self.all_but_end, self.word_ends = vocabulary.all_but_end, vocabulary.word_ends
         self._forced: dict = {}
 
     def target(self, index: int, boundary: bool) -> bytes:
