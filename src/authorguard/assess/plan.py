@@ -73,11 +73,15 @@ class Candidate:
 #: seconds the bottleneck takes per 100 words it reads on 2 cores: 126 s for 48 paragraphs of 90 words
 #: (benchmarks/bottleneck_throughput.py, docs/results/bottleneck.md "Speed")
 BOTTLENECK_SECONDS_PER_100_WORDS = 2.9
+#: the same at level roles, constrained (one round, no refusals): 19 s of generation and 3 s of views for the 4,320
+#: words of 48 paragraphs (benchmarks/constraint_cost.py, docs/benchmarks.md, issue 56); loading is the set-up
+BOTTLENECK_ROLES_SECONDS_PER_100_WORDS = 0.6
 #: the default methods, cheapest first (rates measured on the 2-core machine: see the module docstring)
 CANDIDATES = (
     # the floors: each view costs a tokenisation (and a WordNet lookup per word for the canonical one)
     Candidate("view:content", {}, "content floor", 0.0, 0.002, floor=True),
     Candidate("view:canonical", {}, "canonical floor", 0.0, 0.004, floor=True),
+    Candidate("view:roles", {}, "roles floor", 0.0, 0.003, floor=True),
     # normalise: the faithful baseline (docs/results/faithful.md); its rules take 0.7 s for 1,000 posts, the cell's
     # cost is the fidelity meter's parse of the content sample, as for every text method
     Candidate("normalise", {}, "normalise", 1.0, 0.002),
@@ -99,6 +103,9 @@ CANDIDATES = (
     # alone on 32 blog posts, 4.2 in the blog assessment's cell (more retries on short posts)
     Candidate("tarot", {}, "tarot", 10.0, 4.0, needs="peft", needs_smollm2=True),
     # the bottleneck writes each chunk once and samples again only what the view gate refuses (docs/results/bottleneck.md)
+    # at level roles every chunk is written under its view's constraint: faithful, one round (issue 56)
+    Candidate("bottleneck", {"level": "roles"}, "bottleneck roles", 15.0, BOTTLENECK_ROLES_SECONDS_PER_100_WORDS,
+              needs="peft", needs_smollm2=True),
     Candidate("bottleneck", {"level": "content"}, "bottleneck content", 15.0, BOTTLENECK_SECONDS_PER_100_WORDS,
               needs="peft", needs_smollm2=True),
     Candidate("bottleneck", {"level": "canonical"}, "bottleneck canonical", 15.0, BOTTLENECK_SECONDS_PER_100_WORDS,
