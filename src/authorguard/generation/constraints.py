@@ -269,14 +269,17 @@ class WordPlan:
         return frozenset(s for state in states for s in self._byte(state, byte))
 
     def may_end(self, states: frozenset) -> bool:
+        """Whether the text may end in ``states``: every word said (a view without words: before anything)."""
         n = len(self.words)
         for state in states:
-            i, free, mode, typed, start = state
+            i, free, mode = state[:3]
             if mode == STOP and i == n or mode == AFTER_WORD and i == n and free == 0:
                 return True
             if mode == WORD and any(s[0] == n and s[1] == 0 for s in self._word_end(state)):
                 return True
-        return mode_begin_empty(states, n)
+            if n == 0 and mode in (BEGIN, SPACE):
+                return True
+        return False
 
     # --- tokens ----------------------------------------------------------------------------------------------
     def allowed(self, states: frozenset):
@@ -329,11 +332,6 @@ class WordPlan:
         return self.may_end(states)
 
 
-def mode_begin_empty(states: frozenset, n: int) -> bool:
-    """A view without words may end before anything is written."""
-    return n == 0 and any(state[2] in (BEGIN, SPACE) for state in states)
-
-
 class OrderedWords(TokenConstraint):
     """One sequence written under a :class:`WordPlan`. After the end token every token is allowed (the engine
     stops the row anyway); a token the plan does not allow is an error (the engine masked it)."""
@@ -358,11 +356,6 @@ class OrderedWords(TokenConstraint):
         if not after:
             raise InputError(f"constrained decoding: token {token_id} is not allowed here (the mask was not applied)")
         self.states = after
-
-    @property
-    def complete(self) -> bool:
-        """Whether every required word has been said (the text may end here or has ended)."""
-        return self.ended or self.plan.may_end(self.states)
 
 
 def check_constraints(constraints, n_prompts: int, sampler) -> list | None:
