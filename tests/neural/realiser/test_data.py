@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from authorguard.neural.realiser.data import roles_accepts, target_of, view_plan_words
+from authorguard.neural.realiser.constrained import roles_accepts
+from authorguard.neural.realiser.data import target_of, view_plan_words
 from authorguard.text.views import FREE_WORDS, roles_view
 
 SAMPLE = Path(__file__).resolve().parents[3] / "docs" / "results" / "bottleneck" / "fidelity-sample.jsonl"

@@ -40,6 +40,13 @@ class ViewPlans:
         return [OrderedWords(self.plan(v)) for v in views]
 
 
+def roles_accepts(tokenizer):
+    """``accepts(view, target)``: whether ``target`` is in the language the roles constraint allows for ``view``
+    (the check of the roles realiser's training targets)."""
+    plans = ViewPlans("roles", tokenizer)
+    return lambda view, target: plans.plan(view).accepts(target)
+
+
 class ConstrainedGate:
     """The gate of constrained outputs: ``truncated`` when the output does not say the whole view (the limit came
     first), else valid. Reads the view and the output only."""

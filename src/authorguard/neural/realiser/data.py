@@ -57,7 +57,7 @@ def training_pairs(config: TrainingConfig, count_tokens, corpora: dict | None = 
     """``pairs + held_out`` rows ``{"level", "view", "text", "author"}`` (the last ``held_out`` are the validation
     rows) and the counts (authors per dataset, chunks skipped for a short view or a target outside the
     constraint's language, rows per level). ``accepts(view, target)``: the constraint's check of a ``roles``
-    target (:func:`roles_accepts`)."""
+    target (:func:`~authorguard.neural.realiser.constrained.roles_accepts`)."""
     from authorguard.neural.tarot.config import PromptConfig
     from authorguard.neural.tarot.data import training_prompts
 
@@ -92,17 +92,3 @@ def training_pairs(config: TrainingConfig, count_tokens, corpora: dict | None = 
     return rows, {"sources": prompts.counts, "skipped_short_view": skipped, "skipped_off_language": off_language,
                   "rows_per_level": per_level}
 
-
-def roles_accepts(tokenizer):
-    """``accepts(view, target)``: whether ``target`` is in the language the roles constraint allows for ``view``."""
-    from authorguard.generation.constraints import WordPlan, vocabulary_of
-    from authorguard.text.views import constraint_words
-
-    vocabulary = vocabulary_of(tokenizer)
-    free, most = constraint_words("roles")
-
-    def accepts(view: str, target: str) -> bool:
-        words, breaks, questions = view_plan_words(view)
-        return WordPlan(words, free, vocabulary, breaks=breaks, questions=questions, max_free=most).accepts(target)
-
-    return accepts

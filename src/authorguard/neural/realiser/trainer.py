@@ -14,7 +14,7 @@ from pathlib import Path
 
 from authorguard.exceptions import InputError
 from authorguard.neural.realiser.config import RealiserConfig, TrainingConfig
-from authorguard.neural.realiser.data import roles_accepts, training_pairs, view_kind
+from authorguard.neural.realiser.data import training_pairs, view_kind
 
 RECORD = "realiser.json"
 
@@ -107,6 +107,8 @@ def train_realiser(folder: str | Path, config: RealiserConfig = RealiserConfig()
     if not pairs_file.is_file():
         say("data: views of chunks of held-out authors")
         count = lambda text: len(tokenizer(text, add_special_tokens=False)["input_ids"])  # noqa: E731
+        from authorguard.neural.realiser.constrained import roles_accepts
+
         rows, counts = training_pairs(training, count, corpora, roles_accepts(tokenizer))
         staging = pairs_file.with_suffix(".partial")
         staging.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
