@@ -60,3 +60,12 @@ def test_bad_input_is_one_line(tmp_path):
         result = runner.invoke(app, args)
         assert result.exit_code == 2, (args, result.output)
         assert message in result.output and len(result.output.strip().splitlines()) == 1, result.output
+
+
+def test_help_lists_the_genres():
+    from authorguard.check.background import GENRES
+    from authorguard.cli.check import GENRE_CHOICES
+
+    assert tuple(GENRES) == GENRE_CHOICES
+    output = CliRunner().invoke(app, ["check", "--help"], terminal_width=200).output
+    assert "[blog|essay|forum]" in output

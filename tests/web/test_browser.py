@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import socket
 import threading
 import time
@@ -13,7 +12,7 @@ pytest.importorskip("fastapi")
 pytest.importorskip("playwright")
 
 from authorguard.experiments.report import find_chromium  # noqa: E402
-from authorguard.web.app import create_app, run_check  # noqa: E402
+from authorguard.web.app import create_app  # noqa: E402
 
 pytestmark = pytest.mark.skipif(find_chromium() is None, reason="headless Chromium not installed (.ci/run installs Debian's chromium)")
 
@@ -23,7 +22,7 @@ def server(habits_world):
     import uvicorn
 
     background = habits_world[3]
-    app = create_app(work=functools.partial(run_check, background=background), methods=["dropout(rate=0.4)"])
+    app = create_app(background=background, methods=["dropout(rate=0.4)"])
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
@@ -58,7 +57,21 @@ def test_paste_check_rewrite_copy(server, habits_world, tmp_path):
         assert page.text_content("#verdict").startswith("Yes")
         assert page.locator("#rankings tbody tr").count() == 3  # the three default attackers at 10 candidates
         assert page.locator("#evidence li").count() > 0
+        assert page.locator("#marked mark").count() > 0  # the evidence is marked in the text itself
+        assert "synthetic habits" in page.text_content("#background-line")
         page.screenshot(path=str(tmp_path / "check.png"), full_page=True)
+
+        # the editor: an edit in the text box is re-checked by the same attackers, the rankings move
+        page.locator("#evidence li").first.click()
+        assert page.locator("#marked mark.on").count() > 0
+        edited = mine.replace("!!", ".").replace("basically ", "")
+        page.fill("#text", edited)
+        page.click("#recheck")
+        page.wait_for_selector("#recheck-state:has-text('checked your edit')", timeout=60_000)
+        assert page.locator("#rankings td.moved").count() > 0
+        page.click("#apply-normalise")
+        page.wait_for_selector("#recheck-state:has-text('checked your edit')", timeout=60_000)
+        page.fill("#text", mine)
 
         assert page.locator("#method option").all_text_contents() == ["dropout(rate=0.4)"]
         page.click("#rewrite")

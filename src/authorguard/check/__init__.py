@@ -1,10 +1,12 @@
 """The writer's check: would a stylometric attacker holding your known writing pick you out as a text's author?
 
 ``authorguard.check.check(text, known)`` -> :class:`~authorguard.check.result.CheckResult`, the object the CLI
-(``authorguard check``) prints and the local web page (``authorguard serve``) renders.
+(``authorguard check``) prints and the local web page (``authorguard serve``) renders;
+``authorguard.check.prepare(text, known)`` -> a :class:`~authorguard.check.run.CheckSession` that also re-checks
+edits and rewrites with the attackers it fitted.
 """
 
 from authorguard.check.result import AttackerRanking, CheckResult, RewriteCheck
-from authorguard.check.run import CheckConfig, check
+from authorguard.check.run import CheckConfig, CheckSession, check, prepare
 
-__all__ = ["AttackerRanking", "CheckConfig", "CheckResult", "RewriteCheck", "check"]
+__all__ = ["AttackerRanking", "CheckConfig", "CheckResult", "CheckSession", "RewriteCheck", "check", "prepare"]

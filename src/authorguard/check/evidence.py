@@ -10,7 +10,7 @@ text has it.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -23,21 +23,37 @@ class Evidence:
     """One feature: ``kind`` (punctuation and spacing | a word you use | function word), the feature as
     written, its ``weight`` (its share of what pulls the text towards the writer rather than the runner-up: of the
     positive terms of the score difference, not of the margin itself, which the intercepts and the negative terms
-    also make; the items of one attacker sum to at most 1) and ``count`` (occurrences in the text)."""
+    also make; the items of one attacker sum to at most 1) and ``count`` (occurrences in the text). ``spans``:
+    [start, end) character offsets of each occurrence in the text (what the page highlights); ``text_rate``,
+    ``known_rate``, ``others_rate``: occurrences per 1,000 words in the text, in the writer's known writing and in
+    the other candidates' writing; ``advice``: what the writer can do about it."""
 
     attacker: str
     kind: str
     feature: str
     weight: float
     count: int
+    spans: list = field(default_factory=list)
+    text_rate: float = float("nan")
+    known_rate: float = float("nan")
+    others_rate: float = float("nan")
+    advice: str = ""
 
     def describe(self) -> str:
         shown = self.feature.replace(" ", "␣").replace("\n", "⏎")
+        rates = ""
+        if self.known_rate == self.known_rate:
+            side = "more" if self.text_rate > self.others_rate else "less"
+            rates = (f"; {self.text_rate:.1f} per 1,000 words here, {self.known_rate:.1f} in your known writing, "
+                     f"{self.others_rate:.1f} in the other candidates' — you use it {side} than they do, as your "
+                     "known writing does" if (self.known_rate > self.others_rate) == (side == "more") else
+                     f"; {self.text_rate:.1f} per 1,000 words here, {self.known_rate:.1f} in your known writing, "
+                     f"{self.others_rate:.1f} in the other candidates'")
         if self.kind == "function word":
-            return f"how often you use the word “{self.feature}” ({self.count} times here)"
+            return f"how often you use the word “{self.feature}” ({self.count} times here{rates})"
         if self.kind == "a word you use":
-            return f"the word “{self.feature}” (its spelling and letters; {self.count} times here)"
-        return f"the characters “{shown}”: punctuation, spacing and symbols around words ({self.count} times here)"
+            return f"the word “{self.feature}” (its spelling and letters; {self.count} times here{rates})"
+        return f"the characters “{shown}”: punctuation, spacing and symbols around words ({self.count} times here{rates})"
 
 
 def _lead_terms(values: np.ndarray, weights: np.ndarray, writer: int, rival: int) -> np.ndarray:
@@ -57,20 +73,14 @@ def _top(terms: np.ndarray, most: int) -> list[tuple[int, float]]:
     return [(int(j), float(terms[j] / lead)) for j in order if terms[j] > 0]
 
 
-def char_ngram_evidence(attacker, text: str, writer: int, rival: int, most: int = 8) -> list[Evidence]:
-    """The words and punctuation of ``text`` whose character n-grams favour candidate ``writer`` over ``rival``
-    most (indices into the attacker's ``classes_``), for a fitted
-    :class:`~authorguard.attacks.char_ngrams.CharNgramAttacker` with an SVM. Overlapping n-grams of one word
-    ("ngap", "gapo") are summed into the word they come from ("Singapore"): a person reads words, not n-grams."""
-    tfidf, classifier = attacker.model_.named_steps["tfidf"], attacker.model_.named_steps["clf"]
-    if not hasattr(classifier, "coef_"):
-        return []
-    values = tfidf.transform([text]).toarray()[0]
-    names = tfidf.get_feature_names_out()
+def char_ngram_items(terms: np.ndarray, names, text: str, most: int) -> list[tuple[str, str, float, int]]:
+    """[(kind, feature, share, count in the text)]: the words and punctuation of ``text`` whose character n-grams
+    (``names``, their terms ``terms``) favour the writer most. Overlapping n-grams of one word ("ngap", "gapo") are
+    summed into the word they come from ("Singapore"): a person reads words, not n-grams."""
     words = re.findall(r"\w+", text)
     types = sorted(set(words))
     grouped: dict[tuple[str, str], float] = {}
-    for j, share in _top(_lead_terms(values, classifier.coef_, writer, rival), 10 * most):
+    for j, share in _top(terms, 10 * most):
         gram = str(names[j])
         core = gram.strip()
         owners = [w for w in types if core in w] if core.isalpha() and len(core) >= 3 else []
@@ -82,27 +92,67 @@ def char_ngram_evidence(attacker, text: str, writer: int, rival: int, most: int 
             continue  # a letter sequence shared by several words: no one word to name
         grouped[key] = grouped.get(key, 0.0) + share
     top = sorted(grouped.items(), key=lambda item: -item[1])[:most]
-    return [Evidence(attacker.name, kind, feature, share,
-                     words.count(feature) if kind == "a word you use" else text.count(feature))
+    return [(kind, feature, share, words.count(feature) if kind == "a word you use" else text.count(feature))
             for (kind, feature), share in top]
 
 
-def function_word_evidence(attacker, text: str, writer: int, rival: int, most: int = 8) -> list[Evidence]:
-    """The function words whose rate in ``text`` favours ``writer`` over ``rival`` most, for a fitted
-    :class:`~authorguard.attacks.function_words.FunctionWordAttacker` with an SVM."""
-    from authorguard.data.release import Release
+def spans_of(kind: str, feature: str, text: str) -> list[list[int]]:
+    """Where ``feature`` occurs in ``text``: whole words (case-insensitively for function words), or the
+    characters as written."""
+    if kind == "function word":
+        pattern = re.compile(r"(?<!\w)" + re.escape(feature) + r"(?!\w)", re.IGNORECASE)
+    elif kind == "a word you use":
+        pattern = re.compile(r"(?<!\w)" + re.escape(feature) + r"(?!\w)")
+    else:
+        pattern = re.compile(re.escape(feature.strip() or feature))
+    return [[m.start(), m.end()] for m in pattern.finditer(text)]
 
-    if not hasattr(attacker.model_, "coef_"):
+
+def advice(kind: str, feature: str) -> str:
+    """What the writer can do: the normaliser's edit when one applies, a common synonym, or rephrasing."""
+    from authorguard.text.normalise import normalise
+
+    core = feature.strip() or feature
+    edited = normalise(core) if core.strip() else core
+    if kind == "function word":
+        return ("the rate is what counts, not the word: rephrasing a sentence or two that use it (or could) moves it")
+    if edited != core:
+        return f"the automatic faithful edit (normalise) writes it “{edited}”"
+    if kind == "a word you use":
+        from authorguard.text.views import canonical_word
+
+        common = canonical_word(core.lower())
+        if common and common != core.lower():
+            return f"a common word for it: “{common}” — or rephrase where it appears, unless it is what you mean"
+        return "rephrase where it appears, unless it is a name or the topic itself (then it stays)"
+    return "vary it or write it the common way where the meaning allows"
+
+
+def read_evidence(model, session, text: str, writer: int, rival: int, most: int) -> list[Evidence]:
+    """The evidence of one fitted count model (:mod:`authorguard.check.models`) for ``text``: its largest terms
+    in plain words, each with where it occurs, how often the writer and the others use it, and what to do."""
+    from authorguard.check.features import count_texts
+
+    if not hasattr(model.model_, "coef_") or model.name not in READERS:
         return []
-    values = attacker.features(Release.from_texts([text]))[0]
-    names = np.asarray(attacker.vectorizer_.get_feature_names_out())[attacker.columns_]
-    tokens = [t.lower() for t in attacker.tokenize_(text)]
-    items = []
-    for j, share in _top(_lead_terms(values, attacker.model_.coef_, writer, rival), most):
-        word = str(names[j])
-        items.append(Evidence(attacker.name, "function word", word, share, tokens.count(word)))
-    return items
+    counts = count_texts(session.matrix, [text], model.families)
+    terms, names = model.terms(counts, writer, rival)
+    items = READERS[model.name](terms, names, text, most)
+    out = []
+    for kind, feature, share, count in items:
+        family, key = ("words", feature.lower()) if kind != "punctuation and spacing" else ("char", feature)
+        known, others = session.rates(family, [key])
+        words = max(len(text.split()), 1)
+        out.append(Evidence(model.name, kind, feature, share, count, spans_of(kind, feature, text),
+                            1000 * count / words, float(known[0]), float(others[0]), advice(kind, feature)))
+    return out
+
+
+def function_word_items(terms: np.ndarray, names, text: str, most: int) -> list[tuple[str, str, float, int]]:
+    """[(kind, word, share, count in the text)] of the function words whose rate favours the writer most."""
+    tokens = [t.lower() for t in re.findall(r"(?u)\b\w+\b", text)]
+    return [("function word", str(names[j]), share, tokens.count(str(names[j]))) for j, share in _top(terms, most)]
 
 
 #: attacker name -> its evidence reader
-READERS = {"char-ngrams": char_ngram_evidence, "function-words": function_word_evidence}
+READERS = {"char-ngrams": char_ngram_items, "function-words": function_word_items}

@@ -64,6 +64,7 @@ class CheckResult:
     rewrites: list = field(default_factory=list)
     statements: list = field(default_factory=list)
     seconds: float = 0.0
+    genre_reason: str = ""
 
     def strongest(self, rankings: list | None = None) -> AttackerRanking | None:
         """The ranking that gives the writer the highest probability (the risk is the worst attacker's)."""
@@ -96,7 +97,7 @@ class CheckResult:
         out = [self.verdict(), "",
                f"Text: {self.text_words} words; known writing: {self.known_words} words (learnt in pieces of "
                f"{self.piece_words} words); background: {self.background_authors} authors, {self.background} "
-               f"(genre {self.genre})."]
+               f"(genre {self.genre}" + (f": {self.genre_reason}" if self.genre_reason else "") + ")."]
         out += [f"Note: {s}" for s in self.statements]
         if self.rankings:
             out += ["", f"{'attacker':<30}candidates  rank  margin   probability  calibration error (texts)"]

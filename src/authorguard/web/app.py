@@ -21,7 +21,7 @@ from pydantic import BaseModel, Field
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from authorguard.exceptions import AuthorguardError, InputError
-from authorguard.web.jobs import JobRunner
+from authorguard.web.jobs import JobRunner, SessionStore
 
 LOOPBACK_HOSTS = ["127.0.0.1", "localhost"]
 #: the rewrites offered on the page (those this installation can run are listed by /api/methods)
@@ -30,9 +30,14 @@ REWRITE_METHODS = ("normalise", "bottleneck", "bottleneck(level=canonical)", "ta
 DOCUMENT_SEPARATOR = re.compile(r"^\s*-{3,}\s*$", re.MULTILINE)
 
 
+#: the largest request body read (the page's text and known writing are far below it)
+MAX_REQUEST_BYTES = 4_000_000
+
+
 class CheckRequest(BaseModel):
     """What the page sends: the text, the known writing (pasted, documents separated by a line ``---``) or a
-    folder on this machine, candidate-set sizes, attackers (empty: the defaults) and rewrite methods."""
+    folder on this machine, candidate-set sizes, attackers (empty: the defaults), rewrite methods and the
+    background's genre (empty: guessed from the text)."""
 
     text: str
     known: str = ""
@@ -40,7 +45,26 @@ class CheckRequest(BaseModel):
     sizes: list[int] = Field(default_factory=lambda: [10, 100])
     attackers: list[str] = Field(default_factory=list)
     methods: list[str] = Field(default_factory=list)
+    genre: str = ""
     seed: int = 0
+
+
+class RecheckRequest(BaseModel):
+    """An edited text, checked by the attackers of check ``session`` (a finished check's job id)."""
+
+    session: str
+    text: str
+
+
+class RewriteRequest(BaseModel):
+    """A rewrite of check ``session``'s text by ``method``, checked by its attackers."""
+
+    session: str
+    method: str
+
+
+class TextRequest(BaseModel):
+    text: str
 
 
 def word_diff(original: str, rewrite: str) -> list[dict]:
@@ -81,28 +105,54 @@ def _known_documents(request: CheckRequest) -> list[str]:
     return documents
 
 
-def run_check(request: CheckRequest, say, background=None) -> dict:
-    """The check behind the page: the same :func:`authorguard.check.check` and result object as the CLI
-    (``background``: the other candidates; default: the staged authors of the text's genre)."""
-    from authorguard.check import CheckConfig, check
+def run_check(request: CheckRequest, say, background=None, sessions: SessionStore | None = None,
+              job_id: str | None = None) -> dict:
+    """The check behind the page: the same :func:`authorguard.check.prepare` and result object as the CLI
+    (``background``: the other candidates; default: the staged authors of the genre asked for, or of the text's).
+    With ``sessions``, the fitted check is kept under ``job_id`` for re-checks and rewrites."""
+    from authorguard.check import CheckConfig, prepare
+    from authorguard.check.background import GENRES, load_background
     from authorguard.check.run import DEFAULT_ATTACKERS
 
     config = CheckConfig(sizes=tuple(request.sizes), attackers=tuple(request.attackers or DEFAULT_ATTACKERS),
                          seed=request.seed)
-    result = check(request.text, _known_documents(request), background=background, config=config,
-                   methods=tuple(request.methods), progress=say)
+    reason = None
+    if background is None and request.genre:
+        if request.genre not in GENRES:
+            raise InputError(f"unknown genre {request.genre!r} (genres: {', '.join(GENRES)})")
+        background, reason = load_background(request.genre), "chosen on the page"
+    session = prepare(request.text, _known_documents(request), background=background, config=config, progress=say,
+                      genre_reason=reason)
+    for method in request.methods:
+        session.rewrite(method)
+    if sessions is not None and job_id is not None:
+        sessions.put(job_id, session)
+    return result_view(session.result, request.text, job_id)
+
+
+def result_view(result, text: str, session: str | None = None) -> dict:
+    """A result as the page reads it: the result's dict, its lines, each rewrite's word diff, the session id."""
     out = result.to_dict()
     out["lines"] = result.lines()
+    out["session"] = session
     for rewrite in out["rewrites"]:
-        rewrite["diff"] = word_diff(request.text, rewrite["text"]) if rewrite["text"] else []
+        rewrite["diff"] = word_diff(text, rewrite["text"]) if rewrite["text"] else []
     return out
 
 
-def create_app(runner: JobRunner | None = None, work=run_check, methods: Sequence[str] | None = None) -> FastAPI:
+def create_app(runner: JobRunner | None = None, work=None, methods: Sequence[str] | None = None,
+               background=None) -> FastAPI:
     """The application: ``GET /`` the page, ``GET /api/methods``, ``POST /api/check`` -> a job id,
-    ``GET /api/jobs/{id}`` -> its progress and result. ``work(request, say)`` runs a request; ``methods``: the
-    rewrites offered (default: those of :data:`REWRITE_METHODS` this installation can run)."""
+    ``GET /api/jobs/{id}`` -> its progress and result, ``POST /api/recheck`` (an edit, scored by a finished check's
+    attackers, answered at once), ``POST /api/rewrite`` -> a job (the rewrite shown as soon as it is written, then
+    its rankings), ``POST /api/normalise`` (the automatic faithful edits). ``work(request, say)`` runs a check
+    (default: :func:`run_check`, keeping each check for its follow-ups); ``methods``: the rewrites offered
+    (default: those of :data:`REWRITE_METHODS` this installation can run); ``background``: the other candidates
+    (default: staged authors of the text's genre)."""
+    from authorguard.check.run import check_limits
+
     runner = runner or JobRunner()
+    sessions = SessionStore()
     app = FastAPI(title="authorguard check", docs_url=None, redoc_url=None, openapi_url=None)
     app.add_middleware(TrustedHostMiddleware, allowed_hosts=LOOPBACK_HOSTS)
 
@@ -114,8 +164,29 @@ def create_app(runner: JobRunner | None = None, work=run_check, methods: Sequenc
                 return JSONResponse({"detail": "requests from other sites are refused"}, status_code=403)
             if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
                 return JSONResponse({"detail": "send JSON (Content-Type: application/json)"}, status_code=415)
+            length = request.headers.get("content-length")
+            if length is not None and length.isdigit() and int(length) > MAX_REQUEST_BYTES:
+                return JSONResponse({"detail": f"the request is {int(length):,} bytes; the page takes at most "
+                                               f"{MAX_REQUEST_BYTES:,} (give a folder of your writing instead)"},
+                                    status_code=413)
         return await call_next(request)
     page = resources.files("authorguard.web").joinpath("page.html").read_text(encoding="utf-8")
+
+    def offered_now() -> list:
+        return list(methods) if methods is not None else available_methods()
+
+    def too_large(text: str, known: str = "") -> None:
+        try:
+            check_limits(text, [known] if known.strip() else [])
+        except InputError as error:
+            raise HTTPException(status_code=413, detail=str(error)) from None
+
+    def session_of(key: str):
+        found = sessions.get(key)
+        if found is None:
+            raise HTTPException(status_code=404, detail="this check is no longer kept (checks are kept "
+                                                        f"{sessions.ttl // 60} minutes): check again")
+        return found
 
     @app.get("/", response_class=HTMLResponse)
     def index() -> str:
@@ -123,25 +194,67 @@ def create_app(runner: JobRunner | None = None, work=run_check, methods: Sequenc
 
     @app.get("/api/methods")
     def offered() -> dict:
-        return {"methods": list(methods) if methods is not None else available_methods()}
+        return {"methods": offered_now()}
 
     @app.post("/api/check")
     def submit(request: CheckRequest) -> dict:
         if not request.text.strip():
             raise HTTPException(status_code=422, detail="the text is empty")
+        too_large(request.text, request.known)
         if runner.busy():
             raise HTTPException(status_code=409, detail="a check is running: wait for it to finish")
-        offered_now = list(methods) if methods is not None else available_methods()
-        unknown = [m for m in request.methods if m not in offered_now]
+        unknown = [m for m in request.methods if m not in offered_now()]
         if unknown:
             raise HTTPException(status_code=422, detail=f"method {unknown[0]!r} is not offered here")
-        return {"job": runner.submit(lambda say: work(request, say))}
+        if work is not None:
+            return {"job": runner.submit(lambda say: work(request, say))}
+        return {"job": runner.submit(lambda say, job_id: run_check(request, say, background, sessions, job_id),
+                                     with_id=True)}
+
+    @app.post("/api/recheck")
+    def recheck(request: RecheckRequest) -> dict:
+        if not request.text.strip():
+            raise HTTPException(status_code=422, detail="the text is empty")
+        too_large(request.text)
+        session = session_of(request.session)
+        with sessions.using(request.session):
+            return result_view(session.recheck(request.text), request.text, request.session)
+
+    @app.post("/api/rewrite")
+    def rewrite(request: RewriteRequest) -> dict:
+        if request.method not in offered_now():
+            raise HTTPException(status_code=422, detail=f"method {request.method!r} is not offered here")
+        session = session_of(request.session)
+        if runner.busy():
+            raise HTTPException(status_code=409, detail="a check is running: wait for it to finish")
+
+        def work_rewrite(say):
+            def shown(found) -> None:  # the rewrite and its fidelity, before its rankings are ready
+                say({"rewrite": {**found, "diff": word_diff(session.text, found["text"]) if found["text"] else []}})
+
+            with sessions.using(request.session):
+                session.say = say
+                found = session.rewrite(request.method, shown=shown)
+            view = result_view(session.result, session.text, request.session)
+            view["rewrites"] = [r for r in view["rewrites"] if r["method"] == found.method][-1:]
+            return view
+
+        return {"job": runner.submit(work_rewrite)}
+
+    @app.post("/api/normalise")
+    def normalised(request: TextRequest) -> dict:
+        from authorguard.text.normalise import normalise
+
+        too_large(request.text)
+        text = normalise(request.text)
+        return {"text": text, "diff": word_diff(request.text, text)}
 
     @app.get("/api/jobs/{job_id}")
     def job(job_id: str) -> dict:
         found = runner.get(job_id)
         if found is None:
-            raise HTTPException(status_code=404, detail=f"no job {job_id}")
+            raise HTTPException(status_code=404, detail=f"no job {job_id} (finished jobs are kept "
+                                                        f"{runner.ttl // 60} minutes)")
         return found.view()
 
     @app.exception_handler(AuthorguardError)
@@ -149,4 +262,5 @@ def create_app(runner: JobRunner | None = None, work=run_check, methods: Sequenc
         return JSONResponse({"detail": str(error)}, status_code=422)
 
     app.state.runner = runner
+    app.state.sessions = sessions
     return app

@@ -1,0 +1,480 @@
+"""The check's features, counted once: a background's writing is read from a cache, only the writer's is counted.
+
+Every candidate is learnt from *pieces* as long as the text (100 to 500 words). A piece here is a run of
+consecutive *blocks* of :data:`BLOCK_WORDS` words, and every feature the check's attackers read is a count that
+adds up over blocks: character 1-4-grams (``char``), function words as the function-word attacker tokenises them
+(``fw``), words (``words``), word 2-3-grams over words and punctuation marks (``tokens``) and part-of-speech 1-3-grams
+(``pos``, NLTK's perceptron tagger run on each block). A piece's counts are the sum of its blocks' counts, so the
+background's blocks are counted (and tagged: the slow part) once, stored beside the pool, and each check only sums
+rows. Counting within blocks leaves out the n-grams that cross two blocks (about 3 character n-grams in 1,000):
+the same for the writer as for everyone else, so cached and freshly counted features agree exactly.
+
+Vocabularies are the pool's, fixed when the cache is built: the 65,535 character n-grams found in most blocks,
+every word, the 5,000 most frequent word bigrams and trigrams each, every tag n-gram. The writer's character
+n-grams and words that the pool's vocabulary lacks are added as columns of their own (zero for every background
+author: such a rare string counts as the writer's alone, so the check may overstate its weight, never miss it).
+
+The cache (:func:`pool_features`) is one folder per pool under the cache folder: ``meta.json.gz`` (authors, their
+blocks' word counts, vocabularies, the pool's checksum, the code version that made it, each file's sha256) and one
+``.npz`` per family. A cache whose pool, code version or file checksums differ is rebuilt, never read. Building
+is resumable: authors are counted in shards (``part-*.npz``), kept until the cache is complete.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import re
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import scipy.sparse as sp
+
+from authorguard.check.texts import word_count
+from authorguard.exceptions import InputError
+
+BLOCK_WORDS = 50
+#: words of each background author counted and cached (the first ones): enough for 4,000 words of training
+#: beside four held-out pieces of 500 words (:data:`authorguard.check.run.MAX_KNOWN_WORDS`)
+AUTHOR_WORDS = 6_000
+FAMILIES = ("char", "fw", "words", "tokens", "pos")
+#: families whose vocabulary grows with the writer's own strings
+EXTENDED = ("char", "words")
+CHAR_VOCABULARY = 65_535
+TOKEN_NGRAM_VOCABULARY = 5_000
+#: the authors counted per resumable shard
+SHARD_AUTHORS = 100
+FORMAT_VERSION = 1
+
+_PIECES = re.compile(r"\S+\s*")
+_FW_TOKEN = re.compile(r"(?u)\b\w+\b")
+#: WritePrints' word and token patterns (authorguard.attacks.writeprints)
+WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
+TOKEN = re.compile(r"[^\W_]+(?:'[^\W_]+)?|[^\w\s]")
+#: the function-word family's extra column: tokens counted (the rates' denominator)
+FW_TOKENS = "\x00tokens"
+
+
+def code_version() -> str:
+    """A digest of this module's source and the format number: a cache made by other code is rebuilt."""
+    source = Path(__file__).read_bytes()
+    return hashlib.sha256(source + str(FORMAT_VERSION).encode()).hexdigest()[:16]
+
+
+def cut_blocks(texts: Sequence[str], limit: int | None = None) -> list[str]:
+    """``texts`` joined in order (a blank line between, as :func:`~authorguard.check.texts.cut_pieces` joins
+    them) and cut into blocks of :data:`BLOCK_WORDS` words; the last block may be shorter. ``limit``: the most
+    words used (the first ones)."""
+    tokens = _PIECES.findall("\n\n".join(t.strip() for t in texts))
+    if limit is not None:
+        tokens = tokens[:limit]
+    blocks = ["".join(tokens[i:i + BLOCK_WORDS]).strip() for i in range(0, len(tokens), BLOCK_WORDS)]
+    return [b for b in blocks if b]
+
+
+# --- what each family counts in one block ------------------------------------------------------------------
+
+
+def _char_keys(text: str) -> list[str]:
+    global _CHAR_ANALYZER
+    if _CHAR_ANALYZER is None:
+        from sklearn.feature_extraction.text import CountVectorizer
+
+        _CHAR_ANALYZER = CountVectorizer(analyzer="char", ngram_range=(1, 4), lowercase=False).build_analyzer()
+    return _CHAR_ANALYZER(text)
+
+
+def _fw_keys(text: str) -> list[str]:
+    from authorguard.text.resources import english_stop_words
+
+    stop = english_stop_words()
+    tokens = [t.lower() for t in _FW_TOKEN.findall(text)]
+    return [t for t in tokens if t in stop] + [FW_TOKENS] * len(tokens)
+
+
+def _word_keys(text: str) -> list[str]:
+    return WORD.findall(text.lower())
+
+
+def _ngram_keys(sequence: Sequence[str], sizes: Sequence[int]) -> list[str]:
+    return [f"{n}:" + " ".join(sequence[i:i + n]) for n in sizes for i in range(len(sequence) - n + 1)]
+
+
+def _token_keys(text: str) -> list[str]:
+    return _ngram_keys([t.lower() for t in TOKEN.findall(text)], (2, 3))
+
+
+def _pos_keys(text: str) -> list[str]:
+    from authorguard.text.resources import pos_tagger
+
+    tokens = TOKEN.findall(text)
+    tags = [tag for _, tag in _tagger(pos_tagger).tag(tokens)] if tokens else []
+    return _ngram_keys(tags, (1, 2, 3))
+
+
+_TAGGER = None
+
+
+def _tagger(make):
+    global _TAGGER
+    if _TAGGER is None:
+        _TAGGER = make()
+    return _TAGGER
+
+
+_CHAR_ANALYZER = None
+KEYS: dict[str, Callable[[str], list[str]]] = {"char": _char_keys, "fw": _fw_keys, "words": _word_keys,
+                                               "tokens": _token_keys, "pos": _pos_keys}
+
+
+def count_blocks(blocks: Sequence[str], families: Sequence[str] = FAMILIES) -> dict[str, tuple[sp.csr_matrix, list[str]]]:
+    """Each family's counts of ``blocks`` in a vocabulary of their own: {family: (counts of shape (n_blocks,
+    n_keys), the keys)}."""
+    out = {}
+    for family in families:
+        index: dict[str, int] = {}
+        indptr, indices, values = [0], [], []
+        for block in blocks:
+            counts = Counter(KEYS[family](block))
+            for key, n in counts.items():
+                indices.append(index.setdefault(key, len(index)))
+                values.append(n)
+            indptr.append(len(indices))
+        matrix = sp.csr_matrix((np.asarray(values, dtype=np.int32), np.asarray(indices, dtype=np.int32),
+                                np.asarray(indptr, dtype=np.int64)), shape=(len(blocks), len(index)))
+        out[family] = (matrix, list(index))
+    return out
+
+
+# --- a background pool's features ---------------------------------------------------------------------------
+
+
+@dataclass
+class PoolFeatures:
+    """The counted blocks of a background pool. ``authors``: names in pool order; ``starts[i]``: the first block
+    of author i (``starts[-1]``: the number of blocks); ``block_words``: words per block; ``counts[family]``:
+    (n_blocks, len(vocabulary[family])) integer counts; ``vocabulary[family]``: the keys, column order."""
+
+    authors: list
+    starts: np.ndarray
+    block_words: np.ndarray
+    counts: dict
+    vocabulary: dict
+
+    def blocks_of(self, author: int) -> range:
+        return range(int(self.starts[author]), int(self.starts[author + 1]))
+
+
+def _pool_digest(pool: dict) -> str:
+    digest = hashlib.sha256()
+    for author in sorted(pool):
+        digest.update(author.encode("utf-8", "surrogatepass") + b"\x00")
+        for text in pool[author]:
+            digest.update(text.encode("utf-8", "surrogatepass") + b"\x01")
+    return digest.hexdigest()[:24]
+
+
+def _file_digest(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for chunk in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def _save_csr(path: Path, matrix: sp.csr_matrix) -> None:
+    data = matrix.data
+    data = data.astype(np.uint8) if data.size and data.max() < 256 else data.astype(np.uint16 if data.max(initial=0) < 65536 else np.int32)
+    indices = matrix.indices.astype(np.uint16 if matrix.shape[1] <= 65536 else np.int32)
+    partial = path.with_name(path.name + ".partial")
+    with open(partial, "wb") as handle:
+        np.savez_compressed(handle, data=data, indices=indices, indptr=matrix.indptr.astype(np.int64),
+                            shape=np.asarray(matrix.shape, dtype=np.int64))
+    partial.replace(path)
+
+
+def _load_csr(path: Path) -> sp.csr_matrix:
+    with np.load(path) as stored:
+        return sp.csr_matrix((stored["data"].astype(np.float32), stored["indices"].astype(np.int32), stored["indptr"]),
+                             shape=tuple(int(n) for n in stored["shape"]))
+
+
+def _top_columns(matrix: sp.csr_matrix, keys: list[str], most: int, by: str) -> list[str]:
+    """The ``most`` keys found in most blocks (``by="blocks"``) or most often (``by="count"``), ties by key."""
+    weight = np.bincount(matrix.indices, minlength=matrix.shape[1]) if by == "blocks" else np.asarray(matrix.sum(0)).ravel()
+    order = sorted(range(len(keys)), key=lambda j: (-weight[j], keys[j]))
+    return [keys[j] for j in order[:most]]
+
+
+_VOCABULARY_LIMITS = {"char": (CHAR_VOCABULARY, "blocks"), "tokens": (TOKEN_NGRAM_VOCABULARY, "count")}
+
+
+def remap(matrix: sp.csr_matrix, keys: Sequence[str], index: dict, width: int) -> sp.csr_matrix:
+    """``matrix``'s columns (named ``keys``) moved to their place in ``index`` (a key -> column map of ``width``
+    columns); keys ``index`` lacks are dropped."""
+    target = np.asarray([index.get(k, -1) for k in keys], dtype=np.int64)
+    coo = matrix.tocoo()
+    moved = target[coo.col] if len(keys) else np.empty(0, dtype=np.int64)
+    keep = moved >= 0
+    return sp.csr_matrix((coo.data[keep], (coo.row[keep], moved[keep])), shape=(matrix.shape[0], width))
+
+
+def _cache_folder(key: str) -> Path:
+    from authorguard.config import cache_dir
+
+    return cache_dir() / "check" / "features" / key
+
+
+def _count_shard(args: tuple) -> tuple:
+    """(per family: counts, keys) and the block word counts of one shard's authors (run in a worker)."""
+    texts_per_author, families = args
+    blocks, starts = [], [0]
+    for texts in texts_per_author:
+        blocks.extend(cut_blocks(texts, AUTHOR_WORDS))
+        starts.append(len(blocks))
+    counted = count_blocks(blocks, families)
+    return counted, [word_count(b) for b in blocks], starts
+
+
+def build_pool_features(pool: dict, folder: Path, say: Callable[[int, int], None] | None = None,
+                        processes: int = 2) -> None:
+    """Count every author's first :data:`AUTHOR_WORDS` words of ``pool`` ({author: documents}) into ``folder``;
+    resumable (finished shards are kept); ``say(done, total)`` reports shards."""
+    folder.mkdir(parents=True, exist_ok=True)
+    authors = list(pool)
+    digest = _pool_digest(pool)
+    version = code_version()
+    shards = [authors[i:i + SHARD_AUTHORS] for i in range(0, len(authors), SHARD_AUTHORS)]
+    parts = [folder / f"part-{digest}-{version}-{i:05d}.npz" for i in range(len(shards))]
+    todo = [i for i, path in enumerate(parts) if not _readable_part(path)]
+    done = len(shards) - len(todo)
+    if say:
+        say(done, len(shards))
+    jobs = [([pool[a] for a in shards[i]], FAMILIES) for i in todo]
+    if processes > 1 and len(jobs) > 1:
+        import multiprocessing
+
+        context = multiprocessing.get_context("spawn")
+        with context.Pool(processes) as workers:
+            for i, result in zip(todo, workers.imap(_count_shard, jobs)):
+                _write_part(parts[i], result)
+                done += 1
+                if say:
+                    say(done, len(shards))
+    else:
+        for i, job in zip(todo, jobs):
+            _write_part(parts[i], _count_shard(job))
+            done += 1
+            if say:
+                say(done, len(shards))
+    _consolidate(folder, authors, parts, digest, version)
+
+
+def _write_part(path: Path, result: tuple) -> None:
+    counted, block_words, starts = result
+    arrays = {"block_words": np.asarray(block_words, dtype=np.int32), "starts": np.asarray(starts, dtype=np.int64)}
+    keys = {}
+    for family, (matrix, names) in counted.items():
+        arrays[f"{family}_data"] = matrix.data
+        arrays[f"{family}_indices"] = matrix.indices
+        arrays[f"{family}_indptr"] = matrix.indptr
+        arrays[f"{family}_width"] = np.asarray([matrix.shape[1]])
+        keys[family] = names
+    arrays["keys"] = np.frombuffer(json.dumps(keys).encode("utf-8", "surrogatepass"), dtype=np.uint8)
+    partial = path.with_name(path.name + ".partial")
+    with open(partial, "wb") as handle:
+        np.savez_compressed(handle, **arrays)
+    partial.replace(path)
+
+
+def _readable_part(path: Path) -> bool:
+    try:
+        _read_part(path)
+        return True
+    except Exception:  # noqa: BLE001 — a missing or damaged shard is simply counted again
+        return False
+
+
+def _read_part(path: Path) -> tuple:
+    with np.load(path) as stored:
+        keys = json.loads(stored["keys"].tobytes().decode("utf-8", "surrogatepass"))
+        counted = {}
+        for family in FAMILIES:
+            width = int(stored[f"{family}_width"][0])
+            starts = stored[f"{family}_indptr"]
+            counted[family] = (sp.csr_matrix((stored[f"{family}_data"], stored[f"{family}_indices"], starts),
+                                             shape=(len(starts) - 1, width)), keys[family])
+        return counted, stored["block_words"].copy(), stored["starts"].copy()
+
+
+def _consolidate(folder: Path, authors: list, parts: list, digest: str, version: str) -> None:
+    shards = [_read_part(p) for p in parts]
+    vocabulary = {}
+    for family in FAMILIES:
+        merged: dict[str, list] = {}
+        for counted, _, _ in shards:
+            matrix, keys = counted[family]
+            blocks = np.bincount(matrix.indices, minlength=matrix.shape[1])
+            total = np.asarray(matrix.sum(0)).ravel()
+            for j, key in enumerate(keys):
+                entry = merged.setdefault(key, [0, 0])
+                entry[0] += int(blocks[j])
+                entry[1] += int(total[j])
+        limit, by = _VOCABULARY_LIMITS.get(family, (None, "count"))
+        column = 0 if by == "blocks" else 1
+        ranked = sorted(merged, key=lambda k: (-merged[k][column], k))
+        vocabulary[family] = ranked[:limit] if limit else ranked
+    files = {}
+    for family in FAMILIES:
+        index = {k: j for j, k in enumerate(vocabulary[family])}
+        stacked = sp.vstack([remap(counted[family][0], counted[family][1], index, len(index))
+                             for counted, _, _ in shards], format="csr")
+        stacked.sort_indices()
+        path = folder / f"{family}.npz"
+        _save_csr(path, stacked)
+        files[family] = _file_digest(path)
+    starts, block_words, offset = [0], [], 0
+    for _, words, shard_starts in shards:
+        starts.extend(int(s) + offset for s in shard_starts[1:])
+        offset += int(shard_starts[-1])
+        block_words.extend(int(w) for w in words)
+    meta = {"format": FORMAT_VERSION, "code": version, "pool": digest, "authors": authors, "starts": starts,
+            "block_words": block_words, "vocabulary": vocabulary, "files": files}
+    partial = folder / "meta.json.gz.partial"
+    with gzip.open(partial, "wt", encoding="utf-8") as handle:
+        json.dump(meta, handle)
+    partial.replace(folder / "meta.json.gz")
+    for path in parts:
+        path.unlink(missing_ok=True)
+
+
+def read_pool_features(folder: Path, pool: dict) -> PoolFeatures | None:
+    """The cached features in ``folder`` when they were made from ``pool`` by this code and every file's
+    checksum holds; None otherwise (the caller rebuilds)."""
+    try:
+        with gzip.open(folder / "meta.json.gz", "rt", encoding="utf-8") as handle:
+            meta = json.load(handle)
+        if (meta.get("format") != FORMAT_VERSION or meta.get("code") != code_version()
+                or meta.get("pool") != _pool_digest(pool) or meta.get("authors") != list(pool)):
+            return None
+        counts = {}
+        for family in FAMILIES:
+            path = folder / f"{family}.npz"
+            if _file_digest(path) != meta["files"][family]:
+                return None
+            counts[family] = _load_csr(path)
+        return PoolFeatures(meta["authors"], np.asarray(meta["starts"], dtype=np.int64),
+                            np.asarray(meta["block_words"], dtype=np.int32), counts, meta["vocabulary"])
+    except (OSError, ValueError, KeyError, EOFError, TypeError):
+        return None
+
+
+_LOADED: dict[str, PoolFeatures] = {}
+
+
+def pool_features(key: str, pool: dict, say: Callable[[str], None] | None = None,
+                  progress: Callable[[int, int], None] | None = None, processes: int = 2) -> PoolFeatures:
+    """The features of ``pool`` ({author: documents}) cached under ``key`` (a genre, or a background file's
+    digest): read when valid, built (or rebuilt: other pool, other code, a damaged file) otherwise; kept in this
+    process once read."""
+    digest = _pool_digest(pool)
+    held = _LOADED.get(key)
+    if held is not None and held.authors == list(pool) and getattr(held, "digest", None) == digest:
+        return held
+    folder = _cache_folder(key)
+    features = read_pool_features(folder, pool)
+    if features is None:
+        if (folder / "meta.json.gz").exists() and say:
+            say(f"the cached features of {key} do not match the pool or this version, or are damaged: rebuilding")
+        elif say:
+            say(f"counting the {key} background's features once (kept in {folder})")
+        (folder / "meta.json.gz").unlink(missing_ok=True)
+        build_pool_features(pool, folder, progress, processes)
+        features = read_pool_features(folder, pool)
+        if features is None:
+            raise InputError(f"the features cached in {folder} could not be read back after building them")
+    features.digest = digest
+    _LOADED[key] = features
+    return features
+
+
+def background_key(genre: str, pool: dict) -> str:
+    """The cache folder's name for a background: the genre's for a staged pool, else a digest of its writing."""
+    return genre if genre != "own" else "own-" + _pool_digest(pool)[:12]
+
+
+def disk_bytes(key: str) -> int:
+    """Bytes the cached features of ``key`` take on disk."""
+    folder = _cache_folder(key)
+    return sum(p.stat().st_size for p in folder.glob("*") if p.is_file()) if folder.is_dir() else 0
+
+
+# --- a check's counts: the background's rows and the writer's ------------------------------------------------
+
+
+@dataclass
+class BlockMatrix:
+    """The blocks a check reads, stacked: ``counts[family]`` (n_blocks, width) with the pool's columns first and
+    the writer's new strings after; ``vocabulary[family]``: the column names."""
+
+    counts: dict
+    vocabulary: dict
+
+    def pieces(self, runs: Sequence[Sequence[int]], families: Sequence[str] | None = None) -> dict:
+        """Each run of block rows summed: {family: (len(runs), width)} for ``families`` (default: all)."""
+        rows = [i for run in runs for i in run]
+        owners = [p for p, run in enumerate(runs) for _ in run]
+        summing = sp.csr_matrix((np.ones(len(rows), dtype=np.float32), (owners, rows)),
+                                shape=(len(runs), next(iter(self.counts.values())).shape[0]))
+        return {family: (summing @ self.counts[family]).tocsr() for family in (families or self.counts)}
+
+
+def stack_blocks(features: PoolFeatures, author_blocks: Sequence[range], own_blocks: Sequence[str],
+                 families: Sequence[str] = FAMILIES) -> tuple[BlockMatrix, list[range]]:
+    """A :class:`BlockMatrix` of the pool's blocks ``author_blocks`` (ranges of block rows, in order) then the
+    writer's ``own_blocks`` counted now; returns it and the rows each input range (and, last, the writer's
+    blocks) took in it."""
+    rows = np.asarray([i for blocks in author_blocks for i in blocks], dtype=np.int64)
+    counted = count_blocks(own_blocks, families)
+    counts, vocabulary = {}, {}
+    for family in families:
+        names = list(features.vocabulary[family])
+        own, keys = counted[family]
+        index = {k: j for j, k in enumerate(names)}
+        if family in EXTENDED:
+            for key in keys:
+                if key not in index:
+                    index[key] = len(names)
+                    names.append(key)
+        width = len(names)
+        pool_rows = features.counts[family][rows]
+        pool_rows = sp.csr_matrix((pool_rows.data, pool_rows.indices, pool_rows.indptr), shape=(len(rows), width))
+        counts[family] = sp.vstack([pool_rows, remap(own, keys, index, width).astype(np.float32)], format="csr")
+        vocabulary[family] = names
+    placed, offset = [], 0
+    for blocks in list(author_blocks) + [range(len(own_blocks))]:
+        placed.append(range(offset, offset + len(blocks)))
+        offset += len(blocks)
+    return BlockMatrix(counts, vocabulary), placed
+
+
+def count_texts(matrix: BlockMatrix, texts: Sequence[str], families: Sequence[str] = FAMILIES) -> dict:
+    """Each text's counts (its blocks summed) in ``matrix``'s columns (strings it lacks dropped):
+    {family: (len(texts), width)}."""
+    out = {}
+    blocks = [cut_blocks([t]) for t in texts]
+    flat = [b for bs in blocks for b in bs]
+    owners = [i for i, bs in enumerate(blocks) for _ in bs]
+    counted = count_blocks(flat, families)
+    summing = sp.csr_matrix((np.ones(len(flat), dtype=np.float32), (owners, range(len(flat)))),
+                            shape=(len(texts), len(flat)))
+    for family in families:
+        names = matrix.vocabulary[family]
+        index = {k: j for j, k in enumerate(names)}
+        own, keys = counted[family]
+        out[family] = (summing @ remap(own, keys, index, len(names)).astype(np.float32)).tocsr()
+    return out
