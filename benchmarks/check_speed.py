@@ -1,13 +1,15 @@
-"""Speed of ``authorguard check`` (issue 49's target: a 500-word text against 5,000 words of known writing and 100
-background authors in <= 30 s on 2 cores): the command as a user runs it, on a blogger of the staged sample, timed
-twice (the first run also builds the background cache; the second is the figure).
+"""Speed of ``authorguard check`` (issue 57's targets, 2 cores, warm: 10 + 100 candidates with the three default
+attackers <= 10 s; 1,000 candidates <= 60 s; a re-check of an edit <= 5 s): the command as a user runs it, on a
+blogger of the staged sample, cold (an empty cache folder: the background pool and its features are built first)
+and warm (the same command again), then the re-check of an edit through the Python API.
 
-Usage:  AUTHORGUARD_DATA=../shared/data python benchmarks/check_speed.py [--sizes 100] [--attacker ...]
+Usage:  AUTHORGUARD_DATA=../shared/data python benchmarks/check_speed.py [--sizes 10,100] [--cold] [--attacker ...]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import subprocess
 import sys
 import tempfile
@@ -17,11 +19,12 @@ from pathlib import Path
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--sizes", default="100", help="Candidate-set sizes, you included (100: 99 background authors "
-                                                       "and you; the target's 100 background authors: 101).")
+    parser.add_argument("--sizes", default="10,100", help="Candidate-set sizes, you included.")
     parser.add_argument("--known-words", type=int, default=5000)
     parser.add_argument("--text-words", type=int, default=500)
     parser.add_argument("--attacker", action="append", default=[])
+    parser.add_argument("--cold", action="store_true", help="Also time a first run with an empty cache folder.")
+    parser.add_argument("--runs", type=int, default=2, help="Warm runs of the command.")
     args = parser.parse_args()
 
     from authorguard.check.background import load_background
@@ -40,11 +43,31 @@ def main() -> None:
         (root / "text.txt").write_text(pieces[-1])
         command = [sys.executable, "-m", "authorguard.cli.app", "check", str(root / "text.txt"), "--known", str(known),
                    "--genre", "blog", "--sizes", args.sizes] + [f"--attacker={a}" for a in args.attacker]
-        for run in ("first", "second"):
+        shape = (f"text {word_count(pieces[-1])} words, known {sum(word_count(p) for p in pieces[:-1])} words, sizes "
+                 f"{args.sizes}, blogger {writer}")
+        if args.cold:
+            environment = dict(os.environ, AUTHORGUARD_CACHE=str(root / "cache"))
             start = time.perf_counter()
-            subprocess.run(command, check=True, capture_output=True)
-            print(f"{run} run: {time.perf_counter() - start:.1f} s (text {word_count(pieces[-1])} words, known "
-                  f"{sum(word_count(p) for p in pieces[:-1])} words, sizes {args.sizes}, blogger {writer})", flush=True)
+            subprocess.run(command, check=True, capture_output=True, env=environment)
+            print(f"cold run (empty cache: pool and features built): {time.perf_counter() - start:.1f} s ({shape})",
+                  flush=True)
+        for run in range(args.runs):
+            start = time.perf_counter()
+            done = subprocess.run(command, check=True, capture_output=True, text=True)
+            print(f"warm run {run + 1}: {time.perf_counter() - start:.1f} s ({shape})", flush=True)
+        print(done.stdout.splitlines()[0])
+
+    from authorguard.check import CheckConfig, prepare
+
+    sizes = tuple(int(s) for s in args.sizes.split(","))
+    config = CheckConfig(sizes=sizes, **({"attackers": tuple(args.attacker)} if args.attacker else {}))
+    start = time.perf_counter()
+    session = prepare(pieces[-1], pieces[:-1], background=pool, config=config)
+    print(f"in one process (API, features cached): check {time.perf_counter() - start:.1f} s")
+    edited = pieces[-1].replace(",", "").replace(" I ", " i ")
+    start = time.perf_counter()
+    session.recheck(edited)
+    print(f"re-check of an edit: {time.perf_counter() - start:.2f} s")
 
 
 if __name__ == "__main__":

@@ -21,11 +21,11 @@ from pathlib import Path
 
 import numpy as np
 
-from authorguard.check import CheckConfig, check
+from authorguard.check import CheckConfig, prepare
 from authorguard.check.background import (GENRES, fit_genre_classifier, genre_training_documents,
                                           load_background)
 from authorguard.check.calibration import calibration_error
-from authorguard.check.run import WRITER, draw_candidates, piece_words
+from authorguard.check.run import WRITER
 from authorguard.check.texts import cut_pieces, word_count
 from authorguard.exceptions import InputError
 
@@ -115,13 +115,16 @@ def accuracy(args) -> None:
         config = CheckConfig(sizes=sizes, attackers=attackers, seed=index)
         start = time.perf_counter()
         try:
-            result = check(text, documents, background=background, config=config, methods=args.rewrite)
+            session = prepare(text, documents, background=background, config=config)
+            for method in args.rewrite:
+                session.rewrite(method)
+            result = session.result
         except InputError as error:  # e.g. a sender whose every known message contains the text (cross-posts)
             print(f"  writer {index + 1}/{len(writers)} {writer}: skipped — {error}", flush=True)
             continue
         seconds = time.perf_counter() - start
-        sets = draw_candidates(piece_words(word_count(text)), documents, background, config, [])
-        benchmark = {len(c.names): _benchmark_rank(c, background, documents, words, text, index) for c in sets}
+        benchmark = {len(c.names): _benchmark_rank(c, background, documents, words, text, index) for c in session.sets
+                     if len(c.names) <= args.benchmark_largest}
         rows = []
         base = {"genre": args.genre, "writer": writer, "known_words": words, "text_words": word_count(text),
                 "seconds": round(seconds, 1)}
@@ -233,6 +236,8 @@ def main() -> None:
     a.add_argument("--attackers", default="char-ngrams,function-words,writeprints-text")
     a.add_argument("--rewrite", action="append", default=[])
     a.add_argument("--seed", type=int, default=0)
+    a.add_argument("--benchmark-largest", type=int, default=100,
+                   help="The benchmark attacker (whole documents) only at sizes up to this (at 1,000 it takes minutes).")
     a.add_argument("-o", "--output", required=True)
     s = sub.add_parser("summary")
     s.add_argument("files", nargs="+")

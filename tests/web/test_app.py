@@ -101,3 +101,126 @@ def test_serve_binds_the_loopback_address_only(monkeypatch):
     assert result.exit_code == 0, result.output
     assert seen["host"] == "127.0.0.1" and seen["port"] == 8999
     assert CliRunner().invoke(app, ["serve", "--host", "0.0.0.0"]).exit_code == 2  # no such option
+
+
+def _check(client, habits_world, **extra):
+    known, mine, _, _ = habits_world
+    body = {"text": mine, "known": "\n---\n".join(known), "sizes": [5, 10],
+            "attackers": ["char-ngrams", "function-words"], **extra}
+    job = _wait_long(client, client.post("/api/check", json=body).json()["job"])
+    assert job["state"] == "done", job
+    return job["result"]
+
+
+def _wait_long(client, job_id, seconds=120):
+    for _ in range(int(seconds / 0.1)):
+        job = client.get(f"/api/jobs/{job_id}").json()
+        if job["state"] in ("done", "failed"):
+            return job
+        time.sleep(0.1)
+    raise AssertionError("the job did not finish")
+
+
+def test_the_editor_and_the_rewrite_reuse_the_checks_attackers(habits_world):
+    app = create_app(background=habits_world[3], methods=["dropout(rate=0.4)"])
+    client = TestClient(app, base_url="http://127.0.0.1")
+    result = _check(client, habits_world)
+    session = app.state.sessions.get(result["session"])
+    assert session.fits == 4 and "synthetic habits" in result["background"]
+    assert result["genre_reason"] == "your own background file"
+    assert all(item["spans"] and item["advice"] for item in result["evidence"])
+    edited = habits_world[1].replace("!!", ".")
+    again = client.post("/api/recheck", json={"session": result["session"], "text": edited})
+    assert again.status_code == 200 and len(again.json()["rankings"]) == 4
+    assert session.fits == 4  # nothing refitted for an edit
+    job = _wait_long(client, client.post("/api/rewrite", json={"session": result["session"],
+                                                                "method": "dropout(rate=0.4)"}).json()["job"])
+    assert job["state"] == "done", job
+    assert job["partial"]["rewrite"]["text"] == job["result"]["rewrites"][0]["text"]  # shown before its rankings
+    assert {r["threat_model"] for r in job["result"]["rewrites"][0]["rankings"]} == {"static", "augmented"}
+    assert session.fits == 4 + 2  # only the augmented attackers are new
+    normalised = client.post("/api/normalise", json={"text": "I CANT believe it!!!"}).json()
+    assert normalised["text"] != "I CANT believe it!!!" and normalised["diff"]
+    assert client.post("/api/recheck", json={"session": "nope", "text": "a b c"}).status_code == 404
+
+
+def test_too_large_a_text_or_request_is_a_413_with_a_message():
+    from authorguard.check.run import TEXT_LIMIT_WORDS
+    from authorguard.web.app import MAX_REQUEST_BYTES
+
+    client = TestClient(create_app(work=_fake_work, methods=[]), base_url="http://127.0.0.1")
+    long = client.post("/api/check", json={"text": "word " * (TEXT_LIMIT_WORDS + 1), "known": "x"})
+    assert long.status_code == 413 and "a check reads at most" in long.json()["detail"]
+    huge = client.post("/api/check", json={"text": "a", "known": "x" * (MAX_REQUEST_BYTES + 10)})
+    assert huge.status_code == 413 and "the page takes at most" in huge.json()["detail"]
+    assert client.post("/api/normalise", json={"text": "word " * (TEXT_LIMIT_WORDS + 1)}).status_code == 413
+
+
+def test_finished_jobs_and_checks_are_forgotten_after_their_time():
+    from authorguard.web.jobs import JobRunner, SessionStore
+
+    runner = JobRunner(ttl=0)
+    client = TestClient(create_app(runner=runner, work=_fake_work, methods=[]), base_url="http://127.0.0.1")
+    job_id = client.post("/api/check", json={"text": "three words here", "known": "x"}).json()["job"]
+    for _ in range(100):
+        if runner._jobs[job_id].finished is not None:
+            break
+        time.sleep(0.02)
+    time.sleep(0.01)
+    gone = client.get(f"/api/jobs/{job_id}")
+    assert gone.status_code == 404 and "kept" in gone.json()["detail"]
+    store = SessionStore(ttl=0)
+    store.put("a", object())
+    time.sleep(0.01)
+    assert store.get("a") is None
+    kept = SessionStore(keep=2)
+    for key in "abc":
+        kept.put(key, object())
+    assert kept.get("a") is None and kept.get("c") is not None and len(kept) == 2
+
+
+def test_the_server_survives_a_client_that_leaves_mid_check():
+    import socket
+    import threading
+
+    import httpx
+    import uvicorn
+
+    release = threading.Event()
+
+    def slow(request, say):
+        release.wait(10)
+        return {"done": True}
+
+    app = create_app(work=slow, methods=[])
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    while not server.started:
+        time.sleep(0.05)
+    try:
+        body = b'{"text": "a text", "known": "x"}'
+        with socket.create_connection(("127.0.0.1", port)) as client:  # starts a check, leaves without an answer
+            client.sendall(b"POST /api/check HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                           b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
+        base = f"http://127.0.0.1:{port}"
+        for _ in range(50):
+            if app.state.runner.busy():
+                break
+            time.sleep(0.05)
+        second = httpx.post(f"{base}/api/check", json={"text": "b", "known": "x"})
+        assert second.status_code == 409 and "wait for it" in second.json()["detail"]  # refused, with a message
+        release.set()
+        for _ in range(100):
+            if not app.state.runner.busy():
+                break
+            time.sleep(0.05)
+        job = _wait(httpx.Client(base_url=base), httpx.post(f"{base}/api/check", json={"text": "c", "known": "x"}).json()["job"])
+        assert job["state"] == "done"
+    finally:
+        release.set()
+        server.should_exit = True
+        thread.join(timeout=10)

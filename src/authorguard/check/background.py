@@ -36,11 +36,14 @@ POOL_VERSION = 1
 
 @dataclass(frozen=True)
 class Background:
-    """``authors[name]``: that author's documents in order; ``genre`` and ``source`` say where they come from."""
+    """``authors[name]``: that author's documents in order; ``genre`` and ``source`` say where they come from;
+    ``pool``: the whole pool these authors were taken from (:meth:`without`; None: ``authors`` is the pool), whose
+    cached features the check reads."""
 
     authors: dict
     genre: str
     source: str
+    pool: dict | None = None
 
     def __post_init__(self) -> None:
         if not self.authors:
@@ -52,7 +55,8 @@ class Background:
     def without(self, names: Sequence[str]) -> Background:
         """The same background less the authors ``names`` (a writer drawn from it, for measurement)."""
         dropped = set(names)
-        return Background({a: t for a, t in self.authors.items() if a not in dropped}, self.genre, self.source)
+        return Background({a: t for a, t in self.authors.items() if a not in dropped}, self.genre, self.source,
+                          self.pool if self.pool is not None else self.authors)
 
 
 def _corpus_documents(genre: str) -> tuple[list[str], list[str]]:

@@ -26,6 +26,7 @@ import gzip
 import hashlib
 import json
 import re
+import sys
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -60,9 +61,17 @@ FW_TOKENS = "\x00tokens"
 
 
 def code_version() -> str:
-    """A digest of this module's source and the format number: a cache made by other code is rebuilt."""
-    source = Path(__file__).read_bytes()
-    return hashlib.sha256(source + str(FORMAT_VERSION).encode()).hexdigest()[:16]
+    """A digest of the code that counts and stores the features (cutting blocks, each family's keys, the
+    vocabularies, the file format) and the format number: a cache made by other counting code is rebuilt (code that
+    only reads the cache may change without a rebuild)."""
+    import inspect
+
+    makers = (cut_blocks, _char_keys, _fw_keys, _word_keys, _ngram_keys, _token_keys, _pos_keys, count_blocks,
+              _count_shard, _write_part, _consolidate, _save_csr, _top_columns, remap)
+    source = "".join(inspect.getsource(f) for f in makers)
+    constants = (BLOCK_WORDS, AUTHOR_WORDS, FAMILIES, CHAR_VOCABULARY, TOKEN_NGRAM_VOCABULARY, FORMAT_VERSION,
+                 WORD.pattern, TOKEN.pattern, _FW_TOKEN.pattern)
+    return hashlib.sha256((source + repr(constants)).encode()).hexdigest()[:16]
 
 
 def cut_blocks(texts: Sequence[str], limit: int | None = None) -> list[str]:
@@ -156,8 +165,9 @@ def count_blocks(blocks: Sequence[str], families: Sequence[str] = FAMILIES) -> d
 @dataclass
 class PoolFeatures:
     """The counted blocks of a background pool. ``authors``: names in pool order; ``starts[i]``: the first block
-    of author i (``starts[-1]``: the number of blocks); ``block_words``: words per block; ``counts[family]``:
-    (n_blocks, len(vocabulary[family])) integer counts; ``vocabulary[family]``: the keys, column order."""
+    of author i (``starts[-1]``: the number of blocks); ``block_words``: words per block; ``counts[family]``: a
+    :class:`StoredCounts` of (n_blocks, len(vocabulary[family])) integer counts, read when first asked for;
+    ``vocabulary[family]``: the keys, column order."""
 
     authors: list
     starts: np.ndarray
@@ -186,21 +196,64 @@ def _file_digest(path: Path) -> str:
     return digest.hexdigest()
 
 
-def _save_csr(path: Path, matrix: sp.csr_matrix) -> None:
+def _save_csr(path: Path, matrix: sp.csr_matrix, starts: Sequence[int]) -> None:
+    """``matrix`` (blocks x keys) with each author's rows (``starts[i]`` to ``starts[i + 1]``) as members of their
+    own, so that a check decompresses only the authors it draws; counts in the smallest integer type."""
     data = matrix.data
     data = data.astype(np.uint8) if data.size and data.max() < 256 else data.astype(np.uint16 if data.max(initial=0) < 65536 else np.int32)
     indices = matrix.indices.astype(np.uint16 if matrix.shape[1] <= 65536 else np.int32)
+    members = {"indptr": matrix.indptr.astype(np.int64), "shape": np.asarray(matrix.shape, dtype=np.int64),
+               "starts": np.asarray(starts, dtype=np.int64)}
+    for author in range(len(starts) - 1):
+        begin, end = int(matrix.indptr[starts[author]]), int(matrix.indptr[starts[author + 1]])
+        members[f"data_{author}"] = data[begin:end]
+        members[f"indices_{author}"] = indices[begin:end]
     partial = path.with_name(path.name + ".partial")
     with open(partial, "wb") as handle:
-        np.savez_compressed(handle, data=data, indices=indices, indptr=matrix.indptr.astype(np.int64),
-                            shape=np.asarray(matrix.shape, dtype=np.int64))
+        np.savez_compressed(handle, **members)
     partial.replace(path)
 
 
-def _load_csr(path: Path) -> sp.csr_matrix:
-    with np.load(path) as stored:
-        return sp.csr_matrix((stored["data"].astype(np.float32), stored["indices"].astype(np.int32), stored["indptr"]),
-                             shape=tuple(int(n) for n in stored["shape"]))
+class StoredCounts:
+    """One family's counts of a pool as stored (small integer types, one member per author), read lazily:
+    :meth:`rows` decompresses the authors a check draws and builds their blocks' float32 matrix."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._file = None
+        self._authors: dict[int, tuple] = {}
+
+    def _open(self):
+        if self._file is None:
+            self._file = np.load(self.path)
+            self.indptr, self.starts = self._file["indptr"], self._file["starts"]
+            self.shape = tuple(int(n) for n in self._file["shape"])
+        return self._file
+
+    def _author(self, author: int) -> tuple:
+        if author not in self._authors:
+            stored = self._open()
+            self._authors[author] = (stored[f"data_{author}"], stored[f"indices_{author}"])
+        return self._authors[author]
+
+    def rows(self, blocks: Sequence[range]) -> sp.csr_matrix:
+        """The rows of ``blocks`` (ranges of block numbers, each within one author), in order: (sum of their
+        lengths, width) float32."""
+        self._open()
+        pieces_data, pieces_indices, lengths = [], [], []
+        for block in blocks:
+            author = int(np.searchsorted(self.starts, block.start, side="right")) - 1
+            data, indices = self._author(author)
+            base = int(self.indptr[self.starts[author]])
+            begin, end = int(self.indptr[block.start]) - base, int(self.indptr[block.stop]) - base
+            pieces_data.append(data[begin:end])
+            pieces_indices.append(indices[begin:end])
+            lengths.append(np.diff(self.indptr[block.start:block.stop + 1]))
+        counts = np.concatenate(lengths) if lengths else np.zeros(0, dtype=np.int64)
+        pointer = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+        data = np.concatenate(pieces_data).astype(np.float32) if pieces_data else np.zeros(0, np.float32)
+        indices = np.concatenate(pieces_indices).astype(np.int32) if pieces_indices else np.zeros(0, np.int32)
+        return sp.csr_matrix((data, indices, pointer), shape=(len(counts), self.shape[1]))
 
 
 def _top_columns(matrix: sp.csr_matrix, keys: list[str], most: int, by: str) -> list[str]:
@@ -255,10 +308,16 @@ def build_pool_features(pool: dict, folder: Path, say: Callable[[int, int], None
     if say:
         say(done, len(shards))
     jobs = [([pool[a] for a in shards[i]], FAMILIES) for i in todo]
-    if processes > 1 and len(jobs) > 1:
+    import threading
+
+    # forked workers (spawned ones would re-run a caller's unguarded script); where other working threads run (the
+    # page's check runs in one) a fork could copy a lock one of them holds, so the shards are counted in this
+    # process instead (daemon threads, such as a progress bar's refresh, do not count)
+    working = [t for t in threading.enumerate() if t is not threading.main_thread() and not t.daemon]
+    if processes > 1 and len(jobs) > 1 and not working and sys.platform != "win32":
         import multiprocessing
 
-        context = multiprocessing.get_context("spawn")
+        context = multiprocessing.get_context("fork")
         with context.Pool(processes) as workers:
             for i, result in zip(todo, workers.imap(_count_shard, jobs)):
                 _write_part(parts[i], result)
@@ -328,6 +387,10 @@ def _consolidate(folder: Path, authors: list, parts: list, digest: str, version:
         column = 0 if by == "blocks" else 1
         ranked = sorted(merged, key=lambda k: (-merged[k][column], k))
         vocabulary[family] = ranked[:limit] if limit else ranked
+    author_starts, offset = [0], 0
+    for _, _, shard_starts in shards:
+        author_starts.extend(int(s) + offset for s in shard_starts[1:])
+        offset += int(shard_starts[-1])
     files = {}
     for family in FAMILIES:
         index = {k: j for j, k in enumerate(vocabulary[family])}
@@ -335,7 +398,7 @@ def _consolidate(folder: Path, authors: list, parts: list, digest: str, version:
                              for counted, _, _ in shards], format="csr")
         stacked.sort_indices()
         path = folder / f"{family}.npz"
-        _save_csr(path, stacked)
+        _save_csr(path, stacked, author_starts)
         files[family] = _file_digest(path)
     starts, block_words, offset = [0], [], 0
     for _, words, shard_starts in shards:
@@ -366,7 +429,7 @@ def read_pool_features(folder: Path, pool: dict) -> PoolFeatures | None:
             path = folder / f"{family}.npz"
             if _file_digest(path) != meta["files"][family]:
                 return None
-            counts[family] = _load_csr(path)
+            counts[family] = StoredCounts(path)
         return PoolFeatures(meta["authors"], np.asarray(meta["starts"], dtype=np.int64),
                             np.asarray(meta["block_words"], dtype=np.int32), counts, meta["vocabulary"])
     except (OSError, ValueError, KeyError, EOFError, TypeError):
@@ -438,7 +501,7 @@ def stack_blocks(features: PoolFeatures, author_blocks: Sequence[range], own_blo
     """A :class:`BlockMatrix` of the pool's blocks ``author_blocks`` (ranges of block rows, in order) then the
     writer's ``own_blocks`` counted now; returns it and the rows each input range (and, last, the writer's
     blocks) took in it."""
-    rows = np.asarray([i for blocks in author_blocks for i in blocks], dtype=np.int64)
+    n_rows = sum(len(blocks) for blocks in author_blocks)
     counted = count_blocks(own_blocks, families)
     counts, vocabulary = {}, {}
     for family in families:
@@ -451,8 +514,8 @@ def stack_blocks(features: PoolFeatures, author_blocks: Sequence[range], own_blo
                     index[key] = len(names)
                     names.append(key)
         width = len(names)
-        pool_rows = features.counts[family][rows]
-        pool_rows = sp.csr_matrix((pool_rows.data, pool_rows.indices, pool_rows.indptr), shape=(len(rows), width))
+        pool_rows = features.counts[family].rows(author_blocks)
+        pool_rows = sp.csr_matrix((pool_rows.data, pool_rows.indices, pool_rows.indptr), shape=(n_rows, width))
         counts[family] = sp.vstack([pool_rows, remap(own, keys, index, width).astype(np.float32)], format="csr")
         vocabulary[family] = names
     placed, offset = [], 0

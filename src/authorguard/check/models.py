@@ -25,19 +25,74 @@ import scipy.sparse as sp
 from authorguard.check.features import FW_TOKENS
 from authorguard.metrics.classification import estimator_scores
 
-#: the classifier of every model: LinearSVC(C=1) up to this many candidates; beyond, one-vs-rest SGD in one pass
-#: over the data per epoch (1,000 binary SVMs on 14,000 pieces cost minutes with liblinear)
-LIBLINEAR_CANDIDATES = 200
+#: the classifier of every model: LinearSVC(C=1) up to this many candidates; beyond, :class:`CosineCentroids`
+#: (liblinear's one-vs-rest SVM trains one binary SVM a candidate over every piece: at 1,000 candidates, ~14,000
+#: pieces, minutes on 2 cores)
+SVM_CANDIDATES = 200
+
+
+class CosineCentroids:
+    """The many-candidates classifier (Koppel, Schler & Argamon, 2011, "Authorship attribution in the wild": cosine
+    similarity to each candidate's profile; on z-scored function-word rates it is Smith & Aldridge's Cosine Delta):
+    a candidate's profile is the mean of its training rows, and a text's score for it is the cosine between the
+    two. ``coef_``: the profiles scaled to unit length, so ``x @ coef_.T / |x|`` is the score (the evidence reads
+    each feature's share of it). Written here because scikit-learn's ``NearestCentroid`` has Euclidean distances
+    and no scores."""
+
+    def fit(self, features, labels) -> CosineCentroids:
+        labels = np.asarray(labels)
+        self.classes_, owner = np.unique(labels, return_inverse=True)
+        onehot = sp.csr_matrix((np.ones(len(owner)), (owner, np.arange(len(owner)))), shape=(len(self.classes_), len(owner)))
+        sums = onehot @ features  # sparse features keep sparse profiles (1,000 x 65,535 dense would be 0.5 GB)
+        if sp.issparse(sums):
+            norms = np.sqrt(np.asarray(sums.multiply(sums).sum(1)).ravel())
+            self.coef_ = (sp.diags(1 / np.where(norms > 0, norms, 1.0)) @ sums).tocsr()
+        else:
+            norms = np.linalg.norm(sums, axis=1, keepdims=True)
+            self.coef_ = sums / np.where(norms > 0, norms, 1.0)
+        return self
+
+    def decision_function(self, features) -> np.ndarray:
+        scores = features @ self.coef_.T
+        scores = np.asarray(scores.todense() if sp.issparse(scores) else scores, dtype=np.float64)
+        if sp.issparse(features):
+            norms = np.sqrt(np.asarray(features.multiply(features).sum(1)).ravel())
+        else:
+            norms = np.linalg.norm(np.asarray(features, dtype=np.float64), axis=1)
+        return scores / np.where(norms > 0, norms, 1.0)[:, None]
+
+
+_REST = "\x00rest"  # sorts before every author's name
+
+
+class LinearScores:
+    """A fitted one-vs-rest linear classifier as its weights: ``decision_function(X) = X @ coef_.T + intercept_``."""
+
+    def __init__(self, classes, coef: np.ndarray, intercept: np.ndarray) -> None:
+        self.classes_, self.coef_, self.intercept_ = np.asarray(classes), np.asarray(coef), np.asarray(intercept)
+
+    def decision_function(self, features) -> np.ndarray:
+        return np.asarray(features @ self.coef_.T, dtype=np.float64) + self.intercept_
+
+
+def merge_parts(parts: Sequence[CountModel]) -> CountModel:
+    """One model from the parts of :meth:`CountModel.fit` (``part=(k, n)``, k = 0..n-1): their classes' weights
+    in class order; the features (fitted alike in every part) are the first part's."""
+    classes = np.concatenate([p.model_.classes_ for p in parts])
+    order = np.argsort(classes, kind="stable")
+    merged = parts[0]
+    merged.model_ = LinearScores(classes[order], np.vstack([p.model_.coef_ for p in parts])[order],
+                                 np.concatenate([p.model_.intercept_ for p in parts])[order])
+    merged.classes_ = merged.model_.classes_
+    return merged
 
 
 def _classifier(n_classes: int, seed: int):
-    if n_classes <= LIBLINEAR_CANDIDATES:
+    if n_classes <= SVM_CANDIDATES:
         from sklearn.svm import LinearSVC
 
         return LinearSVC(C=1.0, random_state=seed)
-    from sklearn.linear_model import SGDClassifier
-
-    return SGDClassifier(loss="hinge", alpha=1e-4, max_iter=15, tol=None, random_state=seed, n_jobs=1)
+    return CosineCentroids()
 
 
 class CountModel:
@@ -49,9 +104,29 @@ class CountModel:
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
 
-    def fit(self, counts: dict, labels: Sequence[str], vocabulary: dict) -> CountModel:
+    def fit(self, counts: dict, labels: Sequence[str], vocabulary: dict, part: tuple[int, int] | None = None) -> CountModel:
+        """Fit on ``counts`` ({family: (n_pieces, width)}) of pieces by ``labels``. ``part=(k, n)``: only the
+        one-vs-rest SVMs of every n-th class from the k-th (the others merged into one "rest" label, so each of
+        these binary problems is the full one-vs-rest problem of its class); :func:`merge_parts` joins the n parts
+        (two worker processes fit one large model in halves)."""
         features = self._prepare(counts, vocabulary)
-        self.model_ = _classifier(len(set(labels)), self.seed).fit(features, np.asarray(labels))
+        labels = np.asarray(labels)
+        if part is None:
+            self.model_ = _classifier(len(set(labels)), self.seed).fit(features, labels)
+        else:
+            from sklearn.svm import LinearSVC
+
+            mine = np.unique(labels)[part[0]::part[1]]
+            relabelled = np.where(np.isin(labels, mine), labels, _REST)
+            svm = LinearSVC(C=1.0, random_state=self.seed).fit(features, relabelled)
+            classes = list(svm.classes_)
+            if len(classes) == 2:  # one row: the second class's margin
+                sign = np.array([1.0 if c == classes[1] else -1.0 for c in mine])
+                coef, intercept = sign[:, None] * svm.coef_[[0] * len(mine)], sign * svm.intercept_[[0] * len(mine)]
+            else:
+                rows = [classes.index(c) for c in mine]
+                coef, intercept = svm.coef_[rows], svm.intercept_[rows]
+            self.model_ = LinearScores(mine, coef, intercept)
         self.classes_ = self.model_.classes_
         return self
 
@@ -69,7 +144,11 @@ class CountModel:
         values = self.features(counts)
         values = values.toarray()[0] if sp.issparse(values) else np.asarray(values)[0]
         weights = self.model_.coef_
-        direction = (weights[0] if writer == 1 else -weights[0]) if weights.shape[0] == 1 else weights[writer] - weights[rival]
+
+        def row(i: int) -> np.ndarray:
+            return np.asarray(weights[i].todense()).ravel() if sp.issparse(weights) else np.asarray(weights[i])
+
+        direction = (row(0) if writer == 1 else -row(0)) if weights.shape[0] == 1 else row(writer) - row(rival)
         return values * direction, self.feature_names_
 
 

@@ -27,7 +27,7 @@ import scipy.sparse as sp
 from authorguard.check.background import GENRES, Background, genre_of, load_background
 from authorguard.check.calibration import calibration_error, cross_fitted, fit_temperature, probabilities
 from authorguard.check.features import AUTHOR_WORDS, BLOCK_WORDS, count_texts, cut_blocks, stack_blocks
-from authorguard.check.models import MODELS
+from authorguard.check.models import MODELS, SVM_CANDIDATES, merge_parts
 from authorguard.check.result import AttackerRanking, CheckResult, RewriteCheck
 from authorguard.check.texts import cut_pieces, word_count
 from authorguard.exceptions import InputError
@@ -120,7 +120,8 @@ def runs_of(rows: Sequence[int], blocks: int) -> list[list[int]]:
     rows = list(rows)
     runs = [rows[i:i + blocks] for i in range(0, len(rows), blocks)]
     if len(runs) > 1 and len(runs[-1]) < blocks / 2:
-        runs[-2] = runs[-2] + runs.pop()
+        last = runs.pop()
+        runs[-1] = runs[-1] + last
     return runs
 
 
@@ -324,6 +325,49 @@ def prepare(text: str, known: Sequence[str], *, background: Background | None = 
     return session
 
 
+def _warm_word_tables():
+    """Load WordNet (the evidence's common synonyms; ~3 s) in a thread while worker processes fit the attackers
+    (in this process it would hold the interpreter the fitting needs)."""
+    import threading
+
+    def load() -> None:
+        try:
+            from authorguard.text.views import canonical_word
+
+            canonical_word("house")
+        except Exception:  # noqa: BLE001 — the evidence then says what it can without synonyms (or fails there)
+            pass
+
+    thread = threading.Thread(target=load, name="authorguard-wordnet", daemon=True)
+    thread.start()
+    return thread
+
+
+#: from this many candidates the count models are fitted in two worker processes
+PARALLEL_CANDIDATES = 50
+
+
+def calibrate(scores: np.ndarray, classes, names: list, truth: list, seed: int) -> tuple:
+    """(temperature, its cross-fitted calibration error, held-out texts, [[top probability, correct]]) from an
+    attacker's scores of the held-out pieces (columns in the order of ``classes``; ``truth``: indices into
+    ``names``)."""
+    order = [list(classes).index(n) for n in names]
+    scores = scores[:, order]
+    truth = np.asarray(truth)
+    temperature = fit_temperature(scores, truth)
+    confidence, correct = cross_fitted(scores, truth, np.random.default_rng(seed))
+    error = calibration_error(confidence, correct) if len(confidence) else float("nan")
+    pairs = [[round(float(c), 4), bool(k)] for c, k in zip(confidence, correct)]
+    return temperature, error, len(truth), pairs
+
+
+def fit_count_model(name: str, seed: int, train: dict, labels: list, vocabulary: dict,
+                    part: tuple[int, int] | None = None):
+    """A count model fitted on ``train``'s counts (or its ``part``, :meth:`CountModel.fit`): one job of a check,
+    run in this process or a worker."""
+    return MODELS[name](seed).fit(train, labels, vocabulary, part)
+
+
 class CheckSession:
     """A check kept for its follow-ups: the candidate sets (the writer's and the background's pieces as counted
     blocks), the attackers fitted on them, their calibration. ``result``: the check's :class:`CheckResult`;
@@ -345,14 +389,15 @@ class CheckSession:
         from authorguard.check.features import background_key, pool_features
 
         background, config = self.background, self.config
-        features = pool_features(background_key(background.genre, background.authors), background.authors,
-                                 say=self.say)
+        pool = background.pool if background.pool is not None else background.authors
+        features = pool_features(background_key(background.genre, pool), pool, say=self.say)
         self.features = features
         known_words = min(sum(word_count(k) for k in self.known), MAX_KNOWN_WORDS)
         own_blocks = cut_blocks(self.known, MAX_KNOWN_WORDS)
         blocks = max(1, self.piece // BLOCK_WORDS)
         chosen = _background_runs(features, blocks, known_words, config.calibration_pieces,
-                                  np.random.default_rng(config.seed), max(config.sizes) - 1)
+                                  np.random.default_rng(config.seed), max(config.sizes) - 1,
+                                  None if pool is background.authors else set(background.authors))
         used = [range(runs[0][0], runs[-1][-1] + 1) for _, runs in chosen]
         # "words" always: the evidence's rates per 1,000 words read it
         families = sorted({f for name in self.runnable if name in MODELS for f in MODELS[name].families} | {"words"})
@@ -370,14 +415,47 @@ class CheckSession:
             pool.append((name, runs[: -config.calibration_pieces], runs[-config.calibration_pieces:]))
         writer_runs = runs_of(placed[-1], blocks)
         self.sets = _candidate_sets(config.sizes, writer_runs, pool, self.result.statements)
+        jobs, local, held_of = [], [], {}
+        parallel = max(len(c.names) for c in self.sets) >= PARALLEL_CANDIDATES
         for candidates in self.sets:
-            train = _Source(self, candidates.train)
-            held = _Source(self, candidates.held)
+            train, held = _Source(self, candidates.train), _Source(self, candidates.held)
             for name in self.runnable:
-                self.say(f"{name}: {len(candidates.names)} candidates")
-                model = _fit(_make(name, config.seed), train, candidates.labels, self.matrix.vocabulary)
-                self.fits += 1
-                self.fitted[(name, len(candidates.names))] = (model, self._calibrate(model, candidates, held))
+                if name not in MODELS:
+                    local.append((name, candidates, train, held))
+                    continue
+                families = MODELS[name].families
+                held_of[(name, len(candidates.names))] = (held.counts(families), candidates)
+                # the character n-gram SVM is most of the work: two workers fit its classes in halves
+                halves = parallel and name == "char-ngrams" and len(candidates.names) <= SVM_CANDIDATES
+                for part in ([(0, 2), (1, 2)] if halves else [None]):
+                    jobs.append((name, config.seed, train.counts(families), candidates.labels,
+                                 {f: self.matrix.vocabulary[f] for f in families}, part))
+        jobs.sort(key=lambda job: -sum(matrix.nnz for matrix in job[2].values()) * len(set(job[3])))
+        self.say(f"fitting {len(jobs) + len(local)} attackers")
+        if parallel and len(jobs) > 1:
+            from joblib import Parallel, delayed
+
+            if config.evidence:  # this process waits on the workers meanwhile
+                self._warming = _warm_word_tables()
+
+            done = Parallel(n_jobs=2, backend="loky")(delayed(fit_count_model)(*job) for job in jobs)
+        else:
+            done = [fit_count_model(*job) for job in jobs]
+        models: dict = {}
+        for job, model in zip(jobs, done):
+            models.setdefault((job[0], len(set(job[3]))), []).append((job[5], model))
+        for key, parts in models.items():
+            model = parts[0][1] if parts[0][0] is None else merge_parts([m for _, m in sorted(parts, key=lambda p: p[0])])
+            held, candidates = held_of[key]
+            self.fitted[key] = (model, calibrate(model.scores(held), model.classes_, candidates.names,
+                                                 candidates.held_labels, config.seed))
+        for name, candidates, train, held in local:
+            self.say(f"{name}: {len(candidates.names)} candidates")
+            model = _fit(_make(name, config.seed), train, candidates.labels, self.matrix.vocabulary)
+            self.fitted[(name, len(candidates.names))] = (model, self._calibrate(model, candidates, held))
+        self.fits += len(models) + len(local)
+        # the rankings in the order of the sizes, then the attackers asked for
+        self.fitted = {key: self.fitted[key] for key in [(n, len(c.names)) for c in self.sets for n in self.runnable]}
 
     def run_text(self, run: Sequence[int]) -> str:
         """The text of a piece of the block matrix (its blocks joined by a space)."""
@@ -391,14 +469,8 @@ class CheckSession:
         return " ".join(self._block_texts[i] for i in run)
 
     def _calibrate(self, model, candidates: Candidates, held: _Source) -> tuple:
-        order = [list(model.classes_).index(n) for n in candidates.names]
-        scores = _scores(model, held)[:, order]
-        truth = np.asarray(candidates.held_labels)
-        temperature = fit_temperature(scores, truth)
-        confidence, correct = cross_fitted(scores, truth, np.random.default_rng(self.config.seed))
-        error = calibration_error(confidence, correct) if len(confidence) else float("nan")
-        pairs = [[round(float(c), 4), bool(k)] for c, k in zip(confidence, correct)]
-        return temperature, error, len(truth), pairs
+        return calibrate(_scores(model, held), model.classes_, candidates.names, candidates.held_labels,
+                         self.config.seed)
 
     # --- scoring a text ---------------------------------------------------------------------------------------
 
@@ -446,6 +518,9 @@ class CheckSession:
     def _evidence(self, text: str, source: _Source) -> list:
         from authorguard.check.evidence import read_evidence
 
+        if getattr(self, "_warming", None) is not None:
+            self._warming.join()
+            self._warming = None
         largest = len(self.sets[-1].names) if self.fitted else 0
         out = []
         for (name, size), (model, _) in self.fitted.items():
@@ -583,15 +658,18 @@ class RewriteStore:
 
 
 def _background_runs(features, blocks: int, known_words: int, keep: int, rng: np.random.Generator,
-                     needed: int) -> list:
+                     needed: int, among: set | None = None) -> list:
     """[(author, runs of pool block rows)] in a seeded order, the first ``needed``: each author's first blocks up
     to as many words as the writer's plus ``keep`` pieces, cut into runs; authors with at least half the writer's
-    known words (and one piece) to learn from besides ``keep`` held-out pieces."""
+    known words (and one piece) to learn from besides ``keep`` held-out pieces. ``among``: the pool's authors that
+    may be drawn (default: all)."""
     out = []
     limit = known_words + keep * blocks * BLOCK_WORDS
     for i in rng.permutation(len(features.authors)):
         if len(out) >= needed:
             break
+        if among is not None and features.authors[int(i)] not in among:
+            continue
         rows = features.blocks_of(int(i))
         words = np.cumsum(features.block_words[rows.start:rows.stop])
         used = int(np.searchsorted(words, limit)) + 1
