@@ -37,7 +37,8 @@ def main() -> None:
     need = args.known_words + args.text_words + 100
     writer = [a for a in sorted(pool.authors) if sum(word_count(d) for d in pool.authors[a]) >= need][args.writer]
     known = cut_pieces(pool.authors[writer], 250, limit=args.known_words)
-    text = cut_pieces(pool.authors[writer], args.text_words, limit=need)[-1]
+    after = -(-args.known_words // args.text_words)  # the first piece of text_words words after the known writing
+    text = cut_pieces(pool.authors[writer], args.text_words, limit=args.text_words * (after + 1))[after]
     app = create_app(background=pool.without([writer]), methods=[args.method])
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -59,11 +60,13 @@ def main() -> None:
         print(f"check (10 and 100 candidates): {time.perf_counter() - start:.1f} s — {page.text_content('#verdict')}")
         edited = text.replace(",", "")
         page.fill("#text", edited)
+        page.evaluate("document.getElementById('recheck-state').textContent = ''")
         start = time.perf_counter()
         page.click("#recheck")
         page.wait_for_selector("#recheck-state:has-text('checked your edit')", timeout=120_000)
         print(f"re-check of an edit: {time.perf_counter() - start:.2f} s (page) — {page.text_content('#recheck-state')}")
         page.fill("#text", text)
+        page.evaluate("document.getElementById('recheck-state').textContent = ''")
         start = time.perf_counter()
         page.click("#apply-normalise")
         page.wait_for_selector("#recheck-state:has-text('checked your edit')", timeout=120_000)
