@@ -25,7 +25,7 @@ from authorguard.check.texts import cut_pieces, word_count
 
 
 def _writers(pool, count: int, seed: int, known_words: int, text_words: int) -> list:
-    need = known_words + text_words + 100
+    need = text_words * (-(-known_words // text_words) + 1) + 100
     eligible = sorted(a for a, docs in pool.authors.items() if sum(word_count(d) for d in docs) >= need)
     order = np.random.default_rng(seed).permutation(len(eligible))
     return [eligible[i] for i in order[:count]]
@@ -33,7 +33,8 @@ def _writers(pool, count: int, seed: int, known_words: int, text_words: int) -> 
 
 def _case(pool, writer: str, known_words: int, text_words: int):
     known = cut_pieces(pool.authors[writer], 250, limit=known_words)
-    text = cut_pieces(pool.authors[writer], text_words, limit=known_words + text_words)[-1]
+    after = -(-known_words // text_words)  # the first piece of text_words words after the known writing
+    text = cut_pieces(pool.authors[writer], text_words, limit=text_words * (after + 1))[after]
     return known, text
 
 
