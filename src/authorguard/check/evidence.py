@@ -114,14 +114,17 @@ def advice(kind: str, feature: str) -> str:
 
     core = feature.strip() or feature
     edited = normalise(core) if core.strip() else core
+    if edited[1:] == core[1:] and edited[:1].lower() == core[:1].lower():
+        edited = core  # a word alone reads as a sentence start: its capital is not an edit of the word
     if kind == "function word":
         return ("the rate is what counts, not the word: rephrasing a sentence or two that use it (or could) moves it")
     if edited != core:
         return f"the automatic faithful edit (normalise) writes it “{edited}”"
     if kind == "a word you use":
+        from authorguard.text.resources import wordnet
         from authorguard.text.views import canonical_word
 
-        common = canonical_word(core.lower())
+        common = canonical_word(wordnet().morphy(core.lower()) or core.lower())  # "kids" -> "kid" -> "child"
         if common and common != core.lower():
             return f"a common word for it: “{common}” — or rephrase where it appears, unless it is what you mean"
         return "rephrase where it appears, unless it is a name or the topic itself (then it stays)"

@@ -37,6 +37,7 @@ import scipy.sparse as sp
 
 from authorguard.check.texts import word_count
 from authorguard.exceptions import InputError
+from authorguard.utils.weights import file_sha256
 
 BLOCK_WORDS = 50
 #: words of each background author counted and cached (the first ones): enough for 4,000 words of training
@@ -188,14 +189,6 @@ def _pool_digest(pool: dict) -> str:
     return digest.hexdigest()[:24]
 
 
-def _file_digest(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for chunk in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
-
-
 def _save_csr(path: Path, matrix: sp.csr_matrix, starts: Sequence[int]) -> None:
     """``matrix`` (blocks x keys) with each author's rows (``starts[i]`` to ``starts[i + 1]``) as members of their
     own, so that a check decompresses only the authors it draws; counts in the smallest integer type."""
@@ -263,6 +256,7 @@ def _top_columns(matrix: sp.csr_matrix, keys: list[str], most: int, by: str) -> 
     return [keys[j] for j in order[:most]]
 
 
+_file_digest = file_sha256  # (the name the counting code, and so the cache's code version, reads)
 _VOCABULARY_LIMITS = {"char": (CHAR_VOCABULARY, "blocks"), "tokens": (TOKEN_NGRAM_VOCABULARY, "count")}
 
 

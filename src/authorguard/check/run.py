@@ -211,32 +211,6 @@ def _rank(scores: np.ndarray, writer: int) -> tuple[int, float]:
     others = np.delete(scores, writer)
     return 1 + int((others > scores[writer]).sum()), float(scores[writer] - others.max())
 
-def piece_words(text_words: int) -> int:
-    """The length of the pieces every candidate is learnt from: the text's, within :data:`PIECE_WORDS`."""
-    return int(np.clip(text_words, *PIECE_WORDS))
-
-
-def _statements(text_words: int, known_words: int, attackers: Sequence[str]) -> tuple[list[str], list[str]]:
-    """(statements, attackers that can run) for this much text."""
-    statements = []
-    if text_words < MIN_TEXT_WORDS:
-        statements.append(f"The text has {text_words} words; below {MIN_TEXT_WORDS} no attacker here can tell a "
-                          "style apart, so no number is given. A short text is not safe for that: it only cannot be "
-                          "measured.")
-        return statements, []
-    runnable = [a for a in attackers if known_words >= MIN_KNOWN_WORDS.get(a, 500)]
-    for name in attackers:
-        if name not in runnable:
-            statements.append(f"{name} needs {MIN_KNOWN_WORDS.get(name, 500)} words of known writing, you gave "
-                              f"{known_words}: left out.")
-    if not runnable:
-        statements.append(f"With {known_words} words of known writing no attacker here is reliable: add more of "
-                          "your writing (2,000 words or more) for a measured answer.")
-    elif known_words < 2000:
-        statements.append(f"With {known_words} words of known writing the attackers are weaker than one holding "
-                          "more of your writing would be: the risk may be understated.")
-    return statements, runnable
-
 
 def _statements(text_words: int, known_words: int, attackers: Sequence[str]) -> tuple[list[str], list[str]]:
     """(statements, attackers that can run) for this much text."""
