@@ -356,6 +356,7 @@ class CheckSession:
         self.fits = 0  # attackers fitted (the rewrite step reuses the check's; tests count them)
         self.result: CheckResult | None = None
         self._rewritten_writer: dict = {}
+        self._places: dict = {}  # family -> ({column name: column}, the writer's and the others' sums): rates
 
     # --- the candidates ---------------------------------------------------------------------------------------
 
@@ -510,16 +511,17 @@ class CheckSession:
     def rates(self, family: str, keys: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
         """Per 1,000 words: how often the writer's training pieces and the background's (largest set) use each
         of ``keys`` of ``family`` (word counts from the ``words`` family)."""
-        candidates = self.sets[-1]
-        own = [run for run, label in zip(candidates.train, candidates.labels) if label == WRITER]
-        others = [run for run, label in zip(candidates.train, candidates.labels) if label != WRITER]
-        out = []
-        for runs in (own, others):
-            counts = self.matrix.pieces([[row for run in runs for row in run]], [family, "words"])
-            words = max(float(counts["words"].sum()), 1.0)
-            place = {k: j for j, k in enumerate(self.matrix.vocabulary[family])}
-            row = counts[family].toarray()[0]
-            out.append(np.asarray([1000 * row[place[k]] / words if k in place else 0.0 for k in keys]))
+        if family not in self._places:
+            candidates = self.sets[-1]
+            own = [row for run, label in zip(candidates.train, candidates.labels) if label == WRITER for row in run]
+            others = [row for run, label in zip(candidates.train, candidates.labels) if label != WRITER for row in run]
+            sums = []
+            for rows in (own, others):
+                counts = self.matrix.pieces([rows], [family, "words"])
+                sums.append((counts[family].toarray()[0], max(float(counts["words"].sum()), 1.0)))
+            self._places[family] = ({k: j for j, k in enumerate(self.matrix.vocabulary[family])}, sums)
+        place, sums = self._places[family]
+        out = [np.asarray([1000 * row[place[k]] / words if k in place else 0.0 for k in keys]) for row, words in sums]
         return out[0], out[1]
 
     # --- rewrites ---------------------------------------------------------------------------------------------
