@@ -1,5 +1,6 @@
 """Screenshots of the check's web page for the docs (docs/results/check/page-*.png): a real blogger of the staged
-sample pastes a post and their earlier posts, checks, rewrites with a method, copies the rewrite.
+sample (left out of the background) pastes a post and their earlier posts, checks, looks at where the evidence
+is and applies the automatic faithful edits in the editor, rewrites with a method, copies the rewrite.
 
   AUTHORGUARD_DATA=../shared/data python scripts/check/screenshots.py --method synonyms -o docs/results/check
 """
@@ -35,7 +36,7 @@ def main() -> None:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(methods=[args.method]), host="127.0.0.1", port=port,
+    server = uvicorn.Server(uvicorn.Config(create_app(methods=[args.method], background=pool.without([writer])), host="127.0.0.1", port=port,
                                            log_level="warning"))
     threading.Thread(target=server.run, daemon=True).start()
     while not server.started:
@@ -52,8 +53,15 @@ def main() -> None:
         page.click("#check")
         page.wait_for_selector("#verdict:not(:empty)", timeout=600_000)
         page.screenshot(path=str(args.output / "page-check.png"), full_page=True)
+        page.locator("#evidence li").first.click()
+        page.click("#apply-normalise")
+        page.wait_for_selector("#recheck-state:has-text('checked your edit')", timeout=120_000)
+        page.locator("#marked").scroll_into_view_if_needed()
+        page.screenshot(path=str(args.output / "page-editor.png"), full_page=True)
+        page.fill("#text", text)
         page.click("#rewrite")
-        page.wait_for_selector("#rewrite-summary:not(:empty)", timeout=600_000)
+        page.wait_for_function("document.querySelectorAll('#rewrite-rankings tbody tr').length > 0 && "
+                               "!document.getElementById('rewrite').disabled", timeout=600_000)
         page.click("#copy")
         page.wait_for_selector("#copied:has-text('copied')")
         page.locator("#rewritten").scroll_into_view_if_needed()

@@ -26,16 +26,30 @@ def probabilities(scores: np.ndarray, temperature: float) -> np.ndarray:
     return np.exp(log_softmax(np.asarray(scores, dtype=float) / temperature, axis=1))
 
 
-def fit_temperature(scores: np.ndarray, truth: Sequence[int]) -> float:
-    """The T minimising the mean negative log-likelihood of candidate ``truth[i]`` for text i; ``scores``:
-    (n_texts, n_candidates). Needs at least one text."""
+#: what a temperature is fitted for: the likelihood of every text's true candidate (Guo et al.), or the top
+#: candidate's probability as a forecast of "the top candidate wrote it" (top-label calibration; the many-candidates
+#: profiles' cosines need it: fitted for the likelihood, their top probability understates by ~12 points at 1,000
+#: candidates, docs/results/check.md)
+OBJECTIVES = ("likelihood", "top")
+
+
+def fit_temperature(scores: np.ndarray, truth: Sequence[int], objective: str = "likelihood") -> float:
+    """The T minimising the mean negative log-likelihood of candidate ``truth[i]`` for text i (``"likelihood"``),
+    or of the outcomes "the top candidate is the author" under the top candidate's probability (``"top"``);
+    ``scores``: (n_texts, n_candidates). Needs at least one text."""
     scores = np.asarray(scores, dtype=float)
     truth = np.asarray(truth, dtype=int)
     if scores.ndim != 2 or len(scores) != len(truth) or len(truth) == 0:
         raise InputError(f"fit_temperature: {scores.shape} scores for {len(truth)} true candidates")
+    if objective not in OBJECTIVES:
+        raise InputError(f"fit_temperature: objective {objective!r} is not one of {', '.join(OBJECTIVES)}")
     rows = np.arange(len(truth))
+    correct = scores.argmax(1) == truth
 
     def loss(log_t: float) -> float:
+        if objective == "top":
+            top = np.clip(np.exp(log_softmax(scores / np.exp(log_t), axis=1).max(1)), 1e-12, 1 - 1e-12)
+            return -float(np.mean(np.where(correct, np.log(top), np.log1p(-top))))
         return -float(log_softmax(scores / np.exp(log_t), axis=1)[rows, truth].mean())
 
     return float(np.exp(minimize_scalar(loss, bounds=LOG_T_BOUNDS, method="bounded").x))
@@ -58,7 +72,7 @@ def calibration_error(confidence: Sequence[float], correct: Sequence[bool], bins
 
 
 def cross_fitted(scores: np.ndarray, truth: Sequence[int], rng: np.random.Generator,
-                 folds: int = 2) -> tuple[np.ndarray, np.ndarray]:
+                 folds: int = 2, objective: str = "likelihood") -> tuple[np.ndarray, np.ndarray]:
     """Temperature scaling judged on texts it was not fitted on: T fitted on all folds but one, each held-out
     text's top probability (``confidence``) and whether its top candidate is its author (``correct``), all folds
     pooled. Empty arrays with fewer texts than 2 x folds."""
@@ -70,7 +84,7 @@ def cross_fitted(scores: np.ndarray, truth: Sequence[int], rng: np.random.Genera
     confidence, correct = np.empty(len(truth)), np.empty(len(truth), dtype=bool)
     for fold in range(folds):
         held = fold_of == fold
-        p = probabilities(scores[held], fit_temperature(scores[~held], truth[~held]))
+        p = probabilities(scores[held], fit_temperature(scores[~held], truth[~held], objective))
         confidence[held] = p.max(1)
         correct[held] = p.argmax(1) == truth[held]
     return confidence, correct

@@ -27,7 +27,7 @@ import scipy.sparse as sp
 from authorguard.check.background import GENRES, Background, genre_of, load_background
 from authorguard.check.calibration import calibration_error, cross_fitted, fit_temperature, probabilities
 from authorguard.check.features import AUTHOR_WORDS, BLOCK_WORDS, count_texts, cut_blocks, stack_blocks
-from authorguard.check.models import MODELS, SVM_CANDIDATES, merge_parts
+from authorguard.check.models import MODELS, SVM_CANDIDATES, CosineCentroids, merge_parts
 from authorguard.check.result import AttackerRanking, CheckResult, RewriteCheck
 from authorguard.check.texts import cut_pieces, word_count
 from authorguard.exceptions import InputError
@@ -317,22 +317,44 @@ def _warm_word_tables():
     return thread
 
 
+def _start_workers() -> None:
+    """Start joblib's two worker processes in a thread (~1.5 s of imports each, otherwise on the fitting's path);
+    the fitting's ``Parallel`` reuses them."""
+    import threading
+
+    def start() -> None:
+        from joblib import Parallel, delayed
+
+        try:
+            Parallel(n_jobs=2, backend="loky")(delayed(int)() for _ in range(2))
+        except Exception:  # noqa: BLE001 — the fitting starts them itself then
+            pass
+
+    threading.Thread(target=start, name="authorguard-workers", daemon=True).start()
+
+
 #: from this many candidates the count models are fitted in two worker processes
 PARALLEL_CANDIDATES = 50
 
 
-def calibrate(scores: np.ndarray, classes, names: list, truth: list, seed: int) -> tuple:
+def calibrate(scores: np.ndarray, classes, names: list, truth: list, seed: int, objective: str = "likelihood") -> tuple:
     """(temperature, its cross-fitted calibration error, held-out texts, [[top probability, correct]]) from an
     attacker's scores of the held-out pieces (columns in the order of ``classes``; ``truth``: indices into
-    ``names``)."""
+    ``names``; ``objective``: :data:`~authorguard.check.calibration.OBJECTIVES`)."""
     order = [list(classes).index(n) for n in names]
     scores = scores[:, order]
     truth = np.asarray(truth)
-    temperature = fit_temperature(scores, truth)
-    confidence, correct = cross_fitted(scores, truth, np.random.default_rng(seed))
+    temperature = fit_temperature(scores, truth, objective)
+    confidence, correct = cross_fitted(scores, truth, np.random.default_rng(seed), objective=objective)
     error = calibration_error(confidence, correct) if len(confidence) else float("nan")
     pairs = [[round(float(c), 4), bool(k)] for c, k in zip(confidence, correct)]
     return temperature, error, len(truth), pairs
+
+
+def calibration_objective(model) -> str:
+    """"top" for the many-candidates profiles (:class:`~authorguard.check.models.CosineCentroids`), whose
+    likelihood-fitted temperature leaves the top probability understated; "likelihood" otherwise."""
+    return "top" if isinstance(getattr(model, "model_", None), CosineCentroids) else "likelihood"
 
 
 def fit_count_model(name: str, seed: int, train: dict, labels: list, vocabulary: dict,
@@ -364,6 +386,8 @@ class CheckSession:
         from authorguard.check.features import background_key, pool_features
 
         background, config = self.background, self.config
+        if max(config.sizes) >= PARALLEL_CANDIDATES:
+            _start_workers()  # they import their libraries while this process reads and counts
         pool = background.pool if background.pool is not None else background.authors
         features = pool_features(background_key(background.genre, pool), pool, say=self.say)
         self.features = features
@@ -423,7 +447,7 @@ class CheckSession:
             model = parts[0][1] if parts[0][0] is None else merge_parts([m for _, m in sorted(parts, key=lambda p: p[0])])
             held, candidates = held_of[key]
             self.fitted[key] = (model, calibrate(model.scores(held), model.classes_, candidates.names,
-                                                 candidates.held_labels, config.seed))
+                                                 candidates.held_labels, config.seed, calibration_objective(model)))
         for name, candidates, train, held in local:
             self.say(f"{name}: {len(candidates.names)} candidates")
             model = _fit(_make(name, config.seed), train, candidates.labels, self.matrix.vocabulary)
@@ -445,7 +469,7 @@ class CheckSession:
 
     def _calibrate(self, model, candidates: Candidates, held: _Source) -> tuple:
         return calibrate(_scores(model, held), model.classes_, candidates.names, candidates.held_labels,
-                         self.config.seed)
+                         self.config.seed, calibration_objective(model))
 
     # --- scoring a text ---------------------------------------------------------------------------------------
 
