@@ -58,19 +58,18 @@ def main() -> None:
         page.click("#check")
         page.wait_for_selector("#verdict:not(:empty)", timeout=600_000)
         print(f"check (10 and 100 candidates): {time.perf_counter() - start:.1f} s — {page.text_content('#verdict')}")
-        edited = text.replace(",", "")
-        page.fill("#text", edited)
-        page.evaluate("document.getElementById('recheck-state').textContent = ''")
-        start = time.perf_counter()
-        page.click("#recheck")
-        page.wait_for_selector("#recheck-state:has-text('checked your edit')", timeout=120_000)
-        print(f"re-check of an edit: {time.perf_counter() - start:.2f} s (page) — {page.text_content('#recheck-state')}")
+        def rechecked(button: str) -> float:
+            """Seconds from a click to the re-check's answer on the page."""
+            page.evaluate("document.getElementById('recheck-state').textContent = ''")
+            start = time.perf_counter()
+            page.click(button)
+            page.wait_for_selector("#recheck-state:has-text('checked your edit')", timeout=120_000)
+            return time.perf_counter() - start
+
+        page.fill("#text", text.replace(",", ""))
+        print(f"re-check of an edit: {rechecked('#recheck'):.2f} s (page) — {page.text_content('#recheck-state')}")
         page.fill("#text", text)
-        page.evaluate("document.getElementById('recheck-state').textContent = ''")
-        start = time.perf_counter()
-        page.click("#apply-normalise")
-        page.wait_for_selector("#recheck-state:has-text('checked your edit')", timeout=120_000)
-        print(f"automatic faithful edits applied and re-checked: {time.perf_counter() - start:.2f} s")
+        print(f"automatic faithful edits applied and re-checked: {rechecked('#apply-normalise'):.2f} s")
         page.fill("#text", text)
         for run in range(args.rewrites):
             page.evaluate("document.getElementById('rewrite-summary').textContent = ''")

@@ -8,7 +8,6 @@ import pytest
 
 from authorguard.check import CheckConfig, prepare
 from authorguard.check import features as F
-from authorguard.check.background import Background
 
 CONFIG = CheckConfig(sizes=(5, 10), attackers=("char-ngrams", "function-words", "writeprints-text"))
 

@@ -63,8 +63,7 @@ def test_cosine_centroids_score_by_the_profile_nearest_in_angle():
 
 
 def test_a_check_beyond_the_svm_size_uses_the_centroids(habits_world, monkeypatch):
-    from authorguard.check import CheckConfig, prepare
-    from authorguard.check import models
+    from authorguard.check import CheckConfig, models, prepare
 
     known, mine, theirs, background = habits_world
     monkeypatch.setattr(models, "SVM_CANDIDATES", 6)

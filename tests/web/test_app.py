@@ -184,7 +184,8 @@ def test_the_server_survives_a_client_that_leaves_mid_check():
     import threading
 
     import httpx
-    import uvicorn
+
+    from tests.web.conftest import running_server
 
     release = threading.Event()
 
@@ -193,34 +194,25 @@ def test_the_server_survives_a_client_that_leaves_mid_check():
         return {"done": True}
 
     app = create_app(work=slow, methods=[])
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    while not server.started:
-        time.sleep(0.05)
-    try:
-        body = b'{"text": "a text", "known": "x"}'
-        with socket.create_connection(("127.0.0.1", port)) as client:  # starts a check, leaves without an answer
-            client.sendall(b"POST /api/check HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                           b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
-        base = f"http://127.0.0.1:{port}"
-        for _ in range(50):
-            if app.state.runner.busy():
-                break
-            time.sleep(0.05)
-        second = httpx.post(f"{base}/api/check", json={"text": "b", "known": "x"})
-        assert second.status_code == 409 and "wait for it" in second.json()["detail"]  # refused, with a message
-        release.set()
-        for _ in range(100):
-            if not app.state.runner.busy():
-                break
-            time.sleep(0.05)
-        job = _wait(httpx.Client(base_url=base), httpx.post(f"{base}/api/check", json={"text": "c", "known": "x"}).json()["job"])
-        assert job["state"] == "done"
-    finally:
-        release.set()
-        server.should_exit = True
-        thread.join(timeout=10)
+    with running_server(app) as base:
+        try:
+            body = b'{"text": "a text", "known": "x"}'
+            port = int(base.rsplit(":", 1)[1])
+            with socket.create_connection(("127.0.0.1", port)) as client:  # starts a check, leaves without an answer
+                client.sendall(b"POST /api/check HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                               b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
+            for _ in range(50):
+                if app.state.runner.busy():
+                    break
+                time.sleep(0.05)
+            second = httpx.post(f"{base}/api/check", json={"text": "b", "known": "x"})
+            assert second.status_code == 409 and "wait for it" in second.json()["detail"]  # refused, with a message
+            release.set()
+            for _ in range(100):
+                if not app.state.runner.busy():
+                    break
+                time.sleep(0.05)
+            job_id = httpx.post(f"{base}/api/check", json={"text": "c", "known": "x"}).json()["job"]
+            assert _wait(httpx.Client(base_url=base), job_id)["state"] == "done"
+        finally:
+            release.set()

@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-import socket
-import threading
-import time
-
 import pytest
 
 pytest.importorskip("fastapi")
@@ -19,23 +15,10 @@ pytestmark = pytest.mark.skipif(find_chromium() is None, reason="headless Chromi
 
 @pytest.fixture()
 def server(habits_world):
-    import uvicorn
+    from tests.web.conftest import running_server
 
-    background = habits_world[3]
-    app = create_app(background=background, methods=["dropout(rate=0.4)"])
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    instance = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=instance.run, daemon=True)
-    thread.start()
-    for _ in range(100):
-        if instance.started:
-            break
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    instance.should_exit = True
-    thread.join(timeout=10)
+    with running_server(create_app(background=habits_world[3], methods=["dropout(rate=0.4)"])) as url:
+        yield url
 
 
 def test_paste_check_rewrite_copy(server, habits_world, tmp_path):

@@ -25,9 +25,25 @@ import numpy as np
 import scipy.sparse as sp
 
 from authorguard.check.background import GENRES, Background, genre_of, load_background
-from authorguard.check.calibration import calibration_error, cross_fitted, fit_temperature, probabilities
-from authorguard.check.features import AUTHOR_WORDS, BLOCK_WORDS, count_texts, cut_blocks, stack_blocks
-from authorguard.check.models import MODELS, SVM_CANDIDATES, CosineCentroids, merge_parts
+from authorguard.check.calibration import (
+    calibration_error,
+    cross_fitted,
+    fit_temperature,
+    probabilities,
+)
+from authorguard.check.features import (
+    AUTHOR_WORDS,
+    BLOCK_WORDS,
+    count_texts,
+    cut_blocks,
+    stack_blocks,
+)
+from authorguard.check.models import (
+    MODELS,
+    SVM_CANDIDATES,
+    CosineCentroids,
+    merge_parts,
+)
 from authorguard.check.result import AttackerRanking, CheckResult, RewriteCheck
 from authorguard.check.texts import cut_pieces, word_count
 from authorguard.exceptions import InputError
@@ -317,22 +333,6 @@ def _warm_word_tables():
     return thread
 
 
-def _start_workers() -> None:
-    """Start joblib's two worker processes in a thread (~1.5 s of imports each, otherwise on the fitting's path);
-    the fitting's ``Parallel`` reuses them."""
-    import threading
-
-    def start() -> None:
-        from joblib import Parallel, delayed
-
-        try:
-            Parallel(n_jobs=2, backend="loky")(delayed(int)() for _ in range(2))
-        except Exception:  # noqa: BLE001 — the fitting starts them itself then
-            pass
-
-    threading.Thread(target=start, name="authorguard-workers", daemon=True).start()
-
-
 #: from this many candidates the count models are fitted in two worker processes
 PARALLEL_CANDIDATES = 50
 
@@ -386,8 +386,6 @@ class CheckSession:
         from authorguard.check.features import background_key, pool_features
 
         background, config = self.background, self.config
-        if max(config.sizes) >= PARALLEL_CANDIDATES:
-            _start_workers()  # they import their libraries while this process reads and counts
         pool = background.pool if background.pool is not None else background.authors
         features = pool_features(background_key(background.genre, pool), pool, say=self.say)
         self.features = features
@@ -579,7 +577,7 @@ class CheckSession:
         fidelity = FidelityMeter(n_process=1).score([self.text], [output])[0]
         self.say(f"{name}: fidelity {fidelity.verdict}")
         if shown is not None:
-            shown({"method": name, "text": output, "status": status["status"], "meaning": meaning if meaning == meaning else None,
+            shown({"method": name, "text": output, "status": status["status"], "meaning": None if np.isnan(meaning) else meaning,
                    "fidelity": fidelity.verdict, "fidelity_reason": fidelity.reason})
         source = self._text_source(output)
         rankings = [self._ranking(key, model, source) for key, (model, _) in self.fitted.items()]
