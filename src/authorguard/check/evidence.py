@@ -114,8 +114,8 @@ def advice(kind: str, feature: str) -> str:
 
     core = feature.strip() or feature
     edited = normalise(core) if core.strip() else core
-    if edited[1:] == core[1:] and edited[:1].lower() == core[:1].lower():
-        edited = core  # a word alone reads as a sentence start: its capital is not an edit of the word
+    if core[:1].islower() and edited[:1].isupper():
+        edited = edited[:1].lower() + edited[1:]  # a word alone reads as a sentence start: no capital for it
     if kind == "function word":
         return ("the rate is what counts, not the word: rephrasing a sentence or two that use it (or could) moves it")
     if edited != core:
@@ -124,7 +124,10 @@ def advice(kind: str, feature: str) -> str:
         from authorguard.text.resources import wordnet
         from authorguard.text.views import canonical_word
 
-        common = canonical_word(wordnet().morphy(core.lower()) or core.lower())  # "kids" -> "kid" -> "child"
+        lemma = wordnet().morphy(core.lower()) or core.lower()  # "kids" -> "kid"
+        # a synonym only for a word of one sense: the view's representative ignores senses ("engagement" ->
+        # "battle"), and advice must not change what the writer says
+        common = canonical_word(lemma) if len(wordnet().synsets(lemma)) == 1 else None
         if common and common != core.lower():
             return f"a common word for it: “{common}” — or rephrase where it appears, unless it is what you mean"
         return "rephrase where it appears, unless it is a name or the topic itself (then it stays)"
