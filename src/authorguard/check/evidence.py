@@ -134,21 +134,21 @@ def advice(kind: str, feature: str) -> str:
     return "vary it or write it the common way where the meaning allows"
 
 
-def read_evidence(model, session, text: str, writer: int, rival: int, most: int) -> list[Evidence]:
-    """The evidence of one fitted count model (:mod:`authorguard.check.models`) for ``text``: its largest terms
-    in plain words, each with where it occurs, how often the writer and the others use it, and what to do."""
-    from authorguard.check.features import count_texts
+def read_evidence(model, session, text: str, counts: dict, writer: int, rival: int, most: int) -> list[Evidence]:
+    """The evidence of one fitted count model (:mod:`authorguard.check.models`) for ``text`` (``counts``: its
+    counts, one row per family): its largest terms in plain words, each with where it occurs, how often the writer
+    and the others use it, and what to do."""
+    from authorguard.check.texts import word_count
 
     if not hasattr(model.model_, "coef_") or model.name not in READERS:
         return []
-    counts = count_texts(session.matrix, [text], model.families)
     terms, names = model.terms(counts, writer, rival)
     items = READERS[model.name](terms, names, text, most)
     out = []
     for kind, feature, share, count in items:
         family, key = ("words", feature.lower()) if kind != "punctuation and spacing" else ("char", feature)
         known, others = session.rates(family, [key])
-        words = max(len(text.split()), 1)
+        words = max(word_count(text), 1)
         out.append(Evidence(model.name, kind, feature, share, count, spans_of(kind, feature, text),
                             1000 * count / words, float(known[0]), float(others[0]), advice(kind, feature)))
     return out

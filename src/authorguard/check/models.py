@@ -17,6 +17,7 @@ rival's), with the feature's name, which is what the evidence reads.
 from __future__ import annotations
 
 import string
+from abc import ABC, abstractmethod
 from collections.abc import Sequence
 
 import numpy as np
@@ -95,7 +96,7 @@ def _classifier(n_classes: int, seed: int):
     return CosineCentroids()
 
 
-class CountModel:
+class CountModel(ABC):
     """Base: ``families`` read; ``fit`` prepares features (``_prepare``) then the classifier."""
 
     name = ""
@@ -130,11 +131,14 @@ class CountModel:
         self.classes_ = self.model_.classes_
         return self
 
+    @abstractmethod
     def _prepare(self, counts: dict, vocabulary: dict):
-        raise NotImplementedError
+        """Fit what the features need on the training ``counts`` (columns kept, idf, means, ranked groups) and
+        return the training pieces' features."""
 
+    @abstractmethod
     def features(self, counts: dict):
-        raise NotImplementedError
+        """The features of ``counts``' pieces, (n_pieces, n_features), as the classifier reads them."""
 
     def scores(self, counts: dict) -> np.ndarray:
         return estimator_scores(self.model_, self.features(counts))

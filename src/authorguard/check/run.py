@@ -519,15 +519,18 @@ class CheckSession:
             self._warming.join()
             self._warming = None
         largest = len(self.sets[-1].names) if self.fitted else 0
+        # the evidence reads the whole text: the ranking's source when it is the whole text (up to 500 words)
+        whole = source if source.runs is None and source.texts() == [text] else _Source(self, texts=[text])
         out = []
         for (name, size), (model, _) in self.fitted.items():
             if size != largest or self.config.evidence == 0 or name not in MODELS:
                 continue
-            scores = _scores(model, _Source(self, texts=[text])).ravel()
+            counts = whole.counts(model.families)
+            scores = model.scores(counts).ravel()
             classes = list(model.classes_)
             writer = classes.index(WRITER)
             rival = int(np.argmax(np.where(np.arange(len(classes)) == writer, -np.inf, scores)))
-            out.extend(read_evidence(model, self, text, writer, rival, self.config.evidence))
+            out.extend(read_evidence(model, self, text, counts, writer, rival, self.config.evidence))
         return out
 
     def rates(self, family: str, keys: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
