@@ -122,18 +122,8 @@ def _pos_keys(text: str) -> list[str]:
     from authorguard.text.resources import pos_tagger
 
     tokens = TOKEN.findall(text)
-    tags = [tag for _, tag in _tagger(pos_tagger).tag(tokens)] if tokens else []
+    tags = [tag for _, tag in pos_tagger().tag(tokens)] if tokens else []  # pos_tagger() is loaded once
     return _ngram_keys(tags, (1, 2, 3))
-
-
-_TAGGER = None
-
-
-def _tagger(make):
-    global _TAGGER
-    if _TAGGER is None:
-        _TAGGER = make()
-    return _TAGGER
 
 
 _CHAR_ANALYZER = None
