@@ -50,8 +50,13 @@ def measure(command: list[str], threads: int | None = None) -> dict:
     if process.returncode != 0:
         raise RuntimeError(f"{' '.join(command)} failed with status {process.returncode}")
     summary = json.loads(process.stdout.read())
-    return {"seconds": seconds, "records": summary["records_out"], "records_per_s": summary["records_out"] / seconds,
-            "peak_rss_tree_mib": peak_tree, "peak_rss_largest_process_mib": peak_single}
+    return {
+        "seconds": seconds,
+        "records": summary["records_out"],
+        "records_per_s": summary["records_out"] / seconds,
+        "peak_rss_tree_mib": peak_tree,
+        "peak_rss_largest_process_mib": peak_single,
+    }
 
 
 def main() -> None:
@@ -60,7 +65,9 @@ def main() -> None:
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--shard-size", type=int, default=10_000)
     parser.add_argument("--skip-local", action="store_true")
-    parser.add_argument("--local-threads", type=int, nargs="+", default=[], help="local engine on the xN input with these thread counts")
+    parser.add_argument(
+        "--local-threads", type=int, nargs="+", default=[], help="local engine on the xN input with these thread counts"
+    )
     args = parser.parse_args()
     from syntf_speed import machine
 
@@ -70,8 +77,19 @@ def main() -> None:
         inputs = {1: scratch / "news-x1.jsonl", args.replicas: scratch / f"news-x{args.replicas}.jsonl"}
         for replicas, path in inputs.items():
             print(f"input x{replicas}: {write_input(path, replicas)} records, {path.stat().st_size / 2**20:.0f} MiB")
-        base = [sys.executable, "-m", "authorguard.cli.app", "anonymize", "--method", "syntf", "--seed", "0",
-                "--shard-size", str(args.shard_size), "--json"]
+        base = [
+            sys.executable,
+            "-m",
+            "authorguard.cli.app",
+            "anonymize",
+            "--method",
+            "syntf",
+            "--seed",
+            "0",
+            "--shard-size",
+            str(args.shard_size),
+            "--json",
+        ]
         # (engine, Ray workers, replicas, kernel threads of the local engine or None for all cores)
         runs = [] if args.skip_local else [("local", 1, 1, None), ("local", 1, args.replicas, None)]
         runs += [("local", 1, args.replicas, threads) for threads in args.local_threads]
@@ -82,8 +100,19 @@ def main() -> None:
             if engine == "ray":
                 command += ["--workers", str(workers)]
             result = measure(command, threads)
-            print(json.dumps({"engine": engine, "workers": workers, "threads": threads or "all", "replicas": replicas,
-                              **{k: round(v, 1) if isinstance(v, float) else v for k, v in result.items()}}), flush=True)
+            print(
+                json.dumps(
+                    {
+                        "engine": engine,
+                        "workers": workers,
+                        "threads": threads or "all",
+                        "replicas": replicas,
+                        **{k: round(v, 1) if isinstance(v, float) else v for k, v in result.items()},
+                    }
+                ),
+                flush=True,
+            )
+
 
 if __name__ == "__main__":
     main()

@@ -42,9 +42,22 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         folder = Path(folder)
         source = folder / "in.jsonl"
-        source.write_text("".join(json.dumps({"id": i, "text": t}) + "\n" for i, t in enumerate(texts)), encoding="utf-8")
-        command = [sys.executable, "-m", "authorguard.cli.app", "obfuscate", str(source), "-o", str(folder / "out.jsonl"),
-                   "--method", args.method, "--seed", "0"]
+        source.write_text(
+            "".join(json.dumps({"id": i, "text": t}) + "\n" for i, t in enumerate(texts)), encoding="utf-8"
+        )
+        command = [
+            sys.executable,
+            "-m",
+            "authorguard.cli.app",
+            "obfuscate",
+            str(source),
+            "-o",
+            str(folder / "out.jsonl"),
+            "--method",
+            args.method,
+            "--seed",
+            "0",
+        ]
         if args.level:
             (folder / "params.toml").write_text(f'level = "{args.level}"\n', encoding="utf-8")
             command += ["--config", str(folder / "params.toml")]
@@ -57,11 +70,13 @@ def main() -> None:
     written = sum(len((r["text"] or "").split()) for r in rows)  # a withheld record has no text
     statuses = {s: sum(r["release_status"] == s for r in rows) for s in ("rewritten", "view", "kept", "withheld")}
     fidelity = {v: sum(r.get("fidelity") == v for r in rows) for v in ("faithful", "partial", "changed", None)}
-    print(f"{args.method}{' level ' + args.level if args.level else ''}: {len(texts)} paragraphs of {args.words} words; "
-          f"{written} output words; first run {seconds[0]:.1f} s, second run {seconds[1]:.1f} s = "
-          f"{written / seconds[1]:.1f} output words/s (whole command, model loading included); statuses {statuses}; "
-          f"fidelity (meter) {fidelity}; "
-          f"{os.cpu_count()} CPUs")
+    print(
+        f"{args.method}{' level ' + args.level if args.level else ''}: {len(texts)} paragraphs of {args.words} words; "
+        f"{written} output words; first run {seconds[0]:.1f} s, second run {seconds[1]:.1f} s = "
+        f"{written / seconds[1]:.1f} output words/s (whole command, model loading included); statuses {statuses}; "
+        f"fidelity (meter) {fidelity}; "
+        f"{os.cpu_count()} CPUs"
+    )
 
 
 if __name__ == "__main__":

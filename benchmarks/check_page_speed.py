@@ -58,6 +58,7 @@ def main() -> None:
         page.click("#check")
         page.wait_for_selector("#verdict:not(:empty)", timeout=600_000)
         print(f"check (10 and 100 candidates): {time.perf_counter() - start:.1f} s — {page.text_content('#verdict')}")
+
         def rechecked(button: str) -> float:
             """Seconds from a click to the re-check's answer on the page."""
             page.evaluate("document.getElementById('recheck-state').textContent = ''")
@@ -78,11 +79,16 @@ def main() -> None:
             page.click("#rewrite")
             page.wait_for_selector("#rewrite-summary:not(:empty)", timeout=600_000)
             shown = time.perf_counter() - start
-            page.wait_for_function("document.querySelectorAll('#rewrite-rankings tbody tr').length > 0 && "
-                                   "!document.getElementById('rewrite').disabled", timeout=600_000)
-            print(f"rewrite {run + 1} with {args.method}: shown with its fidelity after {shown:.1f} s, re-checked "
-                  f"(static and augmented) after {time.perf_counter() - start:.1f} s — "
-                  f"{page.text_content('#rewrite-summary')[:120]}")
+            page.wait_for_function(
+                "document.querySelectorAll('#rewrite-rankings tbody tr').length > 0 && "
+                "!document.getElementById('rewrite').disabled",
+                timeout=600_000,
+            )
+            print(
+                f"rewrite {run + 1} with {args.method}: shown with its fidelity after {shown:.1f} s, re-checked "
+                f"(static and augmented) after {time.perf_counter() - start:.1f} s — "
+                f"{page.text_content('#rewrite-summary')[:120]}"
+            )
         browser.close()
     server.should_exit = True
 

@@ -31,8 +31,11 @@ def main() -> None:
     from authorguard.check.texts import cut_pieces, word_count
 
     pool = load_background("blog")
-    writer = next(a for a in sorted(pool.authors)
-                  if sum(word_count(d) for d in pool.authors[a]) >= args.known_words + args.text_words + 100)
+    writer = next(
+        a
+        for a in sorted(pool.authors)
+        if sum(word_count(d) for d in pool.authors[a]) >= args.known_words + args.text_words + 100
+    )
     pieces = cut_pieces(pool.authors[writer], args.text_words, limit=args.known_words + args.text_words)
     with tempfile.TemporaryDirectory() as folder:
         root = Path(folder)
@@ -41,16 +44,31 @@ def main() -> None:
         for i, piece in enumerate(pieces[:-1]):
             (known / f"{i}.txt").write_text(piece)
         (root / "text.txt").write_text(pieces[-1])
-        command = [sys.executable, "-m", "authorguard.cli.app", "check", str(root / "text.txt"), "--known", str(known),
-                   "--genre", "blog", "--sizes", args.sizes] + [f"--attacker={a}" for a in args.attacker]
-        shape = (f"text {word_count(pieces[-1])} words, known {sum(word_count(p) for p in pieces[:-1])} words, sizes "
-                 f"{args.sizes}, blogger {writer}")
+        command = [
+            sys.executable,
+            "-m",
+            "authorguard.cli.app",
+            "check",
+            str(root / "text.txt"),
+            "--known",
+            str(known),
+            "--genre",
+            "blog",
+            "--sizes",
+            args.sizes,
+        ] + [f"--attacker={a}" for a in args.attacker]
+        shape = (
+            f"text {word_count(pieces[-1])} words, known {sum(word_count(p) for p in pieces[:-1])} words, sizes "
+            f"{args.sizes}, blogger {writer}"
+        )
         if args.cold:
             environment = dict(os.environ, AUTHORGUARD_CACHE=str(root / "cache"))
             start = time.perf_counter()
             subprocess.run(command, check=True, capture_output=True, env=environment)
-            print(f"cold run (empty cache: pool and features built): {time.perf_counter() - start:.1f} s ({shape})",
-                  flush=True)
+            print(
+                f"cold run (empty cache: pool and features built): {time.perf_counter() - start:.1f} s ({shape})",
+                flush=True,
+            )
         for run in range(args.runs):
             start = time.perf_counter()
             done = subprocess.run(command, check=True, capture_output=True, text=True)

@@ -29,8 +29,9 @@ def main() -> None:
 
     from bottleneck_throughput import paragraphs
 
-    from authorguard.generation import NucleusSampler, constraints as constraint_module
+    from authorguard.generation import NucleusSampler
     from authorguard.generation import batched as batched_module
+    from authorguard.generation import constraints as constraint_module
     from authorguard.neural.realiser.constrained import ViewPlans
     from authorguard.neural.realiser.model import PACKAGED_ROLES, Realiser, chunk_views_with_edges
     from authorguard.text.views import roles_view
@@ -39,14 +40,22 @@ def main() -> None:
     texts = paragraphs(args.paragraphs, 90)
     chunks, edges = chunk_views_with_edges([roles_view(t) for t in texts], realiser.config.max_view_words)
     tokenizer = realiser.loader.tokenizer
-    prompts = [tokenizer.apply_chat_template(realiser.config.messages("ordered", c.text), tokenize=False,
-                                             add_generation_prompt=True) for c in chunks]
+    prompts = [
+        tokenizer.apply_chat_template(
+            realiser.config.messages("ordered", c.text), tokenize=False, add_generation_prompt=True
+        )
+        for c in chunks
+    ]
     engine = realiser.loader.engine("batched")
     sampler = NucleusSampler(0.7, 0.95)
     engine.generate(prompts[:8], max_new_tokens=8, sampler=sampler, seed=0, batch_size=8)  # warm-up
 
     spent = {"mask": 0.0, "allowed": 0.0, "advance": 0.0, "walks": 0}
-    masked, allowed, advance = batched_module.masked_logits, constraint_module.WordPlan.allowed, constraint_module.OrderedWords.advance
+    masked, allowed, advance = (
+        batched_module.masked_logits,
+        constraint_module.WordPlan.allowed,
+        constraint_module.OrderedWords.advance,
+    )
 
     def timed_mask(*a, **k):
         started = time.perf_counter()
@@ -76,19 +85,36 @@ def main() -> None:
     constraint_module.OrderedWords.advance = timed_advance
     plans = ViewPlans("roles", tokenizer, {c.text: e for c, e in zip(chunks, edges)})
     limit = realiser.config.max_new_tokens
-    constrained = engine.generate(prompts, max_new_tokens=limit, sampler=sampler, seed=0, batch_size=args.batch_size,
-                                  constraints=plans.constraints([c.text for c in chunks]))
+    constrained = engine.generate(
+        prompts,
+        max_new_tokens=limit,
+        sampler=sampler,
+        seed=0,
+        batch_size=args.batch_size,
+        constraints=plans.constraints([c.text for c in chunks]),
+    )
     free = engine.generate(prompts, max_new_tokens=limit, sampler=sampler, seed=0, batch_size=args.batch_size)
     inside = spent["mask"] + spent["advance"]  # the mask includes the trie walks (allowed() is called from it)
     finished = sum(1 for ids in constrained.token_ids if ids and ids[-1] == tokenizer.eos_token_id)
     result = {
-        "paragraphs": len(texts), "chunks": len(chunks), "batch_size": args.batch_size,
-        "constrained": {"seconds": round(constrained.seconds, 1), "new_tokens": sum(constrained.new_tokens),
-                        "tokens_per_second": round(constrained.tokens_per_second, 1), "finished_within_limit": finished},
-        "free": {"seconds": round(free.seconds, 1), "new_tokens": sum(free.new_tokens),
-                 "tokens_per_second": round(free.tokens_per_second, 1)},
-        "constraint_seconds": round(inside, 2), "of_which_trie_walks": round(spent["allowed"], 2),
-        "states_walked": spent["walks"], "constraint_share_of_constrained_run": round(inside / constrained.seconds, 3),
+        "paragraphs": len(texts),
+        "chunks": len(chunks),
+        "batch_size": args.batch_size,
+        "constrained": {
+            "seconds": round(constrained.seconds, 1),
+            "new_tokens": sum(constrained.new_tokens),
+            "tokens_per_second": round(constrained.tokens_per_second, 1),
+            "finished_within_limit": finished,
+        },
+        "free": {
+            "seconds": round(free.seconds, 1),
+            "new_tokens": sum(free.new_tokens),
+            "tokens_per_second": round(free.tokens_per_second, 1),
+        },
+        "constraint_seconds": round(inside, 2),
+        "of_which_trie_walks": round(spent["allowed"], 2),
+        "states_walked": spent["walks"],
+        "constraint_share_of_constrained_run": round(inside / constrained.seconds, 3),
         "ms_per_walk": round(1000 * spent["allowed"] / max(spent["walks"], 1), 2),
     }
     print(json.dumps(result, indent=2))

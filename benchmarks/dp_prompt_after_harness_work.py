@@ -24,7 +24,8 @@ from authorguard.registry import methods
 
 
 def main(path: str, steps: list[str]) -> None:
-    rows = [json.loads(line) for line in open(path, encoding="utf-8")]
+    with open(path, encoding="utf-8") as handle:
+        rows = [json.loads(line) for line in handle]
     pick = np.random.default_rng(0).choice(len(rows), 200, replace=False)
     texts, authors = [rows[i]["text"] for i in pick], [rows[i]["author"] for i in pick]
     sample = texts[:48]
@@ -47,8 +48,9 @@ def main(path: str, steps: list[str]) -> None:
             syntf.fit_transform(texts)
             syntf.privacy_report()
         else:
-            make_attacker(step, "svm", 0).evaluate(Release.from_texts(texts[:150]), authors[:150],
-                                                   Release.from_texts(texts[150:]), authors[150:])
+            make_attacker(step, "svm", 0).evaluate(
+                Release.from_texts(texts[:150]), authors[:150], Release.from_texts(texts[150:]), authors[150:]
+            )
         print(f"{step}: {time.time() - started:.1f} s", flush=True)
         time_dp_prompt(f"after {step}")
 

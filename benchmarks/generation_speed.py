@@ -48,7 +48,7 @@ def prompts_and_chunks(n: int, offset: int = 0):
     texts = [t for t, s in zip(corpus.texts, corpus.splits) if s == "test"]
     count = lambda text: len(tokenizer(text, add_special_tokens=False)["input_ids"])  # noqa: E731
     chunks = [c.text for c in chunk_documents(texts[:1000], count, policy.max_chunk_tokens) if len(c.text.split()) >= 5]
-    chunks = chunks[offset:offset + n]
+    chunks = chunks[offset : offset + n]
     return [render_prompt(tokenizer, policy.instruction, c) for c in chunks], chunks
 
 
@@ -80,13 +80,33 @@ def one(engine: str, batch_size: int, n: int, sample: bool = True, offset: int =
     else:
         built = loader.engine(engine)
     setup = time.perf_counter() - started
-    out = generate(None, None, prompts, max_new_tokens=128, seed=0, sample=sample, temperature=0.7, top_p=0.95,
-                   batch_size=batch_size, engine=built)
+    out = generate(
+        None,
+        None,
+        prompts,
+        max_new_tokens=128,
+        seed=0,
+        sample=sample,
+        temperature=0.7,
+        top_p=0.95,
+        batch_size=batch_size,
+        engine=built,
+    )
     tokens = sum(out.new_tokens)
-    return {"engine": engine, "batch_size": batch_size, "prompts": len(prompts), "new_tokens": tokens,
-            "seconds": out.seconds, "tokens_per_second": tokens / out.seconds, "ms_per_token": 1000 * out.seconds / tokens,
-            "setup_seconds": setup, "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
-            "dtype": getattr(built, "dtype", "float32"), "token_ids": out.token_ids, "texts": out.texts}
+    return {
+        "engine": engine,
+        "batch_size": batch_size,
+        "prompts": len(prompts),
+        "new_tokens": tokens,
+        "seconds": out.seconds,
+        "tokens_per_second": tokens / out.seconds,
+        "ms_per_token": 1000 * out.seconds / tokens,
+        "setup_seconds": setup,
+        "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        "dtype": getattr(built, "dtype", "float32"),
+        "token_ids": out.token_ids,
+        "texts": out.texts,
+    }
 
 
 def run_child(engine: str, batch_size: int, n: int, sample: bool = True, offset: int = 0) -> dict:
@@ -101,10 +121,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--prompts", type=int, default=200)
     parser.add_argument("--batch-sizes", default="1,8,32")
-    parser.add_argument("--engines", default="torch,batched", help="Engines to time (the speed-up row needs both "
-                        "torch and batched); batched-float32 = the batched engine in float32, as PPO rollouts use it.")
-    parser.add_argument("--batch1-prompts", type=int, default=24, help="Prompts at batch size 1 (the torch path "
-                        "writes ~20 tokens/s there: all 200 would take ~15 minutes).")
+    parser.add_argument(
+        "--engines",
+        default="torch,batched",
+        help="Engines to time (the speed-up row needs both "
+        "torch and batched); batched-float32 = the batched engine in float32, as PPO rollouts use it.",
+    )
+    parser.add_argument(
+        "--batch1-prompts",
+        type=int,
+        default=24,
+        help="Prompts at batch size 1 (the torch path writes ~20 tokens/s there: all 200 would take ~15 minutes).",
+    )
     parser.add_argument("--quality", action="store_true", help="Also compare greedy outputs and rewards.")
     parser.add_argument("--write-posts", help="Write 200 BAC-10 test posts as JSONL to this file and exit.")
     parser.add_argument("--child", help=argparse.SUPPRESS)
@@ -120,7 +148,9 @@ def main() -> None:
     import torch
 
     print(f"torch {torch.__version__}, {torch.get_num_threads()} threads, {os.cpu_count()} CPUs")
-    print("| engine | precision | batch | prompts | new tokens | tokens/s | ms/token | peak RSS MB | set-up s | share of 600 tok/s |")
+    print(
+        "| engine | precision | batch | prompts | new tokens | tokens/s | ms/token | peak RSS MB | set-up s | share of 600 tok/s |"
+    )
     print("|---|---|---|---|---|---|---|---|---|---|")
     speeds: dict = {}
     for batch_size in [int(b) for b in args.batch_sizes.split(",")]:
@@ -128,12 +158,17 @@ def main() -> None:
         for engine in args.engines.split(","):
             r = run_child(engine, batch_size, n)
             speeds[(engine, batch_size)] = r["tokens_per_second"]
-            print(f"| {engine} | {r['dtype']} | {batch_size} | {r['prompts']} | {r['new_tokens']} | {r['tokens_per_second']:.1f} | "
-                  f"{r['ms_per_token']:.1f} | {r['peak_rss_mb']:.0f} | {r['setup_seconds']:.1f} | "
-                  f"{r['tokens_per_second'] / BOUND_TOKENS_PER_SECOND:.2f} |", flush=True)
+            print(
+                f"| {engine} | {r['dtype']} | {batch_size} | {r['prompts']} | {r['new_tokens']} | {r['tokens_per_second']:.1f} | "
+                f"{r['ms_per_token']:.1f} | {r['peak_rss_mb']:.0f} | {r['setup_seconds']:.1f} | "
+                f"{r['tokens_per_second'] / BOUND_TOKENS_PER_SECOND:.2f} |",
+                flush=True,
+            )
         if ("torch", batch_size) in speeds and ("batched", batch_size) in speeds:
-            print(f"|  | speed-up at batch {batch_size} | | | | {speeds[('batched', batch_size)] / speeds[('torch', batch_size)]:.1f}x | | | | |",
-                  flush=True)
+            print(
+                f"|  | speed-up at batch {batch_size} | | | | {speeds[('batched', batch_size)] / speeds[('torch', batch_size)]:.1f}x | | | | |",
+                flush=True,
+            )
     if args.quality:
         quality(args)
 
@@ -151,15 +186,20 @@ def quality(args) -> None:
     for a, b in zip(greedy["torch"]["token_ids"], greedy["batched"]["token_ids"]):
         prefix = next((k for k, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
         agreement.append(prefix / max(len(a), len(b)))
-    print(f"\ngreedy, 50 prompts: identical outputs {np.mean(same):.2f}; tokens agreeing before the first difference "
-          f"{np.mean(agreement):.2f} of the longer output")
+    print(
+        f"\ngreedy, 50 prompts: identical outputs {np.mean(same):.2f}; tokens agreeing before the first difference "
+        f"{np.mean(agreement):.2f} of the longer output"
+    )
     _, chunks = prompts_and_chunks(100, offset=args.prompts)
     reward = ObfuscationReward(RewardConfig())
     print("\n| engine | prompts | R_util | R_priv | R |\n|---|---|---|---|---|")
     for engine in ("torch", "batched"):
         r = run_child(engine, 16, 100, True, args.prompts)
         scores = reward(chunks, [clean_rewrite(t) for t in r["texts"]])
-        cells = [f"{v.mean():.3f} ± {v.std(ddof=1) / np.sqrt(len(v)):.3f}" for v in (scores.utility, scores.privacy, scores.total)]
+        cells = [
+            f"{v.mean():.3f} ± {v.std(ddof=1) / np.sqrt(len(v)):.3f}"
+            for v in (scores.utility, scores.privacy, scores.total)
+        ]
         print(f"| {engine} | {len(chunks)} | " + " | ".join(cells) + " |", flush=True)
 
 

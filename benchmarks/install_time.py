@@ -30,21 +30,30 @@ def step(name: str, command: list[str], environment: dict) -> None:
     done = subprocess.run(command, cwd=REPO, capture_output=True, text=True, env=environment)
     seconds = time.perf_counter() - started
     last = (done.stderr.strip().splitlines() or done.stdout.strip().splitlines() or [""])[-1]
-    print(f"| {name} | `{' '.join(command[2:] if command[1] == '-m' else command)}` | {seconds:.0f} | {done.returncode} | "
-          f"{last[:80] if done.returncode else ''} |", flush=True)
+    print(
+        f"| {name} | `{' '.join(command[2:] if command[1] == '-m' else command)}` | {seconds:.0f} | {done.returncode} | "
+        f"{last[:80] if done.returncode else ''} |",
+        flush=True,
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--venv", default=None, help="Where to make the virtual environment (default: a temporary folder).")
+    parser.add_argument(
+        "--venv", default=None, help="Where to make the virtual environment (default: a temporary folder)."
+    )
     parser.add_argument("--skip-before", action="store_true", help="Do not time the llama-cpp-python build.")
     args = parser.parse_args()
     root = Path(args.venv or tempfile.mkdtemp(prefix="authorguard-venv-"))
     shutil.rmtree(root, ignore_errors=True)
     subprocess.run([sys.executable, "-m", "venv", str(root)], check=True)
     python = str(root / "bin" / "python")
-    environment = {**os.environ, "PIP_DISABLE_PIP_VERSION_CHECK": "1", "PIP_ROOT_USER_ACTION": "ignore",
-                   "AUTHORGUARD_MODELS": str(root / "models")}
+    environment = {
+        **os.environ,
+        "PIP_DISABLE_PIP_VERSION_CHECK": "1",
+        "PIP_ROOT_USER_ACTION": "ignore",
+        "AUTHORGUARD_MODELS": str(root / "models"),
+    }
     print(f"machine: {platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}; venv {root}")
     print("| step | command | wall s | exit | |")
     print("| --- | --- | --- | --- | --- |")

@@ -26,6 +26,7 @@ def main() -> None:
     import torch
 
     from authorguard import registry
+    from authorguard.generation.reference_lm import load_reference_lm, token_log_likelihoods
     from authorguard.neural.attributor.config import AttributorConfig
     from authorguard.neural.attributor.trainer import FineTunedClassifier
     from authorguard.neural.author_encoder.config import AuthorEncoderConfig
@@ -33,17 +34,20 @@ def main() -> None:
     from authorguard.neural.author_encoder.model import build_network, load_author_encoder
     from authorguard.neural.author_encoder.trainer import contrastive_loss
     from authorguard.neural.chunks import token_windows
-    from authorguard.generation.reference_lm import load_reference_lm, token_log_likelihoods
 
     blogs = registry.datasets.get("blogs")()
     rng = np.random.default_rng(0)
     chosen = [i for i in rng.permutation(len(blogs)) if len(blogs.texts[i].split()) >= 100][: args.texts]
     texts = [blogs.texts[i] for i in chosen]
     authors = [blogs.authors[i] for i in chosen]
-    print(f"{len(texts)} blog posts of >= 100 words; torch {torch.__version__}, {torch.get_num_threads()} threads, "
-          f"{os.cpu_count()} CPUs")
+    print(
+        f"{len(texts)} blog posts of >= 100 words; torch {torch.__version__}, {torch.get_num_threads()} threads, "
+        f"{os.cpu_count()} CPUs"
+    )
 
-    classifier = FineTunedClassifier(AttributorConfig(epochs=1, max_windows=1, max_train_windows=len(texts)), random_state=0)
+    classifier = FineTunedClassifier(
+        AttributorConfig(epochs=1, max_windows=1, max_train_windows=len(texts)), random_state=0
+    )
     labels = [str(hash(a) % 4) for a in authors]  # 4 arbitrary classes: throughput only
     started = time.perf_counter()
     classifier.fit(texts, labels)
@@ -71,7 +75,9 @@ def main() -> None:
         batch_texts, n = sample_batch(pool, config.authors_per_batch, config.texts_per_episode, rng)
         started = time.perf_counter()
         batch = tokenizer(batch_texts, truncation=True, max_length=config.max_tokens, padding=True, return_tensors="pt")
-        loss = contrastive_loss(module(batch["input_ids"], batch["attention_mask"]), n, config.texts_per_episode, config.temperature)
+        loss = contrastive_loss(
+            module(batch["input_ids"], batch["attention_mask"]), n, config.texts_per_episode, config.temperature
+        )
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()
@@ -82,8 +88,10 @@ def main() -> None:
     started = time.perf_counter()
     scores = token_log_likelihoods(texts, model, lm_tokenizer, max_tokens=128, batch_size=8)
     seconds = time.perf_counter() - started
-    print(f"reference LM scoring:   {len(texts) / seconds:6.1f} texts/s, {scores.n_tokens.sum() / seconds:7.0f} tokens/s "
-          f"(<= 128 tokens a text, batch 8, float32)")
+    print(
+        f"reference LM scoring:   {len(texts) / seconds:6.1f} texts/s, {scores.n_tokens.sum() / seconds:7.0f} tokens/s "
+        f"(<= 128 tokens a text, batch 8, float32)"
+    )
 
 
 if __name__ == "__main__":

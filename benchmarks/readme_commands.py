@@ -32,6 +32,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 
+
 def write_posts(folder: Path, count: int = 120) -> Path:
     """``count`` blog posts of 50-400 words (the blog sample's first such posts), as JSONL."""
     source = Path(os.environ.get("AUTHORGUARD_DATA", "../shared/data")) / "blogs" / "blogs_sample.jsonl.gz"
@@ -40,7 +41,9 @@ def write_posts(folder: Path, count: int = 120) -> Path:
         for line in handle:
             row = json.loads(line)
             if 50 < len(row["text"].split()) < 400:
-                rows.append({"id": f"p{len(rows)}", "author": str(row["id"]), "topic": row["topic"], "text": row["text"]})
+                rows.append(
+                    {"id": f"p{len(rows)}", "author": str(row["id"]), "topic": row["topic"], "text": row["text"]}
+                )
                 if len(rows) == count:
                     break
     path = folder / "posts.jsonl"
@@ -71,20 +74,35 @@ def main() -> None:
     posts = write_posts(work)
     shutil.copy(posts, work / "archive" / "posts.jsonl")
     lm = work / "posts-lm.jsonl"
-    lm.write_text("".join(posts.read_text(encoding="utf-8").splitlines(keepends=True)[: args.lm_posts]), encoding="utf-8")
+    lm.write_text(
+        "".join(posts.read_text(encoding="utf-8").splitlines(keepends=True)[: args.lm_posts]), encoding="utf-8"
+    )
     commands = {
         "methods": ["authorguard", "methods"],
         "syntf": ["authorguard", "syntf", "posts.jsonl", "-o", "released.jsonl", "--vocabulary", "embeddings"],
         "synonyms": ["authorguard", "obfuscate", "posts.jsonl", "-o", "rewritten.jsonl", "--method", "synonyms"],
         "tarot": ["authorguard", "obfuscate", "posts-lm.jsonl", "-o", "rewritten-tarot.jsonl", "--method", "tarot"],
         "anonymize": ["authorguard", "anonymize", "--method", "syntf", "archive", "released"],
-        "assess": ["authorguard", "assess", "posts.jsonl", "--author-field", "author", "--label-field", "topic", "-o",
-                   "audit", "--budget-minutes", str(args.budget_minutes)],
+        "assess": [
+            "authorguard",
+            "assess",
+            "posts.jsonl",
+            "--author-field",
+            "author",
+            "--label-field",
+            "topic",
+            "-o",
+            "audit",
+            "--budget-minutes",
+            str(args.budget_minutes),
+        ],
         "demo": ["authorguard", "demo"],
         # the benchmark's README command: hours with every extra; without them it must stop at once, naming them
         "experiment": ["authorguard", "experiment", "run", str(REPO / "configs" / "text-benchmark.toml"), "-o", "tb"],
     }
-    print(f"machine: {platform.machine()}, {os.cpu_count()} CPUs; input: 120 blog posts ({posts.stat().st_size:,} bytes)")
+    print(
+        f"machine: {platform.machine()}, {os.cpu_count()} CPUs; input: 120 blog posts ({posts.stat().st_size:,} bytes)"
+    )
     print("| command | records | wall s | exit | last line |")
     print("| --- | --- | --- | --- | --- |")
     for name, command in commands.items():

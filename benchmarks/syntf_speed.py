@@ -30,7 +30,10 @@ import numpy as np
 def machine() -> str:
     import numba
 
-    cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")), platform.processor())
+    with open("/proc/cpuinfo") as cpuinfo:
+        cpu = next(
+            (line.split(":", 1)[1].strip() for line in cpuinfo if line.startswith("model name")), platform.processor()
+        )
     return f"{cpu}, {os.cpu_count()} cores, numba threads {numba.get_num_threads()}, Python {platform.python_version()}, numpy {np.__version__}"
 
 
@@ -41,7 +44,9 @@ def transform_throughput(n_words: int, max_features: int, reference_words: int, 
     corpus = load_20newsgroups()
     SynTF(n_words=5, vocabulary=["cat", "dog"], random_state=0).fit([]).transform(["cat"])  # load cached kernels
     started = time.perf_counter()
-    model = SynTF(epsilon=69.0, n_words=n_words, bigram_weight=0.3, max_features=max_features, random_state=seed).fit(corpus.texts)
+    model = SynTF(epsilon=69.0, n_words=n_words, bigram_weight=0.3, max_features=max_features, random_state=seed).fit(
+        corpus.texts
+    )
     fitted = time.perf_counter()
     counts = model.term_counts(corpus.texts)
     counted = time.perf_counter()
@@ -63,11 +68,17 @@ def transform_throughput(n_words: int, max_features: int, reference_words: int, 
     per_word_reference = (time.perf_counter() - tick) / reference_words
     per_word_ours = (done - counted) / sampled_words
     return {
-        "documents": len(corpus), "vocabulary_size": L, "n_words": n_words,
-        "fit_s": fitted - started, "term_counts_s": counted - fitted, "synthesize_s": done - counted,
-        "total_s": done - started, "docs_per_s_synthesize": len(corpus) / (done - counted),
+        "documents": len(corpus),
+        "vocabulary_size": L,
+        "n_words": n_words,
+        "fit_s": fitted - started,
+        "term_counts_s": counted - fitted,
+        "synthesize_s": done - counted,
+        "total_s": done - started,
+        "docs_per_s_synthesize": len(corpus) / (done - counted),
         "docs_per_s_total": len(corpus) / (done - started),
-        "us_per_word_ours": 1e6 * per_word_ours, "us_per_word_reference": 1e6 * per_word_reference,
+        "us_per_word_ours": 1e6 * per_word_ours,
+        "us_per_word_reference": 1e6 * per_word_reference,
         "reference_corpus_s_extrapolated": per_word_reference * sampled_words,
         "speedup_per_word": per_word_reference / per_word_ours,
     }
@@ -118,13 +129,20 @@ def loss_child(size: int, implementation: str) -> dict:
     loss = mechanism.loss_per_word() if implementation == "kernels" else _numpy_loss(mechanism)
     seconds = time.perf_counter() - tick
     peak = _rss_kib("VmHWM:")
-    return {"implementation": implementation, "vocabulary_size": mechanism.vocabulary_size, "loss_per_word": loss,
-            "seconds": seconds, "rss_before_mib": before / 1024, "peak_rss_mib": peak / 1024,
-            "peak_increase_mib": (peak - before) / 1024}
+    return {
+        "implementation": implementation,
+        "vocabulary_size": mechanism.vocabulary_size,
+        "loss_per_word": loss,
+        "seconds": seconds,
+        "rss_before_mib": before / 1024,
+        "peak_rss_mib": peak / 1024,
+        "peak_increase_mib": (peak - before) / 1024,
+    }
 
 
-def make_zipf_input(folder: str, dims: list[int], documents: int = 20_000, tokens: int = 120, size: int = 30_000,
-                    seed: int = 0) -> tuple[str, dict[int, str]]:
+def make_zipf_input(
+    folder: str, dims: list[int], documents: int = 20_000, tokens: int = 120, size: int = 30_000, seed: int = 0
+) -> tuple[str, dict[int, str]]:
     """Documents of real English words (GloVe's most frequent alphabetic non-stop words), drawn from a Zipf law
     (p_k ∝ 1/k), and a GloVe-format file of random vectors of each dimension for those words."""
     from authorguard.embeddings.loading import load_word_vectors
@@ -157,16 +175,43 @@ def make_zipf_input(folder: str, dims: list[int], documents: int = 20_000, token
 def whole_process(documents_path: str, vector_file: str, reference_words: int, seed: int) -> dict:
     """Time ``authorguard syntf`` as a user runs it, then the paper's per-word sampling on the same mechanism."""
     output = os.path.join(os.path.dirname(documents_path), "released.jsonl")
-    command = [sys.executable, "-m", "authorguard.cli.app", "syntf", documents_path, "-o", output, "--embeddings", vector_file,
-               "--epsilon", "47.5", "--n-words", "150", "--bigram-weight", "0.3", "--morphology", "orth", "--seed", str(seed), "--json"]
+    command = [
+        sys.executable,
+        "-m",
+        "authorguard.cli.app",
+        "syntf",
+        documents_path,
+        "-o",
+        output,
+        "--embeddings",
+        vector_file,
+        "--epsilon",
+        "47.5",
+        "--n-words",
+        "150",
+        "--bigram-weight",
+        "0.3",
+        "--morphology",
+        "orth",
+        "--seed",
+        str(seed),
+        "--json",
+    ]
     tick = time.perf_counter()
     result = subprocess.run(command, check=True, capture_output=True, text=True)
     wall = time.perf_counter() - tick
     report = json.loads(result.stdout[: result.stdout.rindex("}") + 1])
 
     tick = time.perf_counter()
-    subprocess.run([sys.executable, "-c", "import authorguard.cli.app, authorguard.cli.syntf, authorguard.methods.syntf, "
-                    "authorguard.privacy._kernels"], check=True)
+    subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import authorguard.cli.app, authorguard.cli.syntf, authorguard.methods.syntf, "
+            "authorguard.privacy._kernels",
+        ],
+        check=True,
+    )
     start_up = time.perf_counter() - tick
 
     from pathlib import Path
@@ -185,7 +230,9 @@ def whole_process(documents_path: str, vector_file: str, reference_words: int, s
     tick = time.perf_counter()
     load_word_vectors(vector_file)
     steps["load_vectors_s"] = time.perf_counter() - tick
-    model = SynTF(epsilon=47.5, n_words=150, bigram_weight=0.3, morphology="orth", embeddings=vector_file, random_state=seed)
+    model = SynTF(
+        epsilon=47.5, n_words=150, bigram_weight=0.3, morphology="orth", embeddings=vector_file, random_state=seed
+    )
     tick = time.perf_counter()
     counts = model.fit_term_counts(texts)
     steps["tokenise_and_fit_s"] = time.perf_counter() - tick - steps["load_vectors_s"]  # fit loads the vectors again
@@ -204,9 +251,17 @@ def whole_process(documents_path: str, vector_file: str, reference_words: int, s
         rng.choice(rows.shape[1], p=row)
     per_word = (time.perf_counter() - tick) / reference_words
     reference_s = per_word * 150 * len(texts)
-    return {"dim": model.mechanism_.unit_vectors.shape[1], "documents": len(texts), "vocabulary_size": report["vocabulary_size"],
-            "loss_per_word": report["loss_per_word"], "wall_s": wall, "reference_us_per_word": 1e6 * per_word,
-            "reference_s_extrapolated": reference_s, "speedup_whole_process": reference_s / wall, **steps}
+    return {
+        "dim": model.mechanism_.unit_vectors.shape[1],
+        "documents": len(texts),
+        "vocabulary_size": report["vocabulary_size"],
+        "loss_per_word": report["loss_per_word"],
+        "wall_s": wall,
+        "reference_us_per_word": 1e6 * per_word,
+        "reference_s_extrapolated": reference_s,
+        "speedup_whole_process": reference_s / wall,
+        **steps,
+    }
 
 
 def main() -> None:
@@ -235,14 +290,23 @@ def main() -> None:
             documents, vector_files = make_zipf_input(folder, args.dims, seed=args.seed)
             for dim in args.dims:
                 row = whole_process(documents, vector_files[dim], args.reference_words, args.seed)
-                print("(c) whole process:", json.dumps({k: round(v, 3) if isinstance(v, float) else v for k, v in row.items()}))
+                print(
+                    "(c) whole process:",
+                    json.dumps({k: round(v, 3) if isinstance(v, float) else v for k, v in row.items()}),
+                )
     implementations = ["kernels"] + ([] if args.no_numpy_baseline else ["numpy"])
     for size in args.sizes if "b" in args.parts else []:
         for implementation in implementations:
-            output = subprocess.run([sys.executable, __file__, "--child", str(size), implementation],
-                                    check=True, capture_output=True, text=True).stdout
+            output = subprocess.run(
+                [sys.executable, __file__, "--child", str(size), implementation],
+                check=True,
+                capture_output=True,
+                text=True,
+            ).stdout
             row = json.loads(output.strip().splitlines()[-1])
-            print("(b) exact loss:", json.dumps({k: round(v, 3) if isinstance(v, float) else v for k, v in row.items()}))
+            print(
+                "(b) exact loss:", json.dumps({k: round(v, 3) if isinstance(v, float) else v for k, v in row.items()})
+            )
 
 
 if __name__ == "__main__":

@@ -33,8 +33,13 @@ def main() -> None:
         output = args.output or Path(scratch) / "run"
         command = ["authorguard", "experiment", "run", str(args.config), "-o", str(output), "--restart"]
         started = time.perf_counter()
-        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                                   env={**os.environ, "TRANSFORMERS_VERBOSITY": "error"})
+        process = subprocess.Popen(
+            command,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "TRANSFORMERS_VERBOSITY": "error"},
+        )
         peak_tree, peak_single = wait_sampling_memory(process, interval=0.5)
         seconds = time.perf_counter() - started
         if process.returncode != 0:
@@ -42,9 +47,16 @@ def main() -> None:
         from authorguard.experiments.runner import read_results
 
         frame = read_results(output)
-    print(f"config {args.config.name}: {seconds / 60:.1f} min wall, {os.cpu_count()} CPUs; peak RSS {peak_tree:,.0f} MiB "
-          f"(process tree), {peak_single:,.0f} MiB (largest process)")
-    cells = frame.groupby(["view", "method", "params", "run"])["cell_seconds"].first().groupby(["view", "method", "params"]).sum()
+    print(
+        f"config {args.config.name}: {seconds / 60:.1f} min wall, {os.cpu_count()} CPUs; peak RSS {peak_tree:,.0f} MiB "
+        f"(process tree), {peak_single:,.0f} MiB (largest process)"
+    )
+    cells = (
+        frame.groupby(["view", "method", "params", "run"])["cell_seconds"]
+        .first()
+        .groupby(["view", "method", "params"])
+        .sum()
+    )
     print("cell seconds (summed over runs; cells run n_jobs at a time):")
     for (view, method, params), value in cells.items():
         print(f"  {view:>8} {method:>10} {params:<40} {value:7.0f} s")

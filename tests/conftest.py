@@ -19,8 +19,30 @@ os.environ.setdefault("NLTK_DATA", str(SHARED_DATA / "nltk_data"))
 GLOVE_TOP100K = Path(os.environ["AUTHORGUARD_DATA"]) / "glove" / "glove.6B.50d.top100k.txt.gz"
 
 SMALL_WORDS = [
-    "a", "i", "cat", "cats", "dog", "kitten", "puppy", "car", "truck", "catalog", "democracy", "election", "vote",
-    "banana", "apple", "orange", "running", "run", "god", "atheist", "hockey", "game", "computer", "disk",
+    "a",
+    "i",
+    "cat",
+    "cats",
+    "dog",
+    "kitten",
+    "puppy",
+    "car",
+    "truck",
+    "catalog",
+    "democracy",
+    "election",
+    "vote",
+    "banana",
+    "apple",
+    "orange",
+    "running",
+    "run",
+    "god",
+    "atheist",
+    "hockey",
+    "game",
+    "computer",
+    "disk",
 ]
 
 
@@ -53,7 +75,9 @@ def newsgroups():
 def newsgroups_sample(newsgroups):
     """300 training messages from three newsgroups (seeded)."""
     groups = {"rec.sport.hockey", "sci.space", "talk.religion.misc"}
-    positions = [i for i, (g, s) in enumerate(zip(newsgroups.labels, newsgroups.splits)) if g in groups and s == "train"]
+    positions = [
+        i for i, (g, s) in enumerate(zip(newsgroups.labels, newsgroups.splits)) if g in groups and s == "train"
+    ]
     chosen = np.sort(np.random.default_rng(7).choice(positions, size=300, replace=False))
     return newsgroups.subset(chosen)
 
@@ -80,10 +104,19 @@ def tiny_factory(tokenizer):
     from transformers import LlamaConfig, LlamaForCausalLM
 
     torch.manual_seed(0)
-    config = LlamaConfig(vocab_size=len(tokenizer), hidden_size=32, intermediate_size=64, num_hidden_layers=2,
-                         num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=1024,
-                         bos_token_id=tokenizer.bos_token_id, eos_token_id=tokenizer.eos_token_id,
-                         pad_token_id=tokenizer.pad_token_id, tie_word_embeddings=True)
+    config = LlamaConfig(
+        vocab_size=len(tokenizer),
+        hidden_size=32,
+        intermediate_size=64,
+        num_hidden_layers=2,
+        num_attention_heads=4,
+        num_key_value_heads=2,
+        max_position_embeddings=1024,
+        bos_token_id=tokenizer.bos_token_id,
+        eos_token_id=tokenizer.eos_token_id,
+        pad_token_id=tokenizer.pad_token_id,
+        tie_word_embeddings=True,
+    )
     weights = LlamaForCausalLM(config).state_dict()
 
     def factory():
@@ -96,21 +129,30 @@ def tiny_factory(tokenizer):
 
 
 # -- a tiny realiser (the style bottleneck): the tiny Llama with a LoRA adapter trained a few steps on real views
-REALISER_TEXTS = ["I didn't like the movie, honestly. It was way too long!",
-         "We met Anna in Paris on 3 May. The weather was lovely.",
-         "The kids can't go to school today; they'll stay home.",
-         "My new bike is fast. I ride it to work every morning.",
-         "She never answers my emails. Maybe she is busy with the project.",
-         "Our team won the final game last night. Everyone was so happy.",
-         "Prices went up again this month. We should buy less coffee.",
-         "The garden needs water. Nobody remembered to turn on the sprinkler."]
+REALISER_TEXTS = [
+    "I didn't like the movie, honestly. It was way too long!",
+    "We met Anna in Paris on 3 May. The weather was lovely.",
+    "The kids can't go to school today; they'll stay home.",
+    "My new bike is fast. I ride it to work every morning.",
+    "She never answers my emails. Maybe she is busy with the project.",
+    "Our team won the final game last night. Everyone was so happy.",
+    "Prices went up again this month. We should buy less coffee.",
+    "The garden needs water. Nobody remembered to turn on the sprinkler.",
+]
 
 
 def write_pairs(folder, levels=("content", "lemma", "canonical", "bag")) -> None:
     from authorguard.neural.realiser.data import chunk_view
 
-    rows = [{"level": levels[i % len(levels)], "view": chunk_view(levels[i % len(levels)], t), "text": t,
-             "author": f"test:{i}"} for i, t in enumerate(REALISER_TEXTS * 2)]
+    rows = [
+        {
+            "level": levels[i % len(levels)],
+            "view": chunk_view(levels[i % len(levels)], t),
+            "text": t,
+            "author": f"test:{i}",
+        }
+        for i, t in enumerate(REALISER_TEXTS * 2)
+    ]
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "pairs.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
 
@@ -120,9 +162,17 @@ def tiny_realiser_configs():
     pytest.importorskip("trl")
     from authorguard.neural.realiser.config import RealiserConfig, TrainingConfig
 
-    return (RealiserConfig(max_view_words=12, max_new_tokens=12, lora_rank=4, lora_alpha=8, lora_dropout=0.0,
-                           lora_targets=("q_proj", "v_proj")),
-            TrainingConfig(pairs=12, held_out=4, epochs=3, batch_size=4, learning_rate=5e-3, checkpoint_every=3))
+    return (
+        RealiserConfig(
+            max_view_words=12,
+            max_new_tokens=12,
+            lora_rank=4,
+            lora_alpha=8,
+            lora_dropout=0.0,
+            lora_targets=("q_proj", "v_proj"),
+        ),
+        TrainingConfig(pairs=12, held_out=4, epochs=3, batch_size=4, learning_rate=5e-3, checkpoint_every=3),
+    )
 
 
 @pytest.fixture(scope="session")
@@ -138,11 +188,61 @@ def tiny_realiser(tmp_path_factory, tiny_factory, tiny_realiser_configs):
 
 # The writer's check (tests/check, tests/cli/test_check.py, tests/web): a tiny synthetic world where the answer is
 # known — authors who differ only in their habits.
-HABITS_COMMON = ("the day was long and we went to the shop then came back home to rest before the evening meal with "
-          "friends who talked about work school weather music films and the news of the week").split()
+HABITS_COMMON = [
+    "the",
+    "day",
+    "was",
+    "long",
+    "and",
+    "we",
+    "went",
+    "to",
+    "the",
+    "shop",
+    "then",
+    "came",
+    "back",
+    "home",
+    "to",
+    "rest",
+    "before",
+    "the",
+    "evening",
+    "meal",
+    "with",
+    "friends",
+    "who",
+    "talked",
+    "about",
+    "work",
+    "school",
+    "weather",
+    "music",
+    "films",
+    "and",
+    "the",
+    "news",
+    "of",
+    "the",
+    "week",
+]
 HABITS = ["!!", "...", " ;", " :)", ",,", " -", "?!", " ~", " lol", " haha", " ok", " hmm", " meh", " yay"]
-FAVOURITES = ["basically", "literally", "honestly", "totally", "anyway", "actually", "really", "seriously",
-              "obviously", "definitely", "probably", "certainly", "simply", "clearly"]
+FAVOURITES = [
+    "basically",
+    "literally",
+    "honestly",
+    "totally",
+    "anyway",
+    "actually",
+    "really",
+    "seriously",
+    "obviously",
+    "definitely",
+    "probably",
+    "certainly",
+    "simply",
+    "clearly",
+]
 
 
 def author_text(author: int, words: int, rng: np.random.Generator) -> str:
@@ -165,6 +265,7 @@ def habits_world():
 
     rng = np.random.default_rng(0)
     known = [author_text(0, 250, rng) for _ in range(8)]
-    background = Background({f"author-{a}": [author_text(a, 250, rng) for _ in range(10)] for a in range(1, 14)},
-                            "own", "synthetic habits")
+    background = Background(
+        {f"author-{a}": [author_text(a, 250, rng) for _ in range(10)] for a in range(1, 14)}, "own", "synthetic habits"
+    )
     return known, author_text(0, 200, rng), author_text(3, 200, rng), background

@@ -16,8 +16,14 @@ PACKAGE = Path(__file__).resolve().parents[1] / "src" / "authorguard"
 
 #: floors from the bottom up; a module may import its own floor and the floors below (docs/architecture.md)
 LAYERS = (
-    ("authorguard", "authorguard.exceptions", "authorguard.config", "authorguard.registry", "authorguard.base",
-     "authorguard.utils"),
+    (
+        "authorguard",
+        "authorguard.exceptions",
+        "authorguard.config",
+        "authorguard.registry",
+        "authorguard.base",
+        "authorguard.utils",
+    ),
     ("authorguard.text", "authorguard.embeddings"),
     ("authorguard.data",),
     ("authorguard.privacy",),
@@ -27,7 +33,7 @@ LAYERS = (
     ("authorguard.attacks", "authorguard.methods"),
     ("authorguard.experiments", "authorguard.batch"),
     ("authorguard.assess", "authorguard.check"),
-    ("authorguard.cli", "authorguard.web"),
+    ("authorguard.api", "authorguard.cli", "authorguard.web"),
 )
 
 
@@ -51,7 +57,7 @@ def imported_modules(name: str, path: Path, known: dict) -> set[str]:
             base = node.module or ""
             if node.level:
                 parts = name.split(".") if is_package else name.split(".")[:-1]
-                parts = parts[:len(parts) - node.level + 1]
+                parts = parts[: len(parts) - node.level + 1]
                 base = ".".join(parts + ([node.module] if node.module else []))
             targets = [f"{base}.{alias.name}" if f"{base}.{alias.name}" in known else base for alias in node.names]
         else:
@@ -73,7 +79,9 @@ def layer_of(module: str) -> int:
             if (module == member or module.startswith(member + ".")) and (best is None or len(member) > len(best)):
                 best, floor = member, index
     if floor is None:
-        raise AssertionError(f"{module} belongs to no documented layer: add its package to LAYERS and docs/architecture.md")
+        raise AssertionError(
+            f"{module} belongs to no documented layer: add its package to LAYERS and docs/architecture.md"
+        )
     return floor
 
 
@@ -89,8 +97,12 @@ def test_every_module_has_a_layer(graph):
 
 
 def test_no_upward_imports(graph):
-    upward = sorted(f"{source} -> {target}" for source, targets in graph.items() for target in targets
-                    if layer_of(target) > layer_of(source))
+    upward = sorted(
+        f"{source} -> {target}"
+        for source, targets in graph.items()
+        for target in targets
+        if layer_of(target) > layer_of(source)
+    )
     assert not upward, "imports from a higher layer:\n" + "\n".join(upward)
 
 
@@ -157,7 +169,9 @@ def test_no_import_cycles_between_packages(graph):
 def test_the_checks_catch_what_they_guard(tmp_path):
     """The walker sees a lazy import inside a function and a relative one; an upward import and a circle are found."""
     source = tmp_path / "splits.py"
-    source.write_text("from .corpus import Corpus\n\ndef f():\n    from authorguard.cli.app import main\n", encoding="utf-8")
+    source.write_text(
+        "from .corpus import Corpus\n\ndef f():\n    from authorguard.cli.app import main\n", encoding="utf-8"
+    )
     known = {"authorguard.data.splits": source, "authorguard.data.corpus": source, "authorguard.cli.app": source}
     found = imported_modules("authorguard.data.splits", source, known)
     assert found == {"authorguard.data.corpus", "authorguard.cli.app"}

@@ -8,7 +8,9 @@ from authorguard import registry
 from authorguard.exceptions import AuthorguardError
 
 
-@pytest.mark.parametrize("table", [registry.methods, registry.datasets, registry.embeddings, registry.attackers, registry.tasks])
+@pytest.mark.parametrize(
+    "table", [registry.methods, registry.datasets, registry.embeddings, registry.attackers, registry.tasks]
+)
 def test_every_registered_entry_imports(table):
     for name in table:
         if name == "minilm-static":
@@ -60,9 +62,11 @@ def test_every_attacker_attributes_separable_authors(name):
     release = Release(sp.csr_matrix(np.repeat(np.eye(4), 6, axis=0) * 8 + 1), words)
     authors = np.repeat(list("wxyz"), 6)
     # attackers that bring their own (neural) model get enough steps for 24 tiny documents
-    options = {"transformer": {"epochs": 20, "learning_rate": 3e-4, "max_tokens": 32},
-               "lstm": {"steps": 100, "width": 32, "embedding_dim": 16},
-               "cnn": {"steps": 100, "width": 32, "embedding_dim": 16}}.get(name, {})
+    options = {
+        "transformer": {"epochs": 20, "learning_rate": 3e-4, "max_tokens": 32},
+        "lstm": {"steps": 100, "width": 32, "embedding_dim": 16},
+        "cnn": {"steps": 100, "width": 32, "embedding_dim": 16},
+    }.get(name, {})
     for classifier in attacker_classifiers(name, ("nb", "svm")):
         attacker = make_attacker(name, classifier, 0, options)
         assert attacker.evaluate(release, authors, release, authors)["accuracy"] == 1.0, (name, classifier)

@@ -72,7 +72,9 @@ def _task(kind: str, config_path: str | None, folder: str, device: str, argument
             elif kind == "language-model":
                 trainer.train_language_model(config, Path(folder), data, vocabulary, argument, report)
             elif kind in ("autoencoder", "neutral-autoencoder"):
-                trainer.pretrain_autoencoder(config, Path(folder), data, vocabulary, report, neutral=kind != "autoencoder")
+                trainer.pretrain_autoencoder(
+                    config, Path(folder), data, vocabulary, report, neutral=kind != "autoencoder"
+                )
             else:
                 trainer.train_adversarial(config, Path(folder), data, vocabulary, report)
     except BaseException:
@@ -90,26 +92,57 @@ def plan(folder: Path, flip: list[str], neutral: list[str], holdouts: bool) -> l
     classes = json.loads((folder / "config.json").read_text(encoding="utf-8"))["classes"]
     models = [f"language-models/{c}.pt" for c in range(len(classes))]
     tasks = [{"kind": "classifier", "config": first, "argument": None, "needs": [], "makes": "classifier.pt"}]
-    tasks += [{"kind": "language-model", "config": first, "argument": c, "needs": [], "makes": models[c]}
-              for c in range(len(classes))]
+    tasks += [
+        {"kind": "language-model", "config": first, "argument": c, "needs": [], "makes": models[c]}
+        for c in range(len(classes))
+    ]
     if holdouts:
-        tasks += [{"kind": "classifier", "config": first, "argument": h, "needs": [], "makes": f"holdouts/{h}.pt"}
-                  for h in config.holdouts]
+        tasks += [
+            {"kind": "classifier", "config": first, "argument": h, "needs": [], "makes": f"holdouts/{h}.pt"}
+            for h in config.holdouts
+        ]
     if flip:
-        tasks.append({"kind": "autoencoder", "config": flip[0], "argument": None, "needs": [],
-                      "makes": generator_file(AUTOENCODER)})
+        tasks.append(
+            {
+                "kind": "autoencoder",
+                "config": flip[0],
+                "argument": None,
+                "needs": [],
+                "makes": generator_file(AUTOENCODER),
+            }
+        )
         for path in flip:
             variant = _config(path).variant
-            tasks.append({"kind": "adversarial", "config": path, "argument": None,
-                          "needs": ["classifier.pt", *models, generator_file(AUTOENCODER)], "makes": generator_file(variant)})
+            tasks.append(
+                {
+                    "kind": "adversarial",
+                    "config": path,
+                    "argument": None,
+                    "needs": ["classifier.pt", *models, generator_file(AUTOENCODER)],
+                    "makes": generator_file(variant),
+                }
+            )
     if neutral:
-        tasks.append({"kind": "neutral-autoencoder", "config": neutral[0], "argument": None, "needs": [],
-                      "makes": generator_file(NEUTRAL_AUTOENCODER)})
+        tasks.append(
+            {
+                "kind": "neutral-autoencoder",
+                "config": neutral[0],
+                "argument": None,
+                "needs": [],
+                "makes": generator_file(NEUTRAL_AUTOENCODER),
+            }
+        )
         for path in neutral:
             variant = _config(path).variant
-            tasks.append({"kind": "adversarial", "config": path, "argument": None,
-                          "needs": ["classifier.pt", *models, generator_file(NEUTRAL_AUTOENCODER)],
-                          "makes": generator_file(variant)})
+            tasks.append(
+                {
+                    "kind": "adversarial",
+                    "config": path,
+                    "argument": None,
+                    "needs": ["classifier.pt", *models, generator_file(NEUTRAL_AUTOENCODER)],
+                    "makes": generator_file(variant),
+                }
+            )
     return tasks
 
 
@@ -129,8 +162,10 @@ def run(folder: Path, tasks: list[dict], device: str, deadline: float, log_dir: 
         for index in list(waiting):
             task = tasks[index]
             if all((folder / need).is_file() for need in task["needs"]):
-                process = context.Process(target=_task, args=(task["kind"], task["config"], str(folder), device,
-                                                             task["argument"], str(log_dir)))
+                process = context.Process(
+                    target=_task,
+                    args=(task["kind"], task["config"], str(folder), device, task["argument"], str(log_dir)),
+                )
                 process.start()
                 running[index] = (task, process, time.perf_counter())
                 waiting.remove(index)
@@ -181,10 +216,16 @@ def harvest(folder: Path, tasks: list[dict], outcome: dict, out: Path, log_dir: 
         elif checkpoint.is_file() and task["kind"] == "adversarial":
             stored = load(checkpoint)
             spec = _generator_spec(folder, task)
-            summary["stages"][task["makes"]] = {"checkpoint_step": stored["step"], "history": stored["history"],
-                                                "weights": stored["extra"].get("weights")}
-            members[task["makes"]] = {"spec": spec, "state": half(stored["modules"]["generator"]),
-                                      "checkpoint_step": stored["step"]}
+            summary["stages"][task["makes"]] = {
+                "checkpoint_step": stored["step"],
+                "history": stored["history"],
+                "weights": stored["extra"].get("weights"),
+            }
+            members[task["makes"]] = {
+                "spec": spec,
+                "state": half(stored["modules"]["generator"]),
+                "checkpoint_step": stored["step"],
+            }
     for error in log_dir.glob("*.error"):
         summary["errors"][error.stem] = error.read_text(encoding="utf-8")[-3000:]
     out.mkdir(parents=True, exist_ok=True)
@@ -205,8 +246,8 @@ def harvest(folder: Path, tasks: list[dict], outcome: dict, out: Path, log_dir: 
 
 
 def _generator_spec(folder: Path, task: dict) -> dict:
-    from authorguard.neural.a4nt.text import Vocabulary
     from authorguard.neural.a4nt.folder import generator_spec
+    from authorguard.neural.a4nt.text import Vocabulary
 
     config = _config(task["config"])
     classes = json.loads((folder / "config.json").read_text(encoding="utf-8"))["classes"]
@@ -219,9 +260,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("folder", type=Path, help="A4NT model folder whose data stage exists")
     parser.add_argument("--device", default="cuda", help="cpu, cuda, cuda:N or auto")
     parser.add_argument("--deadline", type=float, default=420.0, help="seconds after which running stages are stopped")
-    parser.add_argument("--flip", nargs="*", default=[],
-                        help="configs of flip variants (the paper's objective; one flip autoencoder); omitted: none")
-    parser.add_argument("--neutral", nargs="*", default=[], help="configs of neutral variants (one neutral autoencoder)")
+    parser.add_argument(
+        "--flip",
+        nargs="*",
+        default=[],
+        help="configs of flip variants (the paper's objective; one flip autoencoder); omitted: none",
+    )
+    parser.add_argument(
+        "--neutral", nargs="*", default=[], help="configs of neutral variants (one neutral autoencoder)"
+    )
     parser.add_argument("--holdouts", action="store_true", help="also train the ten holdout classifiers")
     parser.add_argument("--harvest", type=Path, help="folder for summary.json and the float16 generators")
     parser.add_argument("--logs", type=Path, help="folder for each task's log (default: FOLDER/logs)")

@@ -29,11 +29,23 @@ def main(out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
     news = load_dataset("20news")
     chosen = set(AuthorshipScenario(10).authors(news))
-    _write(out / "20news-top10.jsonl", [{"id": i, "text": t, "author": a, "newsgroup": l}
-                                        for i, t, a, l in zip(news.ids, news.texts, news.authors, news.labels) if a in chosen])
+    _write(
+        out / "20news-top10.jsonl",
+        [
+            {"id": i, "text": t, "author": a, "newsgroup": g}
+            for i, t, a, g in zip(news.ids, news.texts, news.authors, news.labels)
+            if a in chosen
+        ],
+    )
     federalist = load_dataset("federalist")
-    _write(out / "federalist.jsonl", [{"id": i, "text": t, "author": a}
-                                      for i, t, a in zip(federalist.ids, federalist.texts, federalist.authors) if a is not None])
+    _write(
+        out / "federalist.jsonl",
+        [
+            {"id": i, "text": t, "author": a}
+            for i, t, a in zip(federalist.ids, federalist.texts, federalist.authors)
+            if a is not None
+        ],
+    )
     blogs = load_dataset("blogs")
     counts: dict = {}
     for author in blogs.authors:
@@ -41,8 +53,14 @@ def main(out: Path) -> None:
     eligible = sorted(a for a, n in counts.items() if n >= 20)
     bloggers = set(np.random.default_rng(0).choice(eligible, 20, replace=False).tolist())
     gender = blogs.column("gender")
-    _write(out / "blogs-20.jsonl", [{"id": i, "text": t, "author": a, "gender": g}
-                                    for i, t, a, g in zip(blogs.ids, blogs.texts, blogs.authors, gender) if a in bloggers])
+    _write(
+        out / "blogs-20.jsonl",
+        [
+            {"id": i, "text": t, "author": a, "gender": g}
+            for i, t, a, g in zip(blogs.ids, blogs.texts, blogs.authors, gender)
+            if a in bloggers
+        ],
+    )
 
 
 if __name__ == "__main__":

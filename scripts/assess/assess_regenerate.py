@@ -23,7 +23,9 @@ def _pairs(values: list[str]) -> dict[str, float]:
     for value in values:
         name, _, number = value.partition("=")
         if not number or name not in {c.method for c in CANDIDATES}:
-            raise SystemExit(f"error: {value!r} is not METHOD=NUMBER with a default method ({', '.join(sorted({c.method for c in CANDIDATES}))})")
+            raise SystemExit(
+                f"error: {value!r} is not METHOD=NUMBER with a default method ({', '.join(sorted({c.method for c in CANDIDATES}))})"
+            )
         pairs[name] = float(number)
     return pairs
 
@@ -39,9 +41,17 @@ def main() -> None:
     parser.add_argument("--setup", action="append", default=[], help="METHOD=set-up seconds")
     args = parser.parse_args()
     rates, setups = _pairs(args.rate), _pairs(args.setup)
-    candidates = tuple(dataclasses.replace(c, seconds_per_100_words=rates.get(c.method, c.seconds_per_100_words),
-                                           setup_seconds=setups.get(c.method, c.setup_seconds)) for c in CANDIDATES)
-    options = AssessOptions(author_field=args.author_field, label_field=args.label_field, budget_minutes=args.budget_minutes)
+    candidates = tuple(
+        dataclasses.replace(
+            c,
+            seconds_per_100_words=rates.get(c.method, c.seconds_per_100_words),
+            setup_seconds=setups.get(c.method, c.setup_seconds),
+        )
+        for c in CANDIDATES
+    )
+    options = AssessOptions(
+        author_field=args.author_field, label_field=args.label_field, budget_minutes=args.budget_minutes
+    )
     assessment = run_assessment(args.input, args.output, options, candidates=candidates)
     print(assessment["recommendation"]["reason"])
     print(f"report: {args.output}/report.md")

@@ -36,18 +36,23 @@ def main() -> None:
     attack = view.attacks[0]
     texts = np.array(view.corpus.texts, dtype=object)
     test = np.sort(np.random.default_rng(0).choice(attack.test, min(args.test, len(attack.test)), replace=False))
-    print(f"{args.scenario}: {len(attack.train)} training documents, {len(test)} of {len(attack.test)} test documents scored")
+    print(
+        f"{args.scenario}: {len(attack.train)} training documents, {len(test)} of {len(attack.test)} test documents scored"
+    )
     for budget in args.windows:
-        model = FineTunedClassifier(AttributorConfig(epochs=args.epochs, max_train_windows=budget, max_windows=args.max_windows),
-                                    random_state=0)
+        model = FineTunedClassifier(
+            AttributorConfig(epochs=args.epochs, max_train_windows=budget, max_windows=args.max_windows), random_state=0
+        )
         started = time.perf_counter()
         model.fit(list(texts[attack.train]), attack.targets[attack.train])
         fit_seconds = time.perf_counter() - started
         started = time.perf_counter()
         scores = classification_scores(attack.targets[test], model.predict(list(texts[test])))
-        print(f"  {budget:6d} training windows x {args.epochs} epochs: accuracy {scores['accuracy']:.3f}, macro-F1 "
-              f"{scores['f1_macro']:.3f}; fit {fit_seconds:.0f} s ({budget * args.epochs / fit_seconds:.1f} windows/s), "
-              f"predict {time.perf_counter() - started:.0f} s; loss {np.mean(model.losses_[:10]):.2f} -> {np.mean(model.losses_[-10:]):.2f}")
+        print(
+            f"  {budget:6d} training windows x {args.epochs} epochs: accuracy {scores['accuracy']:.3f}, macro-F1 "
+            f"{scores['f1_macro']:.3f}; fit {fit_seconds:.0f} s ({budget * args.epochs / fit_seconds:.1f} windows/s), "
+            f"predict {time.perf_counter() - started:.0f} s; loss {np.mean(model.losses_[:10]):.2f} -> {np.mean(model.losses_[-10:]):.2f}"
+        )
 
 
 if __name__ == "__main__":

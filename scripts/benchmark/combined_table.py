@@ -23,7 +23,9 @@ def main() -> None:
     frame = pd.concat(frames, ignore_index=True)
     for view in args.view or sorted(set(frames[0]["view"])):
         # only method settings present in every run: a worst case over some attackers would mislead
-        keys = set.intersection(*(set(zip(f.loc[f["view"] == view, "method"], f.loc[f["view"] == view, "params"])) for f in frames))
+        keys = set.intersection(
+            *(set(zip(f.loc[f["view"] == view, "method"], f.loc[f["view"] == view, "params"])) for f in frames)
+        )
         part = frame[[(m, p) in keys for m, p in zip(frame["method"], frame["params"])]]
         table = benchmark_table(part, view, part_name="summary")
         print(f"\n{view}\n")

@@ -30,15 +30,28 @@ def draw(output: Path, level: str, count: int = 100) -> None:
     from authorguard.data.splits import SCENARIOS
 
     corpus = SCENARIOS["BAC-10"].selection.select(registry.datasets.get("blogs")())
-    pool = [i for i, (text, split) in enumerate(zip(corpus.texts, corpus.splits))
-            if split == "test" and 20 <= len(text.split()) <= 150]
+    pool = [
+        i
+        for i, (text, split) in enumerate(zip(corpus.texts, corpus.splits))
+        if split == "test" and 20 <= len(text.split()) <= 150
+    ]
     chosen = sorted(np.random.default_rng(0).choice(pool, count, replace=False).tolist())
     texts = [corpus.texts[i] for i in chosen]
     method = registry.methods.get("bottleneck")(level=level, random_state=0).fit()
     outputs = method.obfuscate(texts)
     statuses = method.record_statuses(texts, outputs)
-    rows = [{"item": k, "post": int(i), "level": level, "input": t, "output": o, "status": s["status"], "reason": s["reason"]}
-            for k, (i, t, o, s) in enumerate(zip(chosen, texts, outputs, statuses))]
+    rows = [
+        {
+            "item": k,
+            "post": int(i),
+            "level": level,
+            "input": t,
+            "output": o,
+            "status": s["status"],
+            "reason": s["reason"],
+        }
+        for k, (i, t, o, s) in enumerate(zip(chosen, texts, outputs, statuses))
+    ]
     output.parent.mkdir(parents=True, exist_ok=True)
     output.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
     report = method.release_report()
@@ -48,13 +61,16 @@ def draw(output: Path, level: str, count: int = 100) -> None:
 def blind(sample: Path, tarot: Path, output: Path) -> None:
     ours = [json.loads(line) for line in sample.read_text(encoding="utf-8").splitlines()]
     theirs = [json.loads(line) for line in tarot.read_text(encoding="utf-8").splitlines()]
-    pairs = ([("bottleneck", r["item"], r["input"], r["output"]) for r in ours]
-             + [("tarot", r["item"], r["original"], r["rewrite"]) for r in theirs])
+    pairs = [("bottleneck", r["item"], r["input"], r["output"]) for r in ours] + [
+        ("tarot", r["item"], r["original"], r["rewrite"]) for r in theirs
+    ]
     order = np.random.default_rng(0).permutation(len(pairs))
     rows = [{"item": k, "input": pairs[j][2], "output": pairs[j][3]} for k, j in enumerate(order)]
     key = [{"item": k, "method": pairs[j][0], "source_item": pairs[j][1]} for k, j in enumerate(order)]
     output.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
-    output.with_name(output.stem + "-key.jsonl").write_text("".join(json.dumps(r) + "\n" for r in key), encoding="utf-8")
+    output.with_name(output.stem + "-key.jsonl").write_text(
+        "".join(json.dumps(r) + "\n" for r in key), encoding="utf-8"
+    )
     print(f"{len(rows)} blind items -> {output}")
 
 
@@ -62,7 +78,7 @@ def kappa(a: list, b: list) -> float:
     n = len(a)
     observed = sum(x == y for x, y in zip(a, b)) / n
     ca, cb = Counter(a), Counter(b)
-    expected = sum(ca[label] * cb[label] for label in LABELS) / n ** 2
+    expected = sum(ca[label] * cb[label] for label in LABELS) / n**2
     return (observed - expected) / (1 - expected) if expected < 1 else 1.0
 
 
@@ -78,8 +94,10 @@ def agree(author: Path, helper: Path, key: Path) -> None:
     helper_bottleneck = {k["source_item"]: blind_labels[k["item"]] for k in keys if k["method"] == "bottleneck"}
     items = sorted(set(mine) & set(helper_bottleneck))
     a, b = [mine[i] for i in items], [helper_bottleneck[i] for i in items]
-    print(f"bottleneck: author {dict(Counter(a))}; agreement {sum(x == y for x, y in zip(a, b))}/{len(items)}, "
-          f"Cohen's kappa {kappa(a, b):.2f}")
+    print(
+        f"bottleneck: author {dict(Counter(a))}; agreement {sum(x == y for x, y in zip(a, b))}/{len(items)}, "
+        f"Cohen's kappa {kappa(a, b):.2f}"
+    )
 
 
 def main() -> None:

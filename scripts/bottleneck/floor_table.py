@@ -38,7 +38,7 @@ def summarise(frame: pd.DataFrame) -> pd.DataFrame:
         attacks = group[group["task"] == "attack"]
         scores = {}
         for (attacker, threat), part in attacks.groupby(["attacker", "threat_model"]):
-            for t in (THREATS if threat == "none" else (threat,)):
+            for t in THREATS if threat == "none" else (threat,):
                 scores[(attacker, t)] = float(part["accuracy"].mean())
         if not scores:
             continue
@@ -47,13 +47,22 @@ def summarise(frame: pd.DataFrame) -> pd.DataFrame:
         adversarial = max(v for (a, t), v in scores.items() if t == "adversarial")
         content = group[group["task"] == "content"]
         lo, hi = wilson_interval(worst, n)
-        rows.append({"scenario": scenario, "method": _label(method, params), "n_test": n, "worst": worst,
-                     "interval": f"[{lo:.3f}, {hi:.3f}]", "se": math.sqrt(worst * (1 - worst) / n),
-                     "attack": f"{worst_attacker} / {worst_threat}", "adversarial": adversarial,
-                     "meaning": scores.get(("meaning", "static")),
-                     "minilm": content["embedding_cosine"].mean() if "embedding_cosine" in content else float("nan"),
-                     "chrf": content["chrf"].mean() if "chrf" in content else float("nan"),
-                     "meteor": content["meteor"].mean() if "meteor" in content else float("nan")})
+        rows.append(
+            {
+                "scenario": scenario,
+                "method": _label(method, params),
+                "n_test": n,
+                "worst": worst,
+                "interval": f"[{lo:.3f}, {hi:.3f}]",
+                "se": math.sqrt(worst * (1 - worst) / n),
+                "attack": f"{worst_attacker} / {worst_threat}",
+                "adversarial": adversarial,
+                "meaning": scores.get(("meaning", "static")),
+                "minilm": content["embedding_cosine"].mean() if "embedding_cosine" in content else float("nan"),
+                "chrf": content["chrf"].mean() if "chrf" in content else float("nan"),
+                "meteor": content["meteor"].mean() if "meteor" in content else float("nan"),
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -65,20 +74,33 @@ def checks(table: pd.DataFrame) -> list[str]:
         for level in ("content", "lemma", "canonical"):
             floor, ours = by.get(f"view:{level}"), by.get(f"bottleneck level={level}")
             if floor and original and original["worst"] > 0:
-                lines.append(f"{scenario}: view:{level} worst {floor['worst']:.3f} = "
-                             f"{floor['worst'] / original['worst']:.0%} of the original's {original['worst']:.3f}")
+                lines.append(
+                    f"{scenario}: view:{level} worst {floor['worst']:.3f} = "
+                    f"{floor['worst'] / original['worst']:.0%} of the original's {original['worst']:.3f}"
+                )
             if floor and ours:
                 se = math.sqrt(floor["se"] ** 2 + ours["se"] ** 2)
                 gap = ours["adversarial"] - floor["adversarial"]
-                lines.append(f"{scenario}: bottleneck {level} adversarial {ours['adversarial']:.3f} vs its floor "
-                             f"{floor['adversarial']:.3f}: {gap:+.3f} ({gap / se:+.1f} SE of the difference)")
-        levels = [(lv, by[f"bottleneck level={lv}"]["worst"]) for lv in ("content", "lemma", "canonical", "syntf")
-                  if f"bottleneck level={lv}" in by]
+                lines.append(
+                    f"{scenario}: bottleneck {level} adversarial {ours['adversarial']:.3f} vs its floor "
+                    f"{floor['adversarial']:.3f}: {gap:+.3f} ({gap / se:+.1f} SE of the difference)"
+                )
+        levels = [
+            (lv, by[f"bottleneck level={lv}"]["worst"])
+            for lv in ("content", "lemma", "canonical", "syntf")
+            if f"bottleneck level={lv}" in by
+        ]
         if len(levels) > 1:
             order = " >= ".join(f"{lv} {w:.3f}" for lv, w in levels)
-            ordered = all(a[1] >= b[1] - 2 * math.sqrt(by[f"bottleneck level={a[0]}"]["se"] ** 2 + by[f"bottleneck level={b[0]}"]["se"] ** 2)
-                          for a, b in zip(levels, levels[1:]))
-            lines.append(f"{scenario}: levels' worst cases {order}: {'ordered' if ordered else 'NOT ordered'} within 2 SE")
+            ordered = all(
+                a[1]
+                >= b[1]
+                - 2 * math.sqrt(by[f"bottleneck level={a[0]}"]["se"] ** 2 + by[f"bottleneck level={b[0]}"]["se"] ** 2)
+                for a, b in zip(levels, levels[1:])
+            )
+            lines.append(
+                f"{scenario}: levels' worst cases {order}: {'ordered' if ordered else 'NOT ordered'} within 2 SE"
+            )
         if original and original.get("meaning") is not None:
             lines.append(f"{scenario}: meaning floor (meaning attacker on the original) {original['meaning']:.3f}")
     return lines

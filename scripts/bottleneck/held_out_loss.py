@@ -26,12 +26,15 @@ def held_out_loss(folder: Path, rows: list[dict]) -> float:
     total, count = 0.0, 0
     with torch.inference_mode():
         for row in rows:
-            prompt = tokenizer.apply_chat_template(realiser.config.messages(view_kind(row["level"]), row["view"]),
-                                                   tokenize=False, add_generation_prompt=True)
+            prompt = tokenizer.apply_chat_template(
+                realiser.config.messages(view_kind(row["level"]), row["view"]),
+                tokenize=False,
+                add_generation_prompt=True,
+            )
             prompt_ids = tokenizer(prompt, add_special_tokens=False)["input_ids"]
             target_ids = tokenizer(row["text"] + "<|im_end|>", add_special_tokens=False)["input_ids"]
             ids = torch.tensor([prompt_ids + target_ids])
-            logits = model(input_ids=ids).logits[0, len(prompt_ids) - 1:-1].float()
+            logits = model(input_ids=ids).logits[0, len(prompt_ids) - 1 : -1].float()
             loss = torch.nn.functional.cross_entropy(logits, torch.tensor(target_ids), reduction="sum")
             total, count = total + float(loss), count + len(target_ids)
     return total / count
@@ -45,7 +48,7 @@ def main() -> None:
     from authorguard.neural.realiser.model import PACKAGED, PACKAGED_ROLES
 
     rows = [json.loads(line) for line in (args.folder / "pairs.jsonl").read_text(encoding="utf-8").splitlines()]
-    rows = rows[-args.held_out:]
+    rows = rows[-args.held_out :]
     for name, folder in (("shipped (mixed levels)", PACKAGED), ("roles", PACKAGED_ROLES)):
         print(f"{name}: {held_out_loss(folder, rows):.3f} nats a target token on {len(rows)} held-out pairs")
 

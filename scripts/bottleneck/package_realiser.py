@@ -30,7 +30,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=None, help="the training's wall-clock seconds")
     parser.add_argument("--roles", action="store_true", help="ship it as the roles realiser (packaged_roles)")
     args = parser.parse_args()
-    PACKAGED = REALISERS / ("packaged_roles" if args.roles else "packaged")  # noqa: N806
+    PACKAGED = REALISERS / ("packaged_roles" if args.roles else "packaged")
     record = json.loads((args.folder / "realiser.json").read_text(encoding="utf-8"))
     if not record.get("done"):
         raise SystemExit(f"{args.folder}: training is not done")
@@ -38,13 +38,19 @@ def main() -> None:
     (PACKAGED / "adapter").mkdir(parents=True)
     for name in ADAPTER_FILES:
         shutil.copy2(args.folder / "adapter" / name, PACKAGED / "adapter" / name)
-    record["history"] = [{k: v for k, v in e.items() if k in ("step", "loss", "learning_rate", "train_runtime")}
-                         for e in record.get("history", [])]
+    record["history"] = [
+        {k: v for k, v in e.items() if k in ("step", "loss", "learning_rate", "train_runtime")}
+        for e in record.get("history", [])
+    ]
     (PACKAGED / "realiser.json").write_text(json.dumps(record, indent=2), encoding="utf-8")
     commit = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip() or "unknown"
-    provenance = {"command": args.command, "commit": commit, "date": datetime.date.today().isoformat(),
-                  "machine": f"{platform.machine()}, {platform.processor() or 'cpu'}, torch CPU",
-                  "train_seconds": args.seconds}
+    provenance = {
+        "command": args.command,
+        "commit": commit,
+        "date": datetime.date.today().isoformat(),
+        "machine": f"{platform.machine()}, {platform.processor() or 'cpu'}, torch CPU",
+        "train_seconds": args.seconds,
+    }
     (PACKAGED / "provenance.json").write_text(json.dumps(provenance, indent=2), encoding="utf-8")
     size = sum(p.stat().st_size for p in PACKAGED.rglob("*") if p.is_file())
     print(f"packaged {args.folder} into {PACKAGED} ({size / 1e6:.1f} MB)")

@@ -43,8 +43,10 @@ def _session(pool, writer, known, text, index):
 
 
 def _rankings(result) -> list:
-    return [{"attacker": r.attacker, "candidates": r.candidates, "rank": r.rank, "probability": round(r.probability, 4)}
-            for r in result.rankings]
+    return [
+        {"attacker": r.attacker, "candidates": r.candidates, "rank": r.rank, "probability": round(r.probability, 4)}
+        for r in result.rankings
+    ]
 
 
 def draw(args) -> None:
@@ -55,10 +57,24 @@ def draw(args) -> None:
     for index, writer in enumerate(_writers(pool, args.writers, args.seed, args.known_words, args.text_words)):
         known, text = _case(pool, writer, args.known_words, args.text_words)
         result = _session(pool, writer, known, text, index).result
-        tasks.append({"writer": writer, "index": index, "text": text, "verdict": result.verdict(),
-                      "rankings": _rankings(result),
-                      "evidence": [{"description": e.describe(), "advice": e.advice, "attacker": e.attacker,
-                                    "weight": round(e.weight, 3)} for e in result.evidence]})
+        tasks.append(
+            {
+                "writer": writer,
+                "index": index,
+                "text": text,
+                "verdict": result.verdict(),
+                "rankings": _rankings(result),
+                "evidence": [
+                    {
+                        "description": e.describe(),
+                        "advice": e.advice,
+                        "attacker": e.attacker,
+                        "weight": round(e.weight, 3),
+                    }
+                    for e in result.evidence
+                ],
+            }
+        )
         print(f"{writer}: {result.verdict()}", flush=True)
     (out / "tasks.json").write_text(json.dumps(tasks, indent=1, ensure_ascii=False))
 
@@ -79,24 +95,38 @@ def score(args) -> None:
         session = _session(pool, edit["writer"], known, text, task["index"])
         after = session.recheck(edit["edited"])
         verdict = meter.score([text], [edit["edited"]])[0]
-        rows.append({"writer": edit["writer"], "before": _rankings(session.result), "after": _rankings(after),
-                     "fidelity": verdict.verdict, "fidelity_reason": verdict.reason,
-                     "words_changed": _changed_words(text, edit["edited"])})
+        rows.append(
+            {
+                "writer": edit["writer"],
+                "before": _rankings(session.result),
+                "after": _rankings(after),
+                "fidelity": verdict.verdict,
+                "fidelity_reason": verdict.reason,
+                "words_changed": _changed_words(text, edit["edited"]),
+            }
+        )
     (folder / "results.json").write_text(json.dumps(rows, indent=1, ensure_ascii=False))
-    print("| writer | attacker | candidates | rank before → after | p(writer) before → after | fidelity | words changed |")
+    print(
+        "| writer | attacker | candidates | rank before → after | p(writer) before → after | fidelity | words changed |"
+    )
     print("|---|---|---|---|---|---|---|")
     for row in rows:
         for b, a in zip(row["before"], row["after"]):
-            print(f"| {row['writer']} | {b['attacker']} | {b['candidates']} | {b['rank']} → {a['rank']} | "
-                  f"{b['probability']:.2f} → {a['probability']:.2f} | {row['fidelity']} | {row['words_changed']} |")
+            print(
+                f"| {row['writer']} | {b['attacker']} | {b['candidates']} | {b['rank']} → {a['rank']} | "
+                f"{b['probability']:.2f} → {a['probability']:.2f} | {row['fidelity']} | {row['words_changed']} |"
+            )
 
 
 def _changed_words(before: str, after: str) -> int:
     import difflib
 
     a, b = before.split(), after.split()
-    return sum(max(i2 - i1, j2 - j1) for op, i1, i2, j1, j2 in
-               difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes() if op != "equal")
+    return sum(
+        max(i2 - i1, j2 - j1)
+        for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
+        if op != "equal"
+    )
 
 
 def main() -> None:

@@ -1,14 +1,14 @@
 """Measure the writer's check on held-out authors of the staged corpora (docs/results/check.md).
 
-  python scripts/check/measure.py genre
-      held-out accuracy of the genre rule (fitted as the check fits it, tested on other documents)
-  python scripts/check/measure.py accuracy --genre blog --writers 30 --sizes 10,100 -o runs/check/blog.jsonl
-      for each writer drawn from the genre's pool (and left out of the background): the check of a later piece of
-      their writing against their first --known-words words; one row per attacker x size x threat model (x rewrite
-      method with --rewrite), and the benchmark's character n-gram attacker on the same candidates trained on whole
-      documents as the experiment harness trains it
-  python scripts/check/measure.py summary runs/check/*.jsonl
-      top-1 / top-5 rates, calibration error, the benchmark attacker beside the check, after each rewrite
+python scripts/check/measure.py genre
+    held-out accuracy of the genre rule (fitted as the check fits it, tested on other documents)
+python scripts/check/measure.py accuracy --genre blog --writers 30 --sizes 10,100 -o runs/check/blog.jsonl
+    for each writer drawn from the genre's pool (and left out of the background): the check of a later piece of
+    their writing against their first --known-words words; one row per attacker x size x threat model (x rewrite
+    method with --rewrite), and the benchmark's character n-gram attacker on the same candidates trained on whole
+    documents as the experiment harness trains it
+python scripts/check/measure.py summary runs/check/*.jsonl
+    top-1 / top-5 rates, calibration error, the benchmark attacker beside the check, after each rewrite
 """
 
 from __future__ import annotations
@@ -22,8 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from authorguard.check import CheckConfig, prepare
-from authorguard.check.background import (GENRES, fit_genre_classifier, genre_training_documents,
-                                          load_background)
+from authorguard.check.background import GENRES, fit_genre_classifier, genre_training_documents, load_background
 from authorguard.check.calibration import calibration_error
 from authorguard.check.run import WRITER
 from authorguard.check.texts import cut_pieces, word_count
@@ -37,15 +36,18 @@ def genre(args) -> None:
     model = fit_genre_classifier(*train)
     texts, truth = [], []
     for name in GENRES:
-        documents = [d for docs in load_background(name).authors.values() for d in docs
-                     if word_count(d) >= 50 and d not in seen]
+        documents = [
+            d for docs in load_background(name).authors.values() for d in docs if word_count(d) >= 50 and d not in seen
+        ]
         for i in rng.choice(len(documents), min(args.per_genre, len(documents)), replace=False):
             texts.append(documents[i])
             truth.append(name)
     predicted = model.predict(texts)
     truth = np.asarray(truth)
-    print(f"genre rule: {np.mean(predicted == truth):.3f} accuracy on {len(truth)} held-out documents "
-          f"({args.per_genre} per genre, >= 50 words)")
+    print(
+        f"genre rule: {np.mean(predicted == truth):.3f} accuracy on {len(truth)} held-out documents "
+        f"({args.per_genre} per genre, >= 50 words)"
+    )
     for name in GENRES:
         row = predicted[truth == name]
         print(f"  {name:<6} " + "  ".join(f"{other} {np.mean(row == other):.2f}" for other in GENRES))
@@ -82,7 +84,7 @@ def _split_writing(documents: list, known_words: int, text_words: int):
             break
         known.append(document)
         words += word_count(document)
-    rest = cut_pieces(documents[len(known):], text_words)
+    rest = cut_pieces(documents[len(known) :], text_words)
     if not rest or word_count(rest[0]) < text_words // 2:
         return None
     return known, words, rest[0]
@@ -123,26 +125,52 @@ def accuracy(args) -> None:
             print(f"  writer {index + 1}/{len(writers)} {writer}: skipped — {error}", flush=True)
             continue
         seconds = time.perf_counter() - start
-        benchmark = {len(c.names): _benchmark_rank(c, background, documents, words, text, index) for c in session.sets
-                     if len(c.names) <= args.benchmark_largest}
+        benchmark = {
+            len(c.names): _benchmark_rank(c, background, documents, words, text, index)
+            for c in session.sets
+            if len(c.names) <= args.benchmark_largest
+        }
         rows = []
-        base = {"genre": args.genre, "writer": writer, "known_words": words, "text_words": word_count(text),
-                "seconds": round(seconds, 1)}
+        base = {
+            "genre": args.genre,
+            "writer": writer,
+            "known_words": words,
+            "text_words": word_count(text),
+            "seconds": round(seconds, 1),
+        }
         for r in result.rankings:
             rows.append({**base, "method": "original", **r.__dict__})
         for size, rank in benchmark.items():
-            rows.append({**base, "method": "original", "attacker": "benchmark char-ngrams (documents)",
-                         "candidates": size, "rank": rank, "threat_model": "static"})
+            rows.append(
+                {
+                    **base,
+                    "method": "original",
+                    "attacker": "benchmark char-ngrams (documents)",
+                    "candidates": size,
+                    "rank": rank,
+                    "threat_model": "static",
+                }
+            )
         for rewrite in result.rewrites:
             for r in rewrite.rankings:
-                rows.append({**base, "method": rewrite.method, "status": rewrite.status, "meaning": rewrite.meaning,
-                             **r.__dict__})
+                rows.append(
+                    {
+                        **base,
+                        "method": rewrite.method,
+                        "status": rewrite.status,
+                        "meaning": rewrite.meaning,
+                        **r.__dict__,
+                    }
+                )
         with out.open("a") as handle:
             for row in rows:
                 handle.write(json.dumps(row) + "\n")
         picked = sum(r.rank == 1 for r in result.rankings)
-        print(f"  writer {index + 1}/{len(writers)} {writer}: {picked}/{len(result.rankings)} attacks rank first, "
-              f"benchmark ranks {benchmark}, {seconds:.0f} s", flush=True)
+        print(
+            f"  writer {index + 1}/{len(writers)} {writer}: {picked}/{len(result.rankings)} attacks rank first, "
+            f"benchmark ranks {benchmark}, {seconds:.0f} s",
+            flush=True,
+        )
 
 
 def _wilson(k: int, n: int) -> str:
@@ -159,8 +187,9 @@ def _sampling_ece(confidence: list, draws: int = 2000) -> float:
     from them): what sampling alone adds to a small set's ECE."""
     rng = np.random.default_rng(0)
     confidence = np.asarray(confidence)
-    return float(np.mean([calibration_error(confidence, rng.random(len(confidence)) < confidence)
-                          for _ in range(draws)]))
+    return float(
+        np.mean([calibration_error(confidence, rng.random(len(confidence)) < confidence) for _ in range(draws)])
+    )
 
 
 def summary(args) -> None:
@@ -168,8 +197,10 @@ def summary(args) -> None:
     groups = defaultdict(list)
     for row in rows:
         groups[(row["genre"], row["method"], row["threat_model"], row["candidates"], row["attacker"])].append(row)
-    print("| genre | method | threat model | candidates | attacker | writers | top-1 (95 % CI) | top-5 | "
-          "mean p(writer) | ECE over the writers' texts | ECE over the checks' held-out texts (pooled) |")
+    print(
+        "| genre | method | threat model | candidates | attacker | writers | top-1 (95 % CI) | top-5 | "
+        "mean p(writer) | ECE over the writers' texts | ECE over the checks' held-out texts (pooled) |"
+    )
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     for key in sorted(groups, key=lambda k: (k[0], k[1] != "original", k[1], k[2], k[3], k[4])):
         members = groups[key]
@@ -179,14 +210,21 @@ def summary(args) -> None:
             mean_p = f"{np.mean([r['probability'] for r in members]):.2f}"
             ece = f"{calibration_error([r['top_probability'] for r in members], [r['rank'] == 1 for r in members]):.3f}"
             pairs = [p for r in members for p in r.get("calibration_pairs") or []]
-            held = (f"{calibration_error([p[0] for p in pairs], [p[1] for p in pairs]):.3f} ({len(pairs)} texts)"
-                    if pairs else "—")
+            held = (
+                f"{calibration_error([p[0] for p in pairs], [p[1] for p in pairs]):.3f} ({len(pairs)} texts)"
+                if pairs
+                else "—"
+            )
         else:
             mean_p = ece = held = "—"
-        print(f"| {' | '.join(str(k) for k in key)} | {len(members)} | {_wilson(first, len(members))} | {top5:.2f} | "
-              f"{mean_p} | {ece} | {held} |")
-    print("\n| attacker | candidate sets (all genres, sizes; original texts) | ECE over the writers' texts | "
-          "the same if perfectly calibrated (sampling alone) | ECE over the held-out texts (pooled) |")
+        print(
+            f"| {' | '.join(str(k) for k in key)} | {len(members)} | {_wilson(first, len(members))} | {top5:.2f} | "
+            f"{mean_p} | {ece} | {held} |"
+        )
+    print(
+        "\n| attacker | candidate sets (all genres, sizes; original texts) | ECE over the writers' texts | "
+        "the same if perfectly calibrated (sampling alone) | ECE over the held-out texts (pooled) |"
+    )
     print("|---|---|---|---|---|")
     by_attacker = defaultdict(list)
     for row in rows:
@@ -209,7 +247,9 @@ def summary(args) -> None:
             bench[(key, row["writer"])] = row["rank"] == 1
         else:
             verdict[key][row["writer"]] |= row["rank"] == 1
-    print("\n| genre | candidates | writers | the check says 'ranked first' | benchmark char-ngrams top-1 | difference |")
+    print(
+        "\n| genre | candidates | writers | the check says 'ranked first' | benchmark char-ngrams top-1 | difference |"
+    )
     print("|---|---|---|---|---|---|")
     for key in sorted(verdict):
         writers = sorted(verdict[key])
@@ -236,8 +276,12 @@ def main() -> None:
     a.add_argument("--attackers", default="char-ngrams,function-words,writeprints-text")
     a.add_argument("--rewrite", action="append", default=[])
     a.add_argument("--seed", type=int, default=0)
-    a.add_argument("--benchmark-largest", type=int, default=100,
-                   help="The benchmark attacker (whole documents) only at sizes up to this (at 1,000 it takes minutes).")
+    a.add_argument(
+        "--benchmark-largest",
+        type=int,
+        default=100,
+        help="The benchmark attacker (whole documents) only at sizes up to this (at 1,000 it takes minutes).",
+    )
     a.add_argument("-o", "--output", required=True)
     s = sub.add_parser("summary")
     s.add_argument("files", nargs="+")

@@ -36,16 +36,23 @@ def main() -> None:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(methods=[args.method], background=pool.without([writer])), host="127.0.0.1", port=port,
-                                           log_level="warning"))
+    server = uvicorn.Server(
+        uvicorn.Config(
+            create_app(methods=[args.method], background=pool.without([writer])),
+            host="127.0.0.1",
+            port=port,
+            log_level="warning",
+        )
+    )
     threading.Thread(target=server.run, daemon=True).start()
     while not server.started:
         time.sleep(0.05)
     args.output.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=find_chromium(), headless=True)
-        page = browser.new_context(permissions=["clipboard-read", "clipboard-write"],
-                                   viewport={"width": 1200, "height": 1000}).new_page()
+        page = browser.new_context(
+            permissions=["clipboard-read", "clipboard-write"], viewport={"width": 1200, "height": 1000}
+        ).new_page()
         page.goto(f"http://127.0.0.1:{port}")
         page.fill("#text", text)
         page.fill("#known", "\n---\n".join(known))
@@ -60,8 +67,11 @@ def main() -> None:
         page.screenshot(path=str(args.output / "page-editor.png"), full_page=True)
         page.fill("#text", text)
         page.click("#rewrite")
-        page.wait_for_function("document.querySelectorAll('#rewrite-rankings tbody tr').length > 0 && "
-                               "!document.getElementById('rewrite').disabled", timeout=600_000)
+        page.wait_for_function(
+            "document.querySelectorAll('#rewrite-rankings tbody tr').length > 0 && "
+            "!document.getElementById('rewrite').disabled",
+            timeout=600_000,
+        )
         page.click("#copy")
         page.wait_for_selector("#copied:has-text('copied')")
         page.locator("#rewritten").scroll_into_view_if_needed()

@@ -49,9 +49,14 @@ def ebg_check(seed: int = 0, attackers: list[str] | None = None) -> dict:
                 predicted = attacker.predict(release.rows(np.flatnonzero(mask)))
                 row[label] = float(np.mean(predicted == authors[mask]))
             rows.append(row)
-    return {"authors": len(with_attacks), "chance": 1 / len(with_attacks), "seed": seed,
-            "documents": {label: int(mask.sum()) for label, mask in tests.items()}, "train_documents": int(train.sum()),
-            "rows": rows}
+    return {
+        "authors": len(with_attacks),
+        "chance": 1 / len(with_attacks),
+        "seed": seed,
+        "documents": {label: int(mask.sum()) for label, mask in tests.items()},
+        "train_documents": int(train.sum()),
+        "rows": rows,
+    }
 
 
 def main() -> None:
@@ -63,12 +68,18 @@ def main() -> None:
     if args.json:
         print(json.dumps(result, indent=2))
         return
-    print(f"{result['authors']} authors (chance {result['chance']:.3f}); train {result['train_documents']} regular samples; "
-          f"test documents: {result['documents']}")
+    print(
+        f"{result['authors']} authors (chance {result['chance']:.3f}); train {result['train_documents']} regular samples; "
+        f"test documents: {result['documents']}"
+    )
     print(f"| attacker | classifier | {' | '.join(result['documents'])} |")
     print("| --- | --- |" + " --- |" * len(result["documents"]))
     for row in result["rows"]:
-        print(f"| {row['attacker']} | {row['classifier']} | " + " | ".join(f"{row[k]:.3f}" for k in result["documents"]) + " |")
+        print(
+            f"| {row['attacker']} | {row['classifier']} | "
+            + " | ".join(f"{row[k]:.3f}" for k in result["documents"])
+            + " |"
+        )
 
 
 if __name__ == "__main__":

@@ -19,7 +19,11 @@ from authorguard.data.release import Release
 
 def federalist_check(seed: int = 0) -> list[dict]:
     papers = registry.datasets.get("federalist")()
-    train = [i for i, (a, s) in enumerate(zip(papers.authors, papers.splits)) if s == "train" and a in ("hamilton", "madison")]
+    train = [
+        i
+        for i, (a, s) in enumerate(zip(papers.authors, papers.splits))
+        if s == "train" and a in ("hamilton", "madison")
+    ]
     test = [i for i, s in enumerate(papers.splits) if s == "test"]
     release = Release.from_texts(papers.texts)
     authors = np.array(papers.authors, dtype=object)
@@ -29,8 +33,14 @@ def federalist_check(seed: int = 0) -> list[dict]:
         for classifier in ("nb", "svm"):
             attacker = registry.attackers.get(name)(classifier=classifier, random_state=seed)
             predicted = attacker.fit(release.rows(train), authors[train]).predict(release.rows(test))
-            rows.append({"attacker": name, "classifier": classifier, "madison": int(np.sum(predicted == "madison")),
-                         "papers": dict(zip(numbers, predicted.tolist()))})
+            rows.append(
+                {
+                    "attacker": name,
+                    "classifier": classifier,
+                    "madison": int(np.sum(predicted == "madison")),
+                    "papers": dict(zip(numbers, predicted.tolist())),
+                }
+            )
     return rows
 
 
@@ -44,7 +54,9 @@ def main() -> None:
         return
     for row in rows:
         hamilton = [n for n, a in row["papers"].items() if a != "madison"]
-        print(f"{row['attacker']:>15} {row['classifier']:>3}: {row['madison']:>2}/12 Madison; to Hamilton: {', '.join(hamilton) or '-'}")
+        print(
+            f"{row['attacker']:>15} {row['classifier']:>3}: {row['madison']:>2}/12 Madison; to Hamilton: {', '.join(hamilton) or '-'}"
+        )
 
 
 if __name__ == "__main__":

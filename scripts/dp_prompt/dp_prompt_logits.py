@@ -54,22 +54,41 @@ def main() -> None:
     torch.manual_seed(0)
     with torch.inference_mode():
         for begin in range(0, len(prompts), 8):
-            batch = tokenizer(prompts[begin:begin + 8], return_tensors="pt", padding=True, add_special_tokens=False)
-            out = model.generate(**batch, do_sample=True, temperature=1.0, top_k=0, top_p=1.0, max_new_tokens=args.tokens,
-                                 output_scores=True, return_dict_in_generate=True, pad_token_id=tokenizer.pad_token_id)
+            batch = tokenizer(prompts[begin : begin + 8], return_tensors="pt", padding=True, add_special_tokens=False)
+            out = model.generate(
+                **batch,
+                do_sample=True,
+                temperature=1.0,
+                top_k=0,
+                top_p=1.0,
+                max_new_tokens=args.tokens,
+                output_scores=True,
+                return_dict_in_generate=True,
+                pad_token_id=tokenizer.pad_token_id,
+            )
             live = torch.ones(len(batch["input_ids"]), dtype=torch.bool)
             for position, scores in enumerate(out.scores):  # raw logits: no processor was given
                 scores = scores.float()[live]
                 if len(scores):
                     top = scores.topk(100, dim=-1).values
                     quantiles = torch.quantile(scores, torch.tensor([0.5, 0.99, 0.999]), dim=-1).T
-                    steps.extend(np.concatenate([top[:, [0, 1, 4, 19, 99]].numpy(), quantiles.numpy(),
-                                                 scores.min(-1).values[:, None].numpy()], axis=1))
+                    steps.extend(
+                        np.concatenate(
+                            [
+                                top[:, [0, 1, 4, 19, 99]].numpy(),
+                                quantiles.numpy(),
+                                scores.min(-1).values[:, None].numpy(),
+                            ],
+                            axis=1,
+                        )
+                    )
                 live &= out.sequences[:, batch["input_ids"].shape[1] + position] != tokenizer.eos_token_id
     steps = np.array(steps)
     names = ["top1", "top2", "top5", "top20", "top100", "median", "p99", "p99.9", "min"]
-    summary = {name: {f"q{q}": round(float(np.quantile(steps[:, i], q / 100)), 2) for q in (5, 25, 50, 75, 95)}
-               for i, name in enumerate(names)}
+    summary = {
+        name: {f"q{q}": round(float(np.quantile(steps[:, i], q / 100)), 2) for q in (5, 25, 50, 75, 95)}
+        for i, name in enumerate(names)
+    }
     print(f"{len(steps)} generated steps on {len(prompts)} Brown paragraphs, policy {args.policy}")
     for name, row in summary.items():
         print(f"  {name:>7}: " + "  ".join(f"{k} {v:7.2f}" for k, v in row.items()))
@@ -83,12 +102,24 @@ def main() -> None:
             # mass of the floor relative to one token at b_hi: an upper bound on how much of each draw is noise
             row[f"floor_vs_top@eps={epsilon}"] = round(float(vocabulary * np.exp(-(high - low) / temperature)), 4)
         candidates.append(row)
-        print(f"  clip [{low}, {high}]: top tied on {clipped_top:.1%} of steps; vocabulary x e^(-(b_hi-b_lo)/T) at "
-              + ", ".join(f"ε={e}: {row[f'floor_vs_top@eps={e}']:.3g}" for e in (300, 1000, 3000, 10000, 30000)))
+        print(
+            f"  clip [{low}, {high}]: top tied on {clipped_top:.1%} of steps; vocabulary x e^(-(b_hi-b_lo)/T) at "
+            + ", ".join(f"ε={e}: {row[f'floor_vs_top@eps={e}']:.3g}" for e in (300, 1000, 3000, 10000, 30000))
+        )
     if args.json:
         with open(args.json, "w", encoding="utf-8") as handle:
-            json.dump({"steps": len(steps), "prompts": len(prompts), "policy": args.policy, "quantiles": summary,
-                       "vocabulary": vocabulary, "candidates": candidates}, handle, indent=1)
+            json.dump(
+                {
+                    "steps": len(steps),
+                    "prompts": len(prompts),
+                    "policy": args.policy,
+                    "quantiles": summary,
+                    "vocabulary": vocabulary,
+                    "candidates": candidates,
+                },
+                handle,
+                indent=1,
+            )
 
 
 if __name__ == "__main__":

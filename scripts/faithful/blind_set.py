@@ -45,8 +45,9 @@ def main() -> None:
     rows = [{"item": k, "input": pairs[j][2], "output": pairs[j][3]} for k, j in enumerate(order)]
     key = [{"item": k, "method": pairs[j][0], "source_item": pairs[j][1]} for k, j in enumerate(order)]
     args.output.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
-    args.output.with_name(args.output.stem + "-key.jsonl").write_text("".join(json.dumps(r) + "\n" for r in key),
-                                                                      encoding="utf-8")
+    args.output.with_name(args.output.stem + "-key.jsonl").write_text(
+        "".join(json.dumps(r) + "\n" for r in key), encoding="utf-8"
+    )
     print(f"{len(rows)} blind items -> {args.output}")
 
 

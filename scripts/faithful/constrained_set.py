@@ -41,8 +41,11 @@ def news_inputs(count: int = 50, seed: int = 0) -> list[tuple[int, str]]:
     from authorguard.data.splits import SCENARIOS
 
     corpus = SCENARIOS["20news-Top10-Any"].selection.select(registry.datasets.get("20news")())
-    pool = [i for i, (text, split) in enumerate(zip(corpus.texts, corpus.splits))
-            if split == "test" and 20 <= len(text.split()) <= 150]
+    pool = [
+        i
+        for i, (text, split) in enumerate(zip(corpus.texts, corpus.splits))
+        if split == "test" and 20 <= len(text.split()) <= 150
+    ]
     chosen = sorted(np.random.default_rng(seed).choice(pool, count, replace=False).tolist())
     return [(int(i), corpus.texts[i]) for i in chosen]
 
@@ -76,7 +79,9 @@ def draw(folder: Path, methods: list[str]) -> None:
 
     folder.mkdir(parents=True, exist_ok=True)
     out_file, report_file = folder / "outputs.jsonl", folder / "reports.json"
-    done = [json.loads(line) for line in out_file.read_text(encoding="utf-8").splitlines()] if out_file.is_file() else []
+    done = (
+        [json.loads(line) for line in out_file.read_text(encoding="utf-8").splitlines()] if out_file.is_file() else []
+    )
     reports = json.loads(report_file.read_text(encoding="utf-8")) if report_file.is_file() else {}
     sample = [json.loads(line) for line in SAMPLE.read_text(encoding="utf-8").splitlines()]
     inputs = [("BAC-10", row["post"], row["input"]) for row in sample] + [("20news", i, t) for i, t in news_inputs()]
@@ -93,14 +98,31 @@ def draw(folder: Path, methods: list[str]) -> None:
             statuses = [{"status": row["status"], "reason": row["reason"]} for row in sample] + statuses
         else:
             outputs, statuses, report, seconds = _rewrite(name, method, texts)
-        reports[name] = {**{k: v for k, v in report.items() if k not in ("fallback_chunks", "flagged_records")},
-                         "wall_seconds": round(seconds, 1), "records": len(texts)}
-        print(name, {k: reports[name].get(k) for k in ("wall_seconds", "chunks", "chunks_fallback", "refused", "rounds")},
-              flush=True)
-        rows = [{"method": name, "corpus": corpus, "source": source, "input": text, "output": output,
-                 "status": status["status"]} for (corpus, source, text), output, status in zip(mine, outputs, statuses)]
+        reports[name] = {
+            **{k: v for k, v in report.items() if k not in ("fallback_chunks", "flagged_records")},
+            "wall_seconds": round(seconds, 1),
+            "records": len(texts),
+        }
+        print(
+            name,
+            {k: reports[name].get(k) for k in ("wall_seconds", "chunks", "chunks_fallback", "refused", "rounds")},
+            flush=True,
+        )
+        rows = [
+            {
+                "method": name,
+                "corpus": corpus,
+                "source": source,
+                "input": text,
+                "output": output,
+                "status": status["status"],
+            }
+            for (corpus, source, text), output, status in zip(mine, outputs, statuses)
+        ]
         scored = [r for r in rows if r["output"]]
-        for row, verdict in zip(scored, FidelityMeter().score([r["input"] for r in scored], [r["output"] for r in scored])):
+        for row, verdict in zip(
+            scored, FidelityMeter().score([r["input"] for r in scored], [r["output"] for r in scored])
+        ):
             row["meter"] = verdict.verdict
         done += rows
         out_file.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in done), encoding="utf-8")
@@ -114,9 +136,13 @@ def blind(folder: Path, methods: list[str], name: str) -> None:
     rows = [r for r in rows if r["output"] and r["method"] in methods]
     order = np.random.default_rng(0).permutation(len(rows))
     items = [{"item": k, "input": rows[j]["input"], "output": rows[j]["output"]} for k, j in enumerate(order)]
-    key = [{"item": k, "method": rows[j]["method"], "corpus": rows[j]["corpus"], "source": rows[j]["source"]}
-           for k, j in enumerate(order)]
-    (folder / f"{name}.jsonl").write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in items), encoding="utf-8")
+    key = [
+        {"item": k, "method": rows[j]["method"], "corpus": rows[j]["corpus"], "source": rows[j]["source"]}
+        for k, j in enumerate(order)
+    ]
+    (folder / f"{name}.jsonl").write_text(
+        "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in items), encoding="utf-8"
+    )
     (folder / f"{name}-key.jsonl").write_text("".join(json.dumps(r) + "\n" for r in key), encoding="utf-8")
     print(f"{len(items)} blind items -> {folder / (name + '.jsonl')}")
 
@@ -124,8 +150,10 @@ def blind(folder: Path, methods: list[str], name: str) -> None:
 def summary(folder: Path) -> None:
     rows = [json.loads(line) for line in (folder / "outputs.jsonl").read_text(encoding="utf-8").splitlines()]
     by_pair: dict = {}
-    for key_file in sorted(folder.glob("*-key.jsonl")):  # each blind set: NAME.jsonl, NAME-key.jsonl, NAME-labels-*.jsonl
-        stem = key_file.name[:-len("-key.jsonl")]
+    for key_file in sorted(
+        folder.glob("*-key.jsonl")
+    ):  # each blind set: NAME.jsonl, NAME-key.jsonl, NAME-labels-*.jsonl
+        stem = key_file.name[: -len("-key.jsonl")]
         key = [json.loads(line) for line in key_file.read_text(encoding="utf-8").splitlines()]
         labels: dict = {}
         for file in sorted(folder.glob(f"{stem}-labels-*.jsonl")):
@@ -144,8 +172,10 @@ def summary(folder: Path) -> None:
             released = [r for r in mine if r["output"]]
             counted = Counter(by_pair.get((method, r["corpus"], r["source"])) for r in released)
             meter = Counter(r.get("meter") for r in released)
-            print(f"| {method} | {corpus} | {len(mine)} | {len(released)} | {counted['faithful']} / {counted['partial']} / "
-                  f"{counted['changed']} | {meter['faithful']} of {len(released)} |")
+            print(
+                f"| {method} | {corpus} | {len(mine)} | {len(released)} | {counted['faithful']} / {counted['partial']} / "
+                f"{counted['changed']} | {meter['faithful']} of {len(released)} |"
+            )
 
 
 def main() -> None:

@@ -33,8 +33,18 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 RESULTS = ROOT / "docs" / "results"
-TAROT_LETTERS = {"V": "faithful", "C": "faithful", "T": "partial", "D": "partial", "N": "partial", "U": "changed",
-                 "M": "changed", "L": "changed", "I": "changed", "R": "changed"}
+TAROT_LETTERS = {
+    "V": "faithful",
+    "C": "faithful",
+    "T": "partial",
+    "D": "partial",
+    "N": "partial",
+    "U": "changed",
+    "M": "changed",
+    "L": "changed",
+    "I": "changed",
+    "R": "changed",
+}
 
 
 def _jsonl(path: Path) -> list[dict]:
@@ -85,9 +95,16 @@ def labelled_pairs() -> list[dict]:
 def second_reading() -> list[dict]:
     """The author's labels of the bottleneck sample (the same outputs the blind helper labelled)."""
     sample = {r["item"]: r for r in _jsonl(RESULTS / "bottleneck" / "fidelity-sample.jsonl")}
-    return [{"source": "bottleneck-author", "input": sample[r["item"]]["input"], "output": sample[r["item"]]["output"],
-             "label": r["label"]} for r in _jsonl(RESULTS / "bottleneck" / "fidelity-labels-author.jsonl")
-            if sample[r["item"]]["output"]]
+    return [
+        {
+            "source": "bottleneck-author",
+            "input": sample[r["item"]]["input"],
+            "output": sample[r["item"]]["output"],
+            "label": r["label"],
+        }
+        for r in _jsonl(RESULTS / "bottleneck" / "fidelity-labels-author.jsonl")
+        if sample[r["item"]]["output"]
+    ]
 
 
 def half(text: str) -> str:
@@ -106,16 +123,23 @@ def agreement(truth: list[str], predicted: list[str]) -> dict:
         "kappa": round(float(cohen_kappa_score(binary_truth, binary_predicted)), 3),
         "accuracy_3way": round(sum(a == b for a, b in zip(truth, predicted)) / len(truth), 3),
         "kappa_3way": round(float(cohen_kappa_score(truth, predicted, labels=labels)), 3),
-        "confusion": {"rows (labels)": labels, "columns (meter)": labels,
-                      "counts": confusion_matrix(truth, predicted, labels=labels).tolist()},
+        "confusion": {
+            "rows (labels)": labels,
+            "columns (meter)": labels,
+            "counts": confusion_matrix(truth, predicted, labels=labels).tolist(),
+        },
         "labels": dict(Counter(truth)),
     }
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--readings", type=Path, default=ROOT / "runs" / "faithful" / "readings.pkl",
-                        help="cache of the parsed pairs (parsing is most of the time)")
+    parser.add_argument(
+        "--readings",
+        type=Path,
+        default=ROOT / "runs" / "faithful" / "readings.pkl",
+        help="cache of the parsed pairs (parsing is most of the time)",
+    )
     parser.add_argument("--out", type=Path, default=RESULTS / "faithful" / "meter-agreement.json")
     args = parser.parse_args()
     from authorguard.metrics.fidelity import FidelityMeter, FidelityThresholds, judge
@@ -141,9 +165,12 @@ def main() -> None:
         return out
 
     tune = [p for p in pairs if p["half"] == "tune" and p["source"] != "bottleneck-author"]
-    grid = [FidelityThresholds(max_invented=i, min_recall=r, max_new_names=n, agents=agents, negation=negation)
-            for i, r, n, agents, negation in itertools.product((0.1, 0.15, 0.2, 0.25, 0.3, 0.4), (0.4, 0.5, 0.6, 0.7, 0.8),
-                                                              (0, 1), (True, False), (True, False))]
+    grid = [
+        FidelityThresholds(max_invented=i, min_recall=r, max_new_names=n, agents=agents, negation=negation)
+        for i, r, n, agents, negation in itertools.product(
+            (0.1, 0.15, 0.2, 0.25, 0.3, 0.4), (0.4, 0.5, 0.6, 0.7, 0.8), (0, 1), (True, False), (True, False)
+        )
+    ]
     best = max(grid, key=lambda t: agreement([p["label"] for p in tune], verdicts(tune, t))["kappa"])
     report = {"thresholds": best.__dict__, "tuned_on": len(tune), "by_half": {}, "by_source_held_out": {}}
     for name in ("tune", "held-out"):
@@ -154,8 +181,13 @@ def main() -> None:
         rows = [p for p in held if p["source"] == source]
         predicted = verdicts(rows, best)
         report["by_source_held_out"][source] = {
-            "n": len(rows), "labels": dict(Counter(p["label"] for p in rows)), "meter": dict(Counter(predicted)),
-            "accuracy": round(sum((a["label"] == "faithful") == (b == "faithful") for a, b in zip(rows, predicted)) / len(rows), 3)}
+            "n": len(rows),
+            "labels": dict(Counter(p["label"] for p in rows)),
+            "meter": dict(Counter(predicted)),
+            "accuracy": round(
+                sum((a["label"] == "faithful") == (b == "faithful") for a, b in zip(rows, predicted)) / len(rows), 3
+            ),
+        }
     clean = [p for p in held if p["source"] not in ("tarot-letters", "bottleneck-author")]
     report["held_out_without_letters"] = agreement([p["label"] for p in clean], verdicts(clean, best))
     args.out.parent.mkdir(parents=True, exist_ok=True)

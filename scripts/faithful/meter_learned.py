@@ -18,8 +18,22 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-FEATURES = ("doc", "out_min", "out_mean", "in_min", "in_mean", "recall", "invented", "new", "lost", "negation",
-            "question", "swap", "agents", "length_ratio")
+FEATURES = (
+    "doc",
+    "out_min",
+    "out_mean",
+    "in_min",
+    "in_mean",
+    "recall",
+    "invented",
+    "new",
+    "lost",
+    "negation",
+    "question",
+    "swap",
+    "agents",
+    "length_ratio",
+)
 
 
 def main() -> None:
@@ -43,13 +57,26 @@ def main() -> None:
     rows = []
     for pair in pairs:
         a, b = pair["input"], pair["output"]
-        similarity = np.array([sentence_vectors[s] for s in split[b]]) @ np.array([sentence_vectors[s] for s in split[a]]).T
+        similarity = (
+            np.array([sentence_vectors[s] for s in split[b]]) @ np.array([sentence_vectors[s] for s in split[a]]).T
+        )
         score = judge(readings[a], readings[b], FidelityThresholds())
-        values = (float(text_vectors[a] @ text_vectors[b]), similarity.max(1).min(), similarity.max(1).mean(),
-                  similarity.max(0).min(), similarity.max(0).mean(), score.recall, score.invented, len(score.new_names),
-                  len(score.lost_names), int(score.negations[0] != score.negations[1]),
-                  int((score.questions[0] > 0) != (score.questions[1] > 0)), len(score.swapped_roles),
-                  len(score.changed_agents), len(b.split()) / max(1, len(a.split())))
+        values = (
+            float(text_vectors[a] @ text_vectors[b]),
+            similarity.max(1).min(),
+            similarity.max(1).mean(),
+            similarity.max(0).min(),
+            similarity.max(0).mean(),
+            score.recall,
+            score.invented,
+            len(score.new_names),
+            len(score.lost_names),
+            int(score.negations[0] != score.negations[1]),
+            int((score.questions[0] > 0) != (score.questions[1] > 0)),
+            len(score.swapped_roles),
+            len(score.changed_agents),
+            len(b.split()) / max(1, len(a.split())),
+        )
         rows.append((meter_agreement.half(a), pair["source"], np.array(values, float), pair["label"] == "faithful"))
     tune = [r for r in rows if r[0] == "tune"]
     held = [r for r in rows if r[0] != "tune"]
@@ -57,8 +84,10 @@ def main() -> None:
     model.fit(np.array([r[2] for r in tune]), np.array([r[3] for r in tune]))
     predicted = model.predict(np.array([r[2] for r in held]))
     truth = np.array([r[3] for r in held])
-    print(f"held out: {len(held)} pairs, accuracy {accuracy_score(truth, predicted):.3f}, "
-          f"kappa {cohen_kappa_score(truth, predicted):.3f} (faithful vs not)")
+    print(
+        f"held out: {len(held)} pairs, accuracy {accuracy_score(truth, predicted):.3f}, "
+        f"kappa {cohen_kappa_score(truth, predicted):.3f} (faithful vs not)"
+    )
     for source in sorted({r[1] for r in held}):
         index = [i for i, r in enumerate(held) if r[1] == source]
         print(f"  {source}: {len(index)} pairs, agreement {np.mean(predicted[index] == truth[index]):.3f}")

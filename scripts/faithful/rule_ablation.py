@@ -65,8 +65,13 @@ def main() -> None:
             row[f"{name} adversarial"] = attack(name, [released[i] for i in train], [released[i] for i in test])
         rows.append(row)
         print(json.dumps(row), flush=True)
-    result = {"scenario": args.scenario, "per_author": args.per_author, "draw_seed": args.draw_seed, "n_test": len(test),
-              "rows": rows}
+    result = {
+        "scenario": args.scenario,
+        "per_author": args.per_author,
+        "draw_seed": args.draw_seed,
+        "n_test": len(test),
+        "rows": rows,
+    }
     if args.output:
         args.output.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
 

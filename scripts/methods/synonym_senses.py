@@ -46,7 +46,9 @@ def replacements(texts: list[str], senses: str, seed: int) -> tuple[list[dict], 
         for position, (old, new) in enumerate(zip(before, after)):
             if old != new:
                 changed += 1
-                window = " ".join(before[max(0, position - 10):position] + [f"[{old}]"] + before[position + 1:position + 11])
+                window = " ".join(
+                    before[max(0, position - 10) : position] + [f"[{old}]"] + before[position + 1 : position + 11]
+                )
                 pairs.append({"context": window, "word": old, "replacement": new})
     return pairs, changed / max(total, 1)
 
@@ -70,8 +72,18 @@ def sample(args) -> None:
     with open(blind, "w", encoding="utf-8") as handle:
         for key, index in enumerate(order):
             row = rows[int(index)]
-            handle.write(json.dumps({"key": f"s{key:03d}", "context": row["context"], "word": row["word"],
-                                     "replacement": row["replacement"]}, ensure_ascii=False) + "\n")
+            handle.write(
+                json.dumps(
+                    {
+                        "key": f"s{key:03d}",
+                        "context": row["context"],
+                        "word": row["word"],
+                        "replacement": row["replacement"],
+                    },
+                    ensure_ascii=False,
+                )
+                + "\n"
+            )
     print(f"wrote {out} (with the rules) and {blind} (for the annotator)")
 
 

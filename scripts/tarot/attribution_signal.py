@@ -39,7 +39,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
-from tarot_validity import _open_text, scenario_split  # noqa: E402  (shared with the TAROT scripts)
+from tarot_validity import _open_text, scenario_split
 
 WORD = re.compile(r"[A-Za-z]+(?:'[A-Za-z]+)*")
 REPEATED_PUNCTUATION = re.compile(r"([^\w\s])\1+")
@@ -76,7 +76,7 @@ def entity_masker(texts: list[str]) -> list[str]:
         pieces, last = [], 0
         for entity in doc.ents:
             if entity.label_ in ENTITY_TYPES:
-                pieces += [doc.text[last:entity.start_char], f"[{entity.label_}]"]
+                pieces += [doc.text[last : entity.start_char], f"[{entity.label_}]"]
                 last = entity.end_char
         masked.append("".join(pieces) + doc.text[last:])
     return masked
@@ -87,9 +87,16 @@ def main() -> None:
     parser.add_argument("--scenario", default="BAC-10")
     parser.add_argument("--attackers", default="char-ngrams,function-words")
     parser.add_argument("--transforms", default=",".join(TRANSFORMS))
-    parser.add_argument("--vocabulary", type=int, default=10_000, help="GloVe's most frequent words kept by rare-words.")
-    parser.add_argument("--release", nargs=2, metavar=("FILE", "POLICY"), help="Also attack (static only) a stored "
-                        "release of the test posts (tarot_split_attribution.py --out) and each transform of it.")
+    parser.add_argument(
+        "--vocabulary", type=int, default=10_000, help="GloVe's most frequent words kept by rare-words."
+    )
+    parser.add_argument(
+        "--release",
+        nargs=2,
+        metavar=("FILE", "POLICY"),
+        help="Also attack (static only) a stored "
+        "release of the test posts (tarot_split_attribution.py --out) and each transform of it.",
+    )
     args = parser.parse_args()
 
     import pyarrow.parquet as pq
@@ -112,11 +119,13 @@ def main() -> None:
     common = {w for w in pq.read_table(index_path).column("index").to_pylist()[: args.vocabulary] if WORD.fullmatch(w)}
     rare_words = words_outside(common)
     function_words = words_outside(set(english_stop_words()))
-    apply = {"casing-punctuation": lambda values: [casing_punctuation(t) for t in values],
-             "names": entity_masker,
-             "rare-words": lambda values: [rare_words(t) for t in values],
-             "rare-words+casing": lambda values: [casing_punctuation(rare_words(t)) for t in values],
-             "function-words-only": lambda values: [function_words(t) for t in values]}
+    apply = {
+        "casing-punctuation": lambda values: [casing_punctuation(t) for t in values],
+        "names": entity_masker,
+        "rare-words": lambda values: [rare_words(t) for t in values],
+        "rare-words+casing": lambda values: [casing_punctuation(rare_words(t)) for t in values],
+        "function-words-only": lambda values: [function_words(t) for t in values],
+    }
     transformed = {"original": texts}
     for name in transforms:
         transformed[name] = apply[name](texts)
@@ -148,15 +157,21 @@ def main() -> None:
 
     originals = [texts[i] for i in test]
     n = len(test)
-    print(f"\n{args.scenario}: {len(train)} training posts, {n} test posts, {len(set(authors[test]))} authors; accuracy "
-          f"% ± SE, static / adversarial (retrained on the transformed training posts)\n")
+    print(
+        f"\n{args.scenario}: {len(train)} training posts, {n} test posts, {len(set(authors[test]))} authors; accuracy "
+        f"% ± SE, static / adversarial (retrained on the transformed training posts)\n"
+    )
     print("| transform | " + " | ".join(names) + " | chrF | MiniLM cos | words removed |")
     print("|---|" + "---|" * len(names) + "---|---|---|")
     rows = {**{name: [values[i] for i in test] for name, values in transformed.items()}, **released}
     for name, released_texts in rows.items():
         cells = []
         for attacker_name in names:
-            runs = [accuracy[attacker_name, name, model] for model in ("static", "adversarial") if (attacker_name, name, model) in accuracy]
+            runs = [
+                accuracy[attacker_name, name, model]
+                for model in ("static", "adversarial")
+                if (attacker_name, name, model) in accuracy
+            ]
             cells.append(" / ".join(f"{100 * h.mean():.1f} ± {100 * h.std(ddof=1) / np.sqrt(n):.1f}" for h in runs))
         if name == "original":
             tail = "1.00 | 1.00 | 0.000"

@@ -31,16 +31,28 @@ import json
 import re
 from pathlib import Path
 
-LABEL_FILES = ("validity-labels", "validity-labels-dpo10x", "validity-labels-dpo10x-v2",
-               "validity-labels-dpo10x-anchored", "validity-labels-ppo10x")
+LABEL_FILES = (
+    "validity-labels",
+    "validity-labels-dpo10x",
+    "validity-labels-dpo10x-v2",
+    "validity-labels-dpo10x-anchored",
+    "validity-labels-ppo10x",
+)
 #: the policy a file's outputs came from (None: the file's rows say it)
-FILE_POLICY = {"validity-labels": None, "validity-labels-dpo10x": "dpo10x", "validity-labels-dpo10x-v2": "dpo10x-v2",
-               "validity-labels-dpo10x-anchored": "dpo10x-anchored", "validity-labels-ppo10x": "ppo10x"}
+FILE_POLICY = {
+    "validity-labels": None,
+    "validity-labels-dpo10x": "dpo10x",
+    "validity-labels-dpo10x-v2": "dpo10x-v2",
+    "validity-labels-dpo10x-anchored": "dpo10x-anchored",
+    "validity-labels-ppo10x": "ppo10x",
+}
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 _NEGATION = {"not", "no", "never", "nothing", "none", "nobody", "nor", "neither", "without"}
-_PERSON = ({"i", "me", "my", "mine", "myself", "we", "us", "our", "ours", "i'm", "i've", "i'd", "i'll", "we're"},
-           {"you", "your", "yours", "you're", "yourself"},
-           {"he", "she", "him", "her", "his", "hers", "they", "them", "their", "he's", "she's", "they're"})
+_PERSON = (
+    {"i", "me", "my", "mine", "myself", "we", "us", "our", "ours", "i'm", "i've", "i'd", "i'll", "we're"},
+    {"you", "your", "yours", "you're", "yourself"},
+    {"he", "she", "him", "her", "his", "hers", "they", "them", "their", "he's", "she's", "they're"},
+)
 
 
 def main() -> None:
@@ -66,17 +78,25 @@ def main() -> None:
     policies = np.array([r["policy"] for r in rows])
     scores = leave_one_policy_out(X, y, policies, args.C)
     flagged = scores > 0.5
-    print(f"{len(rows)} labelled outputs the gate and the floor {args.floor} pass: {y.sum()} invalid by hand, "
-          f"{len(y) - y.sum()} valid; {len(names)} features{' (with the LM)' if args.lm else ''}, C {args.C}\n")
-    print(f"pooled AUC of the held-out scores: {roc_auc_score(y, scores):.2f}; at 0.5: invalid caught "
-          f"{(flagged & (y == 1)).sum()}/{y.sum()}, valid lost {(flagged & (y == 0)).sum()}/{(y == 0).sum()}\n")
-    print("| held-out policy | outputs | invalid | AUC within it | invalid caught | valid lost |\n|---|---|---|---|---|---|")
+    print(
+        f"{len(rows)} labelled outputs the gate and the floor {args.floor} pass: {y.sum()} invalid by hand, "
+        f"{len(y) - y.sum()} valid; {len(names)} features{' (with the LM)' if args.lm else ''}, C {args.C}\n"
+    )
+    print(
+        f"pooled AUC of the held-out scores: {roc_auc_score(y, scores):.2f}; at 0.5: invalid caught "
+        f"{(flagged & (y == 1)).sum()}/{y.sum()}, valid lost {(flagged & (y == 0)).sum()}/{(y == 0).sum()}\n"
+    )
+    print(
+        "| held-out policy | outputs | invalid | AUC within it | invalid caught | valid lost |\n|---|---|---|---|---|---|"
+    )
     mixed = [p for p in dict.fromkeys(policies) if 0 < y[policies == p].sum() < (policies == p).sum()]
     for policy in dict.fromkeys(policies):
         mine = policies == policy
         auc = f"{roc_auc_score(y[mine], scores[mine]):.2f}" if policy in mixed else "-"
-        print(f"| {policy} | {mine.sum()} | {y[mine].sum()} | {auc} | {(flagged & mine & (y == 1)).sum()} | "
-              f"{(flagged & mine & (y == 0)).sum()} |")
+        print(
+            f"| {policy} | {mine.sum()} | {y[mine].sum()} | {auc} | {(flagged & mine & (y == 1)).sum()} | "
+            f"{(flagged & mine & (y == 0)).sum()} |"
+        )
     print("\n| feature | mean within-policy AUC alone (invalid high) |\n|---|---|")
     for j, name in enumerate(names):
         aucs = [roc_auc_score(y[policies == p], X[policies == p, j]) for p in mixed]
@@ -92,12 +112,13 @@ def passed_outputs(folder: Path, floor: float) -> list:
 
     rows = []
     for name in LABEL_FILES:
-        for line in open(folder / f"{name}.jsonl", encoding="utf-8"):
+        for line in (folder / f"{name}.jsonl").read_text(encoding="utf-8").splitlines():
             row = json.loads(line)
             row["policy"] = FILE_POLICY[name] or row["policy"]
             rows.append(row)
     cosines = ObfuscationReward(RewardConfig(privacy=False, gate=False))(
-        [r["original"] for r in rows], [r["rewrite"] for r in rows]).utility
+        [r["original"] for r in rows], [r["rewrite"] for r in rows]
+    ).utility
     gate = RewriteGate(instruction=TAROT_PROMPT)
     kept = []
     for row, cosine in zip(rows, cosines):
@@ -114,13 +135,17 @@ def surface_features(original: str, rewrite: str) -> dict:
 
     theirs, mine = content_stems(original), content_stems(rewrite)
     negations = [_negations(original), _negations(rewrite)]
-    return {"invented": invented_share(original, rewrite), "dropped": len(theirs - mine) / max(len(theirs), 1),
-            "negation_difference": abs(negations[1] - negations[0]),
-            "negation_flip": float((negations[0] > 0) != (negations[1] > 0)),
-            "person_change": float(np.abs(_person(rewrite) - _person(original)).sum()),
-            "question_change": float(("?" in original) != ("?" in rewrite)),
-            "copied_bigrams": copy_share(original, rewrite), "sequence": sequence_similarity(original, rewrite),
-            "log_length_ratio": float(np.log((len(words(rewrite)) + 1) / (len(words(original)) + 1)))}
+    return {
+        "invented": invented_share(original, rewrite),
+        "dropped": len(theirs - mine) / max(len(theirs), 1),
+        "negation_difference": abs(negations[1] - negations[0]),
+        "negation_flip": float((negations[0] > 0) != (negations[1] > 0)),
+        "person_change": float(np.abs(_person(rewrite) - _person(original)).sum()),
+        "question_change": float(("?" in original) != ("?" in rewrite)),
+        "copied_bigrams": copy_share(original, rewrite),
+        "sequence": sequence_similarity(original, rewrite),
+        "log_length_ratio": float(np.log((len(words(rewrite)) + 1) / (len(words(original)) + 1))),
+    }
 
 
 def alignment_features(rows: list) -> list:
@@ -129,15 +154,26 @@ def alignment_features(rows: list) -> list:
 
     from authorguard.metrics.content import _encoder
 
-    split = {r["original"]: _sentences(r["original"]) for r in rows} | {r["rewrite"]: _sentences(r["rewrite"]) for r in rows}
+    split = {r["original"]: _sentences(r["original"]) for r in rows} | {
+        r["rewrite"]: _sentences(r["rewrite"]) for r in rows
+    }
     unique = sorted({s for parts in split.values() for s in parts})
-    vectors = dict(zip(unique, _encoder().encode(unique, batch_size=32, normalize_embeddings=True, convert_to_numpy=True)))
+    vectors = dict(
+        zip(unique, _encoder().encode(unique, batch_size=32, normalize_embeddings=True, convert_to_numpy=True))
+    )
     out = []
     for r in rows:
         similarity = np.array([[vectors[a] @ vectors[b] for b in split[r["original"]]] for a in split[r["rewrite"]]])
         support, coverage = similarity.max(axis=1), similarity.max(axis=0)
-        out.append({"cosine": r["cosine"], "support_min": float(support.min()), "support_mean": float(support.mean()),
-                    "coverage_min": float(coverage.min()), "coverage_mean": float(coverage.mean())})
+        out.append(
+            {
+                "cosine": r["cosine"],
+                "support_min": float(support.min()),
+                "support_mean": float(support.mean()),
+                "coverage_min": float(coverage.min()),
+                "coverage_mean": float(coverage.mean()),
+            }
+        )
     return out
 
 
@@ -163,9 +199,15 @@ def lm_features(rows: list) -> list:
         forward = log_probs(frame.format(r["original"]), r["rewrite"]) - log_probs(frame.format("Hello."), r["rewrite"])
         given = log_probs(frame.format(r["rewrite"]), r["original"])
         backward = given - log_probs(frame.format("Hello."), r["original"])
-        out.append({"pmi_mean": float(forward.mean()), "pmi_p10": float(np.percentile(forward, 10)),
-                    "back_pmi_mean": float(backward.mean()), "back_pmi_p10": float(np.percentile(backward, 10)),
-                    "back_nll": float(-given.mean())})
+        out.append(
+            {
+                "pmi_mean": float(forward.mean()),
+                "pmi_p10": float(np.percentile(forward, 10)),
+                "back_pmi_mean": float(backward.mean()),
+                "back_pmi_p10": float(np.percentile(backward, 10)),
+                "back_nll": float(-given.mean()),
+            }
+        )
     return out
 
 

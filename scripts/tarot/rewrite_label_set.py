@@ -41,17 +41,35 @@ def main() -> None:
     tokenizer = next(iter(rewriters.values())).loader.tokenizer
     count = lambda text: len(tokenizer(text, add_special_tokens=False)["input_ids"])  # noqa: E731
     chunks = []
-    for index in rng.permutation(len(tests))[:args.n]:
+    for index in rng.permutation(len(tests))[: args.n]:
         pieces = chunk_documents([tests[index]], count, 96)
         chunks.append(pieces[int(rng.integers(len(pieces)))].text)
     for policy, rewriter in rewriters.items():
         prompts = [render_prompt(tokenizer, rewriter.policy.instruction, c) for c in chunks]
         limit = rewriter.policy.max_new_tokens
-        out = generate(None, tokenizer, prompts, max_new_tokens=limit, seed=args.seed, temperature=0.7, top_p=0.95,
-                       batch_size=64, engine=rewriter.loader.engine("batched"))
+        out = generate(
+            None,
+            tokenizer,
+            prompts,
+            max_new_tokens=limit,
+            seed=args.seed,
+            temperature=0.7,
+            top_p=0.95,
+            batch_size=64,
+            engine=rewriter.loader.engine("batched"),
+        )
         for item, (original, raw, tokens) in enumerate(zip(chunks, out.texts, out.new_tokens)):
-            lines.append({"item": item, "policy": policy, "original": original, "rewrite": clean_rewrite(raw),
-                          "raw": raw, "new_tokens": tokens, "truncated": tokens >= limit})
+            lines.append(
+                {
+                    "item": item,
+                    "policy": policy,
+                    "original": original,
+                    "rewrite": clean_rewrite(raw),
+                    "raw": raw,
+                    "new_tokens": tokens,
+                    "truncated": tokens >= limit,
+                }
+            )
         del rewriter.loader._engines["batched"]  # one policy's weights in memory at a time
     with open(args.output, "w", encoding="utf-8") as out_file:
         for line in lines:

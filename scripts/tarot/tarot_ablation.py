@@ -39,8 +39,11 @@ def main() -> None:
     parser.add_argument("--prompts", type=int, default=64)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", help="Write the table as JSON here too.")
-    parser.add_argument("--plot", help="Also draw the arms' training monitors (author and utility similarity by step) "
-                                       "to this PNG, and stop (nothing is generated).")
+    parser.add_argument(
+        "--plot",
+        help="Also draw the arms' training monitors (author and utility similarity by step) "
+        "to this PNG, and stop (nothing is generated).",
+    )
     args = parser.parse_args()
     from authorguard.neural.tarot.config import PromptConfig, RewardConfig
     from authorguard.neural.tarot.data import training_prompts
@@ -62,13 +65,21 @@ def main() -> None:
     rendered = [render_prompt(tokenizer, policy.instruction, t) for t in texts]
     reward = ObfuscationReward(RewardConfig())
     ppo_full = TarotFolder(args.ppo_full) if args.ppo_full else full
-    arms = [("SFT (start)", full, "sft"), ("DPO, full reward", full, "dpo"), ("PPO, full reward", ppo_full, "ppo"),
-            ("DPO, no privacy", TarotFolder(args.no_privacy), "dpo"), ("PPO, no privacy", TarotFolder(args.no_privacy), "ppo"),
-            ("DPO, no utility", TarotFolder(args.no_utility), "dpo"), ("PPO, no utility", TarotFolder(args.no_utility), "ppo")]
+    arms = [
+        ("SFT (start)", full, "sft"),
+        ("DPO, full reward", full, "dpo"),
+        ("PPO, full reward", ppo_full, "ppo"),
+        ("DPO, no privacy", TarotFolder(args.no_privacy), "dpo"),
+        ("PPO, no privacy", TarotFolder(args.no_privacy), "ppo"),
+        ("DPO, no utility", TarotFolder(args.no_utility), "dpo"),
+        ("PPO, no utility", TarotFolder(args.no_utility), "ppo"),
+    ]
     if args.ppo_full:
         arms.insert(2, (f"PPO, full reward ({full.path})", full, "ppo"))
     rows = []
-    print(f"{len(texts)} held-out prompts (offset {held_out.offset}), one sample each, T 1.0, top-p 1.0, seed {args.seed}\n")
+    print(
+        f"{len(texts)} held-out prompts (offset {held_out.offset}), one sample each, T 1.0, top-p 1.0, seed {args.seed}\n"
+    )
     print("| policy | author similarity | utility similarity | R | new tokens | near-copies | tokens/s |")
     print("|---|---|---|---|---|---|---|")
     for name, folder, stage in arms:
@@ -76,21 +87,40 @@ def main() -> None:
             print(f"| {name} | (stage {stage} not done in {folder.path}) | | | | | |")
             continue
         model, tok = PolicyLoader(folder.adapters(stage))()
-        out = generate(model, tok, rendered, max_new_tokens=policy.max_new_tokens, seed=args.seed, temperature=1.0,
-                       top_p=1.0, batch_size=16)
+        out = generate(
+            model,
+            tok,
+            rendered,
+            max_new_tokens=policy.max_new_tokens,
+            seed=args.seed,
+            temperature=1.0,
+            top_p=1.0,
+            batch_size=16,
+        )
         rewrites = [clean_rewrite(t) for t in out.texts]
         scores = reward(texts, rewrites)
-        row = {"policy": name, "folder": str(folder.path), "stage": stage,
-               "author_similarity": float(np.mean(1.0 - scores.privacy)), "utility_similarity": float(np.mean(scores.utility)),
-               "reward": float(np.mean(scores.total)), "new_tokens": float(np.mean(out.new_tokens)),
-               "near_copies": float(np.mean([_copy_share(t, r) >= 0.6 for t, r in zip(texts, rewrites)])),
-               "tokens_per_second": round(out.tokens_per_second, 1)}
+        row = {
+            "policy": name,
+            "folder": str(folder.path),
+            "stage": stage,
+            "author_similarity": float(np.mean(1.0 - scores.privacy)),
+            "utility_similarity": float(np.mean(scores.utility)),
+            "reward": float(np.mean(scores.total)),
+            "new_tokens": float(np.mean(out.new_tokens)),
+            "near_copies": float(np.mean([_copy_share(t, r) >= 0.6 for t, r in zip(texts, rewrites)])),
+            "tokens_per_second": round(out.tokens_per_second, 1),
+        }
         rows.append(row)
-        print(f"| {name} | {row['author_similarity']:.3f} | {row['utility_similarity']:.3f} | {row['reward']:.3f} | "
-              f"{row['new_tokens']:.1f} | {row['near_copies']:.2f} | {row['tokens_per_second']} |", flush=True)
+        print(
+            f"| {name} | {row['author_similarity']:.3f} | {row['utility_similarity']:.3f} | {row['reward']:.3f} | "
+            f"{row['new_tokens']:.1f} | {row['near_copies']:.2f} | {row['tokens_per_second']} |",
+            flush=True,
+        )
     if args.json:
         with open(args.json, "w", encoding="utf-8") as handle:
-            json.dump({"prompts": len(texts), "offset": held_out.offset, "seed": args.seed, "rows": rows}, handle, indent=2)
+            json.dump(
+                {"prompts": len(texts), "offset": held_out.offset, "seed": args.seed, "rows": rows}, handle, indent=2
+            )
 
 
 def _plot(args, TarotFolder) -> None:
@@ -103,15 +133,29 @@ def _plot(args, TarotFolder) -> None:
     ppo_full = args.ppo_full or args.full
     fig, axes = plt.subplots(1, 2, figsize=(11, 3.6))
     for axis, stage, full in ((axes[0], "dpo", args.full), (axes[1], "ppo", ppo_full)):
-        for label, folder, colour in (("full reward", full, "C0"), ("no privacy", args.no_privacy, "C1"),
-                                      ("no utility", args.no_utility, "C2")):
+        for label, folder, colour in (
+            ("full reward", full, "C0"),
+            ("no privacy", args.no_privacy, "C1"),
+            ("no utility", args.no_utility, "C2"),
+        ):
             monitor = TarotFolder(folder).read_record(stage).get("monitor", [])
             steps = [m["step"] for m in monitor]
-            axis.plot(steps, [1 - m["privacy"] for m in monitor], marker="o", color=colour, label=f"{label}: author sim.")
-            axis.plot(steps, [m["utility"] for m in monitor], marker="s", linestyle="--", color=colour,
-                      label=f"{label}: utility sim.")
-        axis.set(title=f"{stage.upper()} arms: held-out rewrites (16 prompts)", xlabel="optimiser step" if stage == "dpo"
-                 else "PPO step", ylabel="cosine")
+            axis.plot(
+                steps, [1 - m["privacy"] for m in monitor], marker="o", color=colour, label=f"{label}: author sim."
+            )
+            axis.plot(
+                steps,
+                [m["utility"] for m in monitor],
+                marker="s",
+                linestyle="--",
+                color=colour,
+                label=f"{label}: utility sim.",
+            )
+        axis.set(
+            title=f"{stage.upper()} arms: held-out rewrites (16 prompts)",
+            xlabel="optimiser step" if stage == "dpo" else "PPO step",
+            ylabel="cosine",
+        )
         axis.legend(fontsize=7, ncol=2)
     fig.tight_layout()
     fig.savefig(args.plot, dpi=110)

@@ -19,8 +19,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     from authorguard import registry
-    from authorguard.data.splits import SCENARIOS
     from authorguard.data import load_dataset
+    from authorguard.data.splits import SCENARIOS
     from authorguard.neural.tarot.config import RewardConfig
     from authorguard.neural.tarot.reward import ObfuscationReward
 
@@ -34,9 +34,11 @@ def main() -> None:
         if len(picked) == args.n:
             break
     reward = ObfuscationReward(RewardConfig())
-    rows = {"zero-shot": registry.methods.get("zero-shot-rewrite")(random_state=args.seed),
-            "SFT": registry.methods.get("tarot-sft")(model=args.model, random_state=args.seed),
-            "TAROT-DPO": registry.methods.get("tarot")(model=args.model, random_state=args.seed)}
+    rows = {
+        "zero-shot": registry.methods.get("zero-shot-rewrite")(random_state=args.seed),
+        "SFT": registry.methods.get("tarot-sft")(model=args.model, random_state=args.seed),
+        "TAROT-DPO": registry.methods.get("tarot")(model=args.model, random_state=args.seed),
+    }
     outputs = {name: method.fit().obfuscate(picked) for name, method in rows.items()}
     for index, original in enumerate(picked):
         print(f"\n**{args.scenario} test document {index + 1}**\n")

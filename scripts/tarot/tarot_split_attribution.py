@@ -42,7 +42,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
-from tarot_validity import _open_out, _open_text, method_rounds, scenario_split  # noqa: E402  (the selection the tables use)
+from tarot_validity import _open_out, _open_text, method_rounds, scenario_split
 
 
 def main() -> None:
@@ -52,17 +52,32 @@ def main() -> None:
     parser.add_argument("--attackers", default="char-ngrams,function-words,writeprints-text")
     parser.add_argument("--baseline", default="sft", help="The policy each paired difference is taken against.")
     parser.add_argument("--floor", type=float, default=0.5)
-    parser.add_argument("--select", default="reward", help="Comma-separated rankings of the valid candidates: reward "
-                        "(the method's), overlap (lowest chrF to the input), attacker (lowest proxy margin; trains every "
-                        "attacker on the other half of the training posts).")
-    parser.add_argument("--pool", action="store_true", help="Add a release that chooses among all policies' candidates.")
+    parser.add_argument(
+        "--select",
+        default="reward",
+        help="Comma-separated rankings of the valid candidates: reward "
+        "(the method's), overlap (lowest chrF to the input), attacker (lowest proxy margin; trains every "
+        "attacker on the other half of the training posts).",
+    )
+    parser.add_argument(
+        "--pool", action="store_true", help="Add a release that chooses among all policies' candidates."
+    )
     parser.add_argument("--policies", help="Comma-separated policies to replay (default: all in the files).")
-    parser.add_argument("--adapt", type=int, metavar="N", help="Also the augmented and adversarial threat models for the "
-                        "first of --policies: its method rewrites N training posts per author at its defaults (slow on "
-                        "a CPU), attackers trained on them; beside, the static attacker trained on the same N originals.")
-    parser.add_argument("--adapt-file", help="JSONL (.gz allowed) of --adapt's rewritten training posts: read when it "
-                        "exists, written otherwise.")
-    parser.add_argument("--out", help="JSONL (.gz allowed): per post and policy, the release and what each attacker said.")
+    parser.add_argument(
+        "--adapt",
+        type=int,
+        metavar="N",
+        help="Also the augmented and adversarial threat models for the "
+        "first of --policies: its method rewrites N training posts per author at its defaults (slow on "
+        "a CPU), attackers trained on them; beside, the static attacker trained on the same N originals.",
+    )
+    parser.add_argument(
+        "--adapt-file",
+        help="JSONL (.gz allowed) of --adapt's rewritten training posts: read when it exists, written otherwise.",
+    )
+    parser.add_argument(
+        "--out", help="JSONL (.gz allowed): per post and policy, the release and what each attacker said."
+    )
     args = parser.parse_args()
     selections = args.select.split(",")
     unknown = set(selections) - set(SELECTIONS)
@@ -73,8 +88,8 @@ def main() -> None:
 
     from authorguard import registry
     from authorguard.data.release import Release
-    from authorguard.metrics.content import content_metrics
     from authorguard.generation.reference_lm import load_reference_tokenizer
+    from authorguard.metrics.content import content_metrics
     from authorguard.neural.tarot.config import PolicyConfig
     from authorguard.neural.tarot.prompts import chunk_documents, reassemble
 
@@ -88,17 +103,22 @@ def main() -> None:
     stored = list(dict.fromkeys(r["policy"] for r in rows))
     policies = args.policies.split(",") if args.policies else list(stored)
     if set(policies) - set(stored):
-        parser.error(f"--policies: {', '.join(sorted(set(policies) - set(stored)))} not in the files ({', '.join(stored)})")
+        parser.error(
+            f"--policies: {', '.join(sorted(set(policies) - set(stored)))} not in the files ({', '.join(stored)})"
+        )
 
     authors = np.array(corpus.authors)
     training_posts = list(train)  # before any halving: --adapt draws from all of them
     if "attacker" in selections:
         proxy_half, train = halves(train, authors)
         proxy = registry.attackers.get("char-ngrams")(random_state=0).fit(
-            Release.from_texts([corpus.texts[i] for i in proxy_half]), authors[proxy_half])
+            Release.from_texts([corpus.texts[i] for i in proxy_half]), authors[proxy_half]
+        )
         score_margins(rows, proxy, [authors[test][c.document] for c in chunks], args.floor)
-        print(f"proxy char-ngrams fitted on {len(proxy_half)} training posts; the attackers on the other {len(train)}",
-              flush=True)
+        print(
+            f"proxy char-ngrams fitted on {len(proxy_half)} training posts; the attackers on the other {len(train)}",
+            flush=True,
+        )
     if args.pool:
         rows += pooled(rows, stored)
         policies.append("pooled")
@@ -122,22 +142,31 @@ def main() -> None:
         for policy, texts in released.items():
             predicted = attacker.predict(Release.from_texts(texts))
             correct[name, policy] = predicted == authors[test]
-        print(f"{name}: fitted on {len(train)} original training posts, attributed {len(released)} releases", flush=True)
+        print(
+            f"{name}: fitted on {len(train)} original training posts, attributed {len(released)} releases", flush=True
+        )
 
     labels = np.array(corpus.labels, dtype=object) if corpus.labels is not None else None
     utility = {}
     for task_name in scenario.tasks if labels is not None else ():
         task = registry.tasks.get(task_name)(classifier="svm", random_state=0)
         for policy, texts in released.items():
-            utility[task_name, policy] = task.evaluate(train_release, labels[train], Release.from_texts(texts),
-                                                       labels[test])["accuracy"]
+            utility[task_name, policy] = task.evaluate(
+                train_release, labels[train], Release.from_texts(texts), labels[test]
+            )["accuracy"]
     tasks = sorted({t for t, _ in utility})
     content = {p: content_metrics(posts, t)["per_document"] for p, t in released.items() if p != "original"}
     n = len(posts)
-    print(f"\n{args.scenario}: {n} test posts, {len(chunks)} chunks, {len(set(authors[test]))} authors; static threat "
-          f"model; accuracy % ± SE; Δ vs {args.baseline}: paired, ± SE of the per-post difference\n")
-    print("| release | " + " | ".join(f"{a} | Δ vs {args.baseline}" for a in names) + "".join(f" | {t} (utility)" for t in tasks) +
-          " | chrF | MiniLM cos | posts unchanged | chunks kept as written (round 2 gave) |")
+    print(
+        f"\n{args.scenario}: {n} test posts, {len(chunks)} chunks, {len(set(authors[test]))} authors; static threat "
+        f"model; accuracy % ± SE; Δ vs {args.baseline}: paired, ± SE of the per-post difference\n"
+    )
+    print(
+        "| release | "
+        + " | ".join(f"{a} | Δ vs {args.baseline}" for a in names)
+        + "".join(f" | {t} (utility)" for t in tasks)
+        + " | chrF | MiniLM cos | posts unchanged | chunks kept as written (round 2 gave) |"
+    )
     print("|---|" + "---|---|" * len(names) + "---|" * len(tasks) + "---|---|---|---|")
     for policy in released:
         cells = []
@@ -155,23 +184,37 @@ def main() -> None:
         else:
             metric = content[policy]
             fell, second = counts[policy]
-            tail = (f"{np.mean(metric['chrf']):.2f} | {np.mean(metric.get('embedding_cosine', [np.nan])):.2f} | "
-                    f"{np.mean(metric['unchanged']):.3f} | {fell / len(chunks):.3f} ({second / len(chunks):.3f})")
+            tail = (
+                f"{np.mean(metric['chrf']):.2f} | {np.mean(metric.get('embedding_cosine', [np.nan])):.2f} | "
+                f"{np.mean(metric['unchanged']):.3f} | {fell / len(chunks):.3f} ({second / len(chunks):.3f})"
+            )
         print(f"| {policy} | " + " | ".join(cells) + f" | {tail} |")
     if args.out:
         with _open_out(args.out) as out:
             for policy, texts in released.items():
                 for j, text in enumerate(texts):
-                    out.write(json.dumps({"policy": policy, "post": j, "author": str(authors[test][j]), "text": text,
-                                          **{a: bool(correct[a, policy][j]) for a in names}}, ensure_ascii=False) + "\n")
+                    out.write(
+                        json.dumps(
+                            {
+                                "policy": policy,
+                                "post": j,
+                                "author": str(authors[test][j]),
+                                "text": text,
+                                **{a: bool(correct[a, policy][j]) for a in names},
+                            },
+                            ensure_ascii=False,
+                        )
+                        + "\n"
+                    )
 
 
 SELECTIONS = ("reward", "overlap", "attacker")
 METHODS = {"zero-shot": "zero-shot-rewrite", "sft": "tarot-sft", "dpo": "tarot", "ppo": "tarot-ppo"}
 
 
-def print_adapted(corpus, train: list, test: list, released: dict, policy: str, attackers: list, per_author: int,
-                  path: str | None) -> None:
+def print_adapted(
+    corpus, train: list, test: list, released: dict, policy: str, attackers: list, per_author: int, path: str | None
+) -> None:
     """The threat models that need rewritten training posts, for ``policy``'s release of the test posts: ``policy``'s
     method (:data:`METHODS`, defaults, seed 0) rewrites ``per_author`` training posts of each author (drawn with
     seed 0; stored in / read from ``path``), and each attacker is trained on the originals of those posts
@@ -189,32 +232,46 @@ def print_adapted(corpus, train: list, test: list, released: dict, policy: str, 
     if path and os.path.exists(path):
         stored = {r["index"]: r["text"] for r in map(json.loads, _open_text(path))}
         if sorted(stored) != chosen:
-            raise SystemExit(f"{path}: holds other training posts than --adapt {per_author} draws; remove it or pass another file")
+            raise SystemExit(
+                f"{path}: holds other training posts than --adapt {per_author} draws; remove it or pass another file"
+            )
         rewrites = [stored[i] for i in chosen]
     else:
         method = registry.methods.get(METHODS[policy])(random_state=0).fit()
         start = time.perf_counter()
         rewrites = method.obfuscate(originals)
         report = method.release_report()
-        print(f"{METHODS[policy]} rewrote {len(chosen)} training posts in {time.perf_counter() - start:.0f} s: "
-              f"{json.dumps({k: v for k, v in report.items() if k != 'flagged_records'})}", flush=True)
+        print(
+            f"{METHODS[policy]} rewrote {len(chosen)} training posts in {time.perf_counter() - start:.0f} s: "
+            f"{json.dumps({k: v for k, v in report.items() if k != 'flagged_records'})}",
+            flush=True,
+        )
         if path:
             with _open_out(path) as out:
                 for i, text in zip(chosen, rewrites):
-                    out.write(json.dumps({"index": i, "author": str(authors[i]), "text": text}, ensure_ascii=False) + "\n")
+                    out.write(
+                        json.dumps({"index": i, "author": str(authors[i]), "text": text}, ensure_ascii=False) + "\n"
+                    )
     truth = authors[test]
-    train_sets = {"static": (originals, authors[chosen]),
-                  "augmented": (originals + rewrites, np.concatenate([authors[chosen], authors[chosen]])),
-                  "adversarial": (rewrites, authors[chosen])}
+    train_sets = {
+        "static": (originals, authors[chosen]),
+        "augmented": (originals + rewrites, np.concatenate([authors[chosen], authors[chosen]])),
+        "adversarial": (rewrites, authors[chosen]),
+    }
     n = len(test)
-    print(f"\n{policy}: attackers trained on {per_author} training posts per author ({len(chosen)}); accuracy % ± SE on "
-          f"the {n} test posts; Δ = paired difference to static on the same test texts\n")
+    print(
+        f"\n{policy}: attackers trained on {per_author} training posts per author ({len(chosen)}); accuracy % ± SE on "
+        f"the {n} test posts; Δ = paired difference to static on the same test texts\n"
+    )
     print("| attacker | threat model | original test posts | release | Δ vs static (release) |\n|---|---|---|---|---|")
     for name in attackers:
         static_hits = None
         for model, (texts, labels) in train_sets.items():
             attacker = registry.attackers.get(name)(random_state=0).fit(Release.from_texts(texts), labels)
-            hits = {k: (attacker.predict(Release.from_texts(released[k])) == truth).astype(float) for k in ("original", policy)}
+            hits = {
+                k: (attacker.predict(Release.from_texts(released[k])) == truth).astype(float)
+                for k in ("original", policy)
+            }
             static_hits = hits[policy] if static_hits is None else static_hits
             diff = hits[policy] - static_hits
             delta = "" if model == "static" else f"{100 * diff.mean():+.1f} ± {100 * diff.std(ddof=1) / np.sqrt(n):.1f}"
@@ -245,15 +302,19 @@ def shuffled_by_author(train: list, authors: np.ndarray) -> dict:
     """{author: their ``train`` indices in an order drawn with seed 0} (one generator, authors in sorted order):
     the draw both :func:`halves` and ``--adapt`` take their posts from."""
     rng = np.random.default_rng(0)
-    return {a: [int(i) for i in rng.permutation([j for j in train if authors[j] == a])] for a in sorted(set(authors[train]))}
+    return {
+        a: [int(i) for i in rng.permutation([j for j in train if authors[j] == a])] for a in sorted(set(authors[train]))
+    }
 
 
 def halves(train: list, authors: np.ndarray) -> tuple[list, list]:
     """``train`` (indices) split in two halves within each author (:func:`shuffled_by_author`); each author's odd
     post goes to the second half."""
     orders = shuffled_by_author(train, authors).values()
-    return (sorted(i for mine in orders for i in mine[: len(mine) // 2]),
-            sorted(i for mine in orders for i in mine[len(mine) // 2:]))
+    return (
+        sorted(i for mine in orders for i in mine[: len(mine) // 2]),
+        sorted(i for mine in orders for i in mine[len(mine) // 2 :]),
+    )
 
 
 def score_margins(rows: list, proxy, chunk_authors: list, floor: float) -> None:

@@ -37,10 +37,18 @@ def main() -> None:
     left = reward(prompts.texts, [pair[0] for pair in samples.texts])
     right = reward(prompts.texts, [pair[1] for pair in samples.texts])
     utility_gap, privacy_gap = left.utility - right.utility, left.privacy - right.privacy
-    print(f"{len(prompts.texts)} prompts; correlation of the utility and privacy differences: "
-          f"{np.corrcoef(utility_gap, privacy_gap)[0, 1]:.2f}")
-    print("|ΔR_util| quantiles 10/25/50/75/90 %:", np.round(np.quantile(np.abs(utility_gap), [.1, .25, .5, .75, .9]), 3))
-    print("|ΔR_priv| quantiles 10/25/50/75/90 %:", np.round(np.quantile(np.abs(privacy_gap), [.1, .25, .5, .75, .9]), 3))
+    print(
+        f"{len(prompts.texts)} prompts; correlation of the utility and privacy differences: "
+        f"{np.corrcoef(utility_gap, privacy_gap)[0, 1]:.2f}"
+    )
+    print(
+        "|ΔR_util| quantiles 10/25/50/75/90 %:",
+        np.round(np.quantile(np.abs(utility_gap), [0.1, 0.25, 0.5, 0.75, 0.9]), 3),
+    )
+    print(
+        "|ΔR_priv| quantiles 10/25/50/75/90 %:",
+        np.round(np.quantile(np.abs(privacy_gap), [0.1, 0.25, 0.5, 0.75, 0.9]), 3),
+    )
     print("\n| ε_util | ε_priv | pairs kept |\n|---|---|---|")
     for epsilon_utility, epsilon_privacy in itertools.product((0.05, 0.10, 0.15, 0.20), (0.05, 0.10)):
         kept = int(((np.abs(utility_gap) < epsilon_utility) & (np.abs(privacy_gap) > epsilon_privacy)).sum())

@@ -44,33 +44,55 @@ def main() -> None:
     parser.add_argument("--model", help="TAROT model folder (default: the packaged policies).")
     parser.add_argument("--scenario", default="BAC-10", help="Whose test split (BAC-10, AMT-10, ...; split seed 0).")
     parser.add_argument("--posts", type=int, default=100)
-    parser.add_argument("--skip", type=int, default=0, help="Leave out the first SKIP test posts (a slice of the split).")
+    parser.add_argument(
+        "--skip", type=int, default=0, help="Leave out the first SKIP test posts (a slice of the split)."
+    )
     parser.add_argument("--candidates", type=int, default=4)
-    parser.add_argument("--policies", help="Comma-separated (default: zero-shot,sft,dpo,ppo; with --generate: the plan's).")
+    parser.add_argument(
+        "--policies", help="Comma-separated (default: zero-shot,sft,dpo,ppo; with --generate: the plan's)."
+    )
     parser.add_argument("--floor", type=float, default=0.5)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", help="JSONL of every candidate with its verdict and rewards.")
-    parser.add_argument("--from", dest="stored", nargs="+", help="Stored --out files: print their tables, generate nothing.")
+    parser.add_argument(
+        "--from", dest="stored", nargs="+", help="Stored --out files: print their tables, generate nothing."
+    )
     parser.add_argument("--rejudge", action="store_true", help="With --from: judge the stored candidates again.")
     parser.add_argument("--samples", type=int, default=0)
-    parser.add_argument("--plan", help="Write the chunks to rewrite (JSONL, .gz allowed) and stop: --generate reads it.")
-    parser.add_argument("--generate", metavar="PLAN", help="Sample candidates for a --plan file's chunks (no corpus "
-                        "needed, e.g. on a GPU machine); --out gets them unjudged, --from judges them.")
+    parser.add_argument(
+        "--plan", help="Write the chunks to rewrite (JSONL, .gz allowed) and stop: --generate reads it."
+    )
+    parser.add_argument(
+        "--generate",
+        metavar="PLAN",
+        help="Sample candidates for a --plan file's chunks (no corpus "
+        "needed, e.g. on a GPU machine); --out gets them unjudged, --from judges them.",
+    )
     parser.add_argument("--device", default="auto", help="Generation device: auto (CUDA when available), cpu, cuda.")
     parser.add_argument("--dtype", default="auto", help="Generation precision: auto, float32, bfloat16.")
     parser.add_argument("--batch-size", type=int, default=64, help="Live sequences decoded together.")
-    parser.add_argument("--no-texts", action="store_true", help="With --from and --out: write the verdicts only "
-                        "(no texts, rewards to 4 decimals): the tables, not the samples, can be printed again from them.")
-    parser.add_argument("--label-selected", nargs=2, metavar=("N", "FILE"),
-                        help="With --from: write N drawn chunks' selected rewrites (best of all stored) to FILE, to label.")
+    parser.add_argument(
+        "--no-texts",
+        action="store_true",
+        help="With --from and --out: write the verdicts only "
+        "(no texts, rewards to 4 decimals): the tables, not the samples, can be printed again from them.",
+    )
+    parser.add_argument(
+        "--label-selected",
+        nargs=2,
+        metavar=("N", "FILE"),
+        help="With --from: write N drawn chunks' selected rewrites (best of all stored) to FILE, to label.",
+    )
     args = parser.parse_args()
     if args.label_selected and not args.stored:
         parser.error("--label-selected reads stored candidates: give --from FILE [FILE ...]")
     if args.stored:
         rows = [json.loads(line) for path in args.stored for line in _open_text(path)]
         if (args.rejudge or args.samples or args.label_selected) and any("rewrite" not in r for r in rows):
-            parser.error("the stored rows carry verdicts only (written with --no-texts): --rejudge, --samples and "
-                         "--label-selected need the texts")
+            parser.error(
+                "the stored rows carry verdicts only (written with --no-texts): --rejudge, --samples and "
+                "--label-selected need the texts"
+            )
         judge(rows)
         if args.rejudge:
             rejudge(rows)
@@ -98,7 +120,7 @@ def main() -> None:
         return
     _, corpus, _, test = scenario_split(parser, args.scenario)
     test_posts = [corpus.texts[i] for i in test]
-    before, posts = test_posts[:args.skip], test_posts[args.skip : args.skip + args.posts]
+    before, posts = test_posts[: args.skip], test_posts[args.skip : args.skip + args.posts]
     rows, lines, plan = [], [], []
     args.policies = args.policies or "zero-shot,sft,dpo,ppo"
     out_file = _open_out(args.plan or args.out)
@@ -118,10 +140,14 @@ def main() -> None:
     if out_file:
         out_file.close()
     if args.plan:
-        print(f"wrote {args.plan}: the chunks of {len(posts)} {args.scenario} test posts from post {args.skip} for "
-              f"{args.policies}; generate with --generate {args.plan} (no corpus needed), judge with --from")
+        print(
+            f"wrote {args.plan}: the chunks of {len(posts)} {args.scenario} test posts from post {args.skip} for "
+            f"{args.policies}; generate with --generate {args.plan} (no corpus needed), judge with --from"
+        )
         return
-    print(f"{len(posts)} {args.scenario} test posts from post {args.skip}, seed {args.seed}, utility floor {args.floor}\n")
+    print(
+        f"{len(posts)} {args.scenario} test posts from post {args.skip}, seed {args.seed}, utility floor {args.floor}\n"
+    )
     print("| policy | chunks | samples | tokens/s |\n|---|---|---|---|")
     print("\n".join(lines))
     print_refusals(rows)
@@ -157,13 +183,34 @@ def sample_candidates(args, policy: str, chunks: list, ids: list) -> tuple[list,
     prompts = [render_prompt(tokenizer, rewriter.policy.instruction, c) for c in chunks for _ in range(k)]
     limit = rewriter.policy.max_new_tokens
     engine = make_engine("batched", *rewriter.loader(), device=args.device, dtype=args.dtype)
-    out = generate(None, tokenizer, prompts, max_new_tokens=limit, seed=args.seed, temperature=0.7, top_p=0.95,
-                   batch_size=args.batch_size, engine=engine)
-    rows = [{"policy": policy, "seed": args.seed, "chunk": ids[j // k], "candidate": j % k, "original": chunks[j // k],
-             "rewrite": clean_rewrite(text), "new_tokens": n, "truncated": n >= limit}
-            for j, (text, n) in enumerate(zip(out.texts, out.new_tokens))]
-    line = (f"| {policy} | {len(chunks)} | {len(rows)} | {out.tokens_per_second:.0f} "
-            f"({engine.device}, {engine.dtype}, batch {args.batch_size}) |")
+    out = generate(
+        None,
+        tokenizer,
+        prompts,
+        max_new_tokens=limit,
+        seed=args.seed,
+        temperature=0.7,
+        top_p=0.95,
+        batch_size=args.batch_size,
+        engine=engine,
+    )
+    rows = [
+        {
+            "policy": policy,
+            "seed": args.seed,
+            "chunk": ids[j // k],
+            "candidate": j % k,
+            "original": chunks[j // k],
+            "rewrite": clean_rewrite(text),
+            "new_tokens": n,
+            "truncated": n >= limit,
+        }
+        for j, (text, n) in enumerate(zip(out.texts, out.new_tokens))
+    ]
+    line = (
+        f"| {policy} | {len(chunks)} | {len(rows)} | {out.tokens_per_second:.0f} "
+        f"({engine.device}, {engine.dtype}, batch {args.batch_size}) |"
+    )
     return rows, line
 
 
@@ -187,6 +234,7 @@ def judge(rows: list) -> None:
 def score_passed(rows: list) -> None:
     """The reward (MiniLM utility, author-encoder privacy) of the rows the gate passed that have none yet."""
     import numpy as np
+
     from authorguard.neural.tarot.config import RewardConfig
     from authorguard.neural.tarot.reward import ObfuscationReward
 
@@ -217,8 +265,10 @@ def print_refusals(rows: list) -> None:
         mine = [r for r in rows if run_name(r) == policy]
         refused = Counter(r["problem"] for r in mine if r["problem"] is not None)
         reasons = _reasons(refused)
-        print(f"| {policy} | {len({r['chunk'] for r in mine})} | {len(mine)} | {sum(refused.values()) / len(mine):.3f} | "
-              f"{reasons} |")
+        print(
+            f"| {policy} | {len({r['chunk'] for r in mine})} | {len(mine)} | {sum(refused.values()) / len(mine):.3f} | "
+            f"{reasons} |"
+        )
 
 
 def print_best_of_k(rows: list, floor: float) -> None:
@@ -227,7 +277,9 @@ def print_best_of_k(rows: list, floor: float) -> None:
     import numpy as np
 
     print(f"\nutility floor {floor}\n")
-    print("| policy | k | chunks without a valid rewrite (one round) | R_util of kept | R_priv of kept |\n|---|---|---|---|---|")
+    print(
+        "| policy | k | chunks without a valid rewrite (one round) | R_util of kept | R_priv of kept |\n|---|---|---|---|---|"
+    )
     for policy, chunks in chunks_by_policy(rows).items():
         most = min(len(c) for c in chunks.values())
         for k in [k for k in (1, 2, 4, 8, 16) if k <= most]:
@@ -239,8 +291,10 @@ def print_best_of_k(rows: list, floor: float) -> None:
                     continue
                 utility.append(best["utility"])
                 privacy.append(best["privacy"])
-            print(f"| {policy} | {k} | {fell / len(chunks):.3f} ({fell}/{len(chunks)}) | {np.mean(utility):.3f} | "
-                  f"{np.mean(privacy):.3f} |")
+            print(
+                f"| {policy} | {k} | {fell / len(chunks):.3f} ({fell}/{len(chunks)}) | {np.mean(utility):.3f} | "
+                f"{np.mean(privacy):.3f} |"
+            )
 
 
 def run_name(row: dict) -> str:
@@ -272,8 +326,10 @@ def print_two_rounds(rows: list, floor: float) -> None:
     if not policies:
         return
     print(f"\ntwo rounds (the method's default retries = 1), utility floor {floor}\n")
-    print("| policy | k | chunks | fall back after round 1 | after round 2 | R_util of kept | R_priv of kept |\n"
-          "|---|---|---|---|---|---|---|")
+    print(
+        "| policy | k | chunks | fall back after round 1 | after round 2 | R_util of kept | R_priv of kept |\n"
+        "|---|---|---|---|---|---|---|"
+    )
     fell_by_policy = {}
     for policy in policies:
         (first, second), k, kept = method_rounds(rows, policy, floor)
@@ -282,16 +338,21 @@ def print_two_rounds(rows: list, floor: float) -> None:
         fell_first = sum(round_ != 1 for round_, _ in kept.values())
         utility = [best["utility"] for _, best in kept.values() if best is not None]
         privacy = [best["privacy"] for _, best in kept.values() if best is not None]
-        print(f"| {policy} (seeds {first}, {second}) | {k} | {n} | {fell_first / n:.3f} | {fell / n:.3f} ({fell}/{n}) | "
-              f"{np.mean(utility):.3f} | {np.mean(privacy):.3f} |")
+        print(
+            f"| {policy} (seeds {first}, {second}) | {k} | {n} | {fell_first / n:.3f} | {fell / n:.3f} ({fell}/{n}) | "
+            f"{np.mean(utility):.3f} | {np.mean(privacy):.3f} |"
+        )
     names = list(fell_by_policy)
     for i, a in enumerate(names):
-        for b in names[i + 1:]:
+        for b in names[i + 1 :]:
             common = sorted(set(fell_by_policy[a]) & set(fell_by_policy[b]))
             diff = np.array([fell_by_policy[a][c] - fell_by_policy[b][c] for c in common], dtype=float)
             if len(diff) > 1:
-                print(f"\nfallback after round 2, {a} − {b}: {diff.mean():+.4f} ± {diff.std(ddof=1) / np.sqrt(len(diff)):.4f} "
-                      f"(SE of the paired per-chunk difference, {len(diff)} chunks)", end="")
+                print(
+                    f"\nfallback after round 2, {a} − {b}: {diff.mean():+.4f} ± {diff.std(ddof=1) / np.sqrt(len(diff)):.4f} "
+                    f"(SE of the paired per-chunk difference, {len(diff)} chunks)",
+                    end="",
+                )
     print()
 
 
@@ -324,7 +385,11 @@ def best_of_k(candidates: list, k: int, floor: float, key=None) -> dict | None:
     """One round of the method's selection over a chunk's first ``k`` stored candidates: the valid one (gate
     passed, utility >= ``floor``) with the highest ``key`` (default R_util + R_priv, the method's), or None (the
     chunk falls back)."""
-    pool = [c for c in sorted(candidates, key=lambda c: c["candidate"])[:k] if c["problem"] is None and c["utility"] >= floor]
+    pool = [
+        c
+        for c in sorted(candidates, key=lambda c: c["candidate"])[:k]
+        if c["problem"] is None and c["utility"] >= floor
+    ]
     return max(pool, key=key or reward) if pool else None
 
 
@@ -348,9 +413,22 @@ def write_selected(rows: list, count: int, floor: float, seed: int, path: str) -
             drawn = np.random.default_rng(seed).choice(ids, size=min(count, len(ids)), replace=False)
             for item, chunk in enumerate(drawn):
                 best = kept[int(chunk)]
-                out.write(json.dumps({"item": item, "policy": policy, "chunk": int(chunk), "k": k, "label": "",
-                                      "truncated": False, "original": best["original"], "rewrite": best["rewrite"]},
-                                     ensure_ascii=False) + "\n")
+                out.write(
+                    json.dumps(
+                        {
+                            "item": item,
+                            "policy": policy,
+                            "chunk": int(chunk),
+                            "k": k,
+                            "label": "",
+                            "truncated": False,
+                            "original": best["original"],
+                            "rewrite": best["rewrite"],
+                        },
+                        ensure_ascii=False,
+                    )
+                    + "\n"
+                )
                 written += 1
     print(f"\nwrote {path}: the selected rewrites of {written} drawn chunks (up to {count} per policy), to label")
 
@@ -366,16 +444,20 @@ def print_samples(rows: list, count: int, seed: int) -> None:
     for r in rows:
         lowest[r["policy"]] = min(lowest.get(r["policy"], r.get("seed", 0)), r.get("seed", 0))
     for chunk in np.random.default_rng(seed).choice(chunk_ids, size=min(count, len(chunk_ids)), replace=False):
-        firsts = [r for r in rows if r["chunk"] == chunk and r["candidate"] == 0 and r.get("seed", 0) == lowest[r["policy"]]]
+        firsts = [
+            r for r in rows if r["chunk"] == chunk and r["candidate"] == 0 and r.get("seed", 0) == lowest[r["policy"]]
+        ]
         print(f"\n**chunk {chunk}**: {_cell(firsts[0]['original'])}\n")
         print("| policy | first candidate | gate | R_util | R_priv |\n|---|---|---|---|---|")
         for r in firsts:
-            print(f"| {r['policy']} | {_cell(r['rewrite'])} | {r['problem'] or 'valid'} | {_number(r['utility'])} | "
-                  f"{_number(r['privacy'])} |")
+            print(
+                f"| {r['policy']} | {_cell(r['rewrite'])} | {r['problem'] or 'valid'} | {_number(r['utility'])} | "
+                f"{_number(r['privacy'])} |"
+            )
 
 
 def _reasons(refused: Counter) -> str:
-    """"meta 12, copy 3, ..." in the gate's order of rules."""
+    """ "meta 12, copy 3, ..." in the gate's order of rules."""
     from authorguard.text.validity import REASONS
 
     return ", ".join(f"{r} {refused[r]}" for r in REASONS if refused[r])

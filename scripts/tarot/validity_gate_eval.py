@@ -27,10 +27,21 @@ from __future__ import annotations
 import argparse
 import json
 from collections import Counter
+from pathlib import Path
 
-LABELS = {"V": "valid", "E": "empty", "R": "refusal", "I": "instruction echoed", "M": "meta comment / assistant talk",
-          "L": "loop", "T": "truncated", "C": "near-copy", "N": "length", "U": "meaning lost / unrelated",
-          "D": "names, numbers dropped"}
+LABELS = {
+    "V": "valid",
+    "E": "empty",
+    "R": "refusal",
+    "I": "instruction echoed",
+    "M": "meta comment / assistant talk",
+    "L": "loop",
+    "T": "truncated",
+    "C": "near-copy",
+    "N": "length",
+    "U": "meaning lost / unrelated",
+    "D": "names, numbers dropped",
+}
 
 
 def main() -> None:
@@ -45,11 +56,15 @@ def main() -> None:
     from authorguard.neural.tarot.reward import ObfuscationReward
     from authorguard.text.validity import RewriteGate
 
-    rows = [json.loads(line) for line in open(args.labels, encoding="utf-8")]
-    utility = ObfuscationReward(RewardConfig(privacy=False, gate=False))([r["original"] for r in rows], [r["rewrite"] for r in rows]).utility
+    rows = [json.loads(line) for line in Path(args.labels).read_text(encoding="utf-8").splitlines()]
+    utility = ObfuscationReward(RewardConfig(privacy=False, gate=False))(
+        [r["original"] for r in rows], [r["rewrite"] for r in rows]
+    ).utility
     gate = RewriteGate(instruction=TAROT_PROMPT)
     for row, cosine in zip(rows, utility):
-        row["refused"] = gate.problem(row["original"], row["rewrite"], row["truncated"]) is not None or cosine < args.floor
+        row["refused"] = (
+            gate.problem(row["original"], row["rewrite"], row["truncated"]) is not None or cosine < args.floor
+        )
         row["invalid"] = row["label"] != "V"
     items = sorted({r["item"] for r in rows})
     if args.no_split:
@@ -57,11 +72,15 @@ def main() -> None:
     elif all("set" in r for r in rows):  # the file says which outputs thresholds were chosen on
         development = {r["item"] for r in rows if r["set"] == "development"}
     else:
-        development = set(np.asarray(items)[np.random.default_rng(0).permutation(len(items))[:len(items) // 2]].tolist())
+        development = set(
+            np.asarray(items)[np.random.default_rng(0).permutation(len(items))[: len(items) // 2]].tolist()
+        )
     print(f"utility floor: {args.floor}\n")
     print("| set | outputs | invalid (labels) | precision | recall | valid rewrites kept |\n|---|---|---|---|---|---|")
-    for name, chosen in (("development", [r for r in rows if r["item"] in development]),
-                         ("held-out", [r for r in rows if r["item"] not in development])):
+    for name, chosen in (
+        ("development", [r for r in rows if r["item"] in development]),
+        ("held-out", [r for r in rows if r["item"] not in development]),
+    ):
         if not chosen:
             continue
         tp = sum(r["refused"] and r["invalid"] for r in chosen)
@@ -69,18 +88,24 @@ def main() -> None:
         invalid = sum(r["invalid"] for r in chosen)
         kept = sum(not r["refused"] and not r["invalid"] for r in chosen)
         valid = len(chosen) - invalid
-        print(f"| {name} | {len(chosen)} | {invalid} | {_share(tp, refused)} | {_share(tp, invalid)} | {_share(kept, valid)} |")
+        print(
+            f"| {name} | {len(chosen)} | {invalid} | {_share(tp, refused)} | {_share(tp, invalid)} | {_share(kept, valid)} |"
+        )
     held = [r for r in rows if r["item"] not in development]
     print("\nHeld-out recall per label:\n\n| label | outputs | refused |\n|---|---|---|")
     counts = Counter(r["label"] for r in held)
     for label in LABELS:
         if counts[label] and label != "V":
             print(f"| {LABELS[label]} | {counts[label]} | {sum(r['refused'] for r in held if r['label'] == label)} |")
-    print(f"\nAll {len(items)} chunks, per policy:\n\n| policy | invalid (labels) | refused by the gate | invalid and passed |\n|---|---|---|---|")
+    print(
+        f"\nAll {len(items)} chunks, per policy:\n\n| policy | invalid (labels) | refused by the gate | invalid and passed |\n|---|---|---|---|"
+    )
     for policy in dict.fromkeys(r["policy"] for r in rows):
         mine = [r for r in rows if r["policy"] == policy]
-        print(f"| {policy} | {_share(sum(r['invalid'] for r in mine), len(mine))} | {sum(r['refused'] for r in mine)} | "
-              f"{sum(r['invalid'] and not r['refused'] for r in mine)} |")
+        print(
+            f"| {policy} | {_share(sum(r['invalid'] for r in mine), len(mine))} | {sum(r['refused'] for r in mine)} | "
+            f"{sum(r['invalid'] and not r['refused'] for r in mine)} |"
+        )
 
 
 def _share(k: int, n: int) -> str:

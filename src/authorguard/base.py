@@ -115,20 +115,35 @@ class TextObfuscator(BaseEstimator, ABC):
         for index, (original, output) in enumerate(zip(raw_documents, outputs)):
             if index in flagged:
                 chunks = report.get("fallback_chunks", {}).get(str(index))
-                unprotected = (f"{chunks[0]} of {chunks[1]} chunks had no rewrite that passed the validity gate"
-                               if chunks else "no rewrite passed the validity gate")
+                unprotected = (
+                    f"{chunks[0]} of {chunks[1]} chunks had no rewrite that passed the validity gate"
+                    if chunks
+                    else "no rewrite passed the validity gate"
+                )
                 if refused:
                     unprotected += f" (refused in this call: {refused})"
                 if fallback == "withhold":
                     statuses.append({"status": "withheld", "reason": unprotected})
                 elif fallback == "view":
-                    statuses.append({"status": "view", "reason": unprotected.replace(
-                        "had no rewrite that passed", "had no realisation that passed") + "; released as their view (fallback view)"})
+                    statuses.append(
+                        {
+                            "status": "view",
+                            "reason": unprotected.replace(
+                                "had no rewrite that passed", "had no realisation that passed"
+                            )
+                            + "; released as their view (fallback view)",
+                        }
+                    )
                 elif fallback == "keep":
                     statuses.append({"status": "kept", "reason": unprotected + "; kept as written (fallback keep)"})
                 else:
-                    statuses.append({"status": "rewritten", "reason": "the validity gate refuses this rewrite; counted "
-                                     "only (acting on a verdict that reads the input would cost privacy budget)"})
+                    statuses.append(
+                        {
+                            "status": "rewritten",
+                            "reason": "the validity gate refuses this rewrite; counted "
+                            "only (acting on a verdict that reads the input would cost privacy budget)",
+                        }
+                    )
             elif same_text(original, output):
                 statuses.append({"status": "kept", "reason": "the method left the text as written (up to whitespace)"})
             else:

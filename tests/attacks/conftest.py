@@ -19,7 +19,7 @@ def top_author_split(newsgroups):
         for author in sorted(set(selected.authors)):
             mine = rng.permutation([i for i, a in enumerate(selected.authors) if a == author])
             train.extend(mine[:n_train])
-            test.extend(mine[n_train:n_train + n_test])
+            test.extend(mine[n_train : n_train + n_test])
         texts, authors = np.array(selected.texts, dtype=object), np.array(selected.authors, dtype=object)
         return (list(texts[train]), authors[train]), (list(texts[test]), authors[test])
 

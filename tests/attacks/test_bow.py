@@ -14,11 +14,16 @@ def test_separable_counts_are_attributed_and_noise_is_not():
     words = ("w0", "w1", "w2", "w3")
     release = Release(sp.csr_matrix(np.repeat(np.eye(4), 10, axis=0) * 5), words)
     authors = np.repeat(list("abcd"), 10)
-    assert BagOfWordsAttacker("svm", random_state=0).evaluate(release, authors, release, authors) == {"f1_macro": 1.0, "accuracy": 1.0}
+    assert BagOfWordsAttacker("svm", random_state=0).evaluate(release, authors, release, authors) == {
+        "f1_macro": 1.0,
+        "accuracy": 1.0,
+    }
     rng = np.random.default_rng(0)
     noise = Release(sp.csr_matrix(rng.poisson(1.0, size=(400, 30))), [f"w{i}" for i in range(30)])
     labels = rng.choice(list("abcd"), size=400)
-    scores = BagOfWordsAttacker("nb").evaluate(noise.rows(range(200)), labels[:200], noise.rows(range(200, 400)), labels[200:])
+    scores = BagOfWordsAttacker("nb").evaluate(
+        noise.rows(range(200)), labels[:200], noise.rows(range(200, 400)), labels[200:]
+    )
     assert scores["accuracy"] < 0.45
 
 

@@ -16,7 +16,10 @@ from authorguard.methods.perturbation import WordDropout
 def four_authors(newsgroups):
     """Training and test messages of the four most prolific 20 Newsgroups authors (by-date split)."""
     top = [a for a, _ in Counter(a for a in newsgroups.authors if a).most_common(4)]
-    pick = lambda split: [i for i, (a, s) in enumerate(zip(newsgroups.authors, newsgroups.splits)) if a in top and s == split]  # noqa: E731
+
+    def pick(split):
+        return [i for i, (a, s) in enumerate(zip(newsgroups.authors, newsgroups.splits)) if a in top and s == split]
+
     train, test = pick("train"), pick("test")
     texts, authors = np.array(newsgroups.texts, dtype=object), np.array(newsgroups.authors, dtype=object)
     return list(texts[train]), authors[train], list(texts[test]), authors[test]
@@ -25,7 +28,8 @@ def four_authors(newsgroups):
 def test_attributes_real_authors_far_above_chance(four_authors):
     train_texts, train_authors, test_texts, test_authors = four_authors
     scores = CharNgramAttacker("svm", random_state=0).evaluate(
-        Release.from_texts(train_texts), train_authors, Release.from_texts(test_texts), test_authors)
+        Release.from_texts(train_texts), train_authors, Release.from_texts(test_texts), test_authors
+    )
     assert scores["accuracy"] > 0.8  # chance is 0.25
 
 
@@ -42,7 +46,9 @@ def test_reads_texts_of_a_text_release_and_reverse_vectorised_counts_of_a_vector
     assert text.kind == "text" and text.document_texts() == ["Hello there, friend.", "Bye now"]
     vectors = Release(text.counts, text.vocabulary)
     assert vectors.kind == "vectors" and vectors.document_texts() == vectors.reverse_texts()
-    assert text.rows([1]).document_texts() == ["Bye now"] and text.rows(np.array([True, False])).texts == ("Hello there, friend.",)
+    assert text.rows([1]).document_texts() == ["Bye now"] and text.rows(np.array([True, False])).texts == (
+        "Hello there, friend.",
+    )
     both = Release.stack([text, vectors])
     assert both.document_texts()[:2] == ["Hello there, friend.", "Bye now"] and len(both) == 4
 

@@ -23,14 +23,17 @@ def _release(texts):
 def test_heavy_dropout_is_detected(halves):
     train, test = halves
     dropped = WordDropout(rate=0.5, random_state=0)
-    scores = CharNgramDetector(random_state=0).evaluate(_release(train), _release(dropped.obfuscate(train)),
-                                                           _release(test), _release(dropped.obfuscate(test)))
+    scores = CharNgramDetector(random_state=0).evaluate(
+        _release(train), _release(dropped.obfuscate(train)), _release(test), _release(dropped.obfuscate(test))
+    )
     assert scores["accuracy"] > 0.7  # chance is 0.5 with sd 0.025 on these 400 test texts
 
 
 def test_an_unchanged_release_is_chance(halves):
     train, test = halves
-    scores = CharNgramDetector(random_state=0).evaluate(_release(train), _release(train), _release(test), _release(test))
+    scores = CharNgramDetector(random_state=0).evaluate(
+        _release(train), _release(train), _release(test), _release(test)
+    )
     # the two versions of each test document are the same text: whatever it predicts, one of the two is wrong
     assert scores["accuracy"] == pytest.approx(0.5)
 

@@ -14,11 +14,19 @@ from authorguard.exceptions import InputError
 @pytest.mark.parametrize("classifier", ["svm", "nb"])
 def test_the_disputed_federalist_papers_go_to_madison(classifier):
     papers = registry.datasets.get("federalist")()
-    train = [i for i, (a, s) in enumerate(zip(papers.authors, papers.splits)) if s == "train" and a in ("hamilton", "madison")]
+    train = [
+        i
+        for i, (a, s) in enumerate(zip(papers.authors, papers.splits))
+        if s == "train" and a in ("hamilton", "madison")
+    ]
     test = [i for i, s in enumerate(papers.splits) if s == "test"]
     release = Release.from_texts(papers.texts)
     authors = np.array(papers.authors, dtype=object)
-    predicted = FunctionWordAttacker(classifier, random_state=0).fit(release.rows(train), authors[train]).predict(release.rows(test))
+    predicted = (
+        FunctionWordAttacker(classifier, random_state=0)
+        .fit(release.rows(train), authors[train])
+        .predict(release.rows(test))
+    )
     # Mosteller & Wallace gave all 12 to Madison; trained on 51 Hamilton and 14 Madison papers, function words
     # must give most of them to Madison (topic-word attackers give most to Hamilton)
     assert list(predicted).count("madison") >= 9

@@ -7,8 +7,8 @@ import pytest
 
 pytest.importorskip("transformers")
 
-from authorguard.attacks.lm_detector import FEATURES, LikelihoodStyleDetector, stylometric_features  # noqa: E402
-from authorguard.data.release import Release  # noqa: E402
+from authorguard.attacks.lm_detector import FEATURES, LikelihoodStyleDetector, stylometric_features
+from authorguard.data.release import Release
 
 
 def _scrambled(texts, seed=0):
@@ -25,15 +25,21 @@ def halves(newsgroups_sample):
 def test_scrambled_words_are_detected(halves):
     train, test = halves
     detector = LikelihoodStyleDetector(random_state=0)
-    scores = detector.evaluate(Release.from_texts(train), Release.from_texts(_scrambled(train)),
-                               Release.from_texts(test), Release.from_texts(_scrambled(test, 1)))
+    scores = detector.evaluate(
+        Release.from_texts(train),
+        Release.from_texts(_scrambled(train)),
+        Release.from_texts(test),
+        Release.from_texts(_scrambled(test, 1)),
+    )
     assert scores["f1_macro"] > 0.9 and scores["n_test"] == 2 * len(test)
     assert detector.features(test[:2]).shape == (2, len(FEATURES))
 
 
 def test_an_identical_release_is_not_detected(halves):
     train, test = halves
-    scores = LikelihoodStyleDetector(random_state=0).evaluate(*(Release.from_texts(t) for t in (train, train, test, test)))
+    scores = LikelihoodStyleDetector(random_state=0).evaluate(
+        *(Release.from_texts(t) for t in (train, train, test, test))
+    )
     assert scores["accuracy"] == pytest.approx(0.5)  # both versions are the same text: one prediction for both
 
 

@@ -7,7 +7,7 @@ import pytest
 
 pytest.importorskip("torch")
 
-from authorguard.data.release import Release  # noqa: E402
+from authorguard.data.release import Release
 
 
 def _toy_documents(n: int, rng):
@@ -29,7 +29,9 @@ def test_sentence_classifier_attackers_learn_word_choice(name):
     train_texts, train_labels = _toy_documents(40, rng)
     test_texts, test_labels = _toy_documents(20, rng)
     attacker = make_attacker(name, "svm", 0, {"steps": 80, "width": 16, "embedding_dim": 16})
-    scores = attacker.evaluate(Release.from_texts(train_texts), train_labels, Release.from_texts(test_texts), test_labels)
+    scores = attacker.evaluate(
+        Release.from_texts(train_texts), train_labels, Release.from_texts(test_texts), test_labels
+    )
     assert scores["accuracy"] >= 0.9
     assert attacker.own_classifier == "neural"
     assert np.mean(attacker.losses_[-10:]) < np.mean(attacker.losses_[:10])

@@ -7,9 +7,9 @@ import pytest
 
 pytest.importorskip("transformers")
 
-from authorguard.attacks.transformer import TransformerAttacker  # noqa: E402
-from authorguard.data.release import Release  # noqa: E402
-from authorguard.exceptions import InputError  # noqa: E402
+from authorguard.attacks.transformer import TransformerAttacker
+from authorguard.data.release import Release
+from authorguard.exceptions import InputError
 
 
 @pytest.fixture(scope="module")
@@ -20,7 +20,9 @@ def three_authors(top_author_split):
 def test_fine_tuned_attributor_beats_chance(three_authors):
     (train_texts, train_authors), (test_texts, test_authors) = three_authors
     attacker = TransformerAttacker(random_state=0, epochs=4, max_tokens=96, max_windows=2, learning_rate=1e-4)
-    scores = attacker.evaluate(Release.from_texts(train_texts), train_authors, Release.from_texts(test_texts), test_authors)
+    scores = attacker.evaluate(
+        Release.from_texts(train_texts), train_authors, Release.from_texts(test_texts), test_authors
+    )
     # chance is 1/3 (sd ~0.07 on 45 test documents); the training loss must fall too
     assert scores["accuracy"] > 0.55
     losses = attacker.model_.losses_

@@ -7,8 +7,8 @@ import pytest
 
 from authorguard.attacks.writeprints import SPECIAL_CHARACTERS, WritePrintsAttacker, WritePrintsLimited
 from authorguard.data.release import Release
-from authorguard.exceptions import InputError
 from authorguard.data.scenarios import AuthorshipScenario
+from authorguard.exceptions import InputError
 
 
 def features(model, text):
@@ -60,7 +60,9 @@ def test_attacker_identifies_real_authors_from_reverse_vectorised_counts(newsgro
     train = np.flatnonzero(np.array(corpus.splits) == "train")
     test = np.flatnonzero(np.array(corpus.splits) == "test")
     authors = np.array(corpus.authors)
-    scores = WritePrintsAttacker("svm", random_state=0).evaluate(release.rows(train), authors[train], release.rows(test), authors[test])
+    scores = WritePrintsAttacker("svm", random_state=0).evaluate(
+        release.rows(train), authors[train], release.rows(test), authors[test]
+    )
     assert scores["f1_macro"] > 0.6  # chance is 0.2
     shuffled = np.random.default_rng(0).permutation(authors[train])
     chance = WritePrintsAttacker("nb").evaluate(release.rows(train), shuffled, release.rows(test), authors[test])

@@ -19,12 +19,15 @@ from authorguard.exceptions import InputError
 
 
 def _config(input, output, method_config, **options):
-    return AnonymizeConfig(method="syntf", input=str(input), output=str(output),
-                           method_params=load_method_params(method_config), **options)
+    return AnonymizeConfig(
+        method="syntf", input=str(input), output=str(output), method_params=load_method_params(method_config), **options
+    )
 
 
 def test_round_trip_counts_and_manifest(tmp_path, jsonl_input, messages, method_config):
-    manifest = run_anonymize(_config(jsonl_input, tmp_path / "out", method_config, seed=918273, shard_size=150, batch_size=64))
+    manifest = run_anonymize(
+        _config(jsonl_input, tmp_path / "out", method_config, seed=918273, shard_size=150, batch_size=64)
+    )
     assert manifest["status"] == "complete" and len(manifest["shards"]) == 3
     assert manifest["records_in"] == manifest["records_out"] == len(messages) and manifest["records_error"] == 0
     rows = read_output(tmp_path / "out")
@@ -111,7 +114,9 @@ def test_missing_column_fails_at_once_naming_it(tmp_path, method_config):
 
 def test_rerun_needs_resume_or_force_and_force_composes_the_loss(tmp_path, jsonl_input, method_config):
     first = run_anonymize(_config(jsonl_input, tmp_path / "out", method_config, seed=1, shard_size=200))
-    with pytest.raises(InputError, match="holds a run already; --resume completes it, --force releases every record again"):
+    with pytest.raises(
+        InputError, match="holds a run already; --resume completes it, --force releases every record again"
+    ):
         run_anonymize(_config(jsonl_input, tmp_path / "out", method_config, seed=1, shard_size=200))
     resumed = run_anonymize(_config(jsonl_input, tmp_path / "out", method_config, seed=1, shard_size=200, resume=True))
     assert resumed["shards"] == first["shards"] and len(resumed["releases"]) == 1  # nothing re-released
@@ -124,7 +129,9 @@ def test_rerun_needs_resume_or_force_and_force_composes_the_loss(tmp_path, jsonl
 
 def test_resume_refuses_a_changed_input_or_plan(tmp_path, jsonl_input, method_config):
     run_anonymize(_config(jsonl_input, tmp_path / "out", method_config, seed=1, shard_size=200))
-    with pytest.raises(InputError, match="the input or the options changed since the run began \\(shard_size, shards\\)"):
+    with pytest.raises(
+        InputError, match="the input or the options changed since the run began \\(shard_size, shards\\)"
+    ):
         run_anonymize(_config(jsonl_input, tmp_path / "out", method_config, seed=1, shard_size=100, resume=True))
     with open(jsonl_input, "a", encoding="utf-8") as handle:
         handle.write('{"id": "late", "text": "added later"}\n')
@@ -155,9 +162,17 @@ def test_resume_refuses_another_seed_without_storing_the_seed(tmp_path, jsonl_in
 
 def test_configuration_errors(tmp_path, jsonl_input, method_config):
     with pytest.raises(InputError, match="unknown parameter 'epsilom' for method 'syntf'"):
-        run_anonymize(AnonymizeConfig(method="syntf", input=str(jsonl_input), output=str(tmp_path / "o1"), method_params={"epsilom": 1}))
+        run_anonymize(
+            AnonymizeConfig(
+                method="syntf", input=str(jsonl_input), output=str(tmp_path / "o1"), method_params={"epsilom": 1}
+            )
+        )
     with pytest.raises(InputError, match="learns from the private input"):
-        run_anonymize(AnonymizeConfig(method="syntf", input=str(jsonl_input), output=str(tmp_path / "o2"), method_params={"vocabulary": None}))
+        run_anonymize(
+            AnonymizeConfig(
+                method="syntf", input=str(jsonl_input), output=str(tmp_path / "o2"), method_params={"vocabulary": None}
+            )
+        )
     with pytest.raises(Exception, match="unknown method 'syntff'; did you mean 'syntf'"):
         run_anonymize(AnonymizeConfig(method="syntff", input=str(jsonl_input), output=str(tmp_path / "o3")))
     (tmp_path / "occupied").mkdir()
@@ -177,10 +192,26 @@ def test_configuration_errors(tmp_path, jsonl_input, method_config):
 def test_kill_9_then_resume_releases_each_record_exactly_once(tmp_path, messages, method_config):
     path = tmp_path / "in.jsonl"
     records = messages * 8  # 3,200 records in 320 shards of 10: the run takes long enough to be killed mid-way
-    path.write_text("".join(json.dumps({"id": f"{n}:{i}", "text": t}) + "\n" for n, (i, t) in enumerate(records)), encoding="utf-8")
+    path.write_text(
+        "".join(json.dumps({"id": f"{n}:{i}", "text": t}) + "\n" for n, (i, t) in enumerate(records)), encoding="utf-8"
+    )
     output = tmp_path / "out"
-    command = [sys.executable, "-m", "authorguard.cli.app", "anonymize", str(path), str(output), "--method", "syntf",
-               "--config", str(method_config), "--seed", "9", "--shard-size", "10"]
+    command = [
+        sys.executable,
+        "-m",
+        "authorguard.cli.app",
+        "anonymize",
+        str(path),
+        str(output),
+        "--method",
+        "syntf",
+        "--config",
+        str(method_config),
+        "--seed",
+        "9",
+        "--shard-size",
+        "10",
+    ]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     manifest_path = output / "manifest.json"
     deadline = time.time() + 120
@@ -233,10 +264,26 @@ def _done_shards(manifest_path) -> int:
 def test_kill_at_any_moment_then_resume_equals_an_uninterrupted_run(tmp_path, messages, method_config, moment):
     path = tmp_path / "in.jsonl"
     records = messages * 4  # 1,600 records
-    path.write_text("".join(json.dumps({"id": f"{n}:{i}", "text": t}) + "\n" for n, (i, t) in enumerate(records)), encoding="utf-8")
+    path.write_text(
+        "".join(json.dumps({"id": f"{n}:{i}", "text": t}) + "\n" for n, (i, t) in enumerate(records)), encoding="utf-8"
+    )
     output = tmp_path / "out"
-    command = [sys.executable, "-m", "authorguard.cli.app", "anonymize", str(path), str(output), "--method", "syntf",
-               "--config", str(method_config), "--seed", "5", "--shard-size", "100" if moment == "between-shards" else "800"]
+    command = [
+        sys.executable,
+        "-m",
+        "authorguard.cli.app",
+        "anonymize",
+        str(path),
+        str(output),
+        "--method",
+        "syntf",
+        "--config",
+        str(method_config),
+        "--seed",
+        "5",
+        "--shard-size",
+        "100" if moment == "between-shards" else "800",
+    ]
     manifest_path = output / "manifest.json"
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     if moment == "before-manifest":
@@ -287,8 +334,15 @@ def test_a_run_that_died_before_any_commit_can_restart_with_other_options(tmp_pa
 
 def test_a_text_method_writes_rewritten_text_exactly_once(tmp_path, jsonl_input, messages):
     def run(folder, **options):
-        return run_anonymize(AnonymizeConfig(method="dropout", input=str(jsonl_input), output=str(tmp_path / folder),
-                                             method_params={"rate": 0.4}, **options))
+        return run_anonymize(
+            AnonymizeConfig(
+                method="dropout",
+                input=str(jsonl_input),
+                output=str(tmp_path / folder),
+                method_params={"rate": 0.4},
+                **options,
+            )
+        )
 
     manifest = run("a", seed=11, shard_size=150, batch_size=64)
     assert manifest["records_in"] == manifest["records_out"] == len(messages)
@@ -297,11 +351,17 @@ def test_a_text_method_writes_rewritten_text_exactly_once(tmp_path, jsonl_input,
     assert set(rows[0]) == {"id", "text", "release_status", "release_reason"}  # each record says what became of it
     assert {r["release_status"] for r in rows} <= {"rewritten", "kept"} and manifest["records_withheld"] == 0
     originals = dict(messages)
-    shorter = [len(r["text"].split()) < len(originals[r["id"]].split()) for r in rows if len(originals[r["id"]].split()) > 20]
+    shorter = [
+        len(r["text"].split()) < len(originals[r["id"]].split()) for r in rows if len(originals[r["id"]].split()) > 20
+    ]
     assert sum(shorter) > 0.95 * len(shorter)  # dropout at 0.4 shortens (almost) every long message
     run("b", seed=11, shard_size=33, batch_size=7)
     assert read_output(tmp_path / "b") == rows  # per-record randomness: sharding does not matter
     privacy = json.loads((tmp_path / "a" / "privacy.json").read_text())
     assert privacy["per_release"]["formal_guarantee"] is None and privacy["composed_tight_epsilon"] is None
     with pytest.raises(InputError, match="unknown parameter 'ratee'"):
-        run_anonymize(AnonymizeConfig(method="dropout", input=str(jsonl_input), output=str(tmp_path / "c"), method_params={"ratee": 1}))
+        run_anonymize(
+            AnonymizeConfig(
+                method="dropout", input=str(jsonl_input), output=str(tmp_path / "c"), method_params={"ratee": 1}
+            )
+        )

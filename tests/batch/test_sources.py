@@ -12,8 +12,10 @@ from authorguard.exceptions import InputError
 
 def test_jsonl_shards_seek_to_their_records_and_keep_line_numbers(tmp_path):
     path = tmp_path / "in.jsonl"
-    path.write_bytes(b'{"id": "a", "text": "1"}\n\n{"id": "b", "text": "2"}\n{"id": "c", "text": "3"}\n\n\n'
-                     b'{"id": "d", "text": "caf\xe9"}\n{"id": "e", "text": "5"}\n')
+    path.write_bytes(
+        b'{"id": "a", "text": "1"}\n\n{"id": "b", "text": "2"}\n{"id": "c", "text": "3"}\n\n\n'
+        b'{"id": "d", "text": "caf\xe9"}\n{"id": "e", "text": "5"}\n'
+    )
     shards = plan_shards([path], 2, "text")
     assert [(s.start, s.stop, s.line) for s in shards] == [(0, 2, 1), (2, 4, 4), (4, 5, 8)]
     records = [r for shard in shards for r in read_shard(shard, "text", "id")]

@@ -14,9 +14,11 @@ def test_genre_classifier_tells_the_staged_genres_apart(newsgroups):
     rng = np.random.default_rng(0)
     amt = load_amt()
     blogs = load_blogs()
-    pools = {"essay": [t for t, k in zip(amt.texts, amt.attributes["kind"]) if k == "regular"],
-             "blog": [t for t in blogs.texts[:20000] if len(t.split()) >= 50],
-             "forum": [t for t in newsgroups.texts if len(t.split()) >= 50]}
+    pools = {
+        "essay": [t for t, k in zip(amt.texts, amt.attributes["kind"]) if k == "regular"],
+        "blog": [t for t in blogs.texts[:20000] if len(t.split()) >= 50],
+        "forum": [t for t in newsgroups.texts if len(t.split()) >= 50],
+    }
     train, test = ([], []), ([], [])
     for genre, texts in pools.items():
         chosen = rng.choice(len(texts), 300, replace=False)

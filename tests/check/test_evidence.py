@@ -17,7 +17,9 @@ def test_advice_names_the_faithful_edit_or_a_common_word_and_never_a_capital():
     assert "“film”" in advice("a word you use", "movies")  # through the lemma: movies -> movie -> film
     assert "“going to”" in advice("a word you use", "gonna")
     # no synonym for a word of several senses: "engagement" is not "battle" here
-    assert "rephrase" in advice("a word you use", "engagement") and "battle" not in advice("a word you use", "engagement")
+    assert "rephrase" in advice("a word you use", "engagement") and "battle" not in advice(
+        "a word you use", "engagement"
+    )
     # a word alone is not a sentence start: no advice to capitalise it
     assert "normalise" not in advice("a word you use", "downloading")
     assert "rate" in advice("function word", "we")

@@ -25,8 +25,9 @@ def test_blocks_add_up_to_pieces():
     blocks = F.cut_blocks([text])
     assert [F.word_count(b) for b in blocks] == [50, 50, 50, 50, 50, 50, 50, 40]
     counted = F.count_blocks(blocks, ("char", "words"))
-    matrix = F.BlockMatrix({f: m.astype(np.float32) for f, (m, _) in counted.items()},
-                           {f: keys for f, (_, keys) in counted.items()})
+    matrix = F.BlockMatrix(
+        {f: m.astype(np.float32) for f, (m, _) in counted.items()}, {f: keys for f, (_, keys) in counted.items()}
+    )
     summed = matrix.pieces([[0, 1], [2, 3, 4]])
     direct = F.count_texts(matrix, [" ".join(blocks[:2])], ("words",))
     # words never cross blocks: a piece's word counts are its blocks' counts summed

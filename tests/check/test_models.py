@@ -27,9 +27,13 @@ def essays():
         test_runs += runs[6:]
         test_labels += [author] * 3
     counted = F.count_blocks(blocks)
-    matrix = F.BlockMatrix({f: m.astype(np.float32) for f, (m, _) in counted.items()},
-                           {f: keys for f, (_, keys) in counted.items()})
-    texts = [" ".join(blocks[i] for i in run) for run in train_runs], [" ".join(blocks[i] for i in run) for run in test_runs]
+    matrix = F.BlockMatrix(
+        {f: m.astype(np.float32) for f, (m, _) in counted.items()}, {f: keys for f, (_, keys) in counted.items()}
+    )
+    texts = (
+        [" ".join(blocks[i] for i in run) for run in train_runs],
+        [" ".join(blocks[i] for i in run) for run in test_runs],
+    )
     return matrix, (train_runs, train_labels), (test_runs, test_labels), texts
 
 
@@ -83,8 +87,9 @@ def test_a_model_fitted_in_halves_scores_like_the_whole(essays):
     families = MODELS["char-ngrams"].families
     train, test = matrix.pieces(train_runs, families), matrix.pieces(test_runs, families)
     whole = MODELS["char-ngrams"](0).fit(train, train_labels, matrix.vocabulary)
-    halves = merge_parts([MODELS["char-ngrams"](0).fit(train, train_labels, matrix.vocabulary, part=(k, 2))
-                          for k in range(2)])
+    halves = merge_parts(
+        [MODELS["char-ngrams"](0).fit(train, train_labels, matrix.vocabulary, part=(k, 2)) for k in range(2)]
+    )
     assert list(halves.classes_) == list(whole.classes_)
     a, b = whole.scores(test), halves.scores(test)
     # the same binary problems, solved apart: the same scores up to the solver's tolerance

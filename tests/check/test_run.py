@@ -76,23 +76,29 @@ def test_same_seed_same_result(habits_world):
     assert first.rankings == second.rankings
 
 
-@pytest.mark.parametrize("text, known, message", [
-    ("", ["some known writing"], "the text is empty"),
-    ("   \n", ["some known writing"], "the text is empty"),
-    ("a text", [], "the known writing is empty"),
-    ("a text", ["  "], "the known writing is empty"),
-])
+@pytest.mark.parametrize(
+    "text, known, message",
+    [
+        ("", ["some known writing"], "the text is empty"),
+        ("   \n", ["some known writing"], "the text is empty"),
+        ("a text", [], "the known writing is empty"),
+        ("a text", ["  "], "the known writing is empty"),
+    ],
+)
 def test_empty_input_is_one_line(text, known, message, habits_world):
     with pytest.raises(InputError, match=message):
         check(text, known, background=habits_world[3], config=CONFIG)
 
 
-@pytest.mark.parametrize("options, message", [
-    ({"sizes": (1,)}, "sizes must be integers of 2 or more"),
-    ({"sizes": ()}, "sizes must be integers of 2 or more"),
-    ({"attackers": ("nope",)}, "nope"),
-    ({"calibration_pieces": 0}, "calibration_pieces"),
-])
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        ({"sizes": (1,)}, "sizes must be integers of 2 or more"),
+        ({"sizes": ()}, "sizes must be integers of 2 or more"),
+        ({"attackers": ("nope",)}, "nope"),
+        ({"calibration_pieces": 0}, "calibration_pieces"),
+    ],
+)
 def test_bad_options_are_one_line(options, message):
     with pytest.raises(AuthorguardError, match=message):
         CheckConfig(**options)
@@ -113,8 +119,13 @@ def test_rewrite_step_checks_the_rewrite_under_both_threat_models(habits_world):
             return {}
 
     known, mine, _, background = habits_world
-    result = check(mine, known, background=background, config=CheckConfig(sizes=(10,), attackers=("char-ngrams",)),
-                   methods=[DropHabits()])
+    result = check(
+        mine,
+        known,
+        background=background,
+        config=CheckConfig(sizes=(10,), attackers=("char-ngrams",)),
+        rewrite=[DropHabits()],
+    )
     (rewrite,) = result.rewrites
     assert rewrite.method == "drop-habits" and rewrite.status == "rewritten" and "!!" not in rewrite.text
     assert {r.threat_model for r in rewrite.rankings} == {"static", "augmented"}

@@ -29,15 +29,18 @@ def test_reads_files_folders_and_jsonl(tmp_path):
     assert read_writing([tmp_path / "b.jsonl", tmp_path / "a.txt"]) == ["second", "third", "first document"]
 
 
-@pytest.mark.parametrize("make, message", [
-    (lambda d: d / "missing", "no such file or folder"),
-    (lambda d: (d / "empty").mkdir() or d / "empty", "holds no .txt or .jsonl files"),
-    (lambda d: (d / "bin.txt").write_bytes(b"\x89PNG\x00\x01") and d / "bin.txt", "is a binary file"),
-    (lambda d: (d / "latin.txt").write_bytes("caf\xe9".encode("latin-1")) and d / "latin.txt", "is not UTF-8"),
-    (lambda d: (d / "blank.txt").write_text("  \n") and d / "blank.txt", "is empty"),
-    (lambda d: (d / "bad.jsonl").write_text("{not json\n") and d / "bad.jsonl", "is not valid JSON"),
-    (lambda d: (d / "field.jsonl").write_text('{"body": "x"}\n') and d / "field.jsonl", "needs the field 'text'"),
-])
+@pytest.mark.parametrize(
+    "make, message",
+    [
+        (lambda d: d / "missing", "no such file or folder"),
+        (lambda d: (d / "empty").mkdir() or d / "empty", "holds no .txt or .jsonl files"),
+        (lambda d: (d / "bin.txt").write_bytes(b"\x89PNG\x00\x01") and d / "bin.txt", "is a binary file"),
+        (lambda d: (d / "latin.txt").write_bytes("caf\xe9".encode("latin-1")) and d / "latin.txt", "is not UTF-8"),
+        (lambda d: (d / "blank.txt").write_text("  \n") and d / "blank.txt", "is empty"),
+        (lambda d: (d / "bad.jsonl").write_text("{not json\n") and d / "bad.jsonl", "is not valid JSON"),
+        (lambda d: (d / "field.jsonl").write_text('{"body": "x"}\n') and d / "field.jsonl", "needs the field 'text'"),
+    ],
+)
 def test_bad_writing_is_one_line(tmp_path, make, message):
     with pytest.raises(InputError, match=message):
         read_writing([make(tmp_path)])
@@ -50,8 +53,12 @@ def test_a_text_file_must_exist(tmp_path):
 
 def test_own_background(tmp_path):
     path = tmp_path / "others.jsonl"
-    path.write_text("\n".join(json.dumps(r) for r in [{"author": "x", "text": "one"}, {"author": 2, "text": "two"},
-                                                       {"author": "x", "text": "three"}]))
+    path.write_text(
+        "\n".join(
+            json.dumps(r)
+            for r in [{"author": "x", "text": "one"}, {"author": 2, "text": "two"}, {"author": "x", "text": "three"}]
+        )
+    )
     background = read_background(str(path))
     assert background.authors == {"x": ["one", "three"], "2": ["two"]} and len(background.without(["x"])) == 1
     path.write_text(json.dumps({"author": "x", "text": "one"}))

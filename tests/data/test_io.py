@@ -11,7 +11,11 @@ import pytest
 from authorguard.data.io import read_records, write_jsonl
 from authorguard.exceptions import InputError
 
-ROWS = [{"id": "a", "text": "first, with \"quotes\" and\nnewline"}, {"id": "b", "text": ""}, {"id": "c", "text": "café ünïcode"}]
+ROWS = [
+    {"id": "a", "text": 'first, with "quotes" and\nnewline'},
+    {"id": "b", "text": ""},
+    {"id": "c", "text": "café ünïcode"},
+]
 
 
 def _write(path, rows):
@@ -48,18 +52,21 @@ def test_missing_text_column_is_named(tmp_path, suffix):
         read_records(_write(tmp_path / f"in{suffix}", [{"id": "a", "body": "x"}]))
 
 
-@pytest.mark.parametrize(("content", "message"), [
-    (b'{"id": 1, "text": "ok"}\n{"id": 2, "text": "caf\xe9"}\n', "line 2 is not valid UTF-8"),
-    (b'{"id": 1, "text": "ok"}\n{"id": 2, "text": \n', "line 2 is not valid JSON"),
-    (b'["not", "an", "object"]\n', "line 1 is not a JSON object"),
-    (b'{"id": 1, "text": "ok"}\n{"id": 1, "text": "again"}\n', "line 2: duplicate id 1"),
-    (b'{"id": 1, "text": "ok"}\n{"text": "no id"}\n', "line 2 has no 'id' field but earlier records do"),
-    (b'{"text": "no id"}\n{"id": 1, "text": "ok"}\n', "record 0 has no 'id' field but others do"),
-    (b'{"id": 1, "text": 42}\n', "field 'text' must be a string, got int"),
-    (b'{"id": 1, "text": null}\n', "line 1 has no 'text' field"),
-    (b"", "no records"),
-    (b"\n\n", "no records"),
-])
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b'{"id": 1, "text": "ok"}\n{"id": 2, "text": "caf\xe9"}\n', "line 2 is not valid UTF-8"),
+        (b'{"id": 1, "text": "ok"}\n{"id": 2, "text": \n', "line 2 is not valid JSON"),
+        (b'["not", "an", "object"]\n', "line 1 is not a JSON object"),
+        (b'{"id": 1, "text": "ok"}\n{"id": 1, "text": "again"}\n', "line 2: duplicate id 1"),
+        (b'{"id": 1, "text": "ok"}\n{"text": "no id"}\n', "line 2 has no 'id' field but earlier records do"),
+        (b'{"text": "no id"}\n{"id": 1, "text": "ok"}\n', "record 0 has no 'id' field but others do"),
+        (b'{"id": 1, "text": 42}\n', "field 'text' must be a string, got int"),
+        (b'{"id": 1, "text": null}\n', "line 1 has no 'text' field"),
+        (b"", "no records"),
+        (b"\n\n", "no records"),
+    ],
+)
 def test_bad_jsonl_input_is_one_clear_line(tmp_path, content, message):
     path = tmp_path / "in.jsonl"
     path.write_bytes(content)

@@ -16,7 +16,12 @@ from authorguard.exceptions import ChecksumError, DataNotFoundError, InputError
 def test_real_archive_counts_and_metadata(newsgroups):
     assert Counter(newsgroups.splits) == {"train": 11314, "test": 7532}
     assert len(set(newsgroups.labels)) == 20
-    assert Counter(newsgroups.labels[i] for i in range(len(newsgroups)) if newsgroups.splits[i] == "train")["rec.sport.hockey"] == 600
+    assert (
+        Counter(newsgroups.labels[i] for i in range(len(newsgroups)) if newsgroups.splits[i] == "train")[
+            "rec.sport.hockey"
+        ]
+        == 600
+    )
     assert newsgroups.ids[0] == "train/alt.atheism/49960" and newsgroups.authors[0] == "mathew@mantis.co.uk"
     assert sum(a is not None for a in newsgroups.authors) > 18_700
     assert all(a is None or a == a.lower() for a in newsgroups.authors)
@@ -30,13 +35,16 @@ def test_latin1_messages_are_decoded():
     assert message.startswith("From:")
 
 
-@pytest.mark.parametrize(("header", "address"), [
-    ("Leonard Abrams <ABRAMS@cs.Columbia.EDU>", "abrams@cs.columbia.edu"),
-    ("abrams@cs.columbia.edu (Leonard Abrams)", "abrams@cs.columbia.edu"),
-    ("\"Mr. X\" <x@y.org>.", "x@y.org"),
-    ("nobody", None),
-    ("", None),
-])
+@pytest.mark.parametrize(
+    ("header", "address"),
+    [
+        ("Leonard Abrams <ABRAMS@cs.Columbia.EDU>", "abrams@cs.columbia.edu"),
+        ("abrams@cs.columbia.edu (Leonard Abrams)", "abrams@cs.columbia.edu"),
+        ('"Mr. X" <x@y.org>.', "x@y.org"),
+        ("nobody", None),
+        ("", None),
+    ],
+)
 def test_normalize_address(header, address):
     assert newsgroups.normalize_address(header) == address
 
@@ -50,8 +58,10 @@ def test_strip_quotes_and_footer():
 
 def _tiny_archive(path):
     with tarfile.open(path, "w:gz") as archive:
-        for name, body in [("20news-bydate-train/sci.space/1", b"From: A <a@b.c>\nSubject: x\n\nOrbit launch\n"),
-                           ("20news-bydate-test/sci.space/2", b"From: d@e.f\n\nMoon\n")]:
+        for name, body in [
+            ("20news-bydate-train/sci.space/1", b"From: A <a@b.c>\nSubject: x\n\nOrbit launch\n"),
+            ("20news-bydate-test/sci.space/2", b"From: d@e.f\n\nMoon\n"),
+        ]:
             info = tarfile.TarInfo(name)
             info.size = len(body)
             archive.addfile(info, io.BytesIO(body))

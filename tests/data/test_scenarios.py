@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from authorguard.data.corpus import Corpus
-from authorguard.exceptions import InputError
 from authorguard.data.scenarios import PAPER_SCENARIOS, AuthorshipScenario, scenario_counts
+from authorguard.exceptions import InputError
 
 
 def test_scenarios_on_20_newsgroups(newsgroups):
@@ -24,12 +24,16 @@ def test_scenarios_on_20_newsgroups(newsgroups):
 
 def test_ranking_eligibility_and_errors():
     corpus = Corpus(
-        ids=[str(i) for i in range(9)], texts=["x"] * 9,
+        ids=[str(i) for i in range(9)],
+        texts=["x"] * 9,
         authors=["a", "a", "a", "b", "b", "c", "c", "c", None],
         labels=["g1", "g2", "g1", "g1", "g1", "g1", "g1", "g1", "g1"],
         splits=["train", "test", "train", "train", "test", "train", "train", "train", "test"],
     )
-    assert AuthorshipScenario(2, rank_by="total", min_test_documents=1).authors(corpus) == ["a", "b"]  # c: no test message
+    assert AuthorshipScenario(2, rank_by="total", min_test_documents=1).authors(corpus) == [
+        "a",
+        "b",
+    ]  # c: no test message
     assert AuthorshipScenario(2, min_test_documents=1).authors(corpus) == ["a", "b"]
     with pytest.raises(InputError, match="scenario Top2-Any: only 0 eligible authors"):
         AuthorshipScenario(2).authors(corpus)  # nobody has 5 test messages

@@ -9,11 +9,13 @@ import pytest
 
 from authorguard import registry
 from authorguard.data.corpus import Corpus
-from authorguard.exceptions import InputError
 from authorguard.data.splits import SCENARIOS, AttributeSplit, TopAuthors, split_counts
+from authorguard.exceptions import InputError
 
 
-def _corpus(per_author: dict[str, int], classes: dict[str, str] | None = None, kinds: dict[str, str] | None = None) -> Corpus:
+def _corpus(
+    per_author: dict[str, int], classes: dict[str, str] | None = None, kinds: dict[str, str] | None = None
+) -> Corpus:
     ids, authors = [], []
     for author, n in per_author.items():
         for k in range(n):
@@ -44,10 +46,13 @@ def test_first_authors_and_filters():
     assert sorted(set(first.authors)) == ["a", "b"] and "a-0" not in first.ids
 
 
-@pytest.mark.parametrize(("scenario", "message"), [
-    (TopAuthors(2, name="T2"), "scenario T2: author 'b' has 2; the 80/10/10 split needs at least 3"),
-    (TopAuthors(5, name="T5"), "scenario T5: only 2 authors in 'tiny', 5 needed"),
-])
+@pytest.mark.parametrize(
+    ("scenario", "message"),
+    [
+        (TopAuthors(2, name="T2"), "scenario T2: author 'b' has 2; the 80/10/10 split needs at least 3"),
+        (TopAuthors(5, name="T5"), "scenario T5: only 2 authors in 'tiny', 5 needed"),
+    ],
+)
 def test_scenarios_that_cannot_be_built_are_one_line_errors(scenario, message):
     with pytest.raises(InputError, match=message):
         scenario.select(_corpus({"a": 10, "b": 2}))
@@ -67,8 +72,10 @@ def test_attribute_split_keeps_every_author_in_one_split():
 
 
 def test_attribute_groups_merge_and_drop_values_and_mixed_authors_fail():
-    corpus = _corpus({"a": 3, "b": 3, "c": 3, "d": 3, "e": 3, "f": 3}, {"a": "13-17", "b": "23-27", "c": "33-48", "d": "13-17",
-                                                                        "e": "23-27", "f": "13-17"})
+    corpus = _corpus(
+        {"a": 3, "b": 3, "c": 3, "d": 3, "e": 3, "f": 3},
+        {"a": "13-17", "b": "23-27", "c": "33-48", "d": "13-17", "e": "23-27", "f": "13-17"},
+    )
     merged = AttributeSplit("group", {"13-17": "teen", "23-27": "adult", "33-48": "adult"}).select(corpus)
     assert Counter(merged.labels) == {"teen": 9, "adult": 9}
     dropped = AttributeSplit("group", {"13-17": "teen", "33-48": "adult"})
@@ -99,9 +106,15 @@ def test_real_scenarios_beside_tarot_and_a4nt():
 
 
 def test_per_author_documents_sampled_and_cut():
-    corpus = Corpus([f"d{i}" for i in range(16)], [f"w{i} x y z" for i in range(16)],
-                    authors=[f"a{i // 2}" for i in range(16)], attributes={"g": ["f"] * 8 + ["m"] * 8})
-    selected = AttributeSplit("g", per_author=True, max_authors=3, max_words=5, fractions=(0.4, 0.3, 0.3), seed=0).select(corpus)
+    corpus = Corpus(
+        [f"d{i}" for i in range(16)],
+        [f"w{i} x y z" for i in range(16)],
+        authors=[f"a{i // 2}" for i in range(16)],
+        attributes={"g": ["f"] * 8 + ["m"] * 8},
+    )
+    selected = AttributeSplit(
+        "g", per_author=True, max_authors=3, max_words=5, fractions=(0.4, 0.3, 0.3), seed=0
+    ).select(corpus)
     assert len(selected) == 6 and sorted(selected.labels) == ["f"] * 3 + ["m"] * 3  # 3 of the 4 authors per class
     assert sorted(selected.splits) == ["test", "test", "train", "train", "validation", "validation"]
     assert selected.ids == selected.authors  # one document per author, named by the author
@@ -127,13 +140,16 @@ def test_experiment_config_caps_benchmark_views():
     from authorguard.experiments.config import ExperimentConfig, MethodSpec
     from authorguard.experiments.views import build_view
 
-    base = dict(methods=(MethodSpec("original"),), scenarios=("AMT-10",), runs=1)
+    base = {"methods": (MethodSpec("original"),), "scenarios": ("AMT-10",), "runs": 1}
     full = build_view(ExperimentConfig(**base), "AMT-10")
     capped = build_view(ExperimentConfig(**base, max_documents_per_author=2), "AMT-10")
     assert len(capped.corpus) < len(full.corpus)
     assert max(Counter(zip(capped.corpus.authors, capped.corpus.splits)).values()) <= 2
     assert "validation" in set(full.corpus.splits) and set(capped.corpus.splits) == {"train", "test"}
-    assert ExperimentConfig(**base).evaluation_fingerprint() != ExperimentConfig(**base, max_documents_per_author=2).evaluation_fingerprint()
+    assert (
+        ExperimentConfig(**base).evaluation_fingerprint()
+        != ExperimentConfig(**base, max_documents_per_author=2).evaluation_fingerprint()
+    )
     with pytest.raises(InputError, match="max_documents_per_author"):
         ExperimentConfig(**base, max_documents_per_author=0)
 
@@ -149,7 +165,10 @@ def test_the_syntf_papers_top10_any_as_a_benchmark_scenario_keeps_the_dataset_sp
     position = {doc: i for i, doc in enumerate(news.ids)}
     assert all(news.splits[position[d]] == s for d, s in zip(selected.ids, selected.splits))
     counts = split_counts(selected)
-    assert counts["authors"] == 10 and min(Counter(a for a, s in zip(selected.authors, selected.splits) if s == "test").values()) >= 9
+    assert (
+        counts["authors"] == 10
+        and min(Counter(a for a, s in zip(selected.authors, selected.splits) if s == "test").values()) >= 9
+    )
     assert DatasetAuthors(5, multi=True).name == "Top5-Multi"
     with pytest.raises(InputError, match="top_k"):
         DatasetAuthors(1)

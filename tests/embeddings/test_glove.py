@@ -33,13 +33,16 @@ def test_restricts_to_the_vocabulary(tmp_path):
     assert load_glove_text(path, vocabulary=["Dog", "cat", "zebra"]).words == ("cat", "dog")
 
 
-@pytest.mark.parametrize(("text", "message"), [
-    ("the 1 2\ncat 3 4 5\n", "line 2 has 3 values, expected 2 \\(inconsistent dimensions\\)"),
-    ("the 1 2\ncat 3 x\n", "line 2 has a value that is not a number"),
-    ("the 1 2\n\ncat 3 4\n", "line 2 is empty"),
-    ("the\n", "line 1 has a word but no vector"),
-    ("", "no vectors in file"),
-])
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("the 1 2\ncat 3 4 5\n", "line 2 has 3 values, expected 2 \\(inconsistent dimensions\\)"),
+        ("the 1 2\ncat 3 x\n", "line 2 has a value that is not a number"),
+        ("the 1 2\n\ncat 3 4\n", "line 2 is empty"),
+        ("the\n", "line 1 has a word but no vector"),
+        ("", "no vectors in file"),
+    ],
+)
 def test_malformed_files_name_the_line(tmp_path, text, message):
     with pytest.raises(InputError, match=message):
         load_glove_text(_write(tmp_path / "bad.txt", text))

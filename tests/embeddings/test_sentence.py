@@ -7,7 +7,7 @@ import pytest
 
 pytest.importorskip("sentence_transformers", reason="needs the 'minilm' extra")
 
-from authorguard.embeddings import sentence  # noqa: E402
+from authorguard.embeddings import sentence
 
 
 def test_each_word_embedded_alone_is_a_unit_vector_and_cached(tmp_path, monkeypatch):

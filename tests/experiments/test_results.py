@@ -12,28 +12,49 @@ from authorguard.experiments.results import best_settings, gains, mean_sd, selec
 
 
 def row(method, params, run, task, f1, scenario="all", attacker="", threat="", **extra):
-    return {"method": method, "method_name": "syntf" if method == "syntf" else method, "params": json.dumps(params),
-            "run": run, "task": task, "scenario": scenario, "attacker": attacker, "threat_model": threat,
-            "classifier": "svm", "f1_macro": f1, "epsilon": params.get("epsilon"), "loss_per_word": None,
-            "total_loss": None, "n_words": None, **extra}
+    return {
+        "method": method,
+        "method_name": "syntf" if method == "syntf" else method,
+        "params": json.dumps(params),
+        "run": run,
+        "task": task,
+        "scenario": scenario,
+        "attacker": attacker,
+        "threat_model": threat,
+        "classifier": "svm",
+        "f1_macro": f1,
+        "epsilon": params.get("epsilon"),
+        "loss_per_word": None,
+        "total_loss": None,
+        "n_words": None,
+        **extra,
+    }
 
 
 @pytest.fixture
 def frame():
     rows = []
     for run in (0, 1):
-        rows += [row("original", {}, run, "topic", 0.8), row("original", {}, run, "attack", 0.9, "S1", "bow", "none"),
-                 row("original", {}, run, "attack", 0.6, "S2", "bow", "none")]
+        rows += [
+            row("original", {}, run, "topic", 0.8),
+            row("original", {}, run, "attack", 0.9, "S1", "bow", "none"),
+            row("original", {}, run, "attack", 0.6, "S2", "bow", "none"),
+        ]
         for eps, utility, a1, a2 in ((10, 0.4, 0.45, 0.15), (20, 0.6, 0.72, 0.3)):
             p = {"epsilon": eps}
-            rows += [row("syntf", p, run, "topic", utility), row("syntf", p, run, "attack", a1, "S1", "bow", "anonymised-train"),
-                     row("syntf", p, run, "attack", a2, "S2", "bow", "anonymised-train")]
+            rows += [
+                row("syntf", p, run, "topic", utility),
+                row("syntf", p, run, "attack", a1, "S1", "bow", "anonymised-train"),
+                row("syntf", p, run, "attack", a2, "S2", "bow", "anonymised-train"),
+            ]
     return pd.DataFrame(rows)
 
 
 def test_gain_is_beta_u_minus_beta_a_per_run(frame):
     g = gains(frame)
-    one = g[(g["method"] == "syntf") & (g["params"] == '{"epsilon": 10}') & (g["scenario"] == "S1") & (g["run"] == 0)].iloc[0]
+    one = g[
+        (g["method"] == "syntf") & (g["params"] == '{"epsilon": 10}') & (g["scenario"] == "S1") & (g["run"] == 0)
+    ].iloc[0]
     assert one["beta_u"] == pytest.approx(0.4 / 0.8) and one["beta_a"] == pytest.approx(0.45 / 0.9)
     assert one["gain"] == pytest.approx(0.0)
     reference = g[g["method"] == "original"]

@@ -22,19 +22,31 @@ def test_tiny_experiment_writes_one_row_per_cell_task_attack(tiny_run):
     protected_attack = 3 * reference_attack  # static, augmented, adversarial
     settings = {"original": 1, "scrubadub": 1, "syntf": 2}
     content, detector = runs, runs  # per setting; no detector for the reference
-    expected = sum(n * (utility + reference_attack + content if m == "original"
-                        else 2 * utility + protected_attack + content + detector) for m, n in settings.items())
+    expected = sum(
+        n
+        * (
+            utility + reference_attack + content
+            if m == "original"
+            else 2 * utility + protected_attack + content + detector
+        )
+        for m, n in settings.items()
+    )
     assert len(frame) == expected
     assert set(frame.loc[frame["method"] == "original", "threat_model"]) == {"", "none"}  # "" = content row
     assert set(frame.loc[frame["method"] == "syntf", "threat_model"]) == {"", "static", "augmented", "adversarial"}
     assert set(frame.loc[frame["task"] == "topic", "threat_model"]) == {"none", "static", "adversarial"}
     scored = frame[frame["task"] != "content"]
-    assert scored[["f1_macro", "accuracy"]].notna().all().all() and scored[["f1_macro", "accuracy"]].stack().between(0, 1).all()
+    assert (
+        scored[["f1_macro", "accuracy"]].notna().all().all()
+        and scored[["f1_macro", "accuracy"]].stack().between(0, 1).all()
+    )
     syntf = frame[frame["method"] == "syntf"]
     assert syntf["total_loss"].to_numpy() == pytest.approx(40 * syntf["loss_per_word"].to_numpy())
     assert sorted(syntf["epsilon"].unique()) == [10.0, 40.0]
     # the unprotected reference identifies these prolific authors from their words
-    original_attack = frame[(frame["method"] == "original") & (frame["attacker"] == "bow") & (frame["scenario"] == "Top2-Any")]
+    original_attack = frame[
+        (frame["method"] == "original") & (frame["attacker"] == "bow") & (frame["scenario"] == "Top2-Any")
+    ]
     assert original_attack["f1_macro"].min() > 0.8
 
 
@@ -44,7 +56,9 @@ def test_results_files_round_trip_and_record_the_config(tiny_run):
     csv = read_results(folder / "results.csv")
     pd.testing.assert_frame_equal(parquet, frame)
     assert len(csv) == len(frame)
-    assert csv["f1_macro"].to_numpy() == pytest.approx(frame["f1_macro"].to_numpy(), nan_ok=True)  # content rows have no F1
+    assert csv["f1_macro"].to_numpy() == pytest.approx(
+        frame["f1_macro"].to_numpy(), nan_ok=True
+    )  # content rows have no F1
     experiment = json.loads((folder / "experiment.json").read_text())
     assert experiment["config"]["runs"] == 2
     assert experiment["command"][-1] == str(config_path)
@@ -55,7 +69,9 @@ def test_runs_use_different_seeds_and_a_rerun_reproduces(tiny_run, tiny_corpus_f
     folder, frame, config_path = tiny_run
     syntf = frame[(frame["method"] == "syntf") & (frame["task"] == "attack")]
     assert syntf["seed"].nunique() == 2
-    by_run = syntf.pivot_table(index=["params", "scenario", "attacker", "threat_model", "classifier"], columns="run", values="f1_macro")
+    by_run = syntf.pivot_table(
+        index=["params", "scenario", "attacker", "threat_model", "classifier"], columns="run", values="f1_macro"
+    )
     assert (by_run[0] != by_run[1]).any()  # fresh randomness per run
     again = run_experiment(load_config(config_path), tmp_path / "again")
     pd.testing.assert_series_equal(again["f1_macro"], frame["f1_macro"])
@@ -90,8 +106,17 @@ def test_changed_evaluation_settings_do_not_reuse_cells(tiny_corpus_file, tiny_r
     folder, _, _ = tiny_run
     shutil.copytree(folder, tmp_path / "out")
     path = tmp_path / "changed.toml"
-    path.write_text(tiny_config_text(tiny_corpus_file, classifiers='["nb"]', scenarios='["Top2-Any"]', runs=1,
-                                     attackers='["bow"]', syntf_grid="{ epsilon = [10.0] }"), encoding="utf-8")
+    path.write_text(
+        tiny_config_text(
+            tiny_corpus_file,
+            classifiers='["nb"]',
+            scenarios='["Top2-Any"]',
+            runs=1,
+            attackers='["bow"]',
+            syntf_grid="{ epsilon = [10.0] }",
+        ),
+        encoding="utf-8",
+    )
     frame = run_experiment(load_config(path), tmp_path / "out")
     assert json.loads((tmp_path / "out" / "experiment.json").read_text())["cells_computed"] == 3
     assert set(frame.loc[frame["task"].isin(["topic", "attack"]), "classifier"]) == {"nb"}
@@ -107,8 +132,17 @@ def test_scenario_with_too_few_authors_fails_before_any_work(tiny_corpus_file, t
 
 def test_calibrated_target_loss_sets_epsilon(tiny_corpus_file, tmp_path):
     path = tmp_path / "calibrated.toml"
-    path.write_text(tiny_config_text(tiny_corpus_file, runs=1, scenarios='["Top2-Any"]', attackers='["bow"]',
-                                     classifiers='["nb"]', syntf_grid="{ target_loss = [5.0] }"), encoding="utf-8")
+    path.write_text(
+        tiny_config_text(
+            tiny_corpus_file,
+            runs=1,
+            scenarios='["Top2-Any"]',
+            attackers='["bow"]',
+            classifiers='["nb"]',
+            syntf_grid="{ target_loss = [5.0] }",
+        ),
+        encoding="utf-8",
+    )
     frame = run_experiment(load_config(path), tmp_path / "out")
     syntf = frame[frame["method"] == "syntf"]
     assert syntf["loss_per_word"].to_numpy() == pytest.approx(5.0, rel=1e-4)  # Brent tolerance on epsilon
@@ -119,5 +153,7 @@ def test_the_document_epsilon_comes_from_whichever_report_the_method_gives():
     from authorguard.experiments.runner import _document_epsilon
 
     assert _document_epsilon({"tight_epsilon": 3000.0, "method_report": {}}) == 3000.0  # SynTF: l·n
-    assert _document_epsilon({"method_report": {"document_epsilon": 512.0, "tokens_per_second": 40}}) == 512.0  # DP-Prompt
+    assert (
+        _document_epsilon({"method_report": {"document_epsilon": 512.0, "tokens_per_second": 40}}) == 512.0
+    )  # DP-Prompt
     assert _document_epsilon({"method_report": {"chunks": 3}}) is None and _document_epsilon({}) is None

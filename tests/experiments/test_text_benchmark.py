@@ -28,7 +28,9 @@ def test_rows_of_a_text_scenario(tiny_text_run):
     assert set(frame.loc[frame["method"] == "dropout", "release_kind"]) == {"text"}
     # what one document's release costs: SynTF's exact l·n; nothing for a method without a guarantee
     syntf = frame[frame["method"] == "syntf"]
-    assert np.allclose(syntf["document_epsilon"], syntf["loss_per_word"] * 100) and np.allclose(syntf["document_epsilon"], syntf["total_loss"])
+    assert np.allclose(syntf["document_epsilon"], syntf["loss_per_word"] * 100) and np.allclose(
+        syntf["document_epsilon"], syntf["total_loss"]
+    )
     assert frame.loc[frame["method"] == "dropout", "document_epsilon"].isna().all()
     # ten authors, chance 0.1: character n-grams name most of them from their own writing
     reference = attacks[(attacks["method"] == "original") & (attacks["attacker"] == "char-ngrams")]
@@ -38,7 +40,9 @@ def test_rows_of_a_text_scenario(tiny_text_run):
 def test_content_and_detector_rows(tiny_text_run):
     _, frame, _ = tiny_text_run
     content = frame[frame["task"] == "content"].set_index("method")
-    assert content.loc["original", "unchanged"] == 1.0 and content.loc["original", "embedding_cosine"] == pytest.approx(1.0)
+    assert content.loc["original", "unchanged"] == 1.0 and content.loc["original", "embedding_cosine"] == pytest.approx(
+        1.0
+    )
     assert content.loc["original", "meteor"] > 0.99 and content.loc["original", "chrf"] == pytest.approx(1.0)
     assert content.loc["dropout", "unchanged"] == 0.0
     assert 0.2 < content.loc["dropout", "meteor"] < content.loc["original", "meteor"]
@@ -51,8 +55,15 @@ def test_content_and_detector_rows(tiny_text_run):
 def test_benchmark_table_has_worst_case_and_every_attack(tiny_text_run):
     _, frame, _ = tiny_text_run
     table = benchmark_table(frame, "AMT-10").set_index("method")
-    for column in ("background (trained on original)", "background (retrained)", "char-ngrams static",
-                   "writeprints-text adversarial", "worst case", "METEOR", "detector F1 (char-ngrams)"):
+    for column in (
+        "background (trained on original)",
+        "background (retrained)",
+        "char-ngrams static",
+        "writeprints-text adversarial",
+        "worst case",
+        "METEOR",
+        "detector F1 (char-ngrams)",
+    ):
         assert column in table.columns
     dropout = frame[frame["method"] == "dropout"]
     value, name = worst_case(dropout)
@@ -62,8 +73,14 @@ def test_benchmark_table_has_worst_case_and_every_attack(tiny_text_run):
 
 
 def test_views_of_a_mixed_config(tiny_corpus_file):
-    config = config_from_dict({"dataset": "records", "dataset_options": {"path": str(tiny_corpus_file)},
-                               "scenarios": ["Top2-Any", "speech"], "methods": [{"name": "original"}]})
+    config = config_from_dict(
+        {
+            "dataset": "records",
+            "dataset_options": {"path": str(tiny_corpus_file)},
+            "scenarios": ["Top2-Any", "speech"],
+            "methods": [{"name": "original"}],
+        }
+    )
     assert view_names(config) == ["all", "speech"]
     assert [s.name for s in config.parsed_scenarios()] == ["Top2-Any"]
     speech = build_view(config, "speech")
@@ -73,12 +90,15 @@ def test_views_of_a_mixed_config(tiny_corpus_file):
     assert [a.scenario for a in everything.attacks] == ["Top2-Any"]
 
 
-@pytest.mark.parametrize(("data", "message"), [
-    ({"scenarios": ["BAC-11"]}, r"scenario 'BAC-11' must look like 'Top10-Any' .* or be a benchmark scenario"),
-    ({"scenarios": []}, r"'scenarios' must name at least one scenario"),
-    ({"content_metrics": "yes"}, r"'content_metrics' must be true or false"),
-    ({"split_seed": -1}, r"'split_seed' parameter"),
-])
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"scenarios": ["BAC-11"]}, r"scenario 'BAC-11' must look like 'Top10-Any' .* or be a benchmark scenario"),
+        ({"scenarios": []}, r"'scenarios' must name at least one scenario"),
+        ({"content_metrics": "yes"}, r"'content_metrics' must be true or false"),
+        ({"split_seed": -1}, r"'split_seed' parameter"),
+    ],
+)
 def test_bad_benchmark_configs(data, message):
     with pytest.raises(InputError, match=message):
         config_from_dict({"methods": [{"name": "original"}], **data})
@@ -93,15 +113,26 @@ class DropsADocument(TextObfuscator):
 
 def test_a_method_returning_the_wrong_number_of_texts_fails(tmp_path, monkeypatch):
     monkeypatch.setitem(registry.methods._targets, "drops-one", f"{__name__}:DropsADocument")
-    config = config_from_dict({"scenarios": ["AMT-10"], "attackers": ["function-words"], "classifiers": ["svm"], "runs": 1,
-                               "content_metrics": False, "detector": False, "methods": [{"name": "drops-one"}]})
+    config = config_from_dict(
+        {
+            "scenarios": ["AMT-10"],
+            "attackers": ["function-words"],
+            "classifiers": ["svm"],
+            "runs": 1,
+            "content_metrics": False,
+            "detector": False,
+            "methods": [{"name": "drops-one"}],
+        }
+    )
     with pytest.raises(AuthorguardError, match=r"method 'drops-one' returned 159 texts for 160 documents"):
         run_experiment(config, tmp_path / "out")
 
 
 def test_split_seed_changes_the_split_not_the_documents():
     first = build_view(config_from_dict({"scenarios": ["AMT-10"], "methods": [{"name": "original"}]}), "AMT-10")
-    other = build_view(config_from_dict({"scenarios": ["AMT-10"], "split_seed": 1, "methods": [{"name": "original"}]}), "AMT-10")
+    other = build_view(
+        config_from_dict({"scenarios": ["AMT-10"], "split_seed": 1, "methods": [{"name": "original"}]}), "AMT-10"
+    )
     assert first.corpus.ids == other.corpus.ids and first.corpus.splits != other.corpus.splits
     assert np.array_equal(np.sort(first.attacks[0].test), first.task_test)
 
@@ -113,7 +144,13 @@ def test_views_of_two_records_files_are_two_corpora(tiny_corpus_file, tmp_path):
     cache: dict = {}
     sizes = []
     for path in (tiny_corpus_file, half):
-        config = config_from_dict({"dataset": "records", "dataset_options": {"path": str(path)}, "scenarios": ["Top2-Any"],
-                                   "methods": [{"name": "original"}]})
+        config = config_from_dict(
+            {
+                "dataset": "records",
+                "dataset_options": {"path": str(path)},
+                "scenarios": ["Top2-Any"],
+                "methods": [{"name": "original"}],
+            }
+        )
         sizes.append(len(build_view(config, "all", cache).corpus))
     assert sizes == [len(lines), len(lines[::2])]

@@ -18,9 +18,14 @@ from authorguard.exceptions import InputError
 from authorguard.generation.constraints import OrderedWords, WordPlan, vocabulary_of
 from authorguard.text.views import CONSTRAINED_VIEWS, FREE_WORDS
 
-VIEWS = [["we", "met", "Anna", "in", "Paris", "on", "3", "May"], ["Anna's", "dog", "has", "been", "sick"],
-         ["I", "did", "not", "like", "movie"], ["prices", "rose", "3.5", "%", "in", "1997"], ["ok"],
-         ["well", "known", "café", "opened", "on", "TUESDAY"]]
+VIEWS = [
+    ["we", "met", "Anna", "in", "Paris", "on", "3", "May"],
+    ["Anna's", "dog", "has", "been", "sick"],
+    ["I", "did", "not", "like", "movie"],
+    ["prices", "rose", "3.5", "%", "in", "1997"],
+    ["ok"],
+    ["well", "known", "café", "opened", "on", "TUESDAY"],
+]
 ALL_WORDS = sorted({w for view in VIEWS for w in view if w.isalpha()} | {"7", "1,000", "x"})
 
 
@@ -96,7 +101,10 @@ def test_the_end_only_after_the_last_word_and_case_is_never_folded(vocabulary):
 def test_a_required_word_is_forced_when_the_gap_is_full(vocabulary, tokenizer):
     plan = WordPlan(["cat", "sat"], FREE_WORDS, vocabulary, max_free=1)
     constraint = OrderedWords(plan)
-    for token in tokenizer("The", add_special_tokens=False)["input_ids"] + tokenizer(" cat", add_special_tokens=False)["input_ids"]:
+    for token in (
+        tokenizer("The", add_special_tokens=False)["input_ids"]
+        + tokenizer(" cat", add_special_tokens=False)["input_ids"]
+    ):
         constraint.advance(token)
     constraint.advance(tokenizer(" the", add_special_tokens=False)["input_ids"][0])
     space = constraint.plan.after(constraint.states, tokenizer(" ", add_special_tokens=False)["input_ids"][0])
@@ -125,10 +133,13 @@ def test_bad_plans_and_samplers_are_one_line(vocabulary, tiny_factory):
     plan = WordPlan(["ok"], FREE_WORDS, vocabulary)
     engine = make_engine("batched", model, tokenizer, dtype="float32")
     with pytest.raises(InputError, match="cannot be masked"):
-        engine.generate(["Hi"], max_new_tokens=4, sampler=ClippedSampler(-1, 1, 1.0), seed=0, constraints=[OrderedWords(plan)])
+        engine.generate(
+            ["Hi"], max_new_tokens=4, sampler=ClippedSampler(-1, 1, 1.0), seed=0, constraints=[OrderedWords(plan)]
+        )
     with pytest.raises(InputError, match="2 constraints for 1 prompts"):
-        engine.generate(["Hi"], max_new_tokens=4, sampler=ClippedSampler(-1, 1, 1.0), seed=0,
-                        constraints=[OrderedWords(plan)] * 2)
+        engine.generate(
+            ["Hi"], max_new_tokens=4, sampler=ClippedSampler(-1, 1, 1.0), seed=0, constraints=[OrderedWords(plan)] * 2
+        )
 
 
 @pytest.fixture(scope="module")
@@ -145,18 +156,24 @@ def test_both_engines_mask_alike_and_batch_size_changes_nothing(tiny_factory, vo
     plans = [WordPlan(v, FREE_WORDS, vocabulary) for v in VIEWS]
     fresh = lambda: [OrderedWords(p) for p in plans]  # noqa: E731
     batched = make_engine("batched", model, tokenizer, dtype="float32")
-    reference = make_engine("torch", model, tokenizer).generate(prompts, max_new_tokens=40, sampler=GreedySampler(),
-                                                                seed=0, batch_size=2, constraints=fresh())
-    outputs = {size: batched.generate(prompts, max_new_tokens=40, sampler=GreedySampler(), seed=0, batch_size=size,
-                                      constraints=fresh()) for size in (1, 4, 6)}
+    reference = make_engine("torch", model, tokenizer).generate(
+        prompts, max_new_tokens=40, sampler=GreedySampler(), seed=0, batch_size=2, constraints=fresh()
+    )
+    outputs = {
+        size: batched.generate(
+            prompts, max_new_tokens=40, sampler=GreedySampler(), seed=0, batch_size=size, constraints=fresh()
+        )
+        for size in (1, 4, 6)
+    }
     for size, out in outputs.items():
         assert out.token_ids == reference.token_ids, size
     for text, ids, plan, words in zip(reference.texts, reference.token_ids, plans, VIEWS):
         if ids[-1] == tokenizer.eos_token_id:  # finished within the limit: the whole view, nothing else
             check_text(text, words, FREE_WORDS, 2)
             assert plan.accepts(text)
-    sampled = batched.generate(prompts, max_new_tokens=40, sampler=NucleusSampler(1.0, 0.95), seed=3, batch_size=4,
-                               constraints=fresh())
+    sampled = batched.generate(
+        prompts, max_new_tokens=40, sampler=NucleusSampler(1.0, 0.95), seed=3, batch_size=4, constraints=fresh()
+    )
     for text, ids, words in zip(sampled.texts, sampled.token_ids, VIEWS):
         if ids[-1] == tokenizer.eos_token_id:
             check_text(text, words, FREE_WORDS, 2)
@@ -205,7 +222,7 @@ def test_anchors_come_in_order_and_are_forced_after_the_gap(vocabulary, tokenize
         assert constraint.next == 3, text  # forced within 3 gaps of 5 tokens and the anchors' own tokens
         anna, year = re.search(r"(?<![\w'])Anna(?![\w'])", text), re.search(r"(?<![\w'])1997(?![\w'])", text)
         assert anna and year and anna.end() <= year.start(), text
-        assert re.search(r"(?<![\w'])not(?![\w'])|n't(?![\w'])", text[year.end():]), text
+        assert re.search(r"(?<![\w'])not(?![\w'])|n't(?![\w'])", text[year.end() :]), text
     with pytest.raises(InputError, match="anchor"):
         AnchorPlan([("two words",)], vocabulary)
 

@@ -12,8 +12,13 @@ from authorguard.exceptions import InputError  # noqa: E402
 from authorguard.generation import ClippedSampler, GreedySampler, NucleusSampler, make_engine  # noqa: E402
 from authorguard.neural.tarot.prompts import render_prompt  # noqa: E402
 
-TEXTS = ["The cat sat on the mat.", "We drove to the coast and it rained all weekend, which nobody minded.", "Hello.",
-         "A much longer paragraph about the weather, the trains, and the dog that barked all night long.", "Ok."]
+TEXTS = [
+    "The cat sat on the mat.",
+    "We drove to the coast and it rained all weekend, which nobody minded.",
+    "Hello.",
+    "A much longer paragraph about the weather, the trains, and the dog that barked all night long.",
+    "Ok.",
+]
 
 
 @pytest.fixture(scope="module")
@@ -23,10 +28,12 @@ def prompts(tokenizer):
 
 def test_greedy_outputs_of_the_batched_decoder_equal_transformers_generate(tiny_factory, prompts):
     model, tokenizer = tiny_factory()
-    reference = make_engine("torch", model, tokenizer).generate(prompts, max_new_tokens=16, sampler=GreedySampler(),
-                                                                 seed=0, batch_size=2)
+    reference = make_engine("torch", model, tokenizer).generate(
+        prompts, max_new_tokens=16, sampler=GreedySampler(), seed=0, batch_size=2
+    )
     batched = make_engine("batched", model, tokenizer, dtype="float32").generate(
-        prompts, max_new_tokens=16, sampler=GreedySampler(), seed=0, batch_size=3)
+        prompts, max_new_tokens=16, sampler=GreedySampler(), seed=0, batch_size=3
+    )
     assert batched.token_ids == reference.token_ids
     assert batched.texts == reference.texts and batched.new_tokens == reference.new_tokens == [16] * len(prompts)
 
@@ -53,8 +60,9 @@ def test_a_forward_patched_over_the_original_model_is_not_what_the_engine_runs(t
     from peft import LoraConfig, get_peft_model
 
     model, tokenizer = tiny_factory()
-    expected = make_engine("batched", model, tokenizer).generate(prompts, max_new_tokens=8, sampler=GreedySampler(),
-                                                                 seed=0, batch_size=5)
+    expected = make_engine("batched", model, tokenizer).generate(
+        prompts, max_new_tokens=8, sampler=GreedySampler(), seed=0, batch_size=5
+    )
     original_forward = model.forward
 
     def patched(self, *args, **kwargs):
@@ -62,11 +70,13 @@ def test_a_forward_patched_over_the_original_model_is_not_what_the_engine_runs(t
 
     model.forward = types.MethodType(patched, model)
     try:
-        got = make_engine("batched", model, tokenizer).generate(prompts, max_new_tokens=8, sampler=GreedySampler(),
-                                                                seed=0, batch_size=5)
+        got = make_engine("batched", model, tokenizer).generate(
+            prompts, max_new_tokens=8, sampler=GreedySampler(), seed=0, batch_size=5
+        )
         peft_model = get_peft_model(model, LoraConfig(r=2, target_modules=["q_proj"], task_type="CAUSAL_LM"))
-        merged = make_engine("batched", peft_model, tokenizer).generate(prompts, max_new_tokens=8,
-                                                                        sampler=GreedySampler(), seed=0, batch_size=5)
+        merged = make_engine("batched", peft_model, tokenizer).generate(
+            prompts, max_new_tokens=8, sampler=GreedySampler(), seed=0, batch_size=5
+        )
     finally:
         model.forward = original_forward
     assert got.token_ids == expected.token_ids
@@ -91,8 +101,9 @@ def test_rows_that_finish_leave_the_batch_without_changing_the_others(tiny_facto
     model, tokenizer = tiny_factory()
     engine = make_engine("batched", model, tokenizer, dtype="float32")
     plain = engine.generate(prompts[:4], max_new_tokens=12, sampler=GreedySampler(), seed=0, batch_size=4)
-    early = engine.generate(prompts[:4], max_new_tokens=12, sampler=FinishEarly(tokenizer.eos_token_id), seed=0,
-                            batch_size=4)
+    early = engine.generate(
+        prompts[:4], max_new_tokens=12, sampler=FinishEarly(tokenizer.eos_token_id), seed=0, batch_size=4
+    )
     # the batch is ordered by prompt length: find which prompts were batch rows 0 and 2
     lengths = [len(tokenizer(p, add_special_tokens=False)["input_ids"]) for p in prompts[:4]]
     order = sorted(range(4), key=lambda i: lengths[i])
@@ -121,15 +132,17 @@ class EndRows(GreedySampler):
 def test_queued_prompts_join_a_batch_that_is_still_decoding_without_changing_any_output(tiny_factory, prompts):
     model, tokenizer = tiny_factory()
     eos = tokenizer.eos_token_id
-    alone = make_engine("torch", model, tokenizer).generate(prompts, max_new_tokens=12, sampler=GreedySampler(),
-                                                           seed=0, batch_size=1)
+    alone = make_engine("torch", model, tokenizer).generate(
+        prompts, max_new_tokens=12, sampler=GreedySampler(), seed=0, batch_size=1
+    )
     lengths = [len(tokenizer(p, add_special_tokens=False)["input_ids"]) for p in prompts]
     order = sorted(range(len(prompts)), key=lambda i: lengths[i])
     assert lengths[order[3]] > lengths[order[1]]  # the longest live prompt leaves: its cache columns are trimmed
     # batch rows 0 and 3 (the shortest and longest of the first four) end at once; the fifth, longer than every
     # live row, joins the two rows still decoding
     out = make_engine("batched", model, tokenizer, dtype="float32").generate(
-        prompts, max_new_tokens=12, sampler=EndRows(eos, [0, 3]), seed=0, batch_size=4)
+        prompts, max_new_tokens=12, sampler=EndRows(eos, [0, 3]), seed=0, batch_size=4
+    )
     for i in range(len(prompts)):
         if i in (order[0], order[3]):
             assert out.token_ids[i] == [eos]
@@ -148,8 +161,9 @@ class Recording(ClippedSampler):
 def test_the_dp_sampler_receives_the_model_logits_of_each_step(tiny_factory, prompts):
     model, tokenizer = tiny_factory()
     sampler = Recording(-2.0, 0.0, 1.5, relative=True)
-    out = make_engine("batched", model, tokenizer, dtype="float32").generate(prompts[:1], max_new_tokens=5,
-                                                                             sampler=sampler, seed=1)
+    out = make_engine("batched", model, tokenizer, dtype="float32").generate(
+        prompts[:1], max_new_tokens=5, sampler=sampler, seed=1
+    )
     prompt = tokenizer(prompts[0], add_special_tokens=False, return_tensors="pt")["input_ids"]
     sequence = torch.cat([prompt, torch.tensor([out.token_ids[0]])], 1)
     with torch.no_grad():
@@ -160,8 +174,9 @@ def test_the_dp_sampler_receives_the_model_logits_of_each_step(tiny_factory, pro
 
 def test_unsecured_draws_from_the_os_csprng_still_give_one_output_per_prompt(tiny_factory, prompts):
     model, tokenizer = tiny_factory()
-    out = make_engine("batched", model, tokenizer).generate(prompts, max_new_tokens=4, sampler=ClippedSampler(-3, 0, 1.0, True),
-                                                            seed=None, batch_size=2)
+    out = make_engine("batched", model, tokenizer).generate(
+        prompts, max_new_tokens=4, sampler=ClippedSampler(-3, 0, 1.0, True), seed=None, batch_size=2
+    )
     assert len(out.texts) == len(prompts) and all(1 <= n <= 4 for n in out.new_tokens)
 
 

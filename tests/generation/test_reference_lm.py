@@ -10,10 +10,15 @@ import pytest
 pytest.importorskip("transformers")
 pytest.importorskip("gguf")
 
-from authorguard.exceptions import InputError  # noqa: E402
-from authorguard.generation.reference_lm import (MARKER, load_reference_lm, load_reference_tokenizer, reference_lm_cache,  # noqa: E402
-                                             token_log_likelihoods)
-from authorguard.utils.weights import smollm2_gguf  # noqa: E402
+from authorguard.exceptions import InputError
+from authorguard.generation.reference_lm import (
+    MARKER,
+    load_reference_lm,
+    load_reference_tokenizer,
+    reference_lm_cache,
+    token_log_likelihoods,
+)
+from authorguard.utils.weights import smollm2_gguf
 
 PROMPT = "The committee will meet on Tuesday to discuss the"
 
@@ -46,7 +51,10 @@ def test_cached_model_gives_the_gguf_next_token_distribution(converted):
     np.testing.assert_allclose(_next_token_log_probs(direct, tokenizer), first, atol=1e-4)
     assert tokenizer.decode(int(first.argmax())).strip()  # a real word piece, not padding
     alone = load_reference_tokenizer(cache)  # the tokenizer without the weights: the same vocabulary and padding
-    assert alone("a test")["input_ids"] == tokenizer("a test")["input_ids"] and alone.pad_token_id == tokenizer.pad_token_id
+    assert (
+        alone("a test")["input_ids"] == tokenizer("a test")["input_ids"]
+        and alone.pad_token_id == tokenizer.pad_token_id
+    )
 
 
 def test_scrambled_text_is_less_likely(converted):

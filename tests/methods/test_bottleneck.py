@@ -11,10 +11,16 @@ pytest.importorskip("torch")
 pytest.importorskip("trl")
 
 # one text and a restyling of it that keeps its view: casing, punctuation, contractions, function words changed
-SAME_VIEW = [("I really didn't enjoy the concert in Berlin!! the band was LOUD!!! 3 hours of noise.",
-              "i really did not enjoy that concert in Berlin. The band was loud. 3 hours of noise"),
-             ("Honestly, we'll never buy that car again!!! it broke down twice!",
-              "Honestly we will never buy this car again. It broke down twice.")]
+SAME_VIEW = [
+    (
+        "I really didn't enjoy the concert in Berlin!! the band was LOUD!!! 3 hours of noise.",
+        "i really did not enjoy that concert in Berlin. The band was loud. 3 hours of noise",
+    ),
+    (
+        "Honestly, we'll never buy that car again!!! it broke down twice!",
+        "Honestly we will never buy this car again. It broke down twice.",
+    ),
+]
 
 
 @pytest.fixture
@@ -35,7 +41,9 @@ def test_same_view_same_output_at_every_level(tiny_bottleneck, level):
     if level == "syntf":
         params["n_words"] = 12
     for a, b in SAME_VIEW:
-        assert tiny_bottleneck(**params).fit().views([a]) == tiny_bottleneck(**params).fit().views([b]) or level == "syntf"
+        assert (
+            tiny_bottleneck(**params).fit().views([a]) == tiny_bottleneck(**params).fit().views([b]) or level == "syntf"
+        )
         first = tiny_bottleneck(random_state=3, **params).fit().obfuscate([a])
         second = tiny_bottleneck(random_state=3, **params).fit().obfuscate([b])
         assert first == second, level
@@ -45,8 +53,12 @@ def test_same_view_same_output_at_every_level(tiny_bottleneck, level):
 @pytest.mark.parametrize("level", ["roles", "content"])
 @pytest.mark.parametrize("fallback", ["view", "withhold"])
 def test_records_in_records_out_and_the_input_never_comes_back(tiny_bottleneck, fallback, level):
-    texts = ["we met ANNA in Paris on 3 May!!! the weather was lovely", "", "The... a? An!",
-             "Prices went up again this month... We should buy less coffee!!"]
+    texts = [
+        "we met ANNA in Paris on 3 May!!! the weather was lovely",
+        "",
+        "The... a? An!",
+        "Prices went up again this month... We should buy less coffee!!",
+    ]
     method = tiny_bottleneck(random_state=0, fallback=fallback, retries=1, level=level).fit()
     out = method.obfuscate(texts)
     assert len(out) == len(texts)
@@ -75,7 +87,10 @@ def test_the_roles_level_writes_its_view_under_the_constraint(tiny_bottleneck):
     from authorguard.neural.realiser.data import view_plan_words
     from authorguard.text.views import FREE_WORDS, roles_view
 
-    texts = ["I didn't like the movie, honestly!! It's WAY too long.", "Anna's dog has been sick; he's been to the vet."]
+    texts = [
+        "I didn't like the movie, honestly!! It's WAY too long.",
+        "Anna's dog has been sick; he's been to the vet.",
+    ]
     method = tiny_bottleneck(random_state=0, retries=2, batch_size=4).fit()
     out = method.obfuscate(texts)
     report = method.release_report()
@@ -101,11 +116,18 @@ def test_bad_parameters_are_one_line(tiny_bottleneck):
 
 
 def test_view_methods_release_the_view():
-    assert registry.methods.get("view:roles")().fit().obfuscate(["I didn't like the movie, honestly. It's way too long!"]) \
-        == ["I did not like movie honestly. it is way too long."]
-    out = registry.methods.get("view:content")().fit().obfuscate(["I didn't like the movie, honestly. It was way too long!"])
+    assert registry.methods.get("view:roles")().fit().obfuscate(
+        ["I didn't like the movie, honestly. It's way too long!"]
+    ) == ["I did not like movie honestly. it is way too long."]
+    out = (
+        registry.methods.get("view:content")()
+        .fit()
+        .obfuscate(["I didn't like the movie, honestly. It was way too long!"])
+    )
     assert out == ["not like movie honestly. way long."]
-    assert registry.methods.get("view:canonical")().fit().obfuscate(["The kids watched movies."]) == ["child watch film."]
+    assert registry.methods.get("view:canonical")().fit().obfuscate(["The kids watched movies."]) == [
+        "child watch film."
+    ]
 
 
 def test_the_packaged_realiser_loads_and_keeps_the_guarantee():

@@ -8,21 +8,27 @@ from authorguard.exceptions import InputError
 from authorguard.methods.build import build_text_method, parse_method_spec
 
 
-@pytest.mark.parametrize("spec, expected", [
-    ("synonyms", ("synonyms", {})),
-    (" bottleneck(level=lemma) ", ("bottleneck", {"level": "lemma"})),
-    ("dropout(rate=0.4)", ("dropout", {"rate": 0.4})),
-    ("dp-prompt(epsilon=100, top_p=0.9)", ("dp-prompt", {"epsilon": 100, "top_p": 0.9})),
-])
+@pytest.mark.parametrize(
+    "spec, expected",
+    [
+        ("synonyms", ("synonyms", {})),
+        (" bottleneck(level=lemma) ", ("bottleneck", {"level": "lemma"})),
+        ("dropout(rate=0.4)", ("dropout", {"rate": 0.4})),
+        ("dp-prompt(epsilon=100, top_p=0.9)", ("dp-prompt", {"epsilon": 100, "top_p": 0.9})),
+    ],
+)
 def test_specs(spec, expected):
     assert parse_method_spec(spec) == expected
 
 
-@pytest.mark.parametrize("spec, message", [
-    ("", "an empty method name"),
-    ("dropout(rate=0.4", "write NAME or NAME"),
-    ("dropout(0.4)", "is not key=value"),
-])
+@pytest.mark.parametrize(
+    "spec, message",
+    [
+        ("", "an empty method name"),
+        ("dropout(rate=0.4", "write NAME or NAME"),
+        ("dropout(0.4)", "is not key=value"),
+    ],
+)
 def test_bad_specs_are_one_line(spec, message):
     with pytest.raises(InputError, match=message):
         parse_method_spec(spec)

@@ -11,9 +11,11 @@ from authorguard.exceptions import InputError
 
 pytest.importorskip("transformers")
 
-DOCUMENTS = ["I went to the market today and bought apples. Then it rained.",
-             "",
-             "A second text that says a little more about the weather, which was grey all day. It rained. " * 3]
+DOCUMENTS = [
+    "I went to the market today and bought apples. Then it rained.",
+    "",
+    "A second text that says a little more about the weather, which was grey all day. It rained. " * 3,
+]
 
 
 def test_split_segments_gives_a_fixed_number_of_parts_in_order():
@@ -30,8 +32,9 @@ def test_split_segments_gives_a_fixed_number_of_parts_in_order():
 def test_every_document_gets_a_paraphrase_and_the_budget_does_not_depend_on_the_input():
     from authorguard.methods.dp_prompt import DPPrompt
 
-    method = DPPrompt(clip_low=-2.0, clip_high=2.0, relative=False, temperature=1.0, max_tokens=6, segments=2,
-                      random_state=3).fit()
+    method = DPPrompt(
+        clip_low=-2.0, clip_high=2.0, relative=False, temperature=1.0, max_tokens=6, segments=2, random_state=3
+    ).fit()
     before = method.privacy_report()
     out = method.obfuscate(DOCUMENTS)
     assert len(out) == 3 and all(isinstance(t, str) for t in out)
@@ -44,7 +47,9 @@ def test_every_document_gets_a_paraphrase_and_the_budget_does_not_depend_on_the_
     assert report["validity"].get("valid", 0) < sum(report["validity"].values())
     assert method.privacy_report() == before  # nothing about the input entered the budget
     assert report["document_epsilon"] == pytest.approx(6 * 2 * 4.0 / 1.0)
-    assert DPPrompt(epsilon=48.0, max_tokens=6, clip_low=-4.0, clip_high=0.0).privacy_report().temperature == pytest.approx(1.0)
+    assert DPPrompt(
+        epsilon=48.0, max_tokens=6, clip_low=-4.0, clip_high=0.0
+    ).privacy_report().temperature == pytest.approx(1.0)
 
 
 def test_bad_settings_are_one_line_errors():
@@ -68,12 +73,24 @@ def test_a_batch_release_reports_and_composes_the_document_epsilon(tmp_path):
     from authorguard.cli.app import app
 
     source = tmp_path / "in.jsonl"
-    source.write_text("".join(json.dumps({"id": f"d{i}", "text": t}) + "\n" for i, t in enumerate(DOCUMENTS)), encoding="utf-8")
+    source.write_text(
+        "".join(json.dumps({"id": f"d{i}", "text": t}) + "\n" for i, t in enumerate(DOCUMENTS)), encoding="utf-8"
+    )
     config = tmp_path / "dp.toml"
     config.write_text("clip_low = -2.0\nclip_high = 0.0\ntemperature = 2.0\nmax_tokens = 4\n", encoding="utf-8")
     runner = CliRunner()
-    arguments = ["anonymize", str(source), str(tmp_path / "out"), "--method", "dp-prompt", "--config", str(config),
-                 "--seed", "1", "--json"]
+    arguments = [
+        "anonymize",
+        str(source),
+        str(tmp_path / "out"),
+        "--method",
+        "dp-prompt",
+        "--config",
+        str(config),
+        "--seed",
+        "1",
+        "--json",
+    ]
     first = runner.invoke(app, arguments)
     assert first.exit_code == 0, first.output
     privacy = json.loads((tmp_path / "out" / "privacy.json").read_text(encoding="utf-8"))

@@ -98,7 +98,9 @@ def test_synonyms_skip_one_letter_words_and_rare_senses():
         assert "adjoin" not in out and "oxygen" not in out and "saame" not in out and "axerophthol" not in out
         assert out.startswith("I ") and ";o)" in out and " a " in out
     assert any("encounter" in out or "see" in out for out in common)  # met's common sense is still drawn
-    every = {SynonymReplacement(rate=1.0, senses="all", random_state=seed).fit().obfuscate([text])[0] for seed in range(40)}
+    every = {
+        SynonymReplacement(rate=1.0, senses="all", random_state=seed).fit().obfuscate([text])[0] for seed in range(40)
+    }
     assert any("oxygen" in out for out in every)  # the benchmark's baseline, kept reproducible
     with pytest.raises(InputError, match="senses"):
         SynonymReplacement(senses="rare").fit()

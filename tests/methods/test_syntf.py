@@ -79,11 +79,13 @@ def test_document_without_vocabulary_word_gets_the_uniform_theta(text):
 
 
 def test_pipeline_round_trip_and_clone(newsgroups_sample):
-    pipeline = Pipeline([
-        ("syntf", SynTF(epsilon=60.0, n_words=100, random_state=0)),
-        ("tfidf", TfidfTransformer()),
-        ("nb", MultinomialNB(alpha=0.01)),
-    ])
+    pipeline = Pipeline(
+        [
+            ("syntf", SynTF(epsilon=60.0, n_words=100, random_state=0)),
+            ("tfidf", TfidfTransformer()),
+            ("nb", MultinomialNB(alpha=0.01)),
+        ]
+    )
     labels = np.asarray(newsgroups_sample.labels)
     pipeline.fit(newsgroups_sample.texts, labels)
     predictions = pipeline.predict(newsgroups_sample.texts)
@@ -113,7 +115,11 @@ def test_synsets_extend_the_vocabulary_with_wordnet_synonyms():
 @pytest.mark.parametrize("morphology", ["lemma", "lower", "orth"])
 def test_morphologies(morphology):
     model = SynTF(n_words=5, morphology=morphology, random_state=0).fit(["Cats were running", "cats ran"])
-    expected = {"lemma": {"cat", "run"}, "lower": {"cats", "running", "ran"}, "orth": {"Cats", "cats", "running", "ran"}}
+    expected = {
+        "lemma": {"cat", "run"},
+        "lower": {"cats", "running", "ran"},
+        "orth": {"Cats", "cats", "running", "ran"},
+    }
     assert set(model.vocabulary_) == expected[morphology]
 
 
@@ -133,18 +139,30 @@ def test_privacy_report_values(fitted):
     assert report["vocabulary_size"] == len(fitted.vocabulary_) and report["vocabulary_source"] == "fitted"
 
 
-@pytest.mark.parametrize(("params", "message"), [
-    ({"epsilon": 0}, "The 'epsilon' parameter of SynTF must be a float in the range \\(0, inf\\). Got 0 instead."),
-    ({"epsilon": -1}, "'epsilon' parameter of SynTF must be a float in the range \\(0, inf\\). Got -1"),
-    ({"epsilon": "high"}, "'epsilon' parameter of SynTF"),
-    ({"n_words": 0}, "The 'n_words' parameter of SynTF must be an int in the range \\[1, inf\\). Got 0 instead."),
-    ({"n_words": 2.5}, "'n_words' parameter of SynTF"),
-    ({"bigram_weight": 1.5}, "The 'bigram_weight' parameter of SynTF must be a float in the range \\[0, 1\\]. Got 1.5"),
-    ({"bigram_weight": -0.1}, "'bigram_weight' parameter of SynTF"),
-    ({"morphology": "stem"}, "The 'morphology' parameter of SynTF must be one of 'lemma', 'lower', 'orth'. Got 'stem'"),
-    ({"vocabulary": "mine.txt"}, "'vocabulary' parameter of SynTF must be None, 'embeddings', a word-list file .* \\(no such file\\)"),
-    ({"synsets": "yes"}, "'synsets' parameter of SynTF must be a bool"),
-])
+@pytest.mark.parametrize(
+    ("params", "message"),
+    [
+        ({"epsilon": 0}, "The 'epsilon' parameter of SynTF must be a float in the range \\(0, inf\\). Got 0 instead."),
+        ({"epsilon": -1}, "'epsilon' parameter of SynTF must be a float in the range \\(0, inf\\). Got -1"),
+        ({"epsilon": "high"}, "'epsilon' parameter of SynTF"),
+        ({"n_words": 0}, "The 'n_words' parameter of SynTF must be an int in the range \\[1, inf\\). Got 0 instead."),
+        ({"n_words": 2.5}, "'n_words' parameter of SynTF"),
+        (
+            {"bigram_weight": 1.5},
+            "The 'bigram_weight' parameter of SynTF must be a float in the range \\[0, 1\\]. Got 1.5",
+        ),
+        ({"bigram_weight": -0.1}, "'bigram_weight' parameter of SynTF"),
+        (
+            {"morphology": "stem"},
+            "The 'morphology' parameter of SynTF must be one of 'lemma', 'lower', 'orth'. Got 'stem'",
+        ),
+        (
+            {"vocabulary": "mine.txt"},
+            "'vocabulary' parameter of SynTF must be None, 'embeddings', a word-list file .* \\(no such file\\)",
+        ),
+        ({"synsets": "yes"}, "'synsets' parameter of SynTF must be a bool"),
+    ],
+)
 def test_bad_parameters_fail_in_fit_with_one_line(params, message):
     with pytest.raises(ValueError, match=message):
         SynTF(**params).fit(["a document about hockey"])
@@ -202,12 +220,15 @@ def test_transform_records_output_depends_only_on_seed_and_id():
     assert model.fits_on_private_input() is False and SynTF().fits_on_private_input() is True
 
 
-@pytest.mark.parametrize("params", [
-    {},
-    {"min_df": 3, "max_features": 500},
-    {"synsets": True, "min_df": 2, "max_features": 300},
-    {"morphology": "orth"},
-])
+@pytest.mark.parametrize(
+    "params",
+    [
+        {},
+        {"min_df": 3, "max_features": 500},
+        {"synsets": True, "min_df": 2, "max_features": 300},
+        {"morphology": "orth"},
+    ],
+)
 def test_fit_term_counts_tokenises_once_and_equals_fit_then_term_counts(newsgroups_sample, params):
     texts = newsgroups_sample.texts[:120]
     fitted = SynTF(**params).fit(texts)

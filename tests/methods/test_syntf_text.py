@@ -18,7 +18,9 @@ def test_each_document_becomes_n_vocabulary_words(tmp_path):
     assert len(out) == 3
     for text in out:
         assert len(text.split()) == 12 and set(text.split()) <= set(SMALL_WORDS)
-    assert out == _method(tmp_path, random_state=3).obfuscate(["The cat chased the dog.", "Vote in the election!", "Bananas and apples."])
+    assert out == _method(tmp_path, random_state=3).obfuscate(
+        ["The cat chased the dog.", "Vote in the election!", "Bananas and apples."]
+    )
     assert not method.fits_on_private_input() and SynTFText(vocabulary="fit").fits_on_private_input()
 
 

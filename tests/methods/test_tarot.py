@@ -10,9 +10,11 @@ from authorguard.exceptions import InputError
 
 pytest.importorskip("transformers")
 
-DOCUMENTS = ["I went to the market today and bought apples.",
-             "Short one.\n\nA second paragraph that says a little more about the weather, which was grey all day. " * 3,
-             "Last."]
+DOCUMENTS = [
+    "I went to the market today and bought apples.",
+    "Short one.\n\nA second paragraph that says a little more about the weather, which was grey all day. " * 3,
+    "Last.",
+]
 
 
 def test_zero_shot_rewrite_keeps_documents_and_order_and_is_seeded():
@@ -49,15 +51,23 @@ def test_both_engines_rewrite_every_document_and_greedy_like_settings_agree_clos
 
     raw = {}
     for engine in ("torch", "batched"):
-        method = ZeroShotRewrite(max_new_tokens=8, temperature=0.05, engine=engine, candidates=1, retries=0,
-                                 random_state=0).fit()
+        method = ZeroShotRewrite(
+            max_new_tokens=8, temperature=0.05, engine=engine, candidates=1, retries=0, random_state=0
+        ).fit()
         out = method.obfuscate(DOCUMENTS)
         assert len(out) == 3 and all(out)
         assert method.release_report()["engine"] == engine
         tokenizer = method.rewriter_.loader.tokenizer
         prompts = [render_prompt(tokenizer, method.rewriter_.policy.instruction, d) for d in DOCUMENTS]
-        raw[engine] = generate(None, tokenizer, prompts, max_new_tokens=8, seed=0, temperature=0.05,
-                               engine=method.rewriter_.loader.engine(engine)).texts
+        raw[engine] = generate(
+            None,
+            tokenizer,
+            prompts,
+            max_new_tokens=8,
+            seed=0,
+            temperature=0.05,
+            engine=method.rewriter_.loader.engine(engine),
+        ).texts
     # near-greedy sampling: the same first word on most prompts (bfloat16 on the fast engine may differ in a few)
     first_words = [(a.split() or [""])[0] == (b.split() or [""])[0] for a, b in zip(raw["torch"], raw["batched"])]
     assert sum(first_words) >= 2
@@ -69,19 +79,56 @@ def test_cli_obfuscate_with_a_model_that_does_not_fit_is_a_one_line_error(tmp_pa
     from authorguard.cli.app import app
 
     source = tmp_path / "in.jsonl"
-    source.write_text("".join(json.dumps({"id": f"d{i}", "text": t}) + "\n" for i, t in enumerate(DOCUMENTS)), encoding="utf-8")
+    source.write_text(
+        "".join(json.dumps({"id": f"d{i}", "text": t}) + "\n" for i, t in enumerate(DOCUMENTS)), encoding="utf-8"
+    )
     runner = CliRunner()
-    ok = runner.invoke(app, ["obfuscate", str(source), "-o", str(tmp_path / "out.jsonl"), "--method", "zero-shot-rewrite",
-                             "--seed", "1", "--config", _config(tmp_path)])
+    ok = runner.invoke(
+        app,
+        [
+            "obfuscate",
+            str(source),
+            "-o",
+            str(tmp_path / "out.jsonl"),
+            "--method",
+            "zero-shot-rewrite",
+            "--seed",
+            "1",
+            "--config",
+            _config(tmp_path),
+        ],
+    )
     assert ok.exit_code == 0, ok.output
     rows = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text(encoding="utf-8").splitlines()]
     assert [r["id"] for r in rows] == ["d0", "d1", "d2"]
-    missing = runner.invoke(app, ["obfuscate", str(source), "-o", str(tmp_path / "x.jsonl"), "--method", "tarot",
-                                  "--model", str(tmp_path / "nowhere")])
+    missing = runner.invoke(
+        app,
+        [
+            "obfuscate",
+            str(source),
+            "-o",
+            str(tmp_path / "x.jsonl"),
+            "--method",
+            "tarot",
+            "--model",
+            str(tmp_path / "nowhere"),
+        ],
+    )
     assert missing.exit_code != 0 and "does not exist" in missing.output
     (tmp_path / "empty").mkdir()
-    empty = runner.invoke(app, ["obfuscate", str(source), "-o", str(tmp_path / "x.jsonl"), "--method", "tarot",
-                                "--model", str(tmp_path / "empty")])
+    empty = runner.invoke(
+        app,
+        [
+            "obfuscate",
+            str(source),
+            "-o",
+            str(tmp_path / "x.jsonl"),
+            "--method",
+            "tarot",
+            "--model",
+            str(tmp_path / "empty"),
+        ],
+    )
     assert empty.exit_code != 0 and "not a TAROT model folder" in empty.output
 
 
@@ -102,9 +149,26 @@ def test_the_packaged_policy_rewrites_without_a_model_folder(tmp_path, method):
     provenance = json.loads((PACKAGED / "provenance.json").read_text(encoding="utf-8"))
     assert provenance["commands"] and provenance["stages"]["prefs"]["filter"] and provenance["stages"]["ppo"]["monitor"]
     source = tmp_path / "in.jsonl"
-    source.write_text("".join(json.dumps({"id": f"d{i}", "text": t}) + "\n" for i, t in enumerate(DOCUMENTS)), encoding="utf-8")
-    result = CliRunner().invoke(app, ["obfuscate", str(source), "-o", str(tmp_path / "out.jsonl"), "--method", method,
-                                      "--seed", "2", "--config", _config(tmp_path), "--fallback", "keep"])
+    source.write_text(
+        "".join(json.dumps({"id": f"d{i}", "text": t}) + "\n" for i, t in enumerate(DOCUMENTS)), encoding="utf-8"
+    )
+    result = CliRunner().invoke(
+        app,
+        [
+            "obfuscate",
+            str(source),
+            "-o",
+            str(tmp_path / "out.jsonl"),
+            "--method",
+            method,
+            "--seed",
+            "2",
+            "--config",
+            _config(tmp_path),
+            "--fallback",
+            "keep",
+        ],
+    )
     assert result.exit_code == 0, result.output
     rows = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text(encoding="utf-8").splitlines()]
     assert [r["id"] for r in rows] == ["d0", "d1", "d2"] and all(isinstance(r["text"], str) for r in rows)
@@ -127,8 +191,14 @@ def test_anchored_rewrites_copy_names_numbers_and_negations_in_order():
     for text, output in zip(texts, out):
         position = 0
         for forms in anchor_words(text):
-            found = [m for f in forms for m in re.finditer(("" if f.startswith(("'", "n'")) else r"(?<![\w'])") + re.escape(f) + r"(?![\w'])",
-                                                           output[position:])]
+            found = [
+                m
+                for f in forms
+                for m in re.finditer(
+                    ("" if f.startswith(("'", "n'")) else r"(?<![\w'])") + re.escape(f) + r"(?![\w'])",
+                    output[position:],
+                )
+            ]
             assert found, (forms, output)
             position += min(m.end() for m in found)
     with pytest.raises(InputError, match="anchored"):

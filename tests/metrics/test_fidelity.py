@@ -14,26 +14,34 @@ def meter():
     return FidelityMeter(n_process=1)
 
 
-@pytest.mark.parametrize("source, output, finding", [
-    ("The dog bit the man on Tuesday.", "The man bit the dog on Tuesday.", "who does what swapped"),
-    ("I did not like the movie.", "I liked the movie.", "negations 1 -> 0"),
-    ("We paid 300 dollars for the tickets.", "We paid 500 dollars for the tickets.", "new names or numbers: 500"),
-    ("She went to the store.", "She went to the store and bought a red car for her brother.", "invents"),
-    ("Are you coming tomorrow?", "You are coming tomorrow.", "questions 1 -> 0"),
-    ("Anna met Paul in Berlin.", "Anna met Paul in Madrid.", "new names or numbers: madrid"),
-])
+@pytest.mark.parametrize(
+    "source, output, finding",
+    [
+        ("The dog bit the man on Tuesday.", "The man bit the dog on Tuesday.", "who does what swapped"),
+        ("I did not like the movie.", "I liked the movie.", "negations 1 -> 0"),
+        ("We paid 300 dollars for the tickets.", "We paid 500 dollars for the tickets.", "new names or numbers: 500"),
+        ("She went to the store.", "She went to the store and bought a red car for her brother.", "invents"),
+        ("Are you coming tomorrow?", "You are coming tomorrow.", "questions 1 -> 0"),
+        ("Anna met Paul in Berlin.", "Anna met Paul in Madrid.", "new names or numbers: madrid"),
+    ],
+)
 def test_changes_are_changed(meter, source, output, finding):
     score = meter.score([source], [output])[0]
     assert score.verdict == "changed" and finding in score.reason, score.reason
 
 
-@pytest.mark.parametrize("source, output", [
-    ("The dog bit the man on Tuesday.", "On Tuesday, the man was bitten by the dog."),
-    ("My mother called me yesterday and we talked about the garden.",
-     "Yesterday my mom phoned me, and we discussed the garden."),
-    ("I don't know... it's been SOOO long!!!", "I do not know... It has been so long!"),
-    ("The children were happy because the school closed early.", "The kids were glad since the school shut early."),
-])
+@pytest.mark.parametrize(
+    "source, output",
+    [
+        ("The dog bit the man on Tuesday.", "On Tuesday, the man was bitten by the dog."),
+        (
+            "My mother called me yesterday and we talked about the garden.",
+            "Yesterday my mom phoned me, and we discussed the garden.",
+        ),
+        ("I don't know... it's been SOOO long!!!", "I do not know... It has been so long!"),
+        ("The children were happy because the school closed early.", "The kids were glad since the school shut early."),
+    ],
+)
 def test_paraphrases_are_faithful(meter, source, output):
     score = meter.score([source], [output])[0]
     assert score.verdict == "faithful", score.reason
@@ -65,14 +73,28 @@ def test_the_same_pairs_in_several_processes(meter):
     assert one == two == ["changed", "faithful"] * 3
 
 
-@pytest.mark.parametrize("source, output, finding", [
-    ("Room 5 costs $50.", "Room 50 costs $50.", "new names or numbers: 50"),  # numbers counted, not a set
-    ("It was -5 degrees outside.", "It was 5 degrees outside.", "new names or numbers: 5"),  # the sign is the number's
-    ("We flew to Austria with our kids.", "We flew to Australia with our kids.", "australia"),  # not a typo
-    ("We meet on Sunday at the old station near the river.", "We meet on Monday at the old station near the river.", "monday"),
-    ("My friends came to the party at the old house near the lake last night and we danced.",
-     "My enemies came to the party at the old house near the lake last night and we danced.", "says the opposite"),
-])
+@pytest.mark.parametrize(
+    "source, output, finding",
+    [
+        ("Room 5 costs $50.", "Room 50 costs $50.", "new names or numbers: 50"),  # numbers counted, not a set
+        (
+            "It was -5 degrees outside.",
+            "It was 5 degrees outside.",
+            "new names or numbers: 5",
+        ),  # the sign is the number's
+        ("We flew to Austria with our kids.", "We flew to Australia with our kids.", "australia"),  # not a typo
+        (
+            "We meet on Sunday at the old station near the river.",
+            "We meet on Monday at the old station near the river.",
+            "monday",
+        ),
+        (
+            "My friends came to the party at the old house near the lake last night and we danced.",
+            "My enemies came to the party at the old house near the lake last night and we danced.",
+            "says the opposite",
+        ),
+    ],
+)
 def test_small_changes_in_long_sentences_are_changed(meter, source, output, finding):
     score = meter.score([source], [output])[0]
     assert score.verdict == "changed" and finding in score.reason, score.reason

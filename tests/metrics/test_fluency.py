@@ -7,7 +7,7 @@ import pytest
 
 pytest.importorskip("transformers")
 
-from authorguard.metrics.fluency import fluency_scores  # noqa: E402
+from authorguard.metrics.fluency import fluency_scores
 
 
 def test_scrambled_text_has_higher_perplexity(newsgroups_sample):

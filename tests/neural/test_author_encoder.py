@@ -10,15 +10,26 @@ import pytest
 
 pytest.importorskip("peft")
 
-from authorguard.exceptions import DataNotFoundError, InputError  # noqa: E402
-from authorguard.neural.author_encoder.config import AuthorEncoderConfig  # noqa: E402
-from authorguard.neural.author_encoder.episodes import AuthorPools, evaluation_authors, sample_batch  # noqa: E402
-from authorguard.neural.author_encoder.model import PACKAGED, AuthorEncoder, load_author_encoder  # noqa: E402
-from authorguard.neural.author_encoder.retrieval import retrieval_scores  # noqa: E402
-from authorguard.neural.author_encoder.trainer import contrastive_loss, train_author_encoder  # noqa: E402
+from authorguard.exceptions import DataNotFoundError, InputError
+from authorguard.neural.author_encoder.config import AuthorEncoderConfig
+from authorguard.neural.author_encoder.episodes import AuthorPools, evaluation_authors, sample_batch
+from authorguard.neural.author_encoder.model import PACKAGED, AuthorEncoder, load_author_encoder
+from authorguard.neural.author_encoder.retrieval import retrieval_scores
+from authorguard.neural.author_encoder.trainer import contrastive_loss, train_author_encoder
 
-TINY = dict(max_tokens=64, embedding_dim=32, authors_per_batch=6, texts_per_episode=2, steps=30, learning_rate=3e-3,
-            warmup_steps=2, checkpoint_every=15, min_texts_per_author=4, heldout_authors=6, seed=0)
+TINY = {
+    "max_tokens": 64,
+    "embedding_dim": 32,
+    "authors_per_batch": 6,
+    "texts_per_episode": 2,
+    "steps": 30,
+    "learning_rate": 3e-3,
+    "warmup_steps": 2,
+    "checkpoint_every": 15,
+    "min_texts_per_author": 4,
+    "heldout_authors": 6,
+    "seed": 0,
+}
 
 
 @pytest.fixture(scope="module")
@@ -72,7 +83,9 @@ def test_contrastive_loss_falls_and_authors_separate(trained, pools):
         batch = model.tokenize(texts)
         with torch.inference_mode():
             model.module.eval()
-            return float(contrastive_loss(model.module(batch["input_ids"], batch["attention_mask"]), n, 2, config.temperature))
+            return float(
+                contrastive_loss(model.module(batch["input_ids"], batch["attention_mask"]), n, 2, config.temperature)
+            )
 
     assert loss(encoder) < loss(untrained) - 0.1
     assert np.mean(result.losses[-6:]) < np.mean(result.losses[:6])

@@ -6,7 +6,12 @@ import math
 
 import pytest
 
-from authorguard.privacy.accounting import SynTFPrivacyReport, improved_epsilon, improved_loss_per_word, standard_epsilon
+from authorguard.privacy.accounting import (
+    SynTFPrivacyReport,
+    improved_epsilon,
+    improved_loss_per_word,
+    standard_epsilon,
+)
 
 
 @pytest.mark.parametrize("epsilon", [0.1, 1.0, 10.0, 47.5, 69.0])
@@ -39,12 +44,21 @@ def test_report_without_mechanism_has_no_tight_value():
     assert SynTFPrivacyReport.compute(1.0, 10, 50).tight_epsilon is None
 
 
-@pytest.mark.parametrize(("kwargs", "message"), [
-    ({"epsilon": -1.0, "n_words": 1, "vocabulary_size": 2}, "'epsilon' parameter of SynTFPrivacyReport must be a float in the range \\(0, inf\\). Got -1.0"),
-    ({"epsilon": 1.0, "n_words": 0, "vocabulary_size": 2}, "'n_words' parameter .* must be an int in the range \\[1, inf\\)"),
-    ({"epsilon": 1.0, "n_words": 1.5, "vocabulary_size": 2}, "'n_words' parameter"),
-    ({"epsilon": 1.0, "n_words": 1, "vocabulary_size": 0}, "'vocabulary_size' parameter"),
-])
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        (
+            {"epsilon": -1.0, "n_words": 1, "vocabulary_size": 2},
+            "'epsilon' parameter of SynTFPrivacyReport must be a float in the range \\(0, inf\\). Got -1.0",
+        ),
+        (
+            {"epsilon": 1.0, "n_words": 0, "vocabulary_size": 2},
+            "'n_words' parameter .* must be an int in the range \\[1, inf\\)",
+        ),
+        ({"epsilon": 1.0, "n_words": 1.5, "vocabulary_size": 2}, "'n_words' parameter"),
+        ({"epsilon": 1.0, "n_words": 1, "vocabulary_size": 0}, "'vocabulary_size' parameter"),
+    ],
+)
 def test_report_rejects_bad_parameters(kwargs, message):
     with pytest.raises(ValueError, match=message):
         SynTFPrivacyReport.compute(**kwargs)

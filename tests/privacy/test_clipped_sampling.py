@@ -28,8 +28,9 @@ def test_every_probability_ratio_of_one_step_is_within_the_token_epsilon_on_rand
         worst = 0.0
         for _ in range(200):
             first, second = rng.normal(0, 3, size=(2, 9)) + rng.normal(0, 10, size=(2, 1))
-            ratio = np.log(clipped_distribution(first, clip_low, clip_high, temperature, relative)) - \
-                np.log(clipped_distribution(second, clip_low, clip_high, temperature, relative))
+            ratio = np.log(clipped_distribution(first, clip_low, clip_high, temperature, relative)) - np.log(
+                clipped_distribution(second, clip_low, clip_high, temperature, relative)
+            )
             worst = max(worst, np.abs(ratio).max())
         assert worst <= bound + 1e-9
         assert worst > 0.5 * bound  # the bound is not vacuous: random logits come within a factor 2 of it
@@ -41,13 +42,17 @@ def test_the_bound_is_approached_by_the_worst_pair_on_a_large_vocabulary():
     first = np.full(vocabulary, clip_low)
     first[0] = clip_high
     second = -first  # token 0 at the bottom, all others at the top
-    ratio = np.log(clipped_distribution(first, clip_low, clip_high, temperature)[0] /
-                   clipped_distribution(second, clip_low, clip_high, temperature)[0])
+    ratio = np.log(
+        clipped_distribution(first, clip_low, clip_high, temperature)[0]
+        / clipped_distribution(second, clip_low, clip_high, temperature)[0]
+    )
     assert ratio <= token_epsilon(clip_low, clip_high, temperature)
     assert ratio > 0.99 * token_epsilon(clip_low, clip_high, temperature)
     # without the clip the same logits scaled up break any bound
-    unclipped = np.log(clipped_distribution(first * 50, -1e9, 1e9, temperature)[0] /
-                       clipped_distribution(second * 50, -1e9, 1e9, temperature)[0])
+    unclipped = np.log(
+        clipped_distribution(first * 50, -1e9, 1e9, temperature)[0]
+        / clipped_distribution(second * 50, -1e9, 1e9, temperature)[0]
+    )
     assert unclipped > 10 * token_epsilon(clip_low, clip_high, temperature)
 
 
@@ -74,8 +79,16 @@ def test_one_step_of_a_tiny_language_model_on_two_documents_by_enumeration(relat
     from authorguard.generation.samplers import clipped_logits_processor
 
     torch.manual_seed(0)
-    config = LlamaConfig(vocab_size=11, hidden_size=16, intermediate_size=32, num_hidden_layers=2, num_attention_heads=2,
-                         num_key_value_heads=1, max_position_embeddings=64, initializer_range=1.0)
+    config = LlamaConfig(
+        vocab_size=11,
+        hidden_size=16,
+        intermediate_size=32,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        num_key_value_heads=1,
+        max_position_embeddings=64,
+        initializer_range=1.0,
+    )
     model = LlamaForCausalLM(config).eval()
     clip_low, clip_high, temperature = (-4.0, 0.0, 3.0) if relative else (-2.0, 2.0, 3.0)
     process = clipped_logits_processor(clip_low, clip_high, temperature, relative)

@@ -38,8 +38,9 @@ def test_vectorised_exp_matches_libm():
     from authorguard.privacy._kernels import _exp_shifted_row
 
     rng = np.random.default_rng(2)
-    row = np.concatenate([[0.0, -1e-9, -0.3465, -0.3466, -700.0, -707.9, -708.1, -745.0, -900.0],
-                          -rng.random(10_000) * 120]).astype(np.float32)
+    row = np.concatenate(
+        [[0.0, -1e-9, -0.3465, -0.3466, -700.0, -707.9, -708.1, -745.0, -900.0], -rng.random(10_000) * 120]
+    ).astype(np.float32)
     weights, bits = np.empty(len(row)), np.empty(len(row), dtype=np.int64)
     _exp_shifted_row(row, 0.0, weights, bits)
     expected = np.exp(row.astype(np.float64))

@@ -125,7 +125,9 @@ def test_epsilon_for_loss_hits_the_target(small_vectors):
 
 @pytest.mark.parametrize("epsilon", [0, -1, float("inf"), float("nan"), "3"])
 def test_mechanism_rejects_bad_epsilon(small_vectors, epsilon):
-    with pytest.raises(ValueError, match="'epsilon' parameter of ExponentialMechanism must be a float in the range \\(0, inf\\)"):
+    with pytest.raises(
+        ValueError, match="'epsilon' parameter of ExponentialMechanism must be a float in the range \\(0, inf\\)"
+    ):
         ExponentialMechanism.from_words(list(small_vectors.words), small_vectors, epsilon, 0.3)
 
 

@@ -16,7 +16,13 @@ def test_analyzer_drops_stop_words_numbers_and_single_letters():
 
 
 def test_lemmas():
-    assert [lemmatize(w) for w in ["cats", "running", "geese", "was", "hockey"]] == ["cat", "run", "goose", "wa", "hockey"]
+    assert [lemmatize(w) for w in ["cats", "running", "geese", "was", "hockey"]] == [
+        "cat",
+        "run",
+        "goose",
+        "wa",
+        "hockey",
+    ]
     # 'was' is a stop word, removed before lemmatisation (WordNet would give the noun 'wa')
     assert TermAnalyzer("lemma")("Geese was running") == ["goose", "run"]
 

@@ -6,8 +6,18 @@ import pytest
 
 from authorguard.exceptions import InputError
 from authorguard.neural.tarot.config import TAROT_PROMPT
-from authorguard.text.validity import (GateConfig, RewriteGate, content_stems, copy_share, count_reasons, dropped_share,
-                                       invented_share, key_terms, repetition_share, sequence_similarity)
+from authorguard.text.validity import (
+    GateConfig,
+    RewriteGate,
+    content_stems,
+    copy_share,
+    count_reasons,
+    dropped_share,
+    invented_share,
+    key_terms,
+    repetition_share,
+    sequence_similarity,
+)
 
 ORIGINAL = "On Sunday Anna and I drove 40 miles to Lake Tahoe, and the water was far too cold to swim in."
 REWRITE = "Anna and I made the 40-mile trip to Lake Tahoe on Sunday, but the lake was too icy for swimming."
@@ -19,28 +29,44 @@ def test_a_real_rewrite_passes():
     assert GATE.problem("i love panda garden! yum!", "panda garden is my favourite place, so tasty!") is None
 
 
-@pytest.mark.parametrize("rewrite, reason", [
-    ("", "empty"),
-    ("  ...  ", "empty"),
-    ("I'm sorry, but I can't help with that request.", "refusal"),
-    ("As an AI, I cannot rewrite personal messages.", "refusal"),
-    ("Rewrite the following paragraph so that the author's style is obfuscated: Anna drove to Lake Tahoe.", "instruction"),
-    ("The author's style is obfuscated by the casual tone of the trip to Lake Tahoe with Anna, 40 miles away.", "meta"),
-    ("This paragraph describes a 40 mile drive by Anna to Lake Tahoe on a cold Sunday.", "meta"),
-    ("I hope this helps! Anna and I drove 40 miles to Lake Tahoe on Sunday; it was cold.", "meta"),
-    ("Anna and I went to Lake Tahoe, 40 miles. " + "The water was cold, the water was cold, " * 6, "loop"),
-    ("On Sunday Anna and I drove 40 miles to Lake Tahoe, and the water was far too cold to swim in.", "copy"),
-    ("On Sunday Anna and I drove 40 miles to Lake Tahoe, and the water was much too cold to swim in.", "copy"),
-    ("Anna and I: Lake Tahoe, 40 miles.", "length"),
-    ("Sunday came and Anna insisted we drive the 40 miles up to Lake Tahoe, a trip we had promised ourselves since "
-     "spring. The road wound through pines, the radio played old songs, we stopped twice for coffee and once for a "
-     "view. When we finally reached the shore the wind had picked up; one toe in the water told us everything, "
-     "so we sat on the rocks instead and watched braver people shriek.", "length"),
-    ("Last weekend we went on a long drive to a pond, but the water was far too cold for anyone to swim in it.",
-     "entities"),
-    ("On Sunday Anna and I visited 40 shops near Lake Tahoe, bought shoes, and ate pizza with friends downtown.",
-     "invented"),
-])
+@pytest.mark.parametrize(
+    "rewrite, reason",
+    [
+        ("", "empty"),
+        ("  ...  ", "empty"),
+        ("I'm sorry, but I can't help with that request.", "refusal"),
+        ("As an AI, I cannot rewrite personal messages.", "refusal"),
+        (
+            "Rewrite the following paragraph so that the author's style is obfuscated: Anna drove to Lake Tahoe.",
+            "instruction",
+        ),
+        (
+            "The author's style is obfuscated by the casual tone of the trip to Lake Tahoe with Anna, 40 miles away.",
+            "meta",
+        ),
+        ("This paragraph describes a 40 mile drive by Anna to Lake Tahoe on a cold Sunday.", "meta"),
+        ("I hope this helps! Anna and I drove 40 miles to Lake Tahoe on Sunday; it was cold.", "meta"),
+        ("Anna and I went to Lake Tahoe, 40 miles. " + "The water was cold, the water was cold, " * 6, "loop"),
+        ("On Sunday Anna and I drove 40 miles to Lake Tahoe, and the water was far too cold to swim in.", "copy"),
+        ("On Sunday Anna and I drove 40 miles to Lake Tahoe, and the water was much too cold to swim in.", "copy"),
+        ("Anna and I: Lake Tahoe, 40 miles.", "length"),
+        (
+            "Sunday came and Anna insisted we drive the 40 miles up to Lake Tahoe, a trip we had promised ourselves since "
+            "spring. The road wound through pines, the radio played old songs, we stopped twice for coffee and once for a "
+            "view. When we finally reached the shore the wind had picked up; one toe in the water told us everything, "
+            "so we sat on the rocks instead and watched braver people shriek.",
+            "length",
+        ),
+        (
+            "Last weekend we went on a long drive to a pond, but the water was far too cold for anyone to swim in it.",
+            "entities",
+        ),
+        (
+            "On Sunday Anna and I visited 40 shops near Lake Tahoe, bought shoes, and ate pizza with friends downtown.",
+            "invented",
+        ),
+    ],
+)
 def test_each_rule_refuses_what_it_is_for(rewrite, reason):
     assert GATE.problem(ORIGINAL, rewrite) == reason
 
@@ -69,7 +95,10 @@ def test_a_meta_phrase_of_the_input_licenses_only_itself():
     original = "Ok I'm done. If all of you would kindly just ignore this post, that would be cool. Mom is on the phone."
     commented = "The author's style is obfuscated. I'm done; if you would all ignore this post, that would be cool."
     assert GATE.problem(original, commented) == "meta"
-    assert GATE.problem(original, "Fine, I'm finished. Please just skip this post, all of you; mom is on the phone.") is None
+    assert (
+        GATE.problem(original, "Fine, I'm finished. Please just skip this post, all of you; mom is on the phone.")
+        is None
+    )
 
 
 def test_a_two_word_input_may_get_a_longer_rewrite():
@@ -82,8 +111,12 @@ def test_invented_content_is_judged_only_on_inputs_with_enough_content_words():
     assert content_stems("The swimmers were swimming in 40 lakes") == {"swimmer", "swim", "lake"}
     # "i love panda garden! yum!" has four content words: any paraphrase of it is mostly new words
     assert GATE.problem("i love panda garden! yum!", "panda garden is my favourite place, so tasty!") is None
-    assert RewriteGate(GateConfig(min_content=1)).problem("i love panda garden! yum!",
-                                                          "panda garden is my favourite place, so tasty!") == "invented"
+    assert (
+        RewriteGate(GateConfig(min_content=1)).problem(
+            "i love panda garden! yum!", "panda garden is my favourite place, so tasty!"
+        )
+        == "invented"
+    )
 
 
 def test_measures():

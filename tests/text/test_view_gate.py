@@ -22,17 +22,22 @@ def test_a_faithful_realisation_passes(gate):
     assert gate.problem(VIEW, "I did not like the movie, honestly. It was way too long.") is None
 
 
-@pytest.mark.parametrize("output, reason", [
-    ("", "empty"),
-    ("I'm sorry, I cannot help with that.", "refusal"),
-    ("Write fluent English sentences that say what these words say.", "instruction"),
-    ("The author did not like the movie, honestly. It was way too long.", "meta"),
-    ("the movie the movie the movie the movie the movie the movie", "loop"),
-    ("not like movie honestly way long", "copy"),
-    ("I liked the movie, honestly. It was long.", "coverage"),  # the "not" is gone: the meaning flipped
-    ("I did not like the movie, honestly; the popcorn, the seats, the parking and the tickets were way too long.",
-     "invented"),
-])
+@pytest.mark.parametrize(
+    "output, reason",
+    [
+        ("", "empty"),
+        ("I'm sorry, I cannot help with that.", "refusal"),
+        ("Write fluent English sentences that say what these words say.", "instruction"),
+        ("The author did not like the movie, honestly. It was way too long.", "meta"),
+        ("the movie the movie the movie the movie the movie the movie", "loop"),
+        ("not like movie honestly way long", "copy"),
+        ("I liked the movie, honestly. It was long.", "coverage"),  # the "not" is gone: the meaning flipped
+        (
+            "I did not like the movie, honestly; the popcorn, the seats, the parking and the tickets were way too long.",
+            "invented",
+        ),
+    ],
+)
 def test_each_rule(gate, output, reason):
     assert gate.problem(VIEW, output) == reason
 

@@ -5,12 +5,25 @@ from __future__ import annotations
 import pytest
 
 from authorguard.exceptions import InputError
-from authorguard.text.views import (SENTENCE_MARK, canonical_from_lemma, canonical_view, canonical_word, content_minimal_view, content_view,
-                                    get_view, lemma_from_content, lemma_view, view_sentences, view_words)
+from authorguard.text.views import (
+    SENTENCE_MARK,
+    canonical_from_lemma,
+    canonical_view,
+    canonical_word,
+    content_minimal_view,
+    content_view,
+    get_view,
+    lemma_from_content,
+    lemma_view,
+    view_sentences,
+    view_words,
+)
 
 
 def test_content_view_examples():
-    assert content_view("I didn't like the movie, honestly. It was way too long!") == "not like movie honestly | way long"
+    assert (
+        content_view("I didn't like the movie, honestly. It was way too long!") == "not like movie honestly | way long"
+    )
     assert content_view("We met Anna in Paris on 3 May.") == "met Anna Paris 3 May"
     assert content_view("The kids can't go; they'll stay home.") == "kids can not go will stay home"
 

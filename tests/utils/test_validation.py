@@ -16,7 +16,9 @@ def test_check_number_converts_and_accepts_bounds():
 
 @pytest.mark.parametrize("value", [0, -1, float("inf"), float("nan"), True, "1", None])
 def test_check_number_rejects(value):
-    with pytest.raises(InputError, match=r"The 'epsilon' parameter of X must be a float in the range \(0, inf\)\. Got .* instead\."):
+    with pytest.raises(
+        InputError, match=r"The 'epsilon' parameter of X must be a float in the range \(0, inf\)\. Got .* instead\."
+    ):
         check_number(value, "epsilon", "X", low=0.0)
 
 

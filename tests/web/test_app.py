@@ -7,10 +7,10 @@ import time
 import pytest
 
 pytest.importorskip("fastapi")
-from fastapi.testclient import TestClient  # noqa: E402
-from typer.testing import CliRunner  # noqa: E402
+from fastapi.testclient import TestClient
+from typer.testing import CliRunner
 
-from authorguard.web.app import create_app, word_diff  # noqa: E402
+from authorguard.web.app import create_app, word_diff
 
 
 def _fake_work(request, say):
@@ -41,7 +41,7 @@ def test_requests_for_another_host_are_refused():
 
 def test_the_page_makes_no_external_requests():
     page = TestClient(create_app(work=_fake_work, methods=[]), base_url="http://127.0.0.1").get("/").text
-    assert "<textarea id=\"text\"" in page and "http://" not in page and "https://" not in page
+    assert '<textarea id="text"' in page and "http://" not in page and "https://" not in page
     assert "<script src" not in page and "<link" not in page
 
 
@@ -52,8 +52,10 @@ def test_a_job_reports_progress_and_its_result_or_one_line():
     failed = _wait(client, client.post("/api/check", json={"text": "fail", "known": "x"}).json()["job"])
     assert failed["state"] == "failed" and failed["error"] == "the known writing is empty"
     assert client.post("/api/check", json={"text": "  ", "known": "x"}).status_code == 422
-    assert client.post("/api/check", json={"text": "a", "methods": ["tarot"]}).json()["detail"] == \
-        "method 'tarot' is not offered here"
+    assert (
+        client.post("/api/check", json={"text": "a", "methods": ["tarot"]}).json()["detail"]
+        == "method 'tarot' is not offered here"
+    )
     assert client.get("/api/jobs/nope").status_code == 404
     assert client.get("/api/methods").json() == {"methods": ["dropout"]}
 
@@ -86,8 +88,13 @@ def test_one_check_at_a_time():
 
 def test_word_diff_marks_new_and_removed_words():
     segments = word_diff("the cat sat on the mat", "the dog sat on the mat today")
-    assert segments == [{"op": "same", "text": "the"}, {"op": "gone", "text": "cat"}, {"op": "new", "text": "dog"},
-                        {"op": "same", "text": "sat on the mat"}, {"op": "new", "text": "today"}]
+    assert segments == [
+        {"op": "same", "text": "the"},
+        {"op": "gone", "text": "cat"},
+        {"op": "new", "text": "dog"},
+        {"op": "same", "text": "sat on the mat"},
+        {"op": "new", "text": "today"},
+    ]
 
 
 def test_serve_binds_the_loopback_address_only(monkeypatch):
@@ -105,8 +112,13 @@ def test_serve_binds_the_loopback_address_only(monkeypatch):
 
 def _check(client, habits_world, **extra):
     known, mine, _, _ = habits_world
-    body = {"text": mine, "known": "\n---\n".join(known), "sizes": [5, 10],
-            "attackers": ["char-ngrams", "function-words"], **extra}
+    body = {
+        "text": mine,
+        "known": "\n---\n".join(known),
+        "sizes": [5, 10],
+        "attackers": ["char-ngrams", "function-words"],
+        **extra,
+    }
     job = _wait_long(client, client.post("/api/check", json=body).json()["job"])
     assert job["state"] == "done", job
     return job["result"]
@@ -133,8 +145,10 @@ def test_the_editor_and_the_rewrite_reuse_the_checks_attackers(habits_world):
     again = client.post("/api/recheck", json={"session": result["session"], "text": edited})
     assert again.status_code == 200 and len(again.json()["rankings"]) == 4
     assert session.fits == 4  # nothing refitted for an edit
-    job = _wait_long(client, client.post("/api/rewrite", json={"session": result["session"],
-                                                                "method": "dropout(rate=0.4)"}).json()["job"])
+    job = _wait_long(
+        client,
+        client.post("/api/rewrite", json={"session": result["session"], "method": "dropout(rate=0.4)"}).json()["job"],
+    )
     assert job["state"] == "done", job
     assert job["partial"]["rewrite"]["text"] == job["result"]["rewrites"][0]["text"]  # shown before its rankings
     assert {r["threat_model"] for r in job["result"]["rewrites"][0]["rankings"]} == {"static", "augmented"}
@@ -199,8 +213,10 @@ def test_the_server_survives_a_client_that_leaves_mid_check():
             body = b'{"text": "a text", "known": "x"}'
             port = int(base.rsplit(":", 1)[1])
             with socket.create_connection(("127.0.0.1", port)) as client:  # starts a check, leaves without an answer
-                client.sendall(b"POST /api/check HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                               b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
+                client.sendall(
+                    b"POST /api/check HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                    b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body
+                )
             for _ in range(50):
                 if app.state.runner.busy():
                     break

@@ -7,10 +7,12 @@ import pytest
 pytest.importorskip("fastapi")
 pytest.importorskip("playwright")
 
-from authorguard.experiments.report import find_chromium  # noqa: E402
-from authorguard.web.app import create_app  # noqa: E402
+from authorguard.experiments.report import find_chromium
+from authorguard.web.app import create_app
 
-pytestmark = pytest.mark.skipif(find_chromium() is None, reason="headless Chromium not installed (.ci/run installs Debian's chromium)")
+pytestmark = pytest.mark.skipif(
+    find_chromium() is None, reason="headless Chromium not installed (.ci/run installs Debian's chromium)"
+)
 
 
 @pytest.fixture()
@@ -27,7 +29,9 @@ def test_paste_check_rewrite_copy(server, habits_world, tmp_path):
     known, mine, _, _ = habits_world
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=find_chromium(), headless=True)
-        context = browser.new_context(permissions=["clipboard-read", "clipboard-write"], viewport={"width": 1200, "height": 1400})
+        context = browser.new_context(
+            permissions=["clipboard-read", "clipboard-write"], viewport={"width": 1200, "height": 1400}
+        )
         page = context.new_page()
         requests = []
         page.on("request", lambda request: requests.append(request.url))

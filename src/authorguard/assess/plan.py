@@ -20,8 +20,13 @@ from authorguard.assess.profile import MIN_DOCUMENTS_PER_AUTHOR
 
 #: the attackers an audit runs, strongest first by what the benchmark measured (docs/results/text-benchmark.md,
 #: docs/neural.md): (name, seconds per 100 words of every document per fit, needs the neural extra)
-ATTACKERS = (("char-ngrams", 0.0004, False), ("writeprints-text", 0.002, False), ("function-words", 0.0002, False),
-             ("author-embedding", 0.002, True), ("meaning", 0.003, True))
+ATTACKERS = (
+    ("char-ngrams", 0.0004, False),
+    ("writeprints-text", 0.002, False),
+    ("function-words", 0.0002, False),
+    ("author-embedding", 0.002, True),
+    ("meaning", 0.003, True),
+)
 #: seconds per 100 words of each document in the content sample (METEOR, ROUGE, MiniLM), and per cell (detector)
 CONTENT_SECONDS_PER_100_WORDS = 0.02
 CELL_SECONDS = 5.0
@@ -67,7 +72,9 @@ class Candidate:
         if self.words_read is not None:
             read = np.minimum(read, self.words_read)
         mean_read = float(read.mean()) if read.size else 0.0
-        return self.setup_seconds + documents * (self.seconds_per_document + self.seconds_per_100_words * mean_read / 100.0)
+        return self.setup_seconds + documents * (
+            self.seconds_per_document + self.seconds_per_100_words * mean_read / 100.0
+        )
 
 
 #: seconds the bottleneck takes per 100 words it reads on 2 cores: 126 s for 48 paragraphs of 90 words
@@ -95,21 +102,60 @@ CANDIDATES = (
     # 73 Federalist papers, every prompt cut, 69-108 s (1.25 s a document planned); 260 blog posts (median 43
     # words) 101-121 s. A flat 0.5 s a document had planned 102 s for 130 news articles of ~500 words that took
     # 768 s on a shared CPU: the budget check during measurement, not the rate, is what holds such a run.
-    Candidate("dp-prompt", {"epsilon": 10_000.0}, "dp-prompt ε=10,000", 10.0, 0.25, 0.3, words_read=380,
-              needs="peft", needs_smollm2=True),
-    Candidate("dp-prompt", {"epsilon": 3_000.0}, "dp-prompt ε=3,000", 10.0, 0.25, 0.3, words_read=380,
-              needs="peft", needs_smollm2=True),
+    Candidate(
+        "dp-prompt",
+        {"epsilon": 10_000.0},
+        "dp-prompt ε=10,000",
+        10.0,
+        0.25,
+        0.3,
+        words_read=380,
+        needs="peft",
+        needs_smollm2=True,
+    ),
+    Candidate(
+        "dp-prompt",
+        {"epsilon": 3_000.0},
+        "dp-prompt ε=3,000",
+        10.0,
+        0.25,
+        0.3,
+        words_read=380,
+        needs="peft",
+        needs_smollm2=True,
+    ),
     # tarot samples 4 rewrites a chunk and samples again for chunks without a valid one: 2.0 s per 100 words timed
     # alone on 32 blog posts, 4.2 in the blog assessment's cell (more retries on short posts)
     Candidate("tarot", {}, "tarot", 10.0, 4.0, needs="peft", needs_smollm2=True),
     # the bottleneck writes each chunk once and samples again only what the view gate refuses (docs/results/bottleneck.md)
     # at level roles every chunk is written under its view's constraint: faithful, one round (issue 56)
-    Candidate("bottleneck", {"level": "roles"}, "bottleneck roles", 15.0, BOTTLENECK_ROLES_SECONDS_PER_100_WORDS,
-              needs="peft", needs_smollm2=True),
-    Candidate("bottleneck", {"level": "content"}, "bottleneck content", 15.0, BOTTLENECK_SECONDS_PER_100_WORDS,
-              needs="peft", needs_smollm2=True),
-    Candidate("bottleneck", {"level": "canonical"}, "bottleneck canonical", 15.0, BOTTLENECK_SECONDS_PER_100_WORDS,
-              needs="peft", needs_smollm2=True),
+    Candidate(
+        "bottleneck",
+        {"level": "roles"},
+        "bottleneck roles",
+        15.0,
+        BOTTLENECK_ROLES_SECONDS_PER_100_WORDS,
+        needs="peft",
+        needs_smollm2=True,
+    ),
+    Candidate(
+        "bottleneck",
+        {"level": "content"},
+        "bottleneck content",
+        15.0,
+        BOTTLENECK_SECONDS_PER_100_WORDS,
+        needs="peft",
+        needs_smollm2=True,
+    ),
+    Candidate(
+        "bottleneck",
+        {"level": "canonical"},
+        "bottleneck canonical",
+        15.0,
+        BOTTLENECK_SECONDS_PER_100_WORDS,
+        needs="peft",
+        needs_smollm2=True,
+    ),
 )
 
 
@@ -158,8 +204,9 @@ class Plan:
         return values
 
 
-def _cell_estimates(methods: list[Candidate], attackers: list[tuple[str, float, bool]], documents: int,
-                    words: np.ndarray) -> dict[str, float]:
+def _cell_estimates(
+    methods: list[Candidate], attackers: list[tuple[str, float, bool]], documents: int, words: np.ndarray
+) -> dict[str, float]:
     """Seconds of each cell: ``original`` (every attacker once, content metrics) and each method (its rewriting,
     every attacker under every threat model, content metrics); ``words``: words per document."""
     hundreds = float(np.mean(words)) / 100.0
@@ -171,7 +218,9 @@ def _cell_estimates(methods: list[Candidate], attackers: list[tuple[str, float, 
     return cells
 
 
-def _estimate(methods: list[Candidate], attackers: list[tuple[str, float, bool]], documents: int, words: np.ndarray) -> float:
+def _estimate(
+    methods: list[Candidate], attackers: list[tuple[str, float, bool]], documents: int, words: np.ndarray
+) -> float:
     """Seconds for the methods' rewriting, every attacker under every threat model, and the content metrics."""
     return sum(_cell_estimates(methods, attackers, documents, words).values())
 
@@ -190,9 +239,17 @@ def _cap_documents(authors: np.ndarray, cap: int, rng: np.random.Generator) -> l
     return sorted(int(i) for i in chosen)
 
 
-def plan_assessment(authors: list, words: list[int], budget_seconds: float, *, labelled: bool, seed: int = 0,
-                    max_authors: int = 50, candidates: tuple[Candidate, ...] = CANDIDATES,
-                    attackers: tuple[tuple[str, float, bool], ...] = ATTACKERS) -> Plan:
+def plan_assessment(
+    authors: list,
+    words: list[int],
+    budget_seconds: float,
+    *,
+    labelled: bool,
+    seed: int = 0,
+    max_authors: int = 50,
+    candidates: tuple[Candidate, ...] = CANDIDATES,
+    attackers: tuple[tuple[str, float, bool], ...] = ATTACKERS,
+) -> Plan:
     """Plan an assessment of the usable documents written by ``authors`` (``words``: each one's length in words)
     within ``budget_seconds`` of cells.
 
@@ -207,7 +264,9 @@ def plan_assessment(authors: list, words: list[int], budget_seconds: float, *, l
     counts = {a: int((authors == a).sum()) for a in set(authors.tolist())}
     ranked = sorted(counts, key=lambda a: (-counts[a], str(a)))
     if len(ranked) > max_authors:
-        left_out["authors"] = f"{len(ranked) - max_authors} less prolific authors (an audit keeps the {max_authors} most prolific)"
+        left_out["authors"] = (
+            f"{len(ranked) - max_authors} less prolific authors (an audit keeps the {max_authors} most prolific)"
+        )
         ranked = ranked[:max_authors]
     kept = np.flatnonzero(np.isin(authors, np.array(ranked, dtype=object)))
     words = words[kept]
@@ -227,8 +286,11 @@ def plan_assessment(authors: list, words: list[int], budget_seconds: float, *, l
     available = sum(counts[a] for a in ranked)
     minimum = min(available, max(len(ranked) * MIN_DOCUMENTS_PER_AUTHOR, TARGET_DOCUMENTS))
     # the smallest audit: the smallest per-author cap keeping ``minimum`` documents, and the documents it keeps
-    smallest_cap = next(c for c in range(MIN_DOCUMENTS_PER_AUTHOR, max(counts[a] for a in ranked) + 1)
-                        if sum(min(counts[a], c) for a in ranked) >= minimum)
+    smallest_cap = next(
+        c
+        for c in range(MIN_DOCUMENTS_PER_AUTHOR, max(counts[a] for a in ranked) + 1)
+        if sum(min(counts[a], c) for a in ranked) >= minimum
+    )
     smallest = sum(min(counts[a], smallest_cap) for a in ranked)
     dropped_methods, dropped_attackers = [], []
     while True:
@@ -256,14 +318,26 @@ def plan_assessment(authors: list, words: list[int], budget_seconds: float, *, l
     # with every attacker, on the smallest audit; an attacker, by one that holds it and those dropped after it
     for i, method in enumerate(dropped_methods):
         needed = _estimate(dropped_methods[i:] + methods, attackers + dropped_attackers, smallest, words)
-        left_out[method.name] = f"does not fit the time budget: --budget-minutes {_budget_minutes(needed)} would include it"
+        left_out[method.name] = (
+            f"does not fit the time budget: --budget-minutes {_budget_minutes(needed)} would include it"
+        )
     for i, attacker in enumerate(dropped_attackers):
         needed = _estimate([], attackers + dropped_attackers[i:], smallest, words)
-        left_out[attacker[0]] = f"does not fit the time budget: --budget-minutes {_budget_minutes(needed)} would include it"
+        left_out[attacker[0]] = (
+            f"does not fit the time budget: --budget-minutes {_budget_minutes(needed)} would include it"
+        )
     if cap is None:  # nothing left to drop: the smallest audit, over budget (the report shows the estimate)
         cap = smallest_cap
     chosen = kept[_cap_documents(authors[kept], cap, rng)]
     per_author_cap = cap if cap < max(counts[a] for a in ranked) else None
     cells = _cell_estimates(methods, attackers, len(chosen), words)
-    return Plan(sorted(int(i) for i in chosen), len(ranked), per_author_cap, methods, [a[0] for a in attackers],
-                sum(cells.values()), left_out, {k: round(v, 1) for k, v in cells.items()})
+    return Plan(
+        sorted(int(i) for i in chosen),
+        len(ranked),
+        per_author_cap,
+        methods,
+        [a[0] for a in attackers],
+        sum(cells.values()),
+        left_out,
+        {k: round(v, 1) for k, v in cells.items()},
+    )

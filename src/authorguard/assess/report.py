@@ -51,55 +51,125 @@ def apply_command(assessment: dict, output: Path) -> str | None:
 
 def _tables(assessment: dict) -> dict[str, pd.DataFrame]:
     profile, plan = assessment["profile"], assessment["plan"]
-    profile_table = pd.DataFrame([
-        {"": "documents", "value": f"{profile['documents']:,} ({profile['without_author']} without author, {profile['empty_texts']} empty)"},
-        {"": "authors", "value": f"{profile['authors']:,} ({profile['usable_authors']} with ≥ 3 documents: {profile['usable_documents']:,} documents)"},
-        {"": "words per document", "value": f"min {profile['words_min']}, median {profile['words_median']:.0f}, mean {profile['words_mean']:.0f}, max {profile['words_max']}"},
-        {"": "documents per author", "value": f"min {profile['documents_per_author_min']}, median {profile['documents_per_author_median']:.0f}, max {profile['documents_per_author_max']}"},
-        {"": "labels", "value": "none" if profile["labels"] is None else f"{profile['labels']} classes"},
-    ])
+    profile_table = pd.DataFrame(
+        [
+            {
+                "": "documents",
+                "value": f"{profile['documents']:,} ({profile['without_author']} without author, {profile['empty_texts']} empty)",
+            },
+            {
+                "": "authors",
+                "value": f"{profile['authors']:,} ({profile['usable_authors']} with ≥ 3 documents: {profile['usable_documents']:,} documents)",
+            },
+            {
+                "": "words per document",
+                "value": f"min {profile['words_min']}, median {profile['words_median']:.0f}, mean {profile['words_mean']:.0f}, max {profile['words_max']}",
+            },
+            {
+                "": "documents per author",
+                "value": f"min {profile['documents_per_author_min']}, median {profile['documents_per_author_median']:.0f}, max {profile['documents_per_author_max']}",
+            },
+            {"": "labels", "value": "none" if profile["labels"] is None else f"{profile['labels']} classes"},
+        ]
+    )
     cap = plan["per_author_cap"]
-    plan_table = pd.DataFrame([
-        {"": "measured on", "value": f"{plan['documents']:,} documents of {plan['authors']} authors"
-                                    + (f" (at most {cap} per author, chosen at random)" if cap else " (all usable documents)")
-                                    + f"; split within each author: {assessment['split']['train']} train / {assessment['split']['test']} test"},
-        {"": "attackers", "value": ", ".join(plan["attackers"]) + " — each under the static, augmented and adversarial threat models"},
-        {"": "methods", "value": ", ".join(assessment["measured"]) or "none"},
-        *({"": f"left out: {k}", "value": v} for k, v in assessment["left_out"].items()),
-        *({"": f"not recommended: {k}", "value": v} for k, v in assessment["not_recommended"].items()),
-        *([{"": "the task on the original", "value": f"{_pct(assessment['task_accuracy'])} accuracy (majority class "
-                                                    f"{_pct(assessment.get('task_majority'))}) on {assessment['split']['test']} test documents, SVM"}]
-          if assessment.get("task_accuracy") is not None else []),
-        {"": "time", "value": f"estimated {plan['estimated_seconds'] / 60:.1f} min; measured {assessment['cells_seconds'] / 60:.1f} min in cells, "
-                              f"{assessment['seconds'] / 60:.1f} min this run (finished cells are reused)"},
-    ])
+    plan_table = pd.DataFrame(
+        [
+            {
+                "": "measured on",
+                "value": f"{plan['documents']:,} documents of {plan['authors']} authors"
+                + (f" (at most {cap} per author, chosen at random)" if cap else " (all usable documents)")
+                + f"; split within each author: {assessment['split']['train']} train / {assessment['split']['test']} test",
+            },
+            {
+                "": "attackers",
+                "value": ", ".join(plan["attackers"])
+                + " — each under the static, augmented and adversarial threat models",
+            },
+            {"": "methods", "value": ", ".join(assessment["measured"]) or "none"},
+            *({"": f"left out: {k}", "value": v} for k, v in assessment["left_out"].items()),
+            *({"": f"not recommended: {k}", "value": v} for k, v in assessment["not_recommended"].items()),
+            *(
+                [
+                    {
+                        "": "the task on the original",
+                        "value": f"{_pct(assessment['task_accuracy'])} accuracy (majority class "
+                        f"{_pct(assessment.get('task_majority'))}) on {assessment['split']['test']} test documents, SVM",
+                    }
+                ]
+                if assessment.get("task_accuracy") is not None
+                else []
+            ),
+            {
+                "": "time",
+                "value": f"estimated {plan['estimated_seconds'] / 60:.1f} min; measured {assessment['cells_seconds'] / 60:.1f} min in cells, "
+                f"{assessment['seconds'] / 60:.1f} min this run (finished cells are reused)",
+            },
+        ]
+    )
     n_test = assessment["split"]["test"]
-    audit = pd.DataFrame([{"attacker": attacker, "accuracy": _pct(v["accuracy"]),
-                           "95 % CI": f"{_pct(v['interval'][0])}–{_pct(v['interval'][1])}", "test documents": n_test}
-                          for attacker, v in sorted(assessment["audit"].items(), key=lambda kv: -kv[1]["accuracy"])]
-                         + [{"attacker": "chance (always the most frequent author)", "accuracy": _pct(assessment["chance"]),
-                             "95 % CI": "", "test documents": n_test}])
+    audit = pd.DataFrame(
+        [
+            {
+                "attacker": attacker,
+                "accuracy": _pct(v["accuracy"]),
+                "95 % CI": f"{_pct(v['interval'][0])}–{_pct(v['interval'][1])}",
+                "test documents": n_test,
+            }
+            for attacker, v in sorted(assessment["audit"].items(), key=lambda kv: -kv[1]["accuracy"])
+        ]
+        + [
+            {
+                "attacker": "chance (always the most frequent author)",
+                "accuracy": _pct(assessment["chance"]),
+                "95 % CI": "",
+                "test documents": n_test,
+            }
+        ]
+    )
     rows = []
     for r in assessment["results"]:
-        rows.append({
-            "method": r["method"], "worst-case accuracy ↓": f"{_pct(r['worst_accuracy'])} ({_pct(r['worst_interval'][0])}–{_pct(r['worst_interval'][1])})",
-            "strongest attack": r["worst_attack"],
-            **{f"{t} ↓": _pct(r["worst_by_threat"].get(t)) for t in ("static", "augmented", "adversarial")},
-            "utility ↑": "not measured" if r["utility"] is None else _num(r["utility"]), "task accuracy": _pct(r["task_accuracy"]) if r["task_accuracy"] is not None else "–",
-            "faithful (meter)": _pct(r.get("faithful")) if r.get("faithful") is not None else "–",
-            "METEOR": _num(r["meteor"]), "MiniLM cos": _num(r["embedding_cosine"]), "detector F1": _num(r["detector_f1"]),
-            "flagged records": "–" if r["flagged_records"] is None else r["flagged_records"], "seconds (estimated)": f"{r['seconds']:.0f} ({_num(plan.get('cell_estimates', {}).get(r['method']), 0)})",
-            "on the front": "yes" if r["method"] in assessment["front"] else
-                            "no: not measured" if r["utility"] is None else
-                            "no: " + ("fidelity" if "fidelity" in assessment["not_recommended"][r["method"]] else "gate")
-                            if r["method"] in assessment["not_recommended"] else "",
-        })
-    floors = pd.DataFrame([{"what the attacker sees": f"{f['floor']}: {f['view']}" if f["floor"] != "meaning floor" else f["view"],
-                            "worst-case accuracy": f"{_pct(f['worst_accuracy'])} ({_pct(f['worst_interval'][0])}–{_pct(f['worst_interval'][1])})",
-                            "strongest attack": f["worst_attack"],
-                            "share of the identification kept": "–" if f["share_kept"] is None else _pct(f["share_kept"])}
-                           for f in assessment.get("floors", [])])
-    return {"profile": profile_table, "plan": plan_table, "audit": audit, "methods": pd.DataFrame(rows), "floors": floors}
+        rows.append(
+            {
+                "method": r["method"],
+                "worst-case accuracy ↓": f"{_pct(r['worst_accuracy'])} ({_pct(r['worst_interval'][0])}–{_pct(r['worst_interval'][1])})",
+                "strongest attack": r["worst_attack"],
+                **{f"{t} ↓": _pct(r["worst_by_threat"].get(t)) for t in ("static", "augmented", "adversarial")},
+                "utility ↑": "not measured" if r["utility"] is None else _num(r["utility"]),
+                "task accuracy": _pct(r["task_accuracy"]) if r["task_accuracy"] is not None else "–",
+                "faithful (meter)": _pct(r.get("faithful")) if r.get("faithful") is not None else "–",
+                "METEOR": _num(r["meteor"]),
+                "MiniLM cos": _num(r["embedding_cosine"]),
+                "detector F1": _num(r["detector_f1"]),
+                "flagged records": "–" if r["flagged_records"] is None else r["flagged_records"],
+                "seconds (estimated)": f"{r['seconds']:.0f} ({_num(plan.get('cell_estimates', {}).get(r['method']), 0)})",
+                "on the front": "yes"
+                if r["method"] in assessment["front"]
+                else "no: not measured"
+                if r["utility"] is None
+                else "no: " + ("fidelity" if "fidelity" in assessment["not_recommended"][r["method"]] else "gate")
+                if r["method"] in assessment["not_recommended"]
+                else "",
+            }
+        )
+    floors = pd.DataFrame(
+        [
+            {
+                "what the attacker sees": f"{f['floor']}: {f['view']}" if f["floor"] != "meaning floor" else f["view"],
+                "worst-case accuracy": f"{_pct(f['worst_accuracy'])} ({_pct(f['worst_interval'][0])}–{_pct(f['worst_interval'][1])})",
+                "strongest attack": f["worst_attack"],
+                "share of the identification kept": "–" if f["share_kept"] is None else _pct(f["share_kept"]),
+            }
+            for f in assessment.get("floors", [])
+        ]
+    )
+    return {
+        "profile": profile_table,
+        "plan": plan_table,
+        "audit": audit,
+        "methods": pd.DataFrame(rows),
+        "floors": floors,
+    }
 
 
 def floors_text(assessment: dict) -> str:
@@ -108,10 +178,12 @@ def floors_text(assessment: dict) -> str:
     content = next((f for name, f in floors.items() if f["view"] == "content"), None)
     if content is None or content["share_kept"] is None:
         return ""
-    text = (f"An attacker retrained on the content words alone (the content floor) still names {_pct(content['worst_accuracy'])} "
-            f"of the authors: {_pct(content['share_kept'])} of what it gets from the original above chance. A rewrite that "
-            "keeps the content words cannot hide the authors better than that; only one that also changes which words "
-            "carry the meaning can go lower")
+    text = (
+        f"An attacker retrained on the content words alone (the content floor) still names {_pct(content['worst_accuracy'])} "
+        f"of the authors: {_pct(content['share_kept'])} of what it gets from the original above chance. A rewrite that "
+        "keeps the content words cannot hide the authors better than that; only one that also changes which words "
+        "carry the meaning can go lower"
+    )
     meaning = floors.get("meaning floor")
     if meaning is not None:
         text += f", towards the meaning floor ({_pct(meaning['worst_accuracy'])}: what the meaning alone tells)"
@@ -122,8 +194,11 @@ def _plotted(assessment: dict) -> list[dict]:
     """The settings the front figure shows as points: those with a measured worst case and utility (the floors are
     drawn as lines)."""
     floors = {f["floor"] for f in assessment.get("floors", [])}
-    return [r for r in assessment["results"] if r["utility"] is not None and r["worst_accuracy"] == r["worst_accuracy"]
-            and r["method"] not in floors]
+    return [
+        r
+        for r in assessment["results"]
+        if r["utility"] is not None and r["worst_accuracy"] == r["worst_accuracy"] and r["method"] not in floors
+    ]
 
 
 def _front_figure(assessment: dict, path: Path) -> None:
@@ -132,25 +207,53 @@ def _front_figure(assessment: dict, path: Path) -> None:
     fig, axis = plt.subplots(figsize=(8.5, 4.8))
     for r, (colour, marker) in zip(results, series_styles(len(results))):
         lo, hi = r["worst_interval"]
-        axis.errorbar([r["worst_accuracy"]], [r["utility"]], xerr=[[r["worst_accuracy"] - lo], [hi - r["worst_accuracy"]]],
-                      fmt=marker, color=colour, label=r["method"], capsize=3, markersize=8)
+        axis.errorbar(
+            [r["worst_accuracy"]],
+            [r["utility"]],
+            xerr=[[r["worst_accuracy"] - lo], [hi - r["worst_accuracy"]]],
+            fmt=marker,
+            color=colour,
+            label=r["method"],
+            capsize=3,
+            markersize=8,
+        )
     on_front = sorted((r for r in results if r["method"] in assessment["front"]), key=lambda r: r["worst_accuracy"])
-    axis.plot([r["worst_accuracy"] for r in on_front], [r["utility"] for r in on_front], color="grey", linewidth=1, zorder=0)
+    axis.plot(
+        [r["worst_accuracy"] for r in on_front], [r["utility"] for r in on_front], color="grey", linewidth=1, zorder=0
+    )
     axis.axvline(assessment["chance"], color="grey", linestyle=":", linewidth=1)
     for floor in assessment.get("floors", []):  # no meaning-preserving rewrite goes left of its floor
         axis.axvline(floor["worst_accuracy"], color="darkgreen", linestyle="--", linewidth=1)
-        axis.annotate(floor["floor"], (floor["worst_accuracy"], 0.97), fontsize=7, color="darkgreen", rotation=90,
-                      xycoords=("data", "axes fraction"), xytext=(-9, 0), textcoords="offset points", va="top")
+        axis.annotate(
+            floor["floor"],
+            (floor["worst_accuracy"], 0.97),
+            fontsize=7,
+            color="darkgreen",
+            rotation=90,
+            xycoords=("data", "axes fraction"),
+            xytext=(-9, 0),
+            textcoords="offset points",
+            va="top",
+        )
     axis.annotate("chance", (assessment["chance"], 0.02), fontsize=8, color="grey", xycoords=("data", "axes fraction"))
     axis.axhline(assessment["options"]["min_utility"], color="firebrick", linestyle="--", linewidth=1)
-    axis.annotate("utility floor", (0.01, assessment["options"]["min_utility"]), fontsize=8, color="firebrick",
-                  xycoords=("axes fraction", "data"), xytext=(0, 3), textcoords="offset points")
+    axis.annotate(
+        "utility floor",
+        (0.01, assessment["options"]["min_utility"]),
+        fontsize=8,
+        color="firebrick",
+        xycoords=("axes fraction", "data"),
+        xytext=(0, 3),
+        textcoords="offset points",
+    )
     axis.set_xlabel("worst-case attribution accuracy over attackers and threat models (lower is better), 95 % CI")
     axis.set_ylabel(results[0]["utility_name"].split(" (")[0] + " (higher is better)", fontsize=9)
     axis.set_xlim(0, 1.02)
     axis.set_ylim(0, max(1.05, max((r["utility"] for r in results), default=1.0) + 0.05))
     handles, labels = axis.get_legend_handles_labels()
-    axis.legend(handles, labels, fontsize=8, loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0, frameon=False)
+    axis.legend(
+        handles, labels, fontsize=8, loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0, frameon=False
+    )
     fig.tight_layout()
     fig.savefig(path, dpi=110, bbox_inches="tight")
     plt.close(fig)
@@ -163,33 +266,60 @@ def write_report(assessment: dict, output: Path) -> dict[str, Path]:
     command = apply_command(assessment, output)
     _front_figure(assessment, output / "figures" / "front.png")
     options = assessment["options"]
-    made_by = "`authorguard assess " + " ".join(shlex.quote(x) for x in [assessment["input"], "--author-field", options["author_field"]]
-                                                + (["--label-field", options["label_field"]] if options["label_field"] else [])
-                                                + ["--budget-minutes", f"{options['budget_minutes']:g}", "--min-utility",
-                                                   f"{options['min_utility']:g}", "--seed", str(options["seed"])]) + "`"
+    made_by = (
+        "`authorguard assess "
+        + " ".join(
+            shlex.quote(x)
+            for x in [assessment["input"], "--author-field", options["author_field"]]
+            + (["--label-field", options["label_field"]] if options["label_field"] else [])
+            + [
+                "--budget-minutes",
+                f"{options['budget_minutes']:g}",
+                "--min-utility",
+                f"{options['min_utility']:g}",
+                "--seed",
+                str(options["seed"]),
+            ]
+        )
+        + "`"
+    )
     recommendation = assessment["recommendation"]
-    verdict = (f"**Recommended: {recommendation['choice']}.** " if recommendation["choice"] else "**No recommendation.** ") + recommendation["reason"]
+    verdict = (
+        f"**Recommended: {recommendation['choice']}.** " if recommendation["choice"] else "**No recommendation.** "
+    ) + recommendation["reason"]
     apply = f"Apply it to the whole input: `{command}`" if command else ""
     utility_name = assessment["results"][0]["utility_name"]
-    intro = (f"{verdict} {apply + ' ' if apply else ''}Utility is the {utility_name}; the floor is "
-             f"{options['min_utility']:g} (--min-utility). "
-             f"Every accuracy is the share of {assessment['split']['test']} test documents whose author was named, with a "
-             f"95 % Wilson interval; the worst case is the largest over every attacker and threat model, so it is biased "
-             f"upwards a little. Made by {made_by}.")
+    intro = (
+        f"{verdict} {apply + ' ' if apply else ''}Utility is the {utility_name}; the floor is "
+        f"{options['min_utility']:g} (--min-utility). "
+        f"Every accuracy is the share of {assessment['split']['test']} test documents whose author was named, with a "
+        f"95 % Wilson interval; the worst case is the largest over every attacker and threat model, so it is biased "
+        f"upwards a little. Made by {made_by}."
+    )
     title = f"authorguard assess: {Path(assessment['input']).name}"
-    sections = [("profile", "The data", tables["profile"]), ("plan", "What was measured", tables["plan"]),
-                ("audit", "Risk: attribution of the original text", tables["audit"]),
-                ("methods", "Methods: worst case over attackers and threat models, utility, content, detectability", tables["methods"])]
+    sections = [
+        ("profile", "The data", tables["profile"]),
+        ("plan", "What was measured", tables["plan"]),
+        ("audit", "Risk: attribution of the original text", tables["audit"]),
+        (
+            "methods",
+            "Methods: worst case over attackers and threat models, utility, content, detectability",
+            tables["methods"],
+        ),
+    ]
     if not tables["floors"].empty:
         sections.append(("floors", "How much of the identifiability is content (the floors)", tables["floors"]))
     unplotted = [r["method"] for r in assessment["results"] if r not in _plotted(assessment)]
-    figure = Figure("front", "Privacy–utility front",
-                    "Each method setting at its worst-case attribution accuracy (95 % CI) and the utility it keeps; the grey "
-                    "line joins the settings on the front (no other beats them on both; a setting whose records the "
-                    "validity gate mostly flagged is never on it); dashed green lines: the floors (each view released as it "
-                    "is, and the meaning attacker on the original)."
-                    + (f" Not shown (utility not measured): {', '.join(unplotted)}." if unplotted else "")
-                    + f" Made by {made_by}.")
+    figure = Figure(
+        "front",
+        "Privacy–utility front",
+        "Each method setting at its worst-case attribution accuracy (95 % CI) and the utility it keeps; the grey "
+        "line joins the settings on the front (no other beats them on both; a setting whose records the "
+        "validity gate mostly flagged is never on it); dashed green lines: the floors (each view released as it "
+        "is, and the meaning attacker on the original)."
+        + (f" Not shown (utility not measured): {', '.join(unplotted)}." if unplotted else "")
+        + f" Made by {made_by}.",
+    )
     floors = floors_text(assessment)
     if floors:
         intro += " " + floors

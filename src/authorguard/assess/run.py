@@ -8,24 +8,42 @@ import os
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
-from authorguard.assess.plan import (ATTACKERS, CANDIDATES, OVERHEAD_SECONDS, THREAT_MODELS, Candidate, Plan,
-                                     plan_assessment)
+from authorguard.assess.plan import (
+    ATTACKERS,
+    CANDIDATES,
+    OVERHEAD_SECONDS,
+    THREAT_MODELS,
+    Candidate,
+    Plan,
+    plan_assessment,
+)
 from authorguard.assess.profile import profile_corpus, usable_mask
-from authorguard.assess.recommend import (DEFAULT_MIN_UTILITY, content_floors, front, gate_refusals, recommend,
-                                          risk_headline, setting_results, unmeasured_utility)
+from authorguard.assess.recommend import (
+    DEFAULT_MIN_UTILITY,
+    content_floors,
+    front,
+    gate_refusals,
+    recommend,
+    risk_headline,
+    setting_results,
+    unmeasured_utility,
+)
 from authorguard.assess.statistics import wilson_interval
 from authorguard.data.io import atomic_write, read_records, write_json
 from authorguard.exceptions import InputError
 from authorguard.utils.validation import check_number
 
 ASSESSMENT_JSON = "assessment.json"
-SCHEMA_VERSION = 5  # 3: utility may be null; headline, left_out, not_recommended, cells_computed; 4: floors; 5: faithful, changed
+SCHEMA_VERSION = (
+    5  # 3: utility may be null; headline, left_out, not_recommended, cells_computed; 4: floors; 5: faithful, changed
+)
 
 
 @dataclass(frozen=True)
@@ -51,7 +69,7 @@ class AssessOptions:
 
 
 def split_within_authors(authors: np.ndarray, test_share: float, seed: int) -> np.ndarray:
-    """"train" / "test" per document: a share of each author's documents (at least one) is test, at least two train."""
+    """ "train" / "test" per document: a share of each author's documents (at least one) is test, at least two train."""
     rng = np.random.default_rng(seed)
     splits = np.full(len(authors), "train", dtype=object)
     for author in sorted(set(authors.tolist()), key=str):
@@ -61,8 +79,9 @@ def split_within_authors(authors: np.ndarray, test_share: float, seed: int) -> n
     return splits
 
 
-def _experiment_config(corpus_path: Path, options: AssessOptions, methods: list[Candidate], attackers: list[str],
-                       n_authors: int) -> dict:
+def _experiment_config(
+    corpus_path: Path, options: AssessOptions, methods: list[Candidate], attackers: list[str], n_authors: int
+) -> dict:
     method_entries = [{"name": "original", "label": "original"}]
     for candidate in methods:
         params = dict(candidate.params)
@@ -70,18 +89,42 @@ def _experiment_config(corpus_path: Path, options: AssessOptions, methods: list[
             params.setdefault("vocabulary", "embeddings")  # public vocabulary, as anonymize releases it
         method_entries.append({"name": candidate.method, "params": params, "label": candidate.name})
     return {
-        "name": "assess", "dataset": "records",
-        "dataset_options": {"path": str(corpus_path), "text_field": "text", "id_field": "id", "author_field": "author",
-                            "label_field": "label", "split_field": "split"},
-        "scenarios": [f"Top{n_authors}-Any"], "min_test_documents": 1,
-        "tasks": ["topic"] if options.label_field else [], "attackers": list(attackers), "threat_models": list(THREAT_MODELS),
-        "classifiers": ["svm"], "runs": 1, "seed": options.seed, "split_seed": options.seed, "content_metrics": True,
-        "content_sample": 300, "detector": True, "detectors": ["char-ngrams"], "n_jobs": 1, "methods": method_entries,
+        "name": "assess",
+        "dataset": "records",
+        "dataset_options": {
+            "path": str(corpus_path),
+            "text_field": "text",
+            "id_field": "id",
+            "author_field": "author",
+            "label_field": "label",
+            "split_field": "split",
+        },
+        "scenarios": [f"Top{n_authors}-Any"],
+        "min_test_documents": 1,
+        "tasks": ["topic"] if options.label_field else [],
+        "attackers": list(attackers),
+        "threat_models": list(THREAT_MODELS),
+        "classifiers": ["svm"],
+        "runs": 1,
+        "seed": options.seed,
+        "split_seed": options.seed,
+        "content_metrics": True,
+        "content_sample": 300,
+        "detector": True,
+        "detectors": ["char-ngrams"],
+        "n_jobs": 1,
+        "methods": method_entries,
     }
 
 
-def _measure(configure: Callable[[list[Candidate]], object], plan: Plan, run_dir: Path, deadline: float,
-             clock: Callable[[], float], **run_options):
+def _measure(
+    configure: Callable[[list[Candidate]], object],
+    plan: Plan,
+    run_dir: Path,
+    deadline: float,
+    clock: Callable[[], float],
+    **run_options,
+):
     """Measure the unprotected text, then each planned method in turn, with the experiment harness.
 
     A method whose cell is not stored yet starts only when its estimate (``plan.cell_estimates``, seconds) fits
@@ -100,7 +143,8 @@ def _measure(configure: Callable[[list[Candidate]], object], plan: Plan, run_dir
             if estimate > left:
                 not_started[candidate.name] = (
                     f"not started (budget): its cell, estimated at {estimate:.0f} s, did not fit the {max(left, 0.0):.0f} s "
-                    "left; the same command again measures it (finished cells are reused)")
+                    "left; the same command again measures it (finished cells are reused)"
+                )
                 continue
         run_experiment(config, run_dir, resume=True, **run_options)
         computed += len(todo)
@@ -110,10 +154,18 @@ def _measure(configure: Callable[[list[Candidate]], object], plan: Plan, run_dir
     return frame, measured, not_started, computed
 
 
-def run_assessment(input: str | os.PathLike, output_dir: str | os.PathLike, options: AssessOptions, *,
-                   show_progress: bool = False, command: list[str] | None = None, log=print,
-                   candidates: tuple[Candidate, ...] = CANDIDATES, attackers: tuple[tuple[str, float, bool], ...] = ATTACKERS,
-                   clock: Callable[[], float] = time.monotonic) -> dict:
+def run_assessment(
+    input: str | os.PathLike,
+    output_dir: str | os.PathLike,
+    options: AssessOptions,
+    *,
+    show_progress: bool = False,
+    command: list[str] | None = None,
+    log=print,
+    candidates: tuple[Candidate, ...] = CANDIDATES,
+    attackers: tuple[tuple[str, float, bool], ...] = ATTACKERS,
+    clock: Callable[[], float] = time.monotonic,
+) -> dict:
     """Assess ``input``; writes ``output_dir``/assessment.json, report.md and report.html and returns the assessment.
 
     ``candidates`` / ``attackers``: the method settings and attackers to consider (default: the built-in set).
@@ -127,8 +179,13 @@ def run_assessment(input: str | os.PathLike, output_dir: str | os.PathLike, opti
     extra = (options.author_field,) + ((options.label_field,) if options.label_field else ())
     if options.label_field == options.author_field:
         raise InputError("--label-field and --author-field name the same field")
-    records = read_records(input, text_field=options.text_field, id_field=options.id_field or "id", extra_fields=extra,
-                           require_id=options.id_field is not None)
+    records = read_records(
+        input,
+        text_field=options.text_field,
+        id_field=options.id_field or "id",
+        extra_fields=extra,
+        require_id=options.id_field is not None,
+    )
     authors = records.fields[options.author_field]
     labels = records.fields[options.label_field] if options.label_field else None
     profile = profile_corpus(records.texts, authors, labels)
@@ -140,15 +197,33 @@ def run_assessment(input: str | os.PathLike, output_dir: str | os.PathLike, opti
     usable_authors = np.array([authors[i] for i in usable], dtype=object)
     words = [len(t.split()) for t in texts]
     budget = max(0.0, options.budget_minutes * 60 - OVERHEAD_SECONDS)
-    plan = plan_assessment(usable_authors, words, budget, labelled=labels is not None, seed=options.seed,
-                           max_authors=options.max_authors, candidates=candidates, attackers=attackers)
+    plan = plan_assessment(
+        usable_authors,
+        words,
+        budget,
+        labelled=labels is not None,
+        seed=options.seed,
+        max_authors=options.max_authors,
+        candidates=candidates,
+        attackers=attackers,
+    )
     chosen = np.array(plan.documents, dtype=int)
     splits = split_within_authors(usable_authors[chosen], options.test_share, options.seed)
-    log(f"assessing {len(chosen)} of {profile.documents} documents ({plan.authors} authors), "
+    log(
+        f"assessing {len(chosen)} of {profile.documents} documents ({plan.authors} authors), "
         f"{len(plan.methods)} methods x {len(plan.attackers)} attackers x {len(THREAT_MODELS)} threat models; "
-        f"estimated {plan.estimated_seconds / 60:.0f} min")
-    rows = [{"id": str(records.ids[usable[i]]), "text": texts[i], "author": str(usable_authors[i]),
-             "label": None if labels is None else labels[usable[i]], "split": split} for i, split in zip(chosen, splits)]
+        f"estimated {plan.estimated_seconds / 60:.0f} min"
+    )
+    rows = [
+        {
+            "id": str(records.ids[usable[i]]),
+            "text": texts[i],
+            "author": str(usable_authors[i]),
+            "label": None if labels is None else labels[usable[i]],
+            "split": split,
+        }
+        for i, split in zip(chosen, splits)
+    ]
     payload = "".join(json.dumps(row, ensure_ascii=False, sort_keys=True) + "\n" for row in rows)
     digest = hashlib.sha256(payload.encode("utf-8")).hexdigest()[:16]
     work = output / "work"
@@ -159,11 +234,19 @@ def run_assessment(input: str | os.PathLike, output_dir: str | os.PathLike, opti
             handle.write(payload)
 
     def configure(methods: list[Candidate]):
-        return config_from_dict(_experiment_config(corpus_path, options, methods, plan.attackers, plan.authors), "assess")
+        return config_from_dict(
+            _experiment_config(corpus_path, options, methods, plan.attackers, plan.authors), "assess"
+        )
 
     frame, measured, not_started, computed = _measure(
-        configure, plan, work / "run", started + budget, clock, show_progress=show_progress,
-        command=command if command is not None else sys.argv)
+        configure,
+        plan,
+        work / "run",
+        started + budget,
+        clock,
+        show_progress=show_progress,
+        command=command if command is not None else sys.argv,
+    )
     test_labels = [row["label"] for row in rows if row["split"] == "test"] if labels is not None else []
     majority = Counter(test_labels).most_common(1)[0][1] / len(test_labels) if test_labels else None
     results = setting_results(frame, labelled=labels is not None, majority=majority)
@@ -171,18 +254,38 @@ def run_assessment(input: str | os.PathLike, output_dir: str | os.PathLike, opti
     chance = Counter(test_authors).most_common(1)[0][1] / len(test_authors)
     left_out = {**plan.left_out, **not_started, **unmeasured_utility(results)}
     method_names = {c.name for c in candidates}
-    recommendation = recommend(results, options.min_utility, chance,
-                               {name: reason for name, reason in {**plan.left_out, **not_started}.items() if name in method_names})
+    recommendation = recommend(
+        results,
+        options.min_utility,
+        chance,
+        {name: reason for name, reason in {**plan.left_out, **not_started}.items() if name in method_names},
+    )
     reference = next(r for r in results if r.is_reference)
-    audit = {attacker: {"accuracy": values["static"], "interval": list(wilson_interval(values["static"], reference.n_test))}
-             for attacker, values in reference.by_attack.items()}
+    audit = {
+        attacker: {"accuracy": values["static"], "interval": list(wilson_interval(values["static"], reference.n_test))}
+        for attacker, values in reference.by_attack.items()
+    }
     assessment = {
-        "schema": SCHEMA_VERSION, "input": str(input), "options": asdict(options), "profile": profile.to_dict(),
-        "plan": plan.to_dict(), "split": {"train": int(sum(s == "train" for s in splits)), "test": len(test_authors)},
-        "chance": chance, "headline": risk_headline(reference, chance), "audit": audit, "measured": [m.name for m in measured],
-        "left_out": left_out, "not_recommended": gate_refusals(results),
-        "task_accuracy": reference.task_accuracy, "task_majority": majority, "results": [r.to_dict() for r in results], "front": front(results),
-        "recommendation": recommendation.to_dict(), "floors": content_floors(results, chance), "seconds": round(clock() - started, 1), "cells_computed": computed,
+        "schema": SCHEMA_VERSION,
+        "input": str(input),
+        "options": asdict(options),
+        "profile": profile.to_dict(),
+        "plan": plan.to_dict(),
+        "split": {"train": int(sum(s == "train" for s in splits)), "test": len(test_authors)},
+        "chance": chance,
+        "headline": risk_headline(reference, chance),
+        "audit": audit,
+        "measured": [m.name for m in measured],
+        "left_out": left_out,
+        "not_recommended": gate_refusals(results),
+        "task_accuracy": reference.task_accuracy,
+        "task_majority": majority,
+        "results": [r.to_dict() for r in results],
+        "front": front(results),
+        "recommendation": recommendation.to_dict(),
+        "floors": content_floors(results, chance),
+        "seconds": round(clock() - started, 1),
+        "cells_computed": computed,
         "cells_seconds": round(float(frame.groupby(["method", "params"])["cell_seconds"].max().sum()), 1),
     }
     write_json(output / ASSESSMENT_JSON, assessment)
@@ -202,5 +305,89 @@ def read_assessment(path: str | os.PathLike) -> dict:
     except (OSError, ValueError) as error:
         raise InputError(f"{path}: not a readable assessment ({type(error).__name__})") from None
     if not isinstance(data, dict) or data.get("schema") != SCHEMA_VERSION:
-        raise InputError(f"{path}: assessment schema {data.get('schema') if isinstance(data, dict) else None!r} is not {SCHEMA_VERSION}")
+        raise InputError(
+            f"{path}: assessment schema {data.get('schema') if isinstance(data, dict) else None!r} is not {SCHEMA_VERSION}"
+        )
     return data
+
+
+def assess(
+    records: str | os.PathLike | Iterable[Mapping[str, Any]],
+    *,
+    author_field: str = "author",
+    output_dir: str | os.PathLike,
+    label_field: str | None = None,
+    text_field: str = "text",
+    id_field: str | None = None,
+    budget_minutes: float = 20.0,
+    min_utility: float = 0.8,
+    max_authors: int = 50,
+    seed: int = 0,
+    methods: Sequence[str] | None = None,
+    attackers: Sequence[str] | None = None,
+    log: Callable[[str], object] | None = None,
+) -> dict:
+    """Audit how identifiable the authors of ``records`` are and which method protects them at what cost — the
+    Python side of ``authorguard assess`` (``authorguard.assess(...)`` calls this). Writes ``output_dir``/report.html, report.md and assessment.json and
+    returns the assessment (a dict: ``headline``, ``audit`` per attacker, ``results`` per method,
+    ``recommendation``).
+
+    ``records``: a JSONL/CSV/Parquet file, or dicts with ``text_field`` and ``author_field``; ``label_field``: the
+    task the data is shared for (its accuracy is the utility; otherwise meaning kept is); ``budget_minutes``: time
+    the measurements may take; ``methods`` / ``attackers``: a subset of the built-in settings by label or method name
+    (``authorguard.assess.plan.CANDIDATES``, ``ATTACKERS``; default: all that fit the budget).
+
+    ```pycon
+    >>> import authorguard, tempfile
+    >>> papers = authorguard.load_dataset("federalist").split("train")   # the undisputed Federalist papers
+    >>> records = [{"text": t, "author": a} for t, a in zip(papers.texts, papers.authors)]
+    >>> audit = authorguard.assess(records, output_dir=tempfile.mkdtemp(), budget_minutes=2, methods=["normalise"],
+    ...                            attackers=["function-words"], log=lambda line: None)
+    >>> sorted(audit["audit"])
+    ['function-words']
+    >>> [r["method"] for r in audit["results"]]
+    ['original', 'normalise']
+    >>> audit["headline"]  # doctest: +ELLIPSIS
+    'The strongest attack names the author of ...'
+
+    ```
+    """
+    options = AssessOptions(
+        author_field=author_field,
+        label_field=label_field,
+        text_field=text_field,
+        id_field=id_field,
+        budget_minutes=budget_minutes,
+        min_utility=min_utility,
+        max_authors=max_authors,
+        seed=seed,
+    )
+    candidates = (
+        CANDIDATES if methods is None else _chosen(CANDIDATES, methods, lambda c: (c.label, c.method), "method")
+    )
+    chosen_attackers = ATTACKERS if attackers is None else _chosen(ATTACKERS, attackers, lambda a: (a[0],), "attacker")
+    output = Path(output_dir)
+    if isinstance(records, (str, os.PathLike)):
+        return run_assessment(
+            records, output, options, candidates=candidates, attackers=chosen_attackers, log=log or print, command=[]
+        )
+    # records given in Python are written beside the report, so the audit can be rerun from the command line
+    path = output / "records.jsonl"
+    output.mkdir(parents=True, exist_ok=True)
+    with atomic_write(path) as handle:
+        for row in records:
+            handle.write(json.dumps(dict(row), ensure_ascii=False, default=str) + "\n")
+    return run_assessment(
+        path, output, options, candidates=candidates, attackers=chosen_attackers, log=log or print, command=[]
+    )
+
+
+def _chosen(available: tuple, names: Sequence[str], keys: Callable[[Any], tuple], what: str) -> tuple:
+    """The members of ``available`` that one of ``names`` names (by any of ``keys(member)``), in their order."""
+    wanted = set(names)
+    chosen = tuple(member for member in available if wanted & set(keys(member)))
+    unknown = wanted - {key for member in available for key in keys(member)}
+    if unknown:
+        known = sorted({keys(member)[0] for member in available})
+        raise InputError(f"assess: unknown {what}(s) {', '.join(sorted(unknown))} (known: {', '.join(known)})")
+    return chosen

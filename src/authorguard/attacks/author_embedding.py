@@ -26,12 +26,18 @@ class AuthorEmbeddingAttacker(Attacker):
     name = "author-embedding"
     own_classifier = "neural"
 
-    def __init__(self, random_state: int | None = None, windows: int = 4, max_train_documents: int = 200,
-                 encoder_path: str | None = None) -> None:
+    def __init__(
+        self,
+        random_state: int | None = None,
+        windows: int = 4,
+        max_train_documents: int = 200,
+        encoder_path: str | None = None,
+    ) -> None:
         self.random_state = random_state
         self.windows = check_number(windows, "windows", "the author-embedding attacker", kind=int, low=1, closed="left")
-        self.max_train_documents = check_number(max_train_documents, "max_train_documents", "the author-embedding attacker",
-                                                kind=int, low=1, closed="left")
+        self.max_train_documents = check_number(
+            max_train_documents, "max_train_documents", "the author-embedding attacker", kind=int, low=1, closed="left"
+        )
         self.encoder_path = encoder_path
 
     def _encoder(self):
@@ -48,7 +54,11 @@ class AuthorEmbeddingAttacker(Attacker):
         keep = []
         for author in self.classes_:
             mine = np.flatnonzero(authors == author)
-            keep.append(np.sort(rng.choice(mine, self.max_train_documents, replace=False)) if len(mine) > self.max_train_documents else mine)
+            keep.append(
+                np.sort(rng.choice(mine, self.max_train_documents, replace=False))
+                if len(mine) > self.max_train_documents
+                else mine
+            )
         keep = np.concatenate(keep)
         texts = release.rows(keep).document_texts()
         vectors = self._encoder().encode(texts, windows=self.windows)

@@ -56,7 +56,9 @@ class Attacker(ABC):
         ranking, not a probability (the writer's check calibrates it, :mod:`authorguard.check.calibration`)."""
         raise NotImplementedError(f"the {self.name or type(self).__name__} attacker gives no per-author scores")
 
-    def evaluate(self, train: Release, train_authors: Sequence[str], test: Release, test_authors: Sequence[str]) -> dict[str, float]:
+    def evaluate(
+        self, train: Release, train_authors: Sequence[str], test: Release, test_authors: Sequence[str]
+    ) -> dict[str, float]:
         """Fit on (train, train_authors); macro F1 and accuracy on test."""
         return classification_scores(test_authors, self.fit(train, train_authors).predict(test))
 

@@ -27,15 +27,24 @@ class CharNgramAttacker(Attacker):
 
     name = "char-ngrams"
 
-    def __init__(self, classifier: str = "svm", ngram_range: tuple[int, int] = (1, 4), random_state: int | None = None) -> None:
+    def __init__(
+        self, classifier: str = "svm", ngram_range: tuple[int, int] = (1, 4), random_state: int | None = None
+    ) -> None:
         self.classifier = classifier
         self.ngram_range = ngram_range
         self.random_state = random_state
 
     def fit(self, release: Release, authors: Sequence[str]) -> CharNgramAttacker:
         texts = release.document_texts()
-        vectorizer = TfidfVectorizer(analyzer="char", ngram_range=tuple(self.ngram_range), sublinear_tf=True, lowercase=False,
-                                     min_df=2 if len(texts) > 20 else 1, max_features=MAX_FEATURES, dtype=np.float32)
+        vectorizer = TfidfVectorizer(
+            analyzer="char",
+            ngram_range=tuple(self.ngram_range),
+            sublinear_tf=True,
+            lowercase=False,
+            min_df=2 if len(texts) > 20 else 1,
+            max_features=MAX_FEATURES,
+            dtype=np.float32,
+        )
         self.model_ = Pipeline([("tfidf", vectorizer), ("clf", make_classifier(self.classifier, self.random_state))])
         self.model_.fit(texts, np.asarray(authors))
         self.classes_ = self.model_.classes_

@@ -32,7 +32,9 @@ class ObfuscationDetector(ABC):
 
     name: str = ""
 
-    def __init__(self, max_train_documents: int = 2_000, max_test_documents: int = 0, random_state: int | None = None) -> None:
+    def __init__(
+        self, max_train_documents: int = 2_000, max_test_documents: int = 0, random_state: int | None = None
+    ) -> None:
         self.max_train_documents = max_train_documents
         self.max_test_documents = max_test_documents
         self.random_state = random_state
@@ -63,11 +65,14 @@ class ObfuscationDetector(ABC):
         """1 where a document looks released, 0 where it looks original; shape (n_documents,)."""
         return self._predict_texts(release.document_texts())
 
-    def evaluate(self, train_original: Release, train_released: Release, test_original: Release,
-                 test_released: Release) -> dict[str, float]:
+    def evaluate(
+        self, train_original: Release, train_released: Release, test_original: Release, test_released: Release
+    ) -> dict[str, float]:
         """Accuracy and macro F1 of telling the test documents' two versions apart (0.5 = chance)."""
         if len(test_original) != len(test_released):
-            raise InputError(f"detector: {len(test_original)} original but {len(test_released)} released test documents")
+            raise InputError(
+                f"detector: {len(test_original)} original but {len(test_released)} released test documents"
+            )
         self.fit(train_original, train_released)
         keep = self._sample(len(test_original), self.max_test_documents, 1)
         predicted = np.concatenate([self.predict(test_original.rows(keep)), self.predict(test_released.rows(keep))])
@@ -82,8 +87,15 @@ class CharNgramDetector(ObfuscationDetector):
     name = "char-ngrams"
 
     def _fit_texts(self, texts: list[str], labels: np.ndarray) -> None:
-        vectorizer = TfidfVectorizer(analyzer="char", ngram_range=(1, 4), sublinear_tf=True, lowercase=False,
-                                     min_df=2 if len(texts) > 20 else 1, max_features=200_000, dtype=np.float32)
+        vectorizer = TfidfVectorizer(
+            analyzer="char",
+            ngram_range=(1, 4),
+            sublinear_tf=True,
+            lowercase=False,
+            min_df=2 if len(texts) > 20 else 1,
+            max_features=200_000,
+            dtype=np.float32,
+        )
         self.model_ = Pipeline([("tfidf", vectorizer), ("clf", make_classifier("svm", self.random_state))])
         self.model_.fit(texts, labels)
 

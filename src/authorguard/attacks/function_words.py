@@ -66,7 +66,9 @@ class FunctionWordAttacker(Attacker):
         frequencies = frequencies[:, self.columns_]
         self.mean_ = frequencies.mean(axis=0)
         self.scale_ = np.where(frequencies.std(axis=0) > 0, frequencies.std(axis=0), 1.0)
-        self.model_ = make_classifier(self.classifier, self.random_state).fit(self.features(release), np.asarray(authors))
+        self.model_ = make_classifier(self.classifier, self.random_state).fit(
+            self.features(release), np.asarray(authors)
+        )
         self.classes_ = self.model_.classes_
         return self
 

@@ -22,9 +22,28 @@ import numpy as np
 
 from authorguard.attacks.detector import ObfuscationDetector
 
-FEATURES = ("lp_mean", "lp_std", "lp_min", "lp_p10", "lp_p50", "lp_p90", "entropy_mean", "surprise_gap", "top1_share",
-            "top10_share", "log_words", "word_length", "type_token_ratio", "function_word_share", "sentence_length",
-            "punctuation_share", "upper_share", "digit_share", "non_alpha_share", "repeated_word_share")
+FEATURES = (
+    "lp_mean",
+    "lp_std",
+    "lp_min",
+    "lp_p10",
+    "lp_p50",
+    "lp_p90",
+    "entropy_mean",
+    "surprise_gap",
+    "top1_share",
+    "top10_share",
+    "log_words",
+    "word_length",
+    "type_token_ratio",
+    "function_word_share",
+    "sentence_length",
+    "punctuation_share",
+    "upper_share",
+    "digit_share",
+    "non_alpha_share",
+    "repeated_word_share",
+)
 _WORD = re.compile(r"[A-Za-z']+|\d+")
 _SENTENCE_END = re.compile(r"[.!?]+")
 
@@ -36,11 +55,18 @@ def stylometric_features(text: str, function_words: frozenset) -> list[float]:
     n_chars = max(len(text), 1)
     n_words = max(len(words), 1)
     sentences = max(len([s for s in _SENTENCE_END.split(text) if s.strip()]), 1)
-    return [np.log1p(len(words)), float(np.mean([len(w) for w in words])) if words else 0.0,
-            len(set(lower)) / n_words, sum(w in function_words for w in lower) / n_words, len(words) / sentences,
-            sum(not c.isalnum() and not c.isspace() for c in text) / n_chars, sum(c.isupper() for c in text) / n_chars,
-            sum(c.isdigit() for c in text) / n_chars, sum(not c.isalpha() and not c.isspace() for c in text) / n_chars,
-            sum(a == b for a, b in zip(lower, lower[1:])) / n_words]
+    return [
+        np.log1p(len(words)),
+        float(np.mean([len(w) for w in words])) if words else 0.0,
+        len(set(lower)) / n_words,
+        sum(w in function_words for w in lower) / n_words,
+        len(words) / sentences,
+        sum(not c.isalnum() and not c.isspace() for c in text) / n_chars,
+        sum(c.isupper() for c in text) / n_chars,
+        sum(c.isdigit() for c in text) / n_chars,
+        sum(not c.isalpha() and not c.isspace() for c in text) / n_chars,
+        sum(a == b for a, b in zip(lower, lower[1:])) / n_words,
+    ]
 
 
 def likelihood_features(log_probs: np.ndarray, entropies: np.ndarray, ranks: np.ndarray) -> list[float]:
@@ -48,8 +74,18 @@ def likelihood_features(log_probs: np.ndarray, entropies: np.ndarray, ranks: np.
     if len(log_probs) == 0:
         return [0.0] * 10
     p10, p50, p90 = np.percentile(log_probs, [10, 50, 90])
-    return [log_probs.mean(), log_probs.std(), log_probs.min(), p10, p50, p90, entropies.mean(),
-            (-log_probs - entropies).mean(), float(np.mean(ranks == 1)), float(np.mean(ranks <= 10))]
+    return [
+        log_probs.mean(),
+        log_probs.std(),
+        log_probs.min(),
+        p10,
+        p50,
+        p90,
+        entropies.mean(),
+        (-log_probs - entropies).mean(),
+        float(np.mean(ranks == 1)),
+        float(np.mean(ranks <= 10)),
+    ]
 
 
 class LikelihoodStyleDetector(ObfuscationDetector):
@@ -58,8 +94,13 @@ class LikelihoodStyleDetector(ObfuscationDetector):
 
     name = "lm-stylometric"
 
-    def __init__(self, max_train_documents: int = 300, max_test_documents: int = 300, random_state: int | None = None,
-                 max_tokens: int = 128) -> None:
+    def __init__(
+        self,
+        max_train_documents: int = 300,
+        max_test_documents: int = 300,
+        random_state: int | None = None,
+        max_tokens: int = 128,
+    ) -> None:
         super().__init__(max_train_documents, max_test_documents, random_state)
         self.max_tokens = max_tokens
 
@@ -72,12 +113,20 @@ class LikelihoodStyleDetector(ObfuscationDetector):
         keys = [hashlib.sha1(f"{self.max_tokens}\0{t}".encode()).hexdigest() for t in texts]
         todo = sorted({k: i for k, i in zip(keys, range(len(texts))) if k not in _LM_FEATURES}.values())
         if todo:
-            scores = token_log_likelihoods([texts[i] for i in todo], *shared_reference_lm(), max_tokens=self.max_tokens,
-                                           details=True, allow_empty=True)  # an emptied text is a finding, not an error
+            scores = token_log_likelihoods(
+                [texts[i] for i in todo],
+                *shared_reference_lm(),
+                max_tokens=self.max_tokens,
+                details=True,
+                allow_empty=True,
+            )  # an emptied text is a finding, not an error
             for position, i in enumerate(todo):
-                _LM_FEATURES[keys[i]] = likelihood_features(scores.token_log_probs[position], scores.token_entropies[position],
-                                                            scores.token_ranks[position])
-        return np.array([_LM_FEATURES[k] + stylometric_features(t, words) for k, t in zip(keys, texts)], dtype=np.float64)
+                _LM_FEATURES[keys[i]] = likelihood_features(
+                    scores.token_log_probs[position], scores.token_entropies[position], scores.token_ranks[position]
+                )
+        return np.array(
+            [_LM_FEATURES[k] + stylometric_features(t, words) for k, t in zip(keys, texts)], dtype=np.float64
+        )
 
     def _fit_texts(self, texts: list[str], labels: np.ndarray) -> None:
         from sklearn.ensemble import HistGradientBoostingClassifier

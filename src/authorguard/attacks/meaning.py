@@ -41,8 +41,7 @@ class MeaningAttacker(Attacker):
 
     def _embed(self, release: Release) -> np.ndarray:
         texts = [" ".join(text.split()[: self.max_words]) for text in release.document_texts()]
-        return np.asarray(_encoder().encode(texts, batch_size=32, normalize_embeddings=True,
-                                                    show_progress_bar=False))
+        return np.asarray(_encoder().encode(texts, batch_size=32, normalize_embeddings=True, show_progress_bar=False))
 
     def fit(self, release: Release, authors: Sequence[str]) -> MeaningAttacker:
         from sklearn.linear_model import LogisticRegression

@@ -26,9 +26,18 @@ class SentenceClassifierAttacker(Attacker):
     own_classifier = "neural"
     kind = "lstm"
 
-    def __init__(self, random_state: int | None = None, width: int = 128, embedding_dim: int = 64, steps: int = 600,
-                 batch_size: int = 64, learning_rate: float = 1e-3, vocabulary_size: int = 10000, max_tokens: int = 30,
-                 max_sentences: int = 20000) -> None:
+    def __init__(
+        self,
+        random_state: int | None = None,
+        width: int = 128,
+        embedding_dim: int = 64,
+        steps: int = 600,
+        batch_size: int = 64,
+        learning_rate: float = 1e-3,
+        vocabulary_size: int = 10000,
+        max_tokens: int = 30,
+        max_sentences: int = 20000,
+    ) -> None:
         self.random_state = random_state
         self.width = width
         self.embedding_dim = embedding_dim
@@ -46,9 +55,9 @@ class SentenceClassifierAttacker(Attacker):
         import torch
 
         from authorguard.neural.a4nt.data import Preprocessor, SettingData, pad_batch
+        from authorguard.neural.a4nt.loop import balanced_batch, clip_step
         from authorguard.neural.a4nt.networks import build_classifier
         from authorguard.neural.a4nt.text import SentenceSplitter, Vocabulary
-        from authorguard.neural.a4nt.loop import balanced_batch, clip_step
 
         texts = release.document_texts()
         self.classes_ = sorted(set(authors))
@@ -66,8 +75,15 @@ class SentenceClassifierAttacker(Attacker):
             per_class.append(pool or [[Vocabulary.unk]])
         data = SettingData(self.classes_, per_class, [], [], {})
         torch.manual_seed(int(rng.integers(2**31)))
-        spec = {"kind": self.kind, "width": self.width, "layers": 1, "vocab_size": len(self.vocabulary_),
-                "n_classes": len(self.classes_), "embedding_dim": self.embedding_dim, "dropout": 0.2}
+        spec = {
+            "kind": self.kind,
+            "width": self.width,
+            "layers": 1,
+            "vocab_size": len(self.vocabulary_),
+            "n_classes": len(self.classes_),
+            "embedding_dim": self.embedding_dim,
+            "dropout": 0.2,
+        }
         self.model_ = build_classifier(spec)
         optimizer = torch.optim.RMSprop(self.model_.parameters(), lr=self.learning_rate)
         self.model_.train()

@@ -87,7 +87,7 @@ def _word_and_tag_sequences(text: str) -> tuple[tuple[str, ...], tuple[str, ...]
 
 
 def _ngrams(sequence: Sequence[str], n: int) -> list[tuple[str, ...]]:
-    return [tuple(sequence[i:i + n]) for i in range(len(sequence) - n + 1)]
+    return [tuple(sequence[i : i + n]) for i in range(len(sequence) - n + 1)]
 
 
 class WritePrintsLimited(TransformerMixin, BaseEstimator):
@@ -122,20 +122,27 @@ class WritePrintsLimited(TransformerMixin, BaseEstimator):
         self._sequence_groups: list[tuple[str, int, bool, list[tuple[str, ...]]]] = []
         if self.word_order:
             sequences = [_word_and_tag_sequences(t) for t in texts]
-            for group, n, tags in (("word_bigram", 2, False), ("word_trigram", 3, False), ("pos", 1, True),
-                                   ("pos_bigram", 2, True), ("pos_trigram", 3, True)):
+            for group, n, tags in (
+                ("word_bigram", 2, False),
+                ("word_trigram", 3, False),
+                ("pos", 1, True),
+                ("pos_bigram", 2, True),
+                ("pos_trigram", 3, True),
+            ):
                 counts = Counter(g for words, pos in sequences for g in _ngrams(pos if tags else words, n))
                 top = [g for g, _ in sorted(counts.items(), key=lambda item: (-item[1], item[0]))[: self.top_k]]
                 self._sequence_groups.append((group, n, tags, top))
         self.feature_names_ = (
             ["total_characters", "total_words", "share_letters", "share_upper", "share_digits"]
             + [f"letter:{c}" for c in _LETTERS]
-            + [f"bigram:{g}" for g in self._bigrams] + [f"trigram:{g}" for g in self._trigrams]
+            + [f"bigram:{g}" for g in self._bigrams]
+            + [f"trigram:{g}" for g in self._trigrams]
             + [f"digit:{d}" for d in string.digits]
             + [f"word_length:{n}" for n in range(1, _MAX_WORD_LENGTH + 1)]
             + ["hapax_legomena", "dis_legomena", "yules_k"]
             + [f"special:{c}" for c in SPECIAL_CHARACTERS]
-            + [f"function_word:{w}" for w in self._function_words] + [f"word:{w}" for w in self._frequent_words]
+            + [f"function_word:{w}" for w in self._function_words]
+            + [f"word:{w}" for w in self._frequent_words]
             + [f"{group}:{' '.join(g)}" for group, _, _, top in self._sequence_groups for g in top]
         )
         return self
@@ -164,26 +171,37 @@ class WritePrintsLimited(TransformerMixin, BaseEstimator):
         n_words = len(words)
         word_counts = Counter(words)
         letter_text = _letters_only(text)
-        bigrams = Counter(letter_text[i:i + 2] for i in range(len(letter_text) - 1))
-        trigrams = Counter(letter_text[i:i + 3] for i in range(len(letter_text) - 2))
+        bigrams = Counter(letter_text[i : i + 2] for i in range(len(letter_text) - 1))
+        trigrams = Counter(letter_text[i : i + 3] for i in range(len(letter_text) - 2))
         n_bigrams, n_trigrams = max(letters - 1, 0), max(letters - 2, 0)
         lengths = Counter(min(len(w), _MAX_WORD_LENGTH) for w in words)
         frequency_of_frequencies = Counter(word_counts.values())
         types = len(word_counts)
         # Yule's K = 10^4 (sum_i i^2 V_i - N) / N^2, V_i = number of types occurring i times
-        yules_k = 1e4 * (sum(i * i * v for i, v in frequency_of_frequencies.items()) - n_words) / n_words ** 2 if n_words else 0.0
+        yules_k = (
+            1e4 * (sum(i * i * v for i, v in frequency_of_frequencies.items()) - n_words) / n_words**2
+            if n_words
+            else 0.0
+        )
         digits = sum(characters[d] for d in string.digits)
         return (
-            [float(n_chars), float(n_words),
-             letters / n_chars if n_chars else 0.0,
-             sum(1 for c in text if c.isupper()) / n_chars if n_chars else 0.0,
-             digits / n_chars if n_chars else 0.0]
+            [
+                float(n_chars),
+                float(n_words),
+                letters / n_chars if n_chars else 0.0,
+                sum(1 for c in text if c.isupper()) / n_chars if n_chars else 0.0,
+                digits / n_chars if n_chars else 0.0,
+            ]
             + self._frequencies(lower, _LETTERS, letters)
             + self._frequencies(bigrams, self._bigrams, n_bigrams)
             + self._frequencies(trigrams, self._trigrams, n_trigrams)
             + self._frequencies(characters, string.digits, digits)
             + self._frequencies(lengths, range(1, _MAX_WORD_LENGTH + 1), n_words)
-            + [frequency_of_frequencies[1] / types if types else 0.0, frequency_of_frequencies[2] / types if types else 0.0, yules_k]
+            + [
+                frequency_of_frequencies[1] / types if types else 0.0,
+                frequency_of_frequencies[2] / types if types else 0.0,
+                yules_k,
+            ]
             + self._frequencies(characters, SPECIAL_CHARACTERS, n_chars)
             + self._frequencies(word_counts, self._function_words, n_words)
             + self._frequencies(word_counts, self._frequent_words, n_words)
@@ -203,7 +221,9 @@ class WritePrintsLimited(TransformerMixin, BaseEstimator):
     def transform(self, raw_documents) -> np.ndarray:
         """Feature matrix of shape (n_documents, len(feature_names_)), float64, non-negative."""
         texts = check_texts(raw_documents, type(self).__name__)
-        return np.array([self._document_features(t) for t in texts], dtype=np.float64).reshape(len(texts), len(self.feature_names_))
+        return np.array([self._document_features(t) for t in texts], dtype=np.float64).reshape(
+            len(texts), len(self.feature_names_)
+        )
 
     def get_feature_names_out(self, input_features=None) -> np.ndarray:
         return np.array(self.feature_names_, dtype=object)
@@ -227,8 +247,13 @@ class WritePrintsAttacker(Attacker):
         self.random_state = random_state
 
     def fit(self, release: Release, authors: Sequence[str]) -> WritePrintsAttacker:
-        self.model_ = Pipeline([("features", WritePrintsLimited(self.top_k)), ("scale", MaxAbsScaler()),
-                                ("clf", make_classifier(self.classifier, self.random_state))])
+        self.model_ = Pipeline(
+            [
+                ("features", WritePrintsLimited(self.top_k)),
+                ("scale", MaxAbsScaler()),
+                ("clf", make_classifier(self.classifier, self.random_state)),
+            ]
+        )
         self.model_.fit(release.reverse_texts(), np.asarray(authors))
         self.classes_ = self.model_.classes_
         return self
@@ -248,8 +273,13 @@ class TextWritePrintsAttacker(WritePrintsAttacker):
     name = "writeprints-text"
 
     def fit(self, release: Release, authors: Sequence[str]) -> TextWritePrintsAttacker:
-        self.model_ = Pipeline([("features", WritePrintsLimited(self.top_k, word_order=True)), ("scale", MaxAbsScaler()),
-                                ("clf", make_classifier(self.classifier, self.random_state))])
+        self.model_ = Pipeline(
+            [
+                ("features", WritePrintsLimited(self.top_k, word_order=True)),
+                ("scale", MaxAbsScaler()),
+                ("clf", make_classifier(self.classifier, self.random_state)),
+            ]
+        )
         self.model_.fit(release.document_texts(), np.asarray(authors))
         self.classes_ = self.model_.classes_
         return self

@@ -17,8 +17,9 @@ from authorguard.exceptions import AuthorguardError, InputError
 
 VECTOR_SCHEMA = pa.schema([("id", pa.string()), ("terms", pa.list_(pa.string())), ("counts", pa.list_(pa.int32()))])
 #: a text release: the rewrite (null when withheld) and what became of the record (RECORD_STATUSES, and why)
-TEXT_SCHEMA = pa.schema([("id", pa.string()), ("text", pa.string()), ("release_status", pa.string()),
-                         ("release_reason", pa.string())])
+TEXT_SCHEMA = pa.schema(
+    [("id", pa.string()), ("text", pa.string()), ("release_status", pa.string()), ("release_reason", pa.string())]
+)
 
 
 def check_method(name: str, params: dict) -> VectorMechanism | TextObfuscator:
@@ -36,7 +37,7 @@ def check_method(name: str, params: dict) -> VectorMechanism | TextObfuscator:
     if method.fits_on_private_input():
         raise InputError(
             f"method {name!r} as configured learns from the private input (e.g. a vocabulary fitted on it, a leak "
-            "epsilon does not cover); give it public state, e.g. vocabulary = \"embeddings\" or a word-list file"
+            'epsilon does not cover); give it public state, e.g. vocabulary = "embeddings" or a word-list file'
         )
     from sklearn.base import BaseEstimator
 
@@ -76,13 +77,22 @@ class VectorBatchAdapter:
 
     def release(self, ids: list[str], prepared: list[sp.csr_matrix], seed: int | None) -> list[dict]:
         """One output row per id, in order, from the prepared batches (stacked in the same order as ``ids``)."""
-        counts = sp.vstack(prepared, format="csr") if prepared else sp.csr_matrix((0, len(self.feature_names)), dtype=np.int64)
+        counts = (
+            sp.vstack(prepared, format="csr")
+            if prepared
+            else sp.csr_matrix((0, len(self.feature_names)), dtype=np.int64)
+        )
         matrix = self.method.release_term_counts(counts, ids, seed).tocsr()
         rows = []
         for i, identifier in enumerate(ids):
             start, end = matrix.indptr[i], matrix.indptr[i + 1]
-            rows.append({"id": identifier, "terms": self.feature_names[matrix.indices[start:end]].tolist(),
-                         "counts": matrix.data[start:end].astype(int).tolist()})
+            rows.append(
+                {
+                    "id": identifier,
+                    "terms": self.feature_names[matrix.indices[start:end]].tolist(),
+                    "counts": matrix.data[start:end].astype(int).tolist(),
+                }
+            )
         return rows
 
     def privacy_report(self) -> dict:
@@ -114,11 +124,21 @@ class TextBatchAdapter:
         self.records_flagged = getattr(self.method, "records_flagged_", 0)
         statuses = getattr(self.method, "record_statuses_", None) or self.method.record_statuses(texts, rewritten)
         self.records_withheld = sum(status["status"] == "withheld" for status in statuses)
-        return [{"id": identifier, "text": None if status["status"] == "withheld" else text,
-                 "release_status": status["status"], "release_reason": status["reason"]}
-                for identifier, text, status in zip(ids, rewritten, statuses)]
+        return [
+            {
+                "id": identifier,
+                "text": None if status["status"] == "withheld" else text,
+                "release_status": status["status"],
+                "release_reason": status["reason"],
+            }
+            for identifier, text, status in zip(ids, rewritten, statuses)
+        ]
 
     def privacy_report(self) -> dict:
         """A text method has no formal guarantee unless it reports one (a DP rewriter will)."""
         report = getattr(self.method, "privacy_report", None)
-        return report().to_dict() if report is not None else {"method": type(self.method).__name__, "formal_guarantee": None}
+        return (
+            report().to_dict()
+            if report is not None
+            else {"method": type(self.method).__name__, "formal_guarantee": None}
+        )

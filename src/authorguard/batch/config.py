@@ -98,7 +98,9 @@ class AnonymizeConfig:
         if self.engine == "local" and self.ray_address:
             raise InputError("--ray-address applies to --engine ray")
         if self.resume and self.force:
-            raise InputError("--resume and --force exclude each other: resume never re-releases a shard, force re-releases all")
+            raise InputError(
+                "--resume and --force exclude each other: resume never re-releases a shard, force re-releases all"
+            )
         if not self.id_field or not self.text_field:
             raise InputError("--id-field and --text-field must not be empty")
 
@@ -113,6 +115,11 @@ class AnonymizeConfig:
 
     def plan_key(self) -> dict:
         """What must not change between a run and its resumption."""
-        return {"method": self.method, "method_params": self.method_params, "shard_size": self.shard_size,
-                "id_field": self.id_field, "text_field": self.text_field,
-                "randomness": "seeded" if self.seed is not None else "secure"}
+        return {
+            "method": self.method,
+            "method_params": self.method_params,
+            "shard_size": self.shard_size,
+            "id_field": self.id_field,
+            "text_field": self.text_field,
+            "randomness": "seeded" if self.seed is not None else "secure",
+        }

@@ -16,7 +16,9 @@ from authorguard.batch.sources import Shard
 OnDone = Callable[[dict], None]
 
 
-def run_local(config: AnonymizeConfig, shards: Iterable[Shard], on_done: OnDone, processor: ShardProcessor | None = None) -> None:
+def run_local(
+    config: AnonymizeConfig, shards: Iterable[Shard], on_done: OnDone, processor: ShardProcessor | None = None
+) -> None:
     """One process, shards in order (reusing the driver's loaded method when given)."""
     processor = processor or ShardProcessor(config)
     for shard in shards:
@@ -42,7 +44,9 @@ class RayShardWorker:
         return {"entry": np.array([json.dumps(entry) for entry in entries], dtype=object)}
 
 
-def run_ray(config: AnonymizeConfig, shards: list[Shard], on_done: OnDone, processor: ShardProcessor | None = None) -> None:
+def run_ray(
+    config: AnonymizeConfig, shards: list[Shard], on_done: OnDone, processor: ShardProcessor | None = None
+) -> None:
     """Ray Data: shard descriptors -> ``map_batches`` on an actor pool of ``workers`` stateful workers.
 
     Each worker reads its shard's records itself (streaming, with per-record error capture) and commits the
@@ -57,16 +61,27 @@ def run_ray(config: AnonymizeConfig, shards: list[Shard], on_done: OnDone, proce
         if config.ray_address:
             ray.init(address=config.ray_address, log_to_driver=False, logging_level=logging.WARNING)
         else:
-            ray.init(num_cpus=config.workers, num_gpus=None if config.gpus_per_worker else 0,
-                     include_dashboard=False, log_to_driver=False, logging_level=logging.WARNING)
+            ray.init(
+                num_cpus=config.workers,
+                num_gpus=None if config.gpus_per_worker else 0,
+                include_dashboard=False,
+                log_to_driver=False,
+                logging_level=logging.WARNING,
+            )
     logging.getLogger("ray.data").setLevel(logging.WARNING)
     try:
         context = ray.data.DataContext.get_current()
         context.enable_progress_bars = False
-        dataset = ray.data.from_items([{"shard": json.dumps(s.to_dict())} for s in shards], override_num_blocks=max(len(shards), 1))
+        dataset = ray.data.from_items(
+            [{"shard": json.dumps(s.to_dict())} for s in shards], override_num_blocks=max(len(shards), 1)
+        )
         results = dataset.map_batches(
-            RayShardWorker, fn_constructor_kwargs={"config": config.to_dict()}, batch_size=1,
-            compute=ray.data.ActorPoolStrategy(size=config.workers), num_cpus=1, num_gpus=config.gpus_per_worker or None,
+            RayShardWorker,
+            fn_constructor_kwargs={"config": config.to_dict()},
+            batch_size=1,
+            compute=ray.data.ActorPoolStrategy(size=config.workers),
+            num_cpus=1,
+            num_gpus=config.gpus_per_worker or None,
         )
         for row in results.iter_rows():
             on_done(json.loads(row["entry"]))

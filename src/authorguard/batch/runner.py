@@ -77,8 +77,12 @@ def run_anonymize(config: AnonymizeConfig, on_shard: Callable[[dict], None] | No
     output = Path(config.output)
     files = input_files(config.input)
     shards = plan_shards(files, config.shard_size, config.text_field)
-    plan = {"inputs": _input_signature(files), "shards": [s.to_dict() for s in shards], **config.plan_key(),
-            "seed_fingerprint": seed_fingerprint(config.seed, files)}
+    plan = {
+        "inputs": _input_signature(files),
+        "shards": [s.to_dict() for s in shards],
+        **config.plan_key(),
+        "seed_fingerprint": seed_fingerprint(config.seed, files),
+    }
     check_method(config.method, config.method_params)  # fail on bad options before anything is written
     manifest = _load_manifest(output)
     if manifest is not None and not _released_anything(output, manifest):
@@ -88,11 +92,18 @@ def run_anonymize(config: AnonymizeConfig, on_shard: Callable[[dict], None] | No
         # nothing, so nothing can be released twice (a retry loop always finishes)
         if output.exists() and any(p.name not in _OWN_FILES and not p.name.startswith(".") for p in output.iterdir()):
             raise InputError(f"{output}: exists, is not empty and holds no {MANIFEST}; choose a new OUTPUT")
-        manifest = {"version": MANIFEST_VERSION, "plan": plan, "config": config.public_dict(), "releases": [],
-                    "shards": {str(s.index): {**s.to_dict(), "status": "pending", "releases": 0} for s in shards}}
+        manifest = {
+            "version": MANIFEST_VERSION,
+            "plan": plan,
+            "config": config.public_dict(),
+            "releases": [],
+            "shards": {str(s.index): {**s.to_dict(), "status": "pending", "releases": 0} for s in shards},
+        }
     else:
         if not (config.resume or config.force):
-            raise InputError(f"{output}: holds a run already; --resume completes it, --force releases every record again")
+            raise InputError(
+                f"{output}: holds a run already; --resume completes it, --force releases every record again"
+            )
         stored = dict(manifest["plan"])
         if config.force or "seed_fingerprint" not in stored:
             # --force releases every shard again, so a new seed mixes nothing; manifests from before the fingerprint
@@ -100,8 +111,14 @@ def run_anonymize(config: AnonymizeConfig, on_shard: Callable[[dict], None] | No
         if stored != plan:
             changed = sorted(k for k in plan if stored.get(k) != plan[k])
             # the fingerprint is keyed by the input: it says nothing of the seed once the input changed
-            changed = [("seed" if k == "seed_fingerprint" else k) for k in changed if k != "seed_fingerprint" or "inputs" not in changed]
-            raise InputError(f"{output}: cannot continue: the input or the options changed since the run began ({', '.join(changed)})")
+            changed = [
+                ("seed" if k == "seed_fingerprint" else k)
+                for k in changed
+                if k != "seed_fingerprint" or "inputs" not in changed
+            ]
+            raise InputError(
+                f"{output}: cannot continue: the input or the options changed since the run began ({', '.join(changed)})"
+            )
         manifest["plan"] = plan  # the fingerprint of the seed in force (a --force run may bring a new one)
 
     # shards committed by a run that died before recording them are adopted, never re-run
@@ -114,8 +131,15 @@ def run_anonymize(config: AnonymizeConfig, on_shard: Callable[[dict], None] | No
     output.mkdir(parents=True, exist_ok=True)
     _remove_partial_files(output)
     if pending:
-        manifest["releases"].append({"event": len(manifest["releases"]), "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-                                     "engine": config.engine, "shards": [s.index for s in pending], "privacy": None})
+        manifest["releases"].append(
+            {
+                "event": len(manifest["releases"]),
+                "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+                "engine": config.engine,
+                "shards": [s.index for s in pending],
+                "privacy": None,
+            }
+        )
     _save(output, manifest)  # before the slow set-up (loading the method), so that a crash there can be resumed
     processor = ShardProcessor(config) if pending or not (output / "privacy.json").exists() else None
 
@@ -139,8 +163,9 @@ def run_anonymize(config: AnonymizeConfig, on_shard: Callable[[dict], None] | No
 
 def _released_anything(output: Path, manifest: dict) -> bool:
     """Whether a shard was ever committed here (recorded, or renamed into place and not yet recorded)."""
-    return (any(entry.get("releases", 0) or entry.get("status") == "done" for entry in manifest["shards"].values())
-            or any(output.glob("part-*.parquet")))
+    return any(
+        entry.get("releases", 0) or entry.get("status") == "done" for entry in manifest["shards"].values()
+    ) or any(output.glob("part-*.parquet"))
 
 
 def _remove_partial_files(output: Path) -> None:

@@ -40,10 +40,21 @@ def shard_entry(shard: Shard, output_dir: Path) -> dict:
     by a run that died before it could record them)."""
     out = output_dir / shard.output_name
     errors_file = output_dir / errors_name(shard)
-    n_errors = sum(1 for line in open(errors_file, encoding="utf-8") if line.strip()) if errors_file.exists() else 0
+    n_errors = (
+        sum(1 for line in errors_file.read_text(encoding="utf-8").splitlines() if line.strip())
+        if errors_file.exists()
+        else 0
+    )
     n_out = pq.ParquetFile(out).metadata.num_rows
-    return {**shard.to_dict(), "output": shard.output_name, "records_in": n_out + n_errors, "records_out": n_out,
-            "records_error": n_errors, "sha256": file_sha256(out), "status": "done"}
+    return {
+        **shard.to_dict(),
+        "output": shard.output_name,
+        "records_in": n_out + n_errors,
+        "records_out": n_out,
+        "records_error": n_errors,
+        "sha256": file_sha256(out),
+        "status": "done",
+    }
 
 
 class ShardProcessor:
@@ -95,17 +106,30 @@ class ShardProcessor:
         try:
             with pq.ParquetWriter(temporary, self.adapter.schema) as writer:
                 for start in range(0, len(rows), config.batch_size):
-                    writer.write_table(pa.Table.from_pylist(rows[start : start + config.batch_size], schema=self.adapter.schema))
+                    writer.write_table(
+                        pa.Table.from_pylist(rows[start : start + config.batch_size], schema=self.adapter.schema)
+                    )
             with atomic_write(errors_file) as handle:
                 for error in errors:
-                    handle.write(json.dumps({**error, "input": os.path.basename(shard.path)}, ensure_ascii=False) + "\n")
+                    handle.write(
+                        json.dumps({**error, "input": os.path.basename(shard.path)}, ensure_ascii=False) + "\n"
+                    )
             os.replace(temporary, out)  # the commit point: from here on the shard is released
         finally:
             if temporary.exists():
                 temporary.unlink()
         if records_in != records_out + len(errors):  # the exactly-once invariant, checked on every shard
-            raise AuthorguardError(f"shard {shard.index}: {records_in} records in, {records_out} out, {len(errors)} errors")
-        return {**shard.to_dict(), "output": shard.output_name, "records_in": records_in, "records_out": records_out,
-                "records_error": len(errors), "records_flagged": getattr(self.adapter, "records_flagged", 0),
-                "records_withheld": getattr(self.adapter, "records_withheld", 0),
-                "sha256": file_sha256(out), "status": "done"}
+            raise AuthorguardError(
+                f"shard {shard.index}: {records_in} records in, {records_out} out, {len(errors)} errors"
+            )
+        return {
+            **shard.to_dict(),
+            "output": shard.output_name,
+            "records_in": records_in,
+            "records_out": records_out,
+            "records_error": len(errors),
+            "records_flagged": getattr(self.adapter, "records_flagged", 0),
+            "records_withheld": getattr(self.adapter, "records_withheld", 0),
+            "sha256": file_sha256(out),
+            "status": "done",
+        }

@@ -233,5 +233,3 @@ def read_shard(shard: Shard, text_field: str, id_field: str) -> Iterator[SourceR
             yield SourceRecord(identifier, None, f"field {text_field!r} is a {type(text).__name__}, not a string")
         else:
             yield SourceRecord(identifier, text)
-
-

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import gzip
 import json
-from collections.abc import Callable, Sequence
+import os
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,9 +25,11 @@ from authorguard.config import cache_dir
 from authorguard.exceptions import InputError
 
 #: genre -> (what it is, the corpus its authors come from)
-GENRES = {"blog": "personal blog posts (the Blog Authorship Corpus sample)",
-          "essay": "essays and writing samples (the EBG/AMT corpus)",
-          "forum": "e-mail-like forum posts (20 Newsgroups senders)"}
+GENRES = {
+    "blog": "personal blog posts (the Blog Authorship Corpus sample)",
+    "essay": "essays and writing samples (the EBG/AMT corpus)",
+    "forum": "e-mail-like forum posts (20 Newsgroups senders)",
+}
 MIN_AUTHOR_WORDS = 600
 MAX_AUTHOR_WORDS = 12_000
 #: documents per genre the genre classifier learns from (seeded sample)
@@ -55,8 +58,12 @@ class Background:
     def without(self, names: Sequence[str]) -> Background:
         """The same background less the authors ``names`` (a writer drawn from it, for measurement)."""
         dropped = set(names)
-        return Background({a: t for a, t in self.authors.items() if a not in dropped}, self.genre, self.source,
-                          self.pool if self.pool is not None else self.authors)
+        return Background(
+            {a: t for a, t in self.authors.items() if a not in dropped},
+            self.genre,
+            self.source,
+            self.pool if self.pool is not None else self.authors,
+        )
 
 
 def _corpus_documents(genre: str) -> tuple[list[str], list[str]]:
@@ -65,7 +72,7 @@ def _corpus_documents(genre: str) -> tuple[list[str], list[str]]:
         from authorguard.data.blogs import load_blogs
 
         corpus = load_blogs()
-        keep = range(len(corpus))
+        keep: Sequence[int] = range(len(corpus))
     elif genre == "essay":
         from authorguard.data.amt import load_amt
 
@@ -78,7 +85,7 @@ def _corpus_documents(genre: str) -> tuple[list[str], list[str]]:
         keep = range(len(corpus))
     else:
         raise InputError(f"unknown genre {genre!r} (genres: {', '.join(GENRES)})")
-    pairs = [(corpus.authors[i], corpus.texts[i]) for i in keep if corpus.authors[i] and corpus.texts[i].strip()]
+    pairs = [(str(corpus.authors[i]), corpus.texts[i]) for i in keep if corpus.authors[i] and corpus.texts[i].strip()]
     return [a for a, _ in pairs], [t for _, t in pairs]
 
 
@@ -116,7 +123,9 @@ def load_background(genre: str, *, rebuild: bool = False) -> Background:
         with gzip.open(path, "rt", encoding="utf-8") as handle:
             pool = json.load(handle)
     except (OSError, json.JSONDecodeError, EOFError):
-        raise InputError(f"the cached background {path} is corrupt: delete it (it is rebuilt from the corpus)") from None
+        raise InputError(
+            f"the cached background {path} is corrupt: delete it (it is rebuilt from the corpus)"
+        ) from None
     return Background(pool, genre, GENRES[genre])
 
 
@@ -137,8 +146,11 @@ def _genre_model_path() -> Path:
     return cache_dir() / "check" / f"genre-v{POOL_VERSION}.json"
 
 
-def genre_training_documents(rng: np.random.Generator, per_genre: int = GENRE_TRAINING_DOCUMENTS,
-                             exclude: Callable[[str, int], bool] | None = None) -> tuple[list[str], list[str]]:
+def genre_training_documents(
+    rng: np.random.Generator,
+    per_genre: int = GENRE_TRAINING_DOCUMENTS,
+    exclude: Callable[[str, int], bool] | None = None,
+) -> tuple[list[str], list[str]]:
     """(texts, genres): a seeded sample of ``per_genre`` documents of at least 50 words from each genre's pool."""
     texts, labels = [], []
     for genre in GENRES:
@@ -156,9 +168,22 @@ def fit_genre_classifier(texts: Sequence[str], genres: Sequence[str]):
     from sklearn.pipeline import Pipeline
     from sklearn.svm import LinearSVC
 
-    model = Pipeline([("tfidf", TfidfVectorizer(analyzer="char", ngram_range=(1, 3), sublinear_tf=True, lowercase=False,
-                                                 min_df=3, max_features=30_000)),
-                      ("svm", LinearSVC(C=1.0, random_state=0))])
+    model = Pipeline(
+        [
+            (
+                "tfidf",
+                TfidfVectorizer(
+                    analyzer="char",
+                    ngram_range=(1, 3),
+                    sublinear_tf=True,
+                    lowercase=False,
+                    min_df=3,
+                    max_features=30_000,
+                ),
+            ),
+            ("svm", LinearSVC(C=1.0, random_state=0)),
+        ]
+    )
     return model.fit(list(texts), list(genres))
 
 
@@ -186,15 +211,51 @@ def _load_or_fit_genre_model():
         tfidf, svm = model.named_steps["tfidf"], model.named_steps["svm"]
         path.parent.mkdir(parents=True, exist_ok=True)
         partial = path.with_suffix(".partial")
-        partial.write_text(json.dumps({"vocabulary": {k: int(v) for k, v in tfidf.vocabulary_.items()},
-                                       "idf": tfidf.idf_.tolist(), "weights": svm.coef_.tolist(),
-                                       "intercepts": svm.intercept_.tolist(), "classes": svm.classes_.tolist()}))
+        partial.write_text(
+            json.dumps(
+                {
+                    "vocabulary": {k: int(v) for k, v in tfidf.vocabulary_.items()},
+                    "idf": tfidf.idf_.tolist(),
+                    "weights": svm.coef_.tolist(),
+                    "intercepts": svm.intercept_.tolist(),
+                    "classes": svm.classes_.tolist(),
+                }
+            )
+        )
         partial.replace(path)
     try:
         stored = json.loads(path.read_text())
-        vectorizer = TfidfVectorizer(analyzer="char", ngram_range=(1, 3), sublinear_tf=True, lowercase=False,
-                                     vocabulary=stored["vocabulary"])
+        vectorizer = TfidfVectorizer(
+            analyzer="char", ngram_range=(1, 3), sublinear_tf=True, lowercase=False, vocabulary=stored["vocabulary"]
+        )
         vectorizer.idf_ = np.asarray(stored["idf"])
         return vectorizer, np.asarray(stored["weights"]), np.asarray(stored["intercepts"]), stored["classes"]
     except (OSError, ValueError, KeyError):
         raise InputError(f"the cached genre classifier {path} is corrupt: delete it (it is refitted)") from None
+
+
+def as_background(
+    background: str | os.PathLike | Mapping[str, Sequence[str]] | Background | None, genre: str | None = None
+) -> Background | None:
+    """The check's background from what a caller has: a genre's staged pool (``genre``), a JSONL file of
+    author/text rows (a path), a mapping author -> documents, a :class:`Background`, or None (the text's genre is
+    guessed later)."""
+    if background is not None and genre is not None:
+        raise InputError("check: give a background or a genre, not both")
+    if genre is not None:
+        return load_background(genre)
+    if background is None or isinstance(background, Background):
+        return background
+    if isinstance(background, Mapping):
+        authors: dict[str, list[str]] = {}
+        for author, documents in background.items():
+            if isinstance(documents, str):
+                documents = [documents]
+            kept = [d for d in documents if isinstance(d, str) and d.strip()]
+            if not kept:
+                raise InputError(f"check: background author {author!r} has no text")
+            authors[str(author)] = kept
+        if len(authors) < 2:
+            raise InputError(f"check: the background holds {len(authors)} author(s): it needs two at least")
+        return Background(authors, "own", "your own background (given in Python)")
+    return read_background(str(background))

@@ -71,8 +71,9 @@ def calibration_error(confidence: Sequence[float], correct: Sequence[bool], bins
     return float(error)
 
 
-def cross_fitted(scores: np.ndarray, truth: Sequence[int], rng: np.random.Generator,
-                 folds: int = 2, objective: str = "likelihood") -> tuple[np.ndarray, np.ndarray]:
+def cross_fitted(
+    scores: np.ndarray, truth: Sequence[int], rng: np.random.Generator, folds: int = 2, objective: str = "likelihood"
+) -> tuple[np.ndarray, np.ndarray]:
     """Temperature scaling judged on texts it was not fitted on: T fitted on all folds but one, each held-out
     text's top probability (``confidence``) and whether its top candidate is its author (``correct``), all folds
     pooled. Empty arrays with fewer texts than 2 x folds."""

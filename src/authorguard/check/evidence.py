@@ -44,16 +44,21 @@ class Evidence:
         rates = ""
         if self.known_rate == self.known_rate:
             side = "more" if self.text_rate > self.others_rate else "less"
-            rates = (f"; {self.text_rate:.1f} per 1,000 words here, {self.known_rate:.1f} in your known writing, "
-                     f"{self.others_rate:.1f} in the other candidates' — you use it {side} than they do, as your "
-                     "known writing does" if (self.known_rate > self.others_rate) == (side == "more") else
-                     f"; {self.text_rate:.1f} per 1,000 words here, {self.known_rate:.1f} in your known writing, "
-                     f"{self.others_rate:.1f} in the other candidates'")
+            rates = (
+                f"; {self.text_rate:.1f} per 1,000 words here, {self.known_rate:.1f} in your known writing, "
+                f"{self.others_rate:.1f} in the other candidates' — you use it {side} than they do, as your "
+                "known writing does"
+                if (self.known_rate > self.others_rate) == (side == "more")
+                else f"; {self.text_rate:.1f} per 1,000 words here, {self.known_rate:.1f} in your known writing, "
+                f"{self.others_rate:.1f} in the other candidates'"
+            )
         if self.kind == "function word":
             return f"how often you use the word “{self.feature}” ({self.count} times here{rates})"
         if self.kind == "a word you use":
             return f"the word “{self.feature}” (its spelling and letters; {self.count} times here{rates})"
-        return f"the characters “{shown}”: punctuation, spacing and symbols around words ({self.count} times here{rates})"
+        return (
+            f"the characters “{shown}”: punctuation, spacing and symbols around words ({self.count} times here{rates})"
+        )
 
 
 def _lead_terms(values: np.ndarray, weights: np.ndarray, writer: int, rival: int) -> np.ndarray:
@@ -92,8 +97,10 @@ def char_ngram_items(terms: np.ndarray, names, text: str, most: int) -> list[tup
             continue  # a letter sequence shared by several words: no one word to name
         grouped[key] = grouped.get(key, 0.0) + share
     top = sorted(grouped.items(), key=lambda item: -item[1])[:most]
-    return [(kind, feature, share, words.count(feature) if kind == "a word you use" else text.count(feature))
-            for (kind, feature), share in top]
+    return [
+        (kind, feature, share, words.count(feature) if kind == "a word you use" else text.count(feature))
+        for (kind, feature), share in top
+    ]
 
 
 def spans_of(kind: str, feature: str, text: str) -> list[list[int]]:
@@ -117,7 +124,7 @@ def advice(kind: str, feature: str) -> str:
     if core[:1].islower() and edited[:1].isupper():
         edited = edited[:1].lower() + edited[1:]  # a word alone reads as a sentence start: no capital for it
     if kind == "function word":
-        return ("the rate is what counts, not the word: rephrasing a sentence or two that use it (or could) moves it")
+        return "the rate is what counts, not the word: rephrasing a sentence or two that use it (or could) moves it"
     if edited != core:
         return f"the automatic faithful edit (normalise) writes it “{edited}”"
     if kind == "a word you use":
@@ -149,8 +156,20 @@ def read_evidence(model, session, text: str, counts: dict, writer: int, rival: i
         family, key = ("words", feature.lower()) if kind != "punctuation and spacing" else ("char", feature)
         known, others = session.rates(family, [key])
         words = max(word_count(text), 1)
-        out.append(Evidence(model.name, kind, feature, share, count, spans_of(kind, feature, text),
-                            1000 * count / words, float(known[0]), float(others[0]), advice(kind, feature)))
+        out.append(
+            Evidence(
+                model.name,
+                kind,
+                feature,
+                share,
+                count,
+                spans_of(kind, feature, text),
+                1000 * count / words,
+                float(known[0]),
+                float(others[0]),
+                advice(kind, feature),
+            )
+        )
     return out
 
 

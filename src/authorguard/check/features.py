@@ -67,11 +67,34 @@ def code_version() -> str:
     only reads the cache may change without a rebuild)."""
     import inspect
 
-    makers = (cut_blocks, _char_keys, _fw_keys, _word_keys, _ngram_keys, _token_keys, _pos_keys, count_blocks,
-              _count_shard, _write_part, _consolidate, _save_csr, _top_columns, remap)
+    makers = (
+        cut_blocks,
+        _char_keys,
+        _fw_keys,
+        _word_keys,
+        _ngram_keys,
+        _token_keys,
+        _pos_keys,
+        count_blocks,
+        _count_shard,
+        _write_part,
+        _consolidate,
+        _save_csr,
+        _top_columns,
+        remap,
+    )
     source = "".join(inspect.getsource(f) for f in makers)
-    constants = (BLOCK_WORDS, AUTHOR_WORDS, FAMILIES, CHAR_VOCABULARY, TOKEN_NGRAM_VOCABULARY, FORMAT_VERSION,
-                 WORD.pattern, TOKEN.pattern, _FW_TOKEN.pattern)
+    constants = (
+        BLOCK_WORDS,
+        AUTHOR_WORDS,
+        FAMILIES,
+        CHAR_VOCABULARY,
+        TOKEN_NGRAM_VOCABULARY,
+        FORMAT_VERSION,
+        WORD.pattern,
+        TOKEN.pattern,
+        _FW_TOKEN.pattern,
+    )
     return hashlib.sha256((source + repr(constants)).encode()).hexdigest()[:16]
 
 
@@ -82,7 +105,7 @@ def cut_blocks(texts: Sequence[str], limit: int | None = None) -> list[str]:
     tokens = _PIECES.findall("\n\n".join(t.strip() for t in texts))
     if limit is not None:
         tokens = tokens[:limit]
-    blocks = ["".join(tokens[i:i + BLOCK_WORDS]).strip() for i in range(0, len(tokens), BLOCK_WORDS)]
+    blocks = ["".join(tokens[i : i + BLOCK_WORDS]).strip() for i in range(0, len(tokens), BLOCK_WORDS)]
     return [b for b in blocks if b]
 
 
@@ -111,7 +134,7 @@ def _word_keys(text: str) -> list[str]:
 
 
 def _ngram_keys(sequence: Sequence[str], sizes: Sequence[int]) -> list[str]:
-    return [f"{n}:" + " ".join(sequence[i:i + n]) for n in sizes for i in range(len(sequence) - n + 1)]
+    return [f"{n}:" + " ".join(sequence[i : i + n]) for n in sizes for i in range(len(sequence) - n + 1)]
 
 
 def _token_keys(text: str) -> list[str]:
@@ -127,11 +150,18 @@ def _pos_keys(text: str) -> list[str]:
 
 
 _CHAR_ANALYZER = None
-KEYS: dict[str, Callable[[str], list[str]]] = {"char": _char_keys, "fw": _fw_keys, "words": _word_keys,
-                                               "tokens": _token_keys, "pos": _pos_keys}
+KEYS: dict[str, Callable[[str], list[str]]] = {
+    "char": _char_keys,
+    "fw": _fw_keys,
+    "words": _word_keys,
+    "tokens": _token_keys,
+    "pos": _pos_keys,
+}
 
 
-def count_blocks(blocks: Sequence[str], families: Sequence[str] = FAMILIES) -> dict[str, tuple[sp.csr_matrix, list[str]]]:
+def count_blocks(
+    blocks: Sequence[str], families: Sequence[str] = FAMILIES
+) -> dict[str, tuple[sp.csr_matrix, list[str]]]:
     """Each family's counts of ``blocks`` in a vocabulary of their own: {family: (counts of shape (n_blocks,
     n_keys), the keys)}."""
     out = {}
@@ -144,8 +174,14 @@ def count_blocks(blocks: Sequence[str], families: Sequence[str] = FAMILIES) -> d
                 indices.append(index.setdefault(key, len(index)))
                 values.append(n)
             indptr.append(len(indices))
-        matrix = sp.csr_matrix((np.asarray(values, dtype=np.int32), np.asarray(indices, dtype=np.int32),
-                                np.asarray(indptr, dtype=np.int64)), shape=(len(blocks), len(index)))
+        matrix = sp.csr_matrix(
+            (
+                np.asarray(values, dtype=np.int32),
+                np.asarray(indices, dtype=np.int32),
+                np.asarray(indptr, dtype=np.int64),
+            ),
+            shape=(len(blocks), len(index)),
+        )
         out[family] = (matrix, list(index))
     return out
 
@@ -183,10 +219,17 @@ def _save_csr(path: Path, matrix: sp.csr_matrix, starts: Sequence[int]) -> None:
     """``matrix`` (blocks x keys) with each author's rows (``starts[i]`` to ``starts[i + 1]``) as members of their
     own, so that a check decompresses only the authors it draws; counts in the smallest integer type."""
     data = matrix.data
-    data = data.astype(np.uint8) if data.size and data.max() < 256 else data.astype(np.uint16 if data.max(initial=0) < 65536 else np.int32)
+    data = (
+        data.astype(np.uint8)
+        if data.size and data.max() < 256
+        else data.astype(np.uint16 if data.max(initial=0) < 65536 else np.int32)
+    )
     indices = matrix.indices.astype(np.uint16 if matrix.shape[1] <= 65536 else np.int32)
-    members = {"indptr": matrix.indptr.astype(np.int64), "shape": np.asarray(matrix.shape, dtype=np.int64),
-               "starts": np.asarray(starts, dtype=np.int64)}
+    members = {
+        "indptr": matrix.indptr.astype(np.int64),
+        "shape": np.asarray(matrix.shape, dtype=np.int64),
+        "starts": np.asarray(starts, dtype=np.int64),
+    }
     for author in range(len(starts) - 1):
         begin, end = int(matrix.indptr[starts[author]]), int(matrix.indptr[starts[author + 1]])
         members[f"data_{author}"] = data[begin:end]
@@ -231,7 +274,7 @@ class StoredCounts:
             begin, end = int(self.indptr[block.start]) - base, int(self.indptr[block.stop]) - base
             pieces_data.append(data[begin:end])
             pieces_indices.append(indices[begin:end])
-            lengths.append(np.diff(self.indptr[block.start:block.stop + 1]))
+            lengths.append(np.diff(self.indptr[block.start : block.stop + 1]))
         counts = np.concatenate(lengths) if lengths else np.zeros(0, dtype=np.int64)
         pointer = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
         data = np.concatenate(pieces_data).astype(np.float32) if pieces_data else np.zeros(0, np.float32)
@@ -241,7 +284,9 @@ class StoredCounts:
 
 def _top_columns(matrix: sp.csr_matrix, keys: list[str], most: int, by: str) -> list[str]:
     """The ``most`` keys found in most blocks (``by="blocks"``) or most often (``by="count"``), ties by key."""
-    weight = np.bincount(matrix.indices, minlength=matrix.shape[1]) if by == "blocks" else np.asarray(matrix.sum(0)).ravel()
+    weight = (
+        np.bincount(matrix.indices, minlength=matrix.shape[1]) if by == "blocks" else np.asarray(matrix.sum(0)).ravel()
+    )
     order = sorted(range(len(keys)), key=lambda j: (-weight[j], keys[j]))
     return [keys[j] for j in order[:most]]
 
@@ -277,15 +322,16 @@ def _count_shard(args: tuple) -> tuple:
     return counted, [word_count(b) for b in blocks], starts
 
 
-def build_pool_features(pool: dict, folder: Path, say: Callable[[int, int], None] | None = None,
-                        processes: int = 2) -> None:
+def build_pool_features(
+    pool: dict, folder: Path, say: Callable[[int, int], None] | None = None, processes: int = 2
+) -> None:
     """Count every author's first :data:`AUTHOR_WORDS` words of ``pool`` ({author: documents}) into ``folder``;
     resumable (finished shards are kept); ``say(done, total)`` reports shards."""
     folder.mkdir(parents=True, exist_ok=True)
     authors = list(pool)
     digest = _pool_digest(pool)
     version = code_version()
-    shards = [authors[i:i + SHARD_AUTHORS] for i in range(0, len(authors), SHARD_AUTHORS)]
+    shards = [authors[i : i + SHARD_AUTHORS] for i in range(0, len(authors), SHARD_AUTHORS)]
     parts = [folder / f"part-{digest}-{version}-{i:05d}.npz" for i in range(len(shards))]
     todo = [i for i, path in enumerate(parts) if not _readable_part(path)]
     done = len(shards) - len(todo)
@@ -338,7 +384,7 @@ def _readable_part(path: Path) -> bool:
     try:
         _read_part(path)
         return True
-    except Exception:  # noqa: BLE001 — a missing or damaged shard is simply counted again
+    except Exception:
         return False
 
 
@@ -349,8 +395,12 @@ def _read_part(path: Path) -> tuple:
         for family in FAMILIES:
             width = int(stored[f"{family}_width"][0])
             starts = stored[f"{family}_indptr"]
-            counted[family] = (sp.csr_matrix((stored[f"{family}_data"], stored[f"{family}_indices"], starts),
-                                             shape=(len(starts) - 1, width)), keys[family])
+            counted[family] = (
+                sp.csr_matrix(
+                    (stored[f"{family}_data"], stored[f"{family}_indices"], starts), shape=(len(starts) - 1, width)
+                ),
+                keys[family],
+            )
         return counted, stored["block_words"].copy(), stored["starts"].copy()
 
 
@@ -378,8 +428,9 @@ def _consolidate(folder: Path, authors: list, parts: list, digest: str, version:
     files = {}
     for family in FAMILIES:
         index = {k: j for j, k in enumerate(vocabulary[family])}
-        stacked = sp.vstack([remap(counted[family][0], counted[family][1], index, len(index))
-                             for counted, _, _ in shards], format="csr")
+        stacked = sp.vstack(
+            [remap(counted[family][0], counted[family][1], index, len(index)) for counted, _, _ in shards], format="csr"
+        )
         stacked.sort_indices()
         path = folder / f"{family}.npz"
         _save_csr(path, stacked, author_starts)
@@ -389,8 +440,16 @@ def _consolidate(folder: Path, authors: list, parts: list, digest: str, version:
         starts.extend(int(s) + offset for s in shard_starts[1:])
         offset += int(shard_starts[-1])
         block_words.extend(int(w) for w in words)
-    meta = {"format": FORMAT_VERSION, "code": version, "pool": digest, "authors": authors, "starts": starts,
-            "block_words": block_words, "vocabulary": vocabulary, "files": files}
+    meta = {
+        "format": FORMAT_VERSION,
+        "code": version,
+        "pool": digest,
+        "authors": authors,
+        "starts": starts,
+        "block_words": block_words,
+        "vocabulary": vocabulary,
+        "files": files,
+    }
     partial = folder / "meta.json.gz.partial"
     with gzip.open(partial, "wt", encoding="utf-8") as handle:
         json.dump(meta, handle)
@@ -405,8 +464,12 @@ def read_pool_features(folder: Path, pool: dict) -> PoolFeatures | None:
     try:
         with gzip.open(folder / "meta.json.gz", "rt", encoding="utf-8") as handle:
             meta = json.load(handle)
-        if (meta.get("format") != FORMAT_VERSION or meta.get("code") != code_version()
-                or meta.get("pool") != _pool_digest(pool) or meta.get("authors") != list(pool)):
+        if (
+            meta.get("format") != FORMAT_VERSION
+            or meta.get("code") != code_version()
+            or meta.get("pool") != _pool_digest(pool)
+            or meta.get("authors") != list(pool)
+        ):
             return None
         counts = {}
         for family in FAMILIES:
@@ -414,8 +477,13 @@ def read_pool_features(folder: Path, pool: dict) -> PoolFeatures | None:
             if _file_digest(path) != meta["files"][family]:
                 return None
             counts[family] = StoredCounts(path)
-        return PoolFeatures(meta["authors"], np.asarray(meta["starts"], dtype=np.int64),
-                            np.asarray(meta["block_words"], dtype=np.int32), counts, meta["vocabulary"])
+        return PoolFeatures(
+            meta["authors"],
+            np.asarray(meta["starts"], dtype=np.int64),
+            np.asarray(meta["block_words"], dtype=np.int32),
+            counts,
+            meta["vocabulary"],
+        )
     except (OSError, ValueError, KeyError, EOFError, TypeError):
         return None
 
@@ -423,8 +491,13 @@ def read_pool_features(folder: Path, pool: dict) -> PoolFeatures | None:
 _LOADED: dict[str, PoolFeatures] = {}
 
 
-def pool_features(key: str, pool: dict, say: Callable[[str], None] | None = None,
-                  progress: Callable[[int, int], None] | None = None, processes: int = 2) -> PoolFeatures:
+def pool_features(
+    key: str,
+    pool: dict,
+    say: Callable[[str], None] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    processes: int = 2,
+) -> PoolFeatures:
     """The features of ``pool`` ({author: documents}) cached under ``key`` (a genre, or a background file's
     digest): read when valid, built (or rebuilt: other pool, other code, a damaged file) otherwise; kept in this
     process once read."""
@@ -475,13 +548,19 @@ class BlockMatrix:
         """Each run of block rows summed: {family: (len(runs), width)} for ``families`` (default: all)."""
         rows = [i for run in runs for i in run]
         owners = [p for p, run in enumerate(runs) for _ in run]
-        summing = sp.csr_matrix((np.ones(len(rows), dtype=np.float32), (owners, rows)),
-                                shape=(len(runs), next(iter(self.counts.values())).shape[0]))
+        summing = sp.csr_matrix(
+            (np.ones(len(rows), dtype=np.float32), (owners, rows)),
+            shape=(len(runs), next(iter(self.counts.values())).shape[0]),
+        )
         return {family: (summing @ self.counts[family]).tocsr() for family in (families or self.counts)}
 
 
-def stack_blocks(features: PoolFeatures, author_blocks: Sequence[range], own_blocks: Sequence[str],
-                 families: Sequence[str] = FAMILIES) -> tuple[BlockMatrix, list[range]]:
+def stack_blocks(
+    features: PoolFeatures,
+    author_blocks: Sequence[range],
+    own_blocks: Sequence[str],
+    families: Sequence[str] = FAMILIES,
+) -> tuple[BlockMatrix, list[range]]:
     """A :class:`BlockMatrix` of the pool's blocks ``author_blocks`` (ranges of block rows, in order) then the
     writer's ``own_blocks`` counted now; returns it and the rows each input range (and, last, the writer's
     blocks) took in it."""
@@ -517,8 +596,9 @@ def count_texts(matrix: BlockMatrix, texts: Sequence[str], families: Sequence[st
     flat = [b for bs in blocks for b in bs]
     owners = [i for i, bs in enumerate(blocks) for _ in bs]
     counted = count_blocks(flat, families)
-    summing = sp.csr_matrix((np.ones(len(flat), dtype=np.float32), (owners, range(len(flat)))),
-                            shape=(len(texts), len(flat)))
+    summing = sp.csr_matrix(
+        (np.ones(len(flat), dtype=np.float32), (owners, range(len(flat)))), shape=(len(texts), len(flat))
+    )
     for family in families:
         names = matrix.vocabulary[family]
         index = {k: j for j, k in enumerate(names)}

@@ -43,7 +43,9 @@ class CosineCentroids:
     def fit(self, features, labels) -> CosineCentroids:
         labels = np.asarray(labels)
         self.classes_, owner = np.unique(labels, return_inverse=True)
-        onehot = sp.csr_matrix((np.ones(len(owner)), (owner, np.arange(len(owner)))), shape=(len(self.classes_), len(owner)))
+        onehot = sp.csr_matrix(
+            (np.ones(len(owner)), (owner, np.arange(len(owner)))), shape=(len(self.classes_), len(owner))
+        )
         sums = onehot @ features  # sparse features keep sparse profiles (1,000 x 65,535 dense would be 0.5 GB)
         if sp.issparse(sums):
             norms = np.sqrt(np.asarray(sums.multiply(sums).sum(1)).ravel())
@@ -82,8 +84,11 @@ def merge_parts(parts: Sequence[CountModel]) -> CountModel:
     classes = np.concatenate([p.model_.classes_ for p in parts])
     order = np.argsort(classes, kind="stable")
     merged = parts[0]
-    merged.model_ = LinearScores(classes[order], np.vstack([p.model_.coef_ for p in parts])[order],
-                                 np.concatenate([p.model_.intercept_ for p in parts])[order])
+    merged.model_ = LinearScores(
+        classes[order],
+        np.vstack([p.model_.coef_ for p in parts])[order],
+        np.concatenate([p.model_.intercept_ for p in parts])[order],
+    )
     merged.classes_ = merged.model_.classes_
     return merged
 
@@ -105,7 +110,9 @@ class CountModel(ABC):
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
 
-    def fit(self, counts: dict, labels: Sequence[str], vocabulary: dict, part: tuple[int, int] | None = None) -> CountModel:
+    def fit(
+        self, counts: dict, labels: Sequence[str], vocabulary: dict, part: tuple[int, int] | None = None
+    ) -> CountModel:
         """Fit on ``counts`` ({family: (n_pieces, width)}) of pieces by ``labels``. ``part=(k, n)``: only the
         one-vs-rest SVMs of every n-th class from the k-th (the others merged into one "rest" label, so each of
         these binary problems is the full one-vs-rest problem of its class); :func:`merge_parts` joins the n parts
@@ -117,7 +124,7 @@ class CountModel(ABC):
         else:
             from sklearn.svm import LinearSVC
 
-            mine = np.unique(labels)[part[0]::part[1]]
+            mine = np.unique(labels)[part[0] :: part[1]]
             relabelled = np.where(np.isin(labels, mine), labels, _REST)
             svm = LinearSVC(C=1.0, random_state=self.seed).fit(features, relabelled)
             classes = list(svm.classes_)
@@ -244,13 +251,16 @@ class WritePrintsModel(CountModel):
                 if key is not None:
                     rows.append(j)
                     cols.append(keys.setdefault(key, len(keys)))
-            return sp.csr_matrix((np.ones(len(rows), dtype=np.float32), (rows, cols)), shape=(width, len(keys))), list(keys)
+            return sp.csr_matrix((np.ones(len(rows), dtype=np.float32), (rows, cols)), shape=(width, len(keys))), list(
+                keys
+            )
 
         letters = set(_LETTERS)
         self.unigrams_, unigram_names = column_map(lambda g: g if len(g) == 1 else None)
         self.unigram_names_ = unigram_names
         self.letter_grams_, self.letter_gram_names_ = column_map(
-            lambda g: g.lower() if len(g) in (2, 3) and set(g.lower()) <= letters else None)
+            lambda g: g.lower() if len(g) in (2, 3) and set(g.lower()) <= letters else None
+        )
         words = vocabulary["words"]
         self.word_names_ = words
         self.word_lengths_ = np.minimum(np.asarray([len(w) for w in words]), _MAX_WORD_LENGTH)
@@ -260,23 +270,36 @@ class WritePrintsModel(CountModel):
         # the ranked groups: the training pieces' most frequent members
         sums = {family: np.asarray(counts[family].sum(0)).ravel() for family in ("char", "words", "tokens", "pos")}
         gram_totals = np.asarray(sums["char"] @ self.letter_grams_).ravel()
-        self.bigrams_ = self._top([j for j, g in enumerate(self.letter_gram_names_) if len(g) == 2], gram_totals, self.letter_gram_names_)
-        self.trigrams_ = self._top([j for j, g in enumerate(self.letter_gram_names_) if len(g) == 3], gram_totals, self.letter_gram_names_)
+        self.bigrams_ = self._top(
+            [j for j, g in enumerate(self.letter_gram_names_) if len(g) == 2], gram_totals, self.letter_gram_names_
+        )
+        self.trigrams_ = self._top(
+            [j for j, g in enumerate(self.letter_gram_names_) if len(g) == 3], gram_totals, self.letter_gram_names_
+        )
         self.frequent_ = self._top(range(len(words)), sums["words"], words)
         tokens, tags = vocabulary["tokens"], vocabulary["pos"]
-        self.token_groups_ = [(n, self._top([j for j, k in enumerate(tokens) if k.startswith(f"{n}:")], sums["tokens"], tokens))
-                              for n in (2, 3)]
-        self.tag_groups_ = [(n, self._top([j for j, k in enumerate(tags) if k.startswith(f"{n}:")], sums["pos"], tags))
-                            for n in (1, 2, 3)]
+        self.token_groups_ = [
+            (n, self._top([j for j, k in enumerate(tokens) if k.startswith(f"{n}:")], sums["tokens"], tokens))
+            for n in (2, 3)
+        ]
+        self.tag_groups_ = [
+            (n, self._top([j for j, k in enumerate(tags) if k.startswith(f"{n}:")], sums["pos"], tags))
+            for n in (1, 2, 3)
+        ]
         self.feature_names_ = (
             ["total_characters", "total_words", "share_letters", "share_upper", "share_digits"]
-            + [f"letter:{c}" for c in _LETTERS] + [f"bigram:{self.letter_gram_names_[j]}" for j in self.bigrams_]
-            + [f"trigram:{self.letter_gram_names_[j]}" for j in self.trigrams_] + [f"digit:{d}" for d in string.digits]
-            + [f"word_length:{n}" for n in range(1, _MAX_WORD_LENGTH + 1)] + ["hapax_legomena", "dis_legomena", "yules_k"]
-            + [f"special:{c}" for c in _SPECIAL] + [f"function_word:{w}" for w in self.function_word_names_]
+            + [f"letter:{c}" for c in _LETTERS]
+            + [f"bigram:{self.letter_gram_names_[j]}" for j in self.bigrams_]
+            + [f"trigram:{self.letter_gram_names_[j]}" for j in self.trigrams_]
+            + [f"digit:{d}" for d in string.digits]
+            + [f"word_length:{n}" for n in range(1, _MAX_WORD_LENGTH + 1)]
+            + ["hapax_legomena", "dis_legomena", "yules_k"]
+            + [f"special:{c}" for c in _SPECIAL]
+            + [f"function_word:{w}" for w in self.function_word_names_]
             + [f"word:{words[j]}" for j in self.frequent_]
             + [f"word_{n}gram:{tokens[j][2:]}" for n, top in self.token_groups_ for j in top]
-            + [f"pos_{n}gram:{tags[j][2:]}" for n, top in self.tag_groups_ for j in top])
+            + [f"pos_{n}gram:{tags[j][2:]}" for n, top in self.tag_groups_ for j in top]
+        )
         raw = self._raw(counts)
         self.scale_ = np.where(np.abs(raw).max(0) > 0, np.abs(raw).max(0), 1.0)
         return raw / self.scale_
@@ -307,8 +330,9 @@ class WritePrintsModel(CountModel):
         word_counts = words.tocsr()
         n_words = np.asarray(word_counts.sum(1)).ravel()
         n_tokens = n_words + punctuation
-        lengths = np.column_stack([np.asarray(word_counts[:, self.word_lengths_ == n].sum(1)).ravel()
-                                   for n in range(1, _MAX_WORD_LENGTH + 1)])
+        lengths = np.column_stack(
+            [np.asarray(word_counts[:, self.word_lengths_ == n].sum(1)).ravel() for n in range(1, _MAX_WORD_LENGTH + 1)]
+        )
         ones = word_counts.copy()
         ones.data = (ones.data == 1).astype(np.float32)
         twos = word_counts.copy()
@@ -322,25 +346,43 @@ class WritePrintsModel(CountModel):
             values = np.asarray(values, dtype=float)
             total = np.asarray(total, dtype=float)
             out = np.zeros_like(values)
-            np.divide(values, total[:, None] if values.ndim == 2 else total, out=out,
-                      where=(total[:, None] if values.ndim == 2 else total) > 0)
+            np.divide(
+                values,
+                total[:, None] if values.ndim == 2 else total,
+                out=out,
+                where=(total[:, None] if values.ndim == 2 else total) > 0,
+            )
             return out
 
         dense_words = word_counts[:, np.maximum(self.function_words_, 0)].toarray() * (self.function_words_ >= 0)
         frequent = word_counts[:, self.frequent_].toarray() if self.frequent_ else np.zeros((len(n_words), 0))
-        yules_k = share(1e4 * (square_sum - n_words), n_words ** 2)
+        yules_k = share(1e4 * (square_sum - n_words), n_words**2)
         groups = []
         for n, top in self.token_groups_:
             groups.append(share(counts["tokens"][:, top].toarray(), np.maximum(n_tokens - n + 1, 0)))
         for n, top in self.tag_groups_:
             groups.append(share(counts["pos"][:, top].toarray(), np.maximum(n_tokens - n + 1, 0)))
         return np.column_stack(
-            [n_chars, n_words, share(letters, n_chars), share(upper, n_chars), share(digits, n_chars),
-             share(letter_counts, letters), share(grams[:, self.bigrams_], np.maximum(letters - 1, 0)),
-             share(grams[:, self.trigrams_], np.maximum(letters - 2, 0)), share(digit_counts, digits),
-             share(lengths, n_words), share(np.asarray(ones.sum(1)).ravel(), types),
-             share(np.asarray(twos.sum(1)).ravel(), types), yules_k, share(special, n_chars),
-             share(dense_words, n_words), share(frequent, n_words)] + groups)
+            [
+                n_chars,
+                n_words,
+                share(letters, n_chars),
+                share(upper, n_chars),
+                share(digits, n_chars),
+                share(letter_counts, letters),
+                share(grams[:, self.bigrams_], np.maximum(letters - 1, 0)),
+                share(grams[:, self.trigrams_], np.maximum(letters - 2, 0)),
+                share(digit_counts, digits),
+                share(lengths, n_words),
+                share(np.asarray(ones.sum(1)).ravel(), types),
+                share(np.asarray(twos.sum(1)).ravel(), types),
+                yules_k,
+                share(special, n_chars),
+                share(dense_words, n_words),
+                share(frequent, n_words),
+            ]
+            + groups
+        )
 
     def features(self, counts: dict) -> np.ndarray:
         return self._raw(counts) / self.scale_

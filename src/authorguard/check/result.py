@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 
 
-
 @dataclass(frozen=True)
 class AttackerRanking:
     """One attacker at one candidate-set size: the writer's ``rank`` (1: picked out) among ``candidates``;
@@ -79,11 +78,15 @@ class CheckResult:
         picked = [r for r in self.rankings if r.rank == 1]
         if picked:
             largest = max(r.candidates for r in picked)
-            return (f"Yes: {len(picked)} of {len(self.rankings)} attacks rank you first, up to {largest} candidates; "
-                    f"the strongest ({top.attacker}, {top.candidates} candidates) gives you a probability of "
-                    f"{top.probability:.0%}.")
-        return (f"Not first: no attack ranks you first; the strongest ({top.attacker}, {top.candidates} candidates) "
-                f"ranks you {top.rank} with a probability of {top.probability:.0%}.")
+            return (
+                f"Yes: {len(picked)} of {len(self.rankings)} attacks rank you first, up to {largest} candidates; "
+                f"the strongest ({top.attacker}, {top.candidates} candidates) gives you a probability of "
+                f"{top.probability:.0%}."
+            )
+        return (
+            f"Not first: no attack ranks you first; the strongest ({top.attacker}, {top.candidates} candidates) "
+            f"ranks you {top.rank} with a probability of {top.probability:.0%}."
+        )
 
     def to_dict(self) -> dict:
         """Plain JSON types (NaN as None: JSON has no NaN), with the verdict and each evidence item's description."""
@@ -94,22 +97,33 @@ class CheckResult:
 
     def lines(self) -> list[str]:
         """The result as plain text lines (what ``authorguard check`` prints)."""
-        out = [self.verdict(), "",
-               f"Text: {self.text_words} words; known writing: {self.known_words} words (learnt in pieces of "
-               f"{self.piece_words} words); background: {self.background_authors} authors, {self.background} "
-               f"(genre {self.genre}" + (f": {self.genre_reason}" if self.genre_reason else "") + ")."]
+        out = [
+            self.verdict(),
+            "",
+            f"Text: {self.text_words} words; known writing: {self.known_words} words (learnt in pieces of "
+            f"{self.piece_words} words); background: {self.background_authors} authors, {self.background} "
+            f"(genre {self.genre}" + (f": {self.genre_reason}" if self.genre_reason else "") + ").",
+        ]
         out += [f"Note: {s}" for s in self.statements]
         if self.rankings:
             out += ["", f"{'attacker':<30}candidates  rank  margin   probability  calibration error (texts)"]
             out += [_ranking_line(r) for r in self.rankings]
         if self.evidence:
             out += ["", "What in the text pulls towards you most (against the strongest other candidate):"]
-            out += [f"  - {e.describe()} [{e.attacker}, {e.weight:.0%} of what pulls towards you]" for e in self.evidence]
+            out += [
+                f"  - {e.describe()} [{e.attacker}, {e.weight:.0%} of what pulls towards you]" for e in self.evidence
+            ]
         for rewrite in self.rewrites:
-            fidelity = (f"; fidelity {rewrite.fidelity}" + (f": {rewrite.fidelity_reason}" if rewrite.fidelity_reason else "")
-                        if rewrite.fidelity else "")
-            out += ["", f"After {rewrite.method} ({rewrite.status}, meaning kept {rewrite.meaning:.2f}{fidelity}; "
-                        "probabilities calibrated on writing that was not rewritten):"]
+            fidelity = (
+                f"; fidelity {rewrite.fidelity}" + (f": {rewrite.fidelity_reason}" if rewrite.fidelity_reason else "")
+                if rewrite.fidelity
+                else ""
+            )
+            out += [
+                "",
+                f"After {rewrite.method} ({rewrite.status}, meaning kept {rewrite.meaning:.2f}{fidelity}; "
+                "probabilities calibrated on writing that was not rewritten):",
+            ]
             if rewrite.text is not None:
                 out += ["  " + rewrite.text]
             out += [_ranking_line(r) for r in rewrite.rankings]
@@ -129,5 +143,7 @@ def _finite(value):
 def _ranking_line(r: AttackerRanking) -> str:
     name = r.attacker if r.threat_model == "static" else f"{r.attacker} ({r.threat_model})"
     error = "n/a" if r.calibration_error != r.calibration_error else f"{r.calibration_error:.3f}"
-    return (f"{name:<30}{r.candidates:>10}  {r.rank:>4}  {r.margin:>+6.3f}   {r.probability:>10.1%}  "
-            f"{error} ({r.calibration_texts})")
+    return (
+        f"{name:<30}{r.candidates:>10}  {r.rank:>4}  {r.margin:>+6.3f}   {r.probability:>10.1%}  "
+        f"{error} ({r.calibration_texts})"
+    )

@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -53,8 +54,15 @@ from authorguard.utils.validation import check_number
 #: a CPU at 100 candidates; ask for it with ``attackers``)
 DEFAULT_ATTACKERS = ("char-ngrams", "function-words", "writeprints-text")
 #: the fewest words of known writing an attacker is run with — chosen, not yet measured (docs/results/check.md)
-MIN_KNOWN_WORDS = {"char-ngrams": 500, "bow": 1000, "function-words": 1000, "writeprints": 1500, "writeprints-text": 1500,
-                   "author-embedding": 500, "meaning": 1000}
+MIN_KNOWN_WORDS = {
+    "char-ngrams": 500,
+    "bow": 1000,
+    "function-words": 1000,
+    "writeprints": 1500,
+    "writeprints-text": 1500,
+    "author-embedding": 500,
+    "meaning": 1000,
+}
 #: below this many words a text is not checked at all: too little to tell anyone's style
 MIN_TEXT_WORDS = 50
 PIECE_WORDS = (100, 500)
@@ -69,12 +77,15 @@ def check_limits(text: str, known: Sequence[str]) -> None:
     :data:`KNOWN_LIMIT_WORDS`)."""
     words = word_count(text)
     if words > TEXT_LIMIT_WORDS:
-        raise InputError(f"the text has {words:,} words; a check reads at most {TEXT_LIMIT_WORDS:,} (check a long "
-                         "text in parts)")
+        raise InputError(
+            f"the text has {words:,} words; a check reads at most {TEXT_LIMIT_WORDS:,} (check a long text in parts)"
+        )
     known_words = sum(word_count(k) for k in known)
     if known_words > KNOWN_LIMIT_WORDS:
-        raise InputError(f"the known writing has {known_words:,} words; a check reads at most "
-                         f"{KNOWN_LIMIT_WORDS:,} (and learns from the first {MAX_KNOWN_WORDS:,})")
+        raise InputError(
+            f"the known writing has {known_words:,} words; a check reads at most "
+            f"{KNOWN_LIMIT_WORDS:,} (and learns from the first {MAX_KNOWN_WORDS:,})"
+        )
 
 
 @dataclass(frozen=True)
@@ -134,7 +145,7 @@ def piece_words(text_words: int) -> int:
 def runs_of(rows: Sequence[int], blocks: int) -> list[list[int]]:
     """``rows`` cut into runs of ``blocks`` consecutive rows; a last run shorter than half joins the one before."""
     rows = list(rows)
-    runs = [rows[i:i + blocks] for i in range(0, len(rows), blocks)]
+    runs = [rows[i : i + blocks] for i in range(0, len(rows), blocks)]
     if len(runs) > 1 and len(runs[-1]) < blocks / 2:
         last = runs.pop()
         runs[-1] = runs[-1] + last
@@ -171,7 +182,9 @@ class _Source:
         joined = _Source(self.session, texts=self.texts() + other.texts())
         families = set(self._counts) | set(other._counts)
         for family in families:
-            joined._counts[family] = sp.vstack([self.counts([family])[family], other.counts([family])[family]], format="csr")
+            joined._counts[family] = sp.vstack(
+                [self.counts([family])[family], other.counts([family])[family]], format="csr"
+            )
         return joined
 
 
@@ -232,39 +245,108 @@ def _statements(text_words: int, known_words: int, attackers: Sequence[str]) -> 
     """(statements, attackers that can run) for this much text."""
     statements = []
     if text_words < MIN_TEXT_WORDS:
-        statements.append(f"The text has {text_words} words; below {MIN_TEXT_WORDS} no attacker here can tell a "
-                          "style apart, so no number is given. A short text is not safe for that: it only cannot be "
-                          "measured.")
+        statements.append(
+            f"The text has {text_words} words; below {MIN_TEXT_WORDS} no attacker here can tell a "
+            "style apart, so no number is given. A short text is not safe for that: it only cannot be "
+            "measured."
+        )
         return statements, []
     runnable = [a for a in attackers if known_words >= MIN_KNOWN_WORDS.get(a, 500)]
     for name in attackers:
         if name not in runnable:
-            statements.append(f"{name} needs {MIN_KNOWN_WORDS.get(name, 500)} words of known writing, you gave "
-                              f"{known_words}: left out.")
+            statements.append(
+                f"{name} needs {MIN_KNOWN_WORDS.get(name, 500)} words of known writing, you gave "
+                f"{known_words}: left out."
+            )
     if not runnable:
-        statements.append(f"With {known_words} words of known writing no attacker here is reliable: add more of "
-                          "your writing (2,000 words or more) for a measured answer.")
+        statements.append(
+            f"With {known_words} words of known writing no attacker here is reliable: add more of "
+            "your writing (2,000 words or more) for a measured answer."
+        )
     elif known_words < 2000:
-        statements.append(f"With {known_words} words of known writing the attackers are weaker than one holding "
-                          "more of your writing would be: the risk may be understated.")
+        statements.append(
+            f"With {known_words} words of known writing the attackers are weaker than one holding "
+            "more of your writing would be: the risk may be understated."
+        )
     return statements, runnable
 
 
-def check(text: str, known: Sequence[str], *, background: Background | None = None,
-          config: CheckConfig = CheckConfig(), methods: Sequence = (),
-          progress: Callable[[str], None] | None = None) -> CheckResult:
-    """Check ``text`` against the writer's ``known`` documents (and, per method of ``methods`` — registered names
-    or built text methods — its rewrite). ``background``: the other candidates (default: the staged corpus of the
-    text's genre). Returns a :class:`CheckResult`; :func:`prepare` keeps the fitted attackers for re-checks."""
-    session = prepare(text, known, background=background, config=config, progress=progress)
-    for method in methods:
+def check(
+    text: str,
+    known: str | Iterable[str],
+    *,
+    genre: str | None = None,
+    background: str | os.PathLike | Mapping[str, Sequence[str]] | Background | None = None,
+    sizes: Sequence[int] = (10, 100),
+    attackers: Sequence[str] | None = None,
+    rewrite: Sequence = (),
+    seed: int = 0,
+    config: CheckConfig | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> CheckResult:
+    """Would a stylometric attacker holding the writer's ``known`` writing pick them out as ``text``'s author? The
+    Python side of ``authorguard check`` (``authorguard.check(...)`` calls this). Returns a :class:`CheckResult`:
+    per attacker and candidate-set size the writer's rank, margin and calibrated probability, the evidence and, per
+    method of ``rewrite``, the same after its rewrite; ``result.verdict()`` says it in one sentence and
+    ``result.lines()`` is what the CLI prints. :func:`prepare` keeps the fitted attackers for re-checks of edits.
+
+    ``known``: the writer's other documents (one string is one document); ``genre``: ``blog``, ``essay`` or
+    ``forum``, the staged background of that genre (default: guessed from the text, and the result says so);
+    ``background``: other candidates instead — a JSONL file of author/text rows, a mapping author -> documents or a
+    :class:`~authorguard.check.background.Background`; ``sizes``: candidate-set sizes, the writer included;
+    ``attackers``: registered attackers (default: char-ngrams, function-words, writeprints-text); ``rewrite``:
+    registered method names or built text methods; ``seed``: the draws and the attackers; ``config``: a whole
+    :class:`CheckConfig` instead of ``sizes``/``attackers``/``seed``.
+
+    ```pycon
+    >>> import authorguard
+    >>> essays = authorguard.load_dataset("amt")   # 45 writers' essays (EBG / AMT), from AUTHORGUARD_DATA
+    >>> by_author = {}
+    >>> for text, author in zip(essays.texts, essays.authors):
+    ...     _ = by_author.setdefault(author, []).append(text)
+    >>> writer, *others = sorted(by_author)
+    >>> result = authorguard.check(by_author[writer][0], known=by_author[writer][1:],
+    ...                            background={a: by_author[a] for a in others[:12]},
+    ...                            sizes=(10,), attackers=["char-ngrams"])
+    >>> ranking = result.rankings[0]
+    >>> ranking.attacker, ranking.candidates, ranking.rank
+    ('char-ngrams', 10, 1)
+    >>> result.verdict()  # doctest: +ELLIPSIS
+    'Yes: 1 of 1 attacks rank you first, up to 10 candidates; ...'
+
+    ```
+    """
+    from authorguard.check.background import as_background
+
+    if not isinstance(text, str):
+        raise InputError(f"check: the text is a {type(text).__name__}, not a string")
+    known = [known] if isinstance(known, str) else list(known)
+    if config is None:
+        config = CheckConfig(
+            sizes=tuple(int(size) for size in sizes), attackers=tuple(attackers or DEFAULT_ATTACKERS), seed=seed
+        )
+    session = prepare(
+        text,
+        known,
+        background=as_background(background, genre),
+        config=config,
+        progress=progress,
+        genre_reason=f"chosen with genre={genre!r}" if genre else None,
+    )
+    for method in rewrite:
         session.rewrite(method)
     return session.result
 
 
-def prepare(text: str, known: Sequence[str], *, background: Background | None = None,
-            config: CheckConfig = CheckConfig(), progress: Callable[[str], None] | None = None,
-            genre_reason: str | None = None) -> CheckSession:
+def prepare(
+    text: str,
+    known: Sequence[str],
+    *,
+    background: Background | None = None,
+    config: CheckConfig = CheckConfig(),
+    progress: Callable[[str], None] | None = None,
+    genre_reason: str | None = None,
+) -> CheckSession:
     """The check of ``text`` as a :class:`CheckSession`: its result, and the fitted attackers, candidate sets and
     calibration that a re-check of an edit (:meth:`CheckSession.recheck`) or a rewrite
     (:meth:`CheckSession.rewrite`) reuse."""
@@ -285,14 +367,21 @@ def prepare(text: str, known: Sequence[str], *, background: Background | None = 
     known_words = min(all_known_words, MAX_KNOWN_WORDS)
     statements, runnable = _statements(text_words, known_words, config.attackers)
     if holding:
-        statements.insert(0, f"{len(holding)} of your known documents contain the text itself: left out (an "
-                              "attacker does not hold the text it is asked about).")
+        statements.insert(
+            0,
+            f"{len(holding)} of your known documents contain the text itself: left out (an "
+            "attacker does not hold the text it is asked about).",
+        )
     if all_known_words > MAX_KNOWN_WORDS:
-        statements.append(f"Your first {MAX_KNOWN_WORDS:,} words of known writing are used (of {all_known_words:,}): "
-                          "every background author stands beside you with as many words.")
+        statements.append(
+            f"Your first {MAX_KNOWN_WORDS:,} words of known writing are used (of {all_known_words:,}): "
+            "every background author stands beside you with as many words."
+        )
     if text_words < PIECE_WORDS[0] and runnable:
-        statements.append(f"The text has {text_words} words; the attackers learn and are calibrated on pieces of "
-                          f"{PIECE_WORDS[0]}: its probabilities are less reliable than the calibration error says.")
+        statements.append(
+            f"The text has {text_words} words; the attackers learn and are calibrated on pieces of "
+            f"{PIECE_WORDS[0]}: its probabilities are less reliable than the calibration error says."
+        )
     piece = piece_words(text_words)
     if background is None and runnable:
         genre, reason = genre_of(text), genre_reason
@@ -301,13 +390,32 @@ def prepare(text: str, known: Sequence[str], *, background: Background | None = 
         say(f"loading the {genre} background")
         background = load_background(genre)
     else:
-        reason = genre_reason or ("your own background file" if background is not None and background.genre == "own"
-                                  else f"chosen: {background.genre}" if background is not None else "")
+        reason = genre_reason or (
+            "your own background file"
+            if background is not None and background.genre == "own"
+            else f"chosen: {background.genre}"
+            if background is not None
+            else ""
+        )
+    if background is not None:
+        background, yours = _without_the_writer(background, [bare, *(" ".join(k.split()) for k in known)])
+        if yours:
+            statements.insert(
+                0,
+                f"The background holds your writing (as {', '.join(yours)}): left out of the candidates, so you "
+                "are not your own rival.",
+            )
     session = CheckSession(text, known, config, piece, background, runnable, say)
-    session.result = CheckResult(text_words, known_words, piece,
-                                 background.genre if background else "not checked",
-                                 background.source if background else "none", len(background) if background else 0,
-                                 statements=statements, genre_reason=reason)
+    session.result = CheckResult(
+        text_words,
+        known_words,
+        piece,
+        background.genre if background else "not checked",
+        background.source if background else "none",
+        len(background) if background else 0,
+        statements=statements,
+        genre_reason=reason,
+    )
     if runnable:
         session.fit()
         session.result.rankings, session.result.evidence = session.rank(text)
@@ -325,7 +433,7 @@ def _warm_word_tables():
             from authorguard.text.views import canonical_word
 
             canonical_word("house")
-        except Exception:  # noqa: BLE001 — the evidence then says what it can without synonyms (or fails there)
+        except Exception:
             pass
 
     thread = threading.Thread(target=load, name="authorguard-wordnet", daemon=True)
@@ -352,16 +460,26 @@ def calibrate(scores: np.ndarray, classes, names: list, truth: list, seed: int, 
 
 
 def calibration_objective(model) -> str:
-    """"top" for the many-candidates profiles (:class:`~authorguard.check.models.CosineCentroids`), whose
+    """ "top" for the many-candidates profiles (:class:`~authorguard.check.models.CosineCentroids`), whose
     likelihood-fitted temperature leaves the top probability understated; "likelihood" otherwise."""
     return "top" if isinstance(getattr(model, "model_", None), CosineCentroids) else "likelihood"
 
 
-def fit_count_model(name: str, seed: int, train: dict, labels: list, vocabulary: dict,
-                    part: tuple[int, int] | None = None):
+def fit_count_model(
+    name: str, seed: int, train: dict, labels: list, vocabulary: dict, part: tuple[int, int] | None = None
+):
     """A count model fitted on ``train``'s counts (or its ``part``, :meth:`CountModel.fit`): one job of a check,
     run in this process or a worker."""
     return MODELS[name](seed).fit(train, labels, vocabulary, part)
+
+
+def _without_the_writer(background: Background, writing: Sequence[str]) -> tuple[Background, list[str]]:
+    """``background`` less the authors any of whose documents is one of ``writing`` (the text and the known
+    documents, whitespace-normalised): a writer whose posts are in the staged corpus would otherwise compete with
+    themselves. Returns (background, the authors left out)."""
+    mine = set(writing)
+    yours = [a for a, docs in background.authors.items() if any(" ".join(d.split()) in mine for d in docs)]
+    return (background.without(yours), yours) if yours else (background, [])
 
 
 class CheckSession:
@@ -370,8 +488,16 @@ class CheckSession:
     :meth:`recheck` scores an edited text with the same attackers (no refit); :meth:`rewrite` rewrites the text with
     a method and checks it under the static and augmented threat models."""
 
-    def __init__(self, text: str, known: list, config: CheckConfig, piece: int, background: Background | None,
-                 runnable: list, say: Callable[[str], None]) -> None:
+    def __init__(
+        self,
+        text: str,
+        known: list,
+        config: CheckConfig,
+        piece: int,
+        background: Background | None,
+        runnable: list,
+        say: Callable[[str], None],
+    ) -> None:
         self.text, self.known, self.config, self.piece = text, known, config, piece
         self.background, self.runnable, self.say = background, runnable, say
         self.fitted: dict = {}
@@ -392,9 +518,15 @@ class CheckSession:
         known_words = min(sum(word_count(k) for k in self.known), MAX_KNOWN_WORDS)
         own_blocks = cut_blocks(self.known, MAX_KNOWN_WORDS)
         blocks = max(1, self.piece // BLOCK_WORDS)
-        chosen = _background_runs(features, blocks, known_words, config.calibration_pieces,
-                                  np.random.default_rng(config.seed), max(config.sizes) - 1,
-                                  None if pool is background.authors else set(background.authors))
+        chosen = _background_runs(
+            features,
+            blocks,
+            known_words,
+            config.calibration_pieces,
+            np.random.default_rng(config.seed),
+            max(config.sizes) - 1,
+            None if pool is background.authors else set(background.authors),
+        )
         used = [range(runs[0][0], runs[-1][-1] + 1) for _, runs in chosen]
         # "words" always: the evidence's rates per 1,000 words read it
         families = sorted({f for name in self.runnable if name in MODELS for f in MODELS[name].families} | {"words"})
@@ -409,7 +541,7 @@ class CheckSession:
         pool = []
         for (name, runs), source, target in zip(chosen, used, placed):
             runs = moved(runs, source, target)
-            pool.append((name, runs[: -config.calibration_pieces], runs[-config.calibration_pieces:]))
+            pool.append((name, runs[: -config.calibration_pieces], runs[-config.calibration_pieces :]))
         writer_runs = runs_of(placed[-1], blocks)
         self.sets = _candidate_sets(config.sizes, writer_runs, pool, self.result.statements)
         jobs, local, held_of = [], [], {}
@@ -424,9 +556,17 @@ class CheckSession:
                 held_of[(name, len(candidates.names))] = (held.counts(families), candidates)
                 # the character n-gram SVM is most of the work: two workers fit its classes in halves
                 halves = parallel and name == "char-ngrams" and len(candidates.names) <= SVM_CANDIDATES
-                for part in ([(0, 2), (1, 2)] if halves else [None]):
-                    jobs.append((name, config.seed, train.counts(families), candidates.labels,
-                                 {f: self.matrix.vocabulary[f] for f in families}, part))
+                for part in [(0, 2), (1, 2)] if halves else [None]:
+                    jobs.append(
+                        (
+                            name,
+                            config.seed,
+                            train.counts(families),
+                            candidates.labels,
+                            {f: self.matrix.vocabulary[f] for f in families},
+                            part,
+                        )
+                    )
         jobs.sort(key=lambda job: -sum(matrix.nnz for matrix in job[2].values()) * len(set(job[3])))
         self.say(f"fitting {len(jobs) + len(local)} attackers")
         if parallel and len(jobs) > 1:
@@ -442,10 +582,21 @@ class CheckSession:
         for job, model in zip(jobs, done):
             models.setdefault((job[0], len(set(job[3]))), []).append((job[5], model))
         for key, parts in models.items():
-            model = parts[0][1] if parts[0][0] is None else merge_parts([m for _, m in sorted(parts, key=lambda p: p[0])])
+            model = (
+                parts[0][1] if parts[0][0] is None else merge_parts([m for _, m in sorted(parts, key=lambda p: p[0])])
+            )
             held, candidates = held_of[key]
-            self.fitted[key] = (model, calibrate(model.scores(held), model.classes_, candidates.names,
-                                                 candidates.held_labels, config.seed, calibration_objective(model)))
+            self.fitted[key] = (
+                model,
+                calibrate(
+                    model.scores(held),
+                    model.classes_,
+                    candidates.names,
+                    candidates.held_labels,
+                    config.seed,
+                    calibration_objective(model),
+                ),
+            )
         for name, candidates, train, held in local:
             self.say(f"{name}: {len(candidates.names)} candidates")
             model = _fit(_make(name, config.seed), train, candidates.labels, self.matrix.vocabulary)
@@ -461,13 +612,19 @@ class CheckSession:
             for name, used, _ in self._placed:
                 author_blocks = cut_blocks(self.background.authors[name], AUTHOR_WORDS)
                 first = used.start - int(self.features.starts[self.features.authors.index(name)])
-                texts.extend(author_blocks[first:first + len(used)])
+                texts.extend(author_blocks[first : first + len(used)])
             self._block_texts = texts + list(self._own_blocks)
         return " ".join(self._block_texts[i] for i in run)
 
     def _calibrate(self, model, candidates: Candidates, held: _Source) -> tuple:
-        return calibrate(_scores(model, held), model.classes_, candidates.names, candidates.held_labels,
-                         self.config.seed, calibration_objective(model))
+        return calibrate(
+            _scores(model, held),
+            model.classes_,
+            candidates.names,
+            candidates.held_labels,
+            self.config.seed,
+            calibration_objective(model),
+        )
 
     # --- scoring a text ---------------------------------------------------------------------------------------
 
@@ -476,8 +633,9 @@ class CheckSession:
         (whose scores are averaged: read at the length the attackers learnt and were calibrated on)."""
         return _Source(self, texts=[text] if word_count(text) <= PIECE_WORDS[1] else cut_pieces([text], self.piece))
 
-    def _ranking(self, key: tuple, model, source: _Source, threat_model: str = "static",
-                 calibration: tuple | None = None) -> AttackerRanking:
+    def _ranking(
+        self, key: tuple, model, source: _Source, threat_model: str = "static", calibration: tuple | None = None
+    ) -> AttackerRanking:
         name, size = key
         candidates = next(c for c in self.sets if len(c.names) == size)
         order = [list(model.classes_).index(n) for n in candidates.names]
@@ -485,9 +643,19 @@ class CheckSession:
         temperature, error, n, pairs = calibration if calibration is not None else self.fitted[key][1]
         rank, margin = _rank(row, 0)
         spread = probabilities(row[None, :], temperature)[0]
-        return AttackerRanking(name, size, rank, margin, float(spread[0]), error, n, temperature, threat_model,
-                               float(spread.max()), pairs if threat_model == "static" and calibration is None
-                               and source is self._first_source else [])
+        return AttackerRanking(
+            name,
+            size,
+            rank,
+            margin,
+            float(spread[0]),
+            error,
+            n,
+            temperature,
+            threat_model,
+            float(spread.max()),
+            pairs if threat_model == "static" and calibration is None and source is self._first_source else [],
+        )
 
     def rank(self, text: str) -> tuple[list, list]:
         """(rankings, evidence) of ``text`` by the fitted attackers (nothing refitted)."""
@@ -504,9 +672,16 @@ class CheckSession:
         if not isinstance(text, str) or not text.strip():
             raise InputError("check: the text is empty")
         first = self.result
-        result = CheckResult(word_count(text), first.known_words, first.piece_words, first.genre, first.background,
-                             first.background_authors, statements=list(first.statements),
-                             genre_reason=first.genre_reason)
+        result = CheckResult(
+            word_count(text),
+            first.known_words,
+            first.piece_words,
+            first.genre,
+            first.background,
+            first.background_authors,
+            statements=list(first.statements),
+            genre_reason=first.genre_reason,
+        )
         if self.fitted:
             result.rankings, result.evidence = self.rank(text)
         result.seconds = round(time.perf_counter() - start, 2)
@@ -580,8 +755,16 @@ class CheckSession:
         fidelity = FidelityMeter(n_process=1).score([self.text], [output])[0]
         self.say(f"{name}: fidelity {fidelity.verdict}")
         if shown is not None:
-            shown({"method": name, "text": output, "status": status["status"], "meaning": None if np.isnan(meaning) else meaning,
-                   "fidelity": fidelity.verdict, "fidelity_reason": fidelity.reason})
+            shown(
+                {
+                    "method": name,
+                    "text": output,
+                    "status": status["status"],
+                    "meaning": None if np.isnan(meaning) else meaning,
+                    "fidelity": fidelity.verdict,
+                    "fidelity_reason": fidelity.reason,
+                }
+            )
         source = self._text_source(output)
         rankings = [self._ranking(key, model, source) for key, (model, _) in self.fitted.items()]
         smallest = self.sets[0]
@@ -592,8 +775,16 @@ class CheckSession:
             self.fits += 1
             calibration = self._calibrate(model, smallest, _Source(self, smallest.held))
             rankings.append(self._ranking((attacker, len(smallest.names)), model, source, "augmented", calibration))
-        found = RewriteCheck(name, output, status["status"], meaning, rankings, round(time.perf_counter() - begin, 2),
-                             fidelity.verdict, fidelity.reason)
+        found = RewriteCheck(
+            name,
+            output,
+            status["status"],
+            meaning,
+            rankings,
+            round(time.perf_counter() - begin, 2),
+            fidelity.verdict,
+            fidelity.reason,
+        )
         self.result.rewrites.append(found)
         return found
 
@@ -601,8 +792,11 @@ class CheckSession:
         """(training pieces, labels): the candidates' pieces as written plus the first ``augment_pieces`` of each
         rewritten (refused rewrites left out: the attacker learns only from what the method releases)."""
         per = self.config.augment_pieces
-        chosen = [(run, label) for name_ in candidates.names
-                  for run, label in [(r, lab) for r, lab in zip(candidates.train, candidates.labels) if lab == name_][:per]]
+        chosen = [
+            (run, label)
+            for name_ in candidates.names
+            for run, label in [(r, lab) for r, lab in zip(candidates.train, candidates.labels) if lab == name_][:per]
+        ]
         texts = [self.run_text(run) for run, _ in chosen]
         background = [i for i, (_, label) in enumerate(chosen) if label != WRITER]
         own = [i for i, (_, label) in enumerate(chosen) if label == WRITER]
@@ -658,8 +852,9 @@ class RewriteStore:
         return [self.found[self.key(t)] for t in texts]
 
 
-def _background_runs(features, blocks: int, known_words: int, keep: int, rng: np.random.Generator,
-                     needed: int, among: set | None = None) -> list:
+def _background_runs(
+    features, blocks: int, known_words: int, keep: int, rng: np.random.Generator, needed: int, among: set | None = None
+) -> list:
     """[(author, runs of pool block rows)] in a seeded order, the first ``needed``: each author's first blocks up
     to as many words as the writer's plus ``keep`` pieces, cut into runs; authors with at least half the writer's
     known words (and one piece) to learn from besides ``keep`` held-out pieces. ``among``: the pool's authors that
@@ -672,7 +867,7 @@ def _background_runs(features, blocks: int, known_words: int, keep: int, rng: np
         if among is not None and features.authors[int(i)] not in among:
             continue
         rows = features.blocks_of(int(i))
-        words = np.cumsum(features.block_words[rows.start:rows.stop])
+        words = np.cumsum(features.block_words[rows.start : rows.stop])
         used = int(np.searchsorted(words, limit)) + 1
         runs = runs_of(range(rows.start, rows.start + min(used, len(rows))), blocks)
         train = runs[:-keep]
@@ -690,8 +885,10 @@ def _candidate_sets(sizes: Sequence[int], writer_runs: list, pool: list, stateme
     for size in sorted(set(sizes)):
         others = pool[: size - 1]
         if len(others) < size - 1 and len(others) + 1 not in seen:
-            statements.append(f"Only {len(pool)} background authors have enough writing to stand beside yours "
-                              f"(half as many words at least): the set of {size} candidates is {len(others) + 1}.")
+            statements.append(
+                f"Only {len(pool)} background authors have enough writing to stand beside yours "
+                f"(half as many words at least): the set of {size} candidates is {len(others) + 1}."
+            )
         if not others or len(others) + 1 in seen:
             continue
         seen.add(len(others) + 1)

@@ -52,8 +52,10 @@ def jsonl_rows(path: Path, fields: Sequence[str]) -> Iterator[dict]:
         except json.JSONDecodeError:
             raise InputError(f"{path}:{number} is not valid JSON") from None
         if not isinstance(row, dict) or any(f not in row for f in fields) or not isinstance(row[fields[-1]], str):
-            raise InputError(f"{path}:{number} needs the field{'s' if len(fields) > 1 else ''} "
-                             + " and ".join(repr(f) for f in fields))
+            raise InputError(
+                f"{path}:{number} needs the field{'s' if len(fields) > 1 else ''} "
+                + " and ".join(repr(f) for f in fields)
+            )
         if row[fields[-1]].strip():
             yield row
 
@@ -77,7 +79,9 @@ def read_writing(paths: Iterable[str | os.PathLike], text_field: str = "text") -
         else:
             raise InputError(f"{path}: no such file or folder")
         for member in members:
-            texts.extend(_jsonl_texts(member, text_field) if member.suffix.lower() == ".jsonl" else [read_text_file(member)])
+            texts.extend(
+                _jsonl_texts(member, text_field) if member.suffix.lower() == ".jsonl" else [read_text_file(member)]
+            )
     if not texts:
         raise InputError("the known writing is empty")
     return texts
@@ -90,7 +94,7 @@ def cut_pieces(texts: Sequence[str], words: int, limit: int | None = None) -> li
     tokens = _PIECES.findall("\n\n".join(t.strip() for t in texts))
     if limit is not None:
         tokens = tokens[:limit]
-    pieces = ["".join(tokens[i:i + words]).strip() for i in range(0, len(tokens), words)]
+    pieces = ["".join(tokens[i : i + words]).strip() for i in range(0, len(tokens), words)]
     if len(pieces) > 1 and word_count(pieces[-1]) < words / 2:
         last = pieces.pop()
         pieces[-1] = pieces[-1] + " " + last

@@ -10,19 +10,30 @@ import typer
 
 from authorguard.cli.common import console, handle_errors, print_json, progress, set_data_dir
 
-app = typer.Typer(help="A4NT: adversarially trained style transfer that hides an author attribute.", no_args_is_help=True)
+app = typer.Typer(
+    help="A4NT: adversarially trained style transfer that hides an author attribute.", no_args_is_help=True
+)
 
 
 @app.command("train")
 @handle_errors
 def train(
     output: Annotated[Path, typer.Option("--output", "-o", help="Model folder (created; an existing one is resumed).")],
-    setting: Annotated[str, typer.Option(help="Attribute setting: blog-age, blog-gender, speech, speech-millercenter.")] = "blog-age",
+    setting: Annotated[
+        str, typer.Option(help="Attribute setting: blog-age, blog-gender, speech, speech-millercenter.")
+    ] = "blog-age",
     config: Annotated[Path, typer.Option("--config", help="TOML / JSON / YAML table of A4NTConfig keys.")] = None,
-    stage: Annotated[list[str], typer.Option("--stage", help="Stages to run (repeat; default all): data, classifiers, "
-                                                            "language-models, autoencoder, adversarial.")] = None,
+    stage: Annotated[
+        list[str],
+        typer.Option(
+            "--stage",
+            help="Stages to run (repeat; default all): data, classifiers, language-models, autoencoder, adversarial.",
+        ),
+    ] = None,
     data_dir: Annotated[Path, typer.Option("--data-dir", help="Data directory (default: AUTHORGUARD_DATA).")] = None,
-    device: Annotated[str, typer.Option("--device", help="Where to train: cpu, cuda, cuda:N or auto (a GPU if torch sees one).")] = "cpu",
+    device: Annotated[
+        str, typer.Option("--device", help="Where to train: cpu, cuda, cuda:N or auto (a GPU if torch sees one).")
+    ] = "cpu",
 ) -> None:
     """Train (or resume) the stages of an A4NT model folder; each stage checkpoints and skips what is done.
     The adversarial variant is the config's ``semantic`` + ``language_loss`` (cycml-lang by default)."""
@@ -42,13 +53,21 @@ def train(
             if name not in tasks:
                 tasks[name] = bars.add_task(name, total=total)
             loss = next((record[k] for k in ("total", "loss") if k in record), None)
-            bars.update(tasks[name], completed=step, description=name + (f" (loss {loss:.3f})" if loss is not None else ""))
+            bars.update(
+                tasks[name], completed=step, description=name + (f" (loss {loss:.3f})" if loss is not None else "")
+            )
             if not console.is_terminal and (step % 100 == 0 or step == total):
-                console.print(f"{name} {step}/{total} " + json.dumps({k: round(v, 4) if isinstance(v, float) else v
-                                                                       for k, v in record.items()}), highlight=False)
+                console.print(
+                    f"{name} {step}/{total} "
+                    + json.dumps({k: round(v, 4) if isinstance(v, float) else v for k, v in record.items()}),
+                    highlight=False,
+                )
 
         produced = train_a4nt(resolved, output, tuple(stage) if stage else STAGES, report, device)
-    console.print(f"A4NT model folder {output}: " + "; ".join(f"{k}: {len(v)} file(s)" for k, v in produced.items()), highlight=False)
+    console.print(
+        f"A4NT model folder {output}: " + "; ".join(f"{k}: {len(v)} file(s)" for k, v in produced.items()),
+        highlight=False,
+    )
 
 
 @app.command("evaluate")
@@ -56,7 +75,9 @@ def train(
 def evaluate(
     model: Annotated[Path, typer.Argument(help="A trained A4NT model folder.")],
     split: Annotated[str, typer.Option(help="Documents to rewrite and score: validation or test.")] = "test",
-    variant: Annotated[list[str], typer.Option("--variant", help="Variants (repeat; default: autoencoder and every trained one).")] = None,
+    variant: Annotated[
+        list[str], typer.Option("--variant", help="Variants (repeat; default: autoencoder and every trained one).")
+    ] = None,
     samples: Annotated[int, typer.Option(help="Rewrites per sentence (1 = greedy).")] = 1,
     select: Annotated[str, typer.Option(help="With samples > 1: random, max-meteor or min-meteor.")] = "random",
     seed: Annotated[int, typer.Option(help="Seed of sampling and of the METEOR sentence sample.")] = 0,
@@ -75,29 +96,49 @@ def evaluate(
     set_data_dir(data_dir)
     with progress() as bars:
         task = bars.add_task("evaluating", total=None)
-        result = evaluate_folder(model, split, tuple(variant) if variant else None, samples, select, seed,
-                                 report=lambda message: bars.update(task, description=message))
+        result = evaluate_folder(
+            model,
+            split,
+            tuple(variant) if variant else None,
+            samples,
+            select,
+            seed,
+            report=lambda message: bars.update(task, description=message),
+        )
     if output:
         write_json(output, result)
     if json_output:
         print_json(result)
         return
-    console.print(f"{result['setting']} {split}: {result['documents']} documents, {result['sentences']} sentences; "
-                  f"chance macro F1 {result['chance']['document']:.2f} (document)", highlight=False)
+    console.print(
+        f"{result['setting']} {split}: {result['documents']} documents, {result['sentences']} sentences; "
+        f"chance macro F1 {result['chance']['document']:.2f} (document)",
+        highlight=False,
+    )
     for name, row in result["rows"].items():
-        holdout = f"  holdouts doc F1 mean {row['holdout_document_f1_mean']:.2f} max {row['holdout_document_f1_max']:.2f}" \
-            if "holdout_document_f1_mean" in row else ""
+        holdout = (
+            f"  holdouts doc F1 mean {row['holdout_document_f1_mean']:.2f} max {row['holdout_document_f1_max']:.2f}"
+            if "holdout_document_f1_mean" in row
+            else ""
+        )
         meteor = "" if row.get("meteor") is None else f"  METEOR {row['meteor']:.2f}"
-        console.print(f"  {name:14s} sentence F1 {row['A']['sentence']['f1_macro']:.2f}  document F1 "
-                      f"{row['A']['document']['f1_macro']:.2f}{meteor}{holdout}", highlight=False)
+        console.print(
+            f"  {name:14s} sentence F1 {row['A']['sentence']['f1_macro']:.2f}  document F1 "
+            f"{row['A']['document']['f1_macro']:.2f}{meteor}{holdout}",
+            highlight=False,
+        )
 
 
 @app.command("package")
 @handle_errors
 def package(
     model: Annotated[Path, typer.Argument(help="A trained A4NT model folder.")],
-    variant: Annotated[list[str], typer.Option("--variant", help="Variants to keep (repeat), e.g. neutral-cycml-lang.")],
-    output: Annotated[Path, typer.Option("--output", "-o", help="The packaged folder (replaced if it is one already).")],
+    variant: Annotated[
+        list[str], typer.Option("--variant", help="Variants to keep (repeat), e.g. neutral-cycml-lang.")
+    ],
+    output: Annotated[
+        Path, typer.Option("--output", "-o", help="The packaged folder (replaced if it is one already).")
+    ],
     note: Annotated[str, typer.Option(help="Why this model, for provenance.json.")] = "",
 ) -> None:
     """Copy what rewriting needs (config, vocabulary, splitter, the variants' generators in float16) into a small

@@ -7,28 +7,54 @@ from typing import Annotated
 
 import typer
 
-from authorguard.cli.common import FALLBACK_HELP, console, handle_errors, print_json, progress, with_fallback
+from authorguard.cli.common import FALLBACK_HELP, console, handle_errors, print_json, progress
+from authorguard.methods.build import with_fallback
 
 
 @handle_errors
 def anonymize(
     input: Annotated[Path, typer.Argument(help="JSONL, CSV or Parquet file, or a directory of such shards.")],
-    output: Annotated[Path, typer.Argument(help="Directory for Parquet shards, manifest.json, errors.jsonl, privacy.json.")],
+    output: Annotated[
+        Path, typer.Argument(help="Directory for Parquet shards, manifest.json, errors.jsonl, privacy.json.")
+    ],
     method: Annotated[str, typer.Option(help="Registered method name (e.g. syntf).")],
-    config: Annotated[Path | None, typer.Option(help="Method parameters: TOML, JSON or YAML table (defaults otherwise).")] = None,
-    engine: Annotated[str, typer.Option(help="local (this process) or ray (Ray Data, local or existing cluster).")] = "local",
-    ray_address: Annotated[str | None, typer.Option(help="Address of an existing Ray cluster (default: start a local one).")] = None,
-    batch_size: Annotated[int, typer.Option(help="Records anonymised at a time (bounds memory; larger batches share more mechanism rows).")] = 4096,
-    shard_size: Annotated[int, typer.Option(help="Records per shard: the unit of atomic output and resumption.")] = 10_000,
+    config: Annotated[
+        Path | None, typer.Option(help="Method parameters: TOML, JSON or YAML table (defaults otherwise).")
+    ] = None,
+    engine: Annotated[
+        str, typer.Option(help="local (this process) or ray (Ray Data, local or existing cluster).")
+    ] = "local",
+    ray_address: Annotated[
+        str | None, typer.Option(help="Address of an existing Ray cluster (default: start a local one).")
+    ] = None,
+    batch_size: Annotated[
+        int,
+        typer.Option(help="Records anonymised at a time (bounds memory; larger batches share more mechanism rows)."),
+    ] = 4096,
+    shard_size: Annotated[
+        int, typer.Option(help="Records per shard: the unit of atomic output and resumption.")
+    ] = 10_000,
     workers: Annotated[int, typer.Option(help="Ray workers, each loading the method once.")] = 1,
     gpus_per_worker: Annotated[float, typer.Option(help="GPUs per Ray worker (neural methods).")] = 0.0,
-    seed: Annotated[int | None, typer.Option(help="Per-record randomness from (seed, record id); default: OS CSPRNG. Keep it secret.")] = None,
-    id_field: Annotated[str | None, typer.Option(help="Field holding the record id (default 'id'; records without one get "
-                                                      "FILE#POSITION; a field named here must exist).")] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option(help="Per-record randomness from (seed, record id); default: OS CSPRNG. Keep it secret."),
+    ] = None,
+    id_field: Annotated[
+        str | None,
+        typer.Option(
+            help="Field holding the record id (default 'id'; records without one get "
+            "FILE#POSITION; a field named here must exist)."
+        ),
+    ] = None,
     text_field: Annotated[str, typer.Option(help="Field holding the text.")] = "text",
     fallback: Annotated[str | None, typer.Option(help=FALLBACK_HELP)] = None,
-    resume: Annotated[bool, typer.Option("--resume", help="Complete an interrupted run: only unfinished shards run.")] = False,
-    force: Annotated[bool, typer.Option("--force", help="Release every record again (the report composes the losses).")] = False,
+    resume: Annotated[
+        bool, typer.Option("--resume", help="Complete an interrupted run: only unfinished shards run.")
+    ] = False,
+    force: Annotated[
+        bool, typer.Option("--force", help="Release every record again (the report composes the losses).")
+    ] = False,
     json_output: Annotated[bool, typer.Option("--json", help="Print the run summary as JSON.")] = False,
 ) -> None:
     """Anonymise every record of INPUT into OUTPUT: each record once, in atomically written shards."""
@@ -40,12 +66,14 @@ def anonymize(
     if id_field is not None:  # a field the user named must be there: never fall back to positions silently
         files = input_files(input)
         if files and not any(field_in_first_record(f, id_field) for f in files):
-            raise InputError(f"{input}: no input file has the id field {id_field!r} (first record / header checked); "
-                             f"name the field that holds the ids, or leave --id-field out")
+            raise InputError(
+                f"{input}: no input file has the id field {id_field!r} (first record / header checked); "
+                f"name the field that holds the ids, or leave --id-field out"
+            )
     id_field = id_field or "id"
 
     from authorguard import registry
-    from authorguard.cli.common import FALLBACK_CHOICES
+    from authorguard.methods.build import FALLBACK_CHOICES
     from authorguard.utils.extras import require_method
     from authorguard.utils.validation import check_option
 
@@ -54,9 +82,21 @@ def anonymize(
     if method in registry.methods:
         require_method(method)  # a missing extra or weights: one line naming the method, before any work
     settings = AnonymizeConfig(
-        method=method, input=str(input), output=str(output), method_params=with_fallback(method, load_method_params(config), fallback), engine=engine,
-        ray_address=ray_address, batch_size=batch_size, shard_size=shard_size, workers=workers,
-        gpus_per_worker=gpus_per_worker, seed=seed, id_field=id_field, text_field=text_field, resume=resume, force=force,
+        method=method,
+        input=str(input),
+        output=str(output),
+        method_params=with_fallback(method, load_method_params(config), fallback),
+        engine=engine,
+        ray_address=ray_address,
+        batch_size=batch_size,
+        shard_size=shard_size,
+        workers=workers,
+        gpus_per_worker=gpus_per_worker,
+        seed=seed,
+        id_field=id_field,
+        text_field=text_field,
+        resume=resume,
+        force=force,
     )
     with progress() as bars:
         task = bars.add_task("anonymising shards", total=None)
@@ -64,22 +104,37 @@ def anonymize(
     import json
 
     privacy = json.loads((output / "privacy.json").read_text(encoding="utf-8"))
-    summary = {key: manifest.get(key, 0) for key in ("status", "records_in", "records_out", "records_error", "records_withheld")}
+    summary = {
+        key: manifest.get(key, 0)
+        for key in ("status", "records_in", "records_out", "records_error", "records_withheld")
+    }
     # the method's own bound: SynTF's tight epsilon, DP-Prompt's document epsilon; none for the other text methods
-    bound = next((k for k in ("composed_tight_epsilon", "composed_document_epsilon") if privacy.get(k) is not None),
-                 "composed_tight_epsilon")
-    summary.update(shards=len(manifest["shards"]), releases_per_record=privacy["releases_per_record"],
-                   **{bound: privacy.get(bound)}, output=str(output))
+    bound = next(
+        (k for k in ("composed_tight_epsilon", "composed_document_epsilon") if privacy.get(k) is not None),
+        "composed_tight_epsilon",
+    )
+    summary.update(
+        shards=len(manifest["shards"]),
+        releases_per_record=privacy["releases_per_record"],
+        **{bound: privacy.get(bound)},
+        output=str(output),
+    )
     if json_output:
         print_json(summary)
     else:
         loss = summary[bound]
         what = "tight epsilon" if bound == "composed_tight_epsilon" else "document epsilon"
         guarantee = "no formal privacy guarantee" if loss is None else f"{what} per record {loss:.1f}"
-        withheld = f" ({summary['records_withheld']} of them withheld: no text, see release_status)" if summary["records_withheld"] else ""
-        console.print(f"{summary['records_in']} records in = {summary['records_out']} out{withheld} + {summary['records_error']} in errors.jsonl; "
-                      f"{summary['shards']} shards; {guarantee} ({summary['releases_per_record']} release(s)); wrote {output}",
-                      highlight=False)
+        withheld = (
+            f" ({summary['records_withheld']} of them withheld: no text, see release_status)"
+            if summary["records_withheld"]
+            else ""
+        )
+        console.print(
+            f"{summary['records_in']} records in = {summary['records_out']} out{withheld} + {summary['records_error']} in errors.jsonl; "
+            f"{summary['shards']} shards; {guarantee} ({summary['releases_per_record']} release(s)); wrote {output}",
+            highlight=False,
+        )
     released = summary["records_out"] - summary["records_withheld"]
     if released == 0:  # nothing usable came out: a mistyped field, a bad file, an empty input or every record withheld
         raise InputError(nothing_released(output, summary))
@@ -100,5 +155,7 @@ def nothing_released(output: Path, summary: dict) -> str:
             if line.strip():
                 first = f"; the first: {json.loads(line).get('reason', line)}"
         return f"nothing was released: all {summary['records_in']} records failed (see {errors}){first}"
-    return (f"nothing was released: the method withheld all {summary['records_withheld']} records (no rewrite passed "
-            f"its validity gate; --fallback keep would release them as written)")
+    return (
+        f"nothing was released: the method withheld all {summary['records_withheld']} records (no rewrite passed "
+        f"its validity gate; --fallback keep would release them as written)"
+    )

@@ -2,19 +2,54 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import typer
 
 from authorguard import __version__
-from authorguard.cli import (a4nt, anonymize, assess, check, datasets, demo, experiment, fidelity, methods, obfuscate,
-                             privacy, serve, setup, syntf, tarot, train)
+from authorguard.cli import (
+    a4nt,
+    anonymize,
+    assess,
+    check,
+    datasets,
+    demo,
+    experiment,
+    fidelity,
+    methods,
+    obfuscate,
+    privacy,
+    serve,
+    setup,
+    syntf,
+    tarot,
+    train,
+)
 
 app = typer.Typer(
     name="authorguard",
-    help="Protect the authors of text data: obfuscate text or its features, and measure privacy and utility.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     add_completion=False,
 )
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        typer.echo(f"authorguard {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: Annotated[
+        bool,
+        typer.Option("--version", "-V", callback=_print_version, is_eager=True, help="Print the version and exit."),
+    ] = False,
+) -> None:
+    """Protect the authors of text data: obfuscate text or its features, and measure privacy and utility."""
+
+
 app.command("syntf")(syntf.command)
 app.command("demo")(demo.demo)
 app.command("anonymize")(anonymize.anonymize)

@@ -13,31 +13,64 @@ from authorguard.cli.common import console, handle_errors, print_json
 @handle_errors
 def assess(
     input: Annotated[Path, typer.Argument(help="JSONL, CSV or Parquet file: one record per document.")],
-    output: Annotated[Path, typer.Option("--output", "-o", help="Folder for report.html, report.md, assessment.json "
-                                                                "(and work/, the reusable cells).")],
+    output: Annotated[
+        Path,
+        typer.Option(
+            "--output", "-o", help="Folder for report.html, report.md, assessment.json (and work/, the reusable cells)."
+        ),
+    ],
     author_field: Annotated[str, typer.Option(help="Field naming each document's author.")],
-    label_field: Annotated[str | None, typer.Option(help="Field with the label of the task the data is shared for "
-                                                          "(its accuracy is the utility; otherwise meaning kept is).")] = None,
+    label_field: Annotated[
+        str | None,
+        typer.Option(
+            help="Field with the label of the task the data is shared for "
+            "(its accuracy is the utility; otherwise meaning kept is)."
+        ),
+    ] = None,
     text_field: Annotated[str, typer.Option(help="Field holding the text.")] = "text",
-    id_field: Annotated[str | None, typer.Option(help="Field holding the record id (default 'id', or positions).")] = None,
-    budget_minutes: Annotated[float, typer.Option(help="Time the measurements may take on this machine: picks how many "
-                                                       "documents and which methods fit.")] = 20.0,
-    min_utility: Annotated[float, typer.Option(help="Utility floor of the recommendation: share of the original's task "
-                                                    "accuracy kept (with --label-field) or MiniLM cosine (without).")] = 0.8,
+    id_field: Annotated[
+        str | None, typer.Option(help="Field holding the record id (default 'id', or positions).")
+    ] = None,
+    budget_minutes: Annotated[
+        float,
+        typer.Option(
+            help="Time the measurements may take on this machine: picks how many documents and which methods fit."
+        ),
+    ] = 20.0,
+    min_utility: Annotated[
+        float,
+        typer.Option(
+            help="Utility floor of the recommendation: share of the original's task "
+            "accuracy kept (with --label-field) or MiniLM cosine (without)."
+        ),
+    ] = 0.8,
     max_authors: Annotated[int, typer.Option(help="Authors measured at most (the most prolific).")] = 50,
     seed: Annotated[int, typer.Option(help="Seed of the subsample, the split and the methods.")] = 0,
-    check_render: Annotated[bool, typer.Option("--check-render", help="Render report.html in headless Chromium and "
-                                                                       "check its figure decodes.")] = False,
-    json_output: Annotated[bool, typer.Option("--json", help="Print assessment.json's recommendation as JSON.")] = False,
+    check_render: Annotated[
+        bool,
+        typer.Option("--check-render", help="Render report.html in headless Chromium and check its figure decodes."),
+    ] = False,
+    json_output: Annotated[
+        bool, typer.Option("--json", help="Print assessment.json's recommendation as JSON.")
+    ] = False,
 ) -> None:
     """Audit the re-identification risk of INPUT's authors, evaluate protection methods under every threat model
     and recommend one, with the command that applies it. A second run with the same options reuses finished cells."""
     from authorguard.assess.run import AssessOptions, run_assessment
 
-    options = AssessOptions(author_field=author_field, label_field=label_field, text_field=text_field, id_field=id_field,
-                            budget_minutes=budget_minutes, min_utility=min_utility, max_authors=max_authors, seed=seed)
-    assessment = run_assessment(input, output, options, show_progress=console.is_terminal,
-                                log=lambda line: console.print(line, highlight=False))
+    options = AssessOptions(
+        author_field=author_field,
+        label_field=label_field,
+        text_field=text_field,
+        id_field=id_field,
+        budget_minutes=budget_minutes,
+        min_utility=min_utility,
+        max_authors=max_authors,
+        seed=seed,
+    )
+    assessment = run_assessment(
+        input, output, options, show_progress=console.is_terminal, log=lambda line: console.print(line, highlight=False)
+    )
     recommendation = assessment["recommendation"]
     if not json_output:  # the risk first, then the verdict
         verdict = f"recommended: {recommendation['choice']}" if recommendation["choice"] else "no recommendation"

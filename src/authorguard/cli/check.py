@@ -31,21 +31,53 @@ GENRE_CHOICES = ("blog", "essay", "forum")
 @handle_errors
 def check(
     text: Annotated[str, typer.Argument(help="The text to check: a plain-text file, or - for standard input.")],
-    known: Annotated[list[Path], typer.Option("--known", "-k", help="Your known writing: plain-text files, JSONL files "
-                                                                   "(one document a line) or folders of them. Repeatable.")],
-    background: Annotated[Path | None, typer.Option(help="Your own background authors: a JSONL file with author and "
-                                                         "text fields (default: staged authors of the text's genre).")] = None,
-    genre: Annotated[str | None, typer.Option(metavar="[" + "|".join(GENRE_CHOICES) + "]", help="The background's genre: blog (personal blog posts), essay "
-                                                     "(essays, writing samples) or forum (e-mail-like Usenet posts); "
-                                                     "default: guessed from the text, and the result says which.")] = None,
+    known: Annotated[
+        list[Path],
+        typer.Option(
+            "--known",
+            "-k",
+            help="Your known writing: plain-text files, JSONL files "
+            "(one document a line) or folders of them. Repeatable.",
+        ),
+    ],
+    background: Annotated[
+        Path | None,
+        typer.Option(
+            help="Your own background authors: a JSONL file with author and "
+            "text fields (default: staged authors of the text's genre)."
+        ),
+    ] = None,
+    genre: Annotated[
+        str | None,
+        typer.Option(
+            metavar="[" + "|".join(GENRE_CHOICES) + "]",
+            help="The background's genre: blog (personal blog posts), essay "
+            "(essays, writing samples) or forum (e-mail-like Usenet posts); "
+            "default: guessed from the text, and the result says which.",
+        ),
+    ] = None,
     sizes: Annotated[str, typer.Option(help="Candidate-set sizes, you included, e.g. 10,100,1000.")] = "10,100",
-    attacker: Annotated[list[str] | None, typer.Option("--attacker", "-a", help="An attacker to run (repeatable; "
-                                                                                "default: char-ngrams, function-words, writeprints-text).")] = None,
-    rewrite: Annotated[list[str] | None, typer.Option("--rewrite", "-r", help="Check the text again after this method's "
-                                                                              "rewrite (repeatable), e.g. synonyms, bottleneck.")] = None,
+    attacker: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--attacker",
+            "-a",
+            help="An attacker to run (repeatable; default: char-ngrams, function-words, writeprints-text).",
+        ),
+    ] = None,
+    rewrite: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--rewrite",
+            "-r",
+            help="Check the text again after this method's rewrite (repeatable), e.g. synonyms, bottleneck.",
+        ),
+    ] = None,
     text_field: Annotated[str, typer.Option(help="The text field of JSONL files.")] = "text",
     seed: Annotated[int, typer.Option(help="Seed of the candidate draw, the attackers and the rewrites.")] = 0,
-    json_output: Annotated[Path | None, typer.Option("--json", help="Also write the whole result as JSON here.")] = None,
+    json_output: Annotated[
+        Path | None, typer.Option("--json", help="Also write the whole result as JSON here.")
+    ] = None,
 ) -> None:
     """Rank you among other authors as a stylometric attacker would, from TEXT and your known writing: your rank,
     the margin and a calibrated probability per attacker and candidate-set size, what in TEXT points to you, and
@@ -65,12 +97,20 @@ def check(
     writing = read_writing(known, text_field)
     if background is not None and genre is not None:
         raise InputError("give --background or --genre, not both")
-    others = read_background(str(background), text_field=text_field) if background is not None else (
-        load_background(genre) if genre else None)
+    others = (
+        read_background(str(background), text_field=text_field)
+        if background is not None
+        else (load_background(genre) if genre else None)
+    )
     config = CheckConfig(sizes=parse_sizes(sizes), attackers=tuple(attacker or DEFAULT_ATTACKERS), seed=seed)
-    session = prepare(body, writing, background=others, config=config,
-                      progress=lambda line: console.print(line, highlight=False),
-                      genre_reason="chosen with --genre" if genre else None)
+    session = prepare(
+        body,
+        writing,
+        background=others,
+        config=config,
+        progress=lambda line: console.print(line, highlight=False),
+        genre_reason="chosen with --genre" if genre else None,
+    )
     for method in rewrite or ():
         session.rewrite(method)
     result = session.result

@@ -11,8 +11,15 @@ from pathlib import Path
 import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import (BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn,
-                           TimeRemainingColumn)
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    SpinnerColumn,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 
 from authorguard.exceptions import AuthorguardError
 
@@ -41,16 +48,25 @@ def handle_errors(command: Callable) -> Callable:
             fail(str(error))
         except ImportError as error:
             missing = getattr(error, "name", None) or str(error)
-            fail(f"a missing optional dependency ({missing}): 'authorguard methods' lists what each method needs and "
-                 f"the extra to install")
+            fail(
+                f"a missing optional dependency ({missing}): 'authorguard methods' lists what each method needs and "
+                f"the extra to install"
+            )
 
     return wrapper
 
 
 def progress() -> Progress:
     return Progress(
-        SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-        TimeRemainingColumn(), console=console, transient=True, disable=not console.is_terminal,
+        SpinnerColumn(),
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        transient=True,
+        disable=not console.is_terminal,
     )
 
 
@@ -94,28 +110,10 @@ def set_data_dir(data_dir: Path | None) -> None:
 
 
 #: the commands' --fallback values: the validity gate's (withhold, keep) and the bottleneck's view
-FALLBACK_CHOICES = ("withhold", "keep", "view")
-
-
 #: what --fallback says when it is not given (the same words for obfuscate and anonymize)
-FALLBACK_HELP = ("A record the method could not protect (a rewriter whose validity gate refused every rewrite of a "
-                 "chunk): 'withhold' writes no text for it, 'keep' releases it as written, 'view' (bottleneck only) its "
-                 "style-free view. Default: the method's own fallback when it never releases the input (the bottleneck's "
-                 "'view'), else 'withhold'. Either way its status says so.")
-
-
-def with_fallback(method: str, params: dict, fallback: str | None) -> dict:
-    """``params`` with the method's ``fallback`` set to the command's, when the method has one and the config did
-    not set it. ``fallback=None``: the method's own default if that never releases the input (anything but
-    ``keep``), else ``withhold`` — so no command releases a record as written unless asked to."""
-    from authorguard import registry
-
-    if method not in registry.methods or "fallback" in params:
-        return params
-    cls = registry.methods.get(method)
-    own = cls().get_params().get("fallback")
-    if own is None:
-        return params
-    if fallback is None:
-        fallback = own if own != "keep" else "withhold"
-    return {**params, "fallback": fallback}
+FALLBACK_HELP = (
+    "A record the method could not protect (a rewriter whose validity gate refused every rewrite of a "
+    "chunk): 'withhold' writes no text for it, 'keep' releases it as written, 'view' (bottleneck only) its "
+    "style-free view. Default: the method's own fallback when it never releases the input (the bottleneck's "
+    "'view'), else 'withhold'. Either way its status says so."
+)

@@ -41,9 +41,14 @@ def _topic_accuracy(train, test, train_labels, test_labels) -> float:
 @handle_errors
 def demo(
     documents: Annotated[int, typer.Option(help="How many 20 Newsgroups training messages to use.")] = 2000,
-    epsilon: Annotated[float | None, typer.Option(help="Privacy parameter per sampled word (default: SynTF's).")] = None,
+    epsilon: Annotated[
+        float | None, typer.Option(help="Privacy parameter per sampled word (default: SynTF's).")
+    ] = None,
     seed: Annotated[int, typer.Option(help="Seed of the document choice and of SynTF.")] = 0,
-    data_dir: Annotated[Path | None, typer.Option(help="Data directory holding 20news/20news-bydate.tar.gz (default: $AUTHORGUARD_DATA).")] = None,
+    data_dir: Annotated[
+        Path | None,
+        typer.Option(help="Data directory holding 20news/20news-bydate.tar.gz (default: $AUTHORGUARD_DATA)."),
+    ] = None,
 ) -> None:
     """Run SynTF on real messages (20 Newsgroups): the privacy report, what the output looks like, what it costs."""
     from authorguard.data.newsgroups import load_20newsgroups
@@ -58,24 +63,33 @@ def demo(
         chosen = np.sort(rng.choice(len(corpus), size=min(documents, len(corpus)), replace=False))
         corpus = corpus.subset(chosen)
         stages.stage(f"fitting SynTF's public vocabulary and mechanism, tokenising {len(corpus)} messages")
-        model = SynTF(epsilon=syntf_defaults.EPSILON if epsilon is None else epsilon, vocabulary="embeddings",
-                      max_features=syntf_defaults.PUBLIC_VOCABULARY_SIZE, random_state=seed)
+        model = SynTF(
+            epsilon=syntf_defaults.EPSILON if epsilon is None else epsilon,
+            vocabulary="embeddings",
+            max_features=syntf_defaults.PUBLIC_VOCABULARY_SIZE,
+            random_state=seed,
+        )
         counts = model.fit_term_counts(corpus.texts)
-        advance = stages.stage(f"releasing {len(corpus)} messages (one pass over the mechanism)",
-                               total=model.mechanism_.vocabulary_size)
+        advance = stages.stage(
+            f"releasing {len(corpus)} messages (one pass over the mechanism)", total=model.mechanism_.vocabulary_size
+        )
         synthetic = model.synthesize(counts, on_progress=advance)
         advance = stages.stage("computing the exact privacy loss", total=model.mechanism_.vocabulary_size)
         model.loss_per_word(on_progress=advance)
         report = model.privacy_report(documents_without_vocabulary=int(np.sum(np.diff(counts.indptr) == 0)))
     names = model.get_feature_names_out()
     labels = np.asarray(corpus.labels)
-    console.print(f"SynTF released {synthetic.shape[0]} vectors over a vocabulary of {synthetic.shape[1]:,} words "
-                  f"({model.embeddings_name_}, morphology {model.morphology}, s = {model.bigram_weight}, "
-                  f"n = {model.n_words}, ε = {model.epsilon}).")
+    console.print(
+        f"SynTF released {synthetic.shape[0]} vectors over a vocabulary of {synthetic.shape[1]:,} words "
+        f"({model.embeddings_name_}, morphology {model.morphology}, s = {model.bigram_weight}, "
+        f"n = {model.n_words}, ε = {model.epsilon})."
+    )
     print_report(report)
-    console.print(f"Each released message costs ℓ·n = {report.tight_epsilon:,.0f} (ℓ = {report.loss_per_word:.2f} per word): "
-                  "a weak formal guarantee, as at the paper's settings; the attack measurements in "
-                  "docs/results/syntf-20news.md say what it buys in practice.")
+    console.print(
+        f"Each released message costs ℓ·n = {report.tight_epsilon:,.0f} (ℓ = {report.loss_per_word:.2f} per word): "
+        "a weak formal guarantee, as at the paper's settings; the attack measurements in "
+        "docs/results/syntf-20news.md say what it buys in practice."
+    )
 
     table = Table(title="One message: what the analyst receives", show_lines=True)
     table.add_column("message")
@@ -88,14 +102,19 @@ def demo(
         snippet = textwrap.shorten(" ".join(corpus.texts[row].split()), 160)
         original = ", ".join(f"{w}×{c}" for w, c in model.inverse_words(counts, row, 8))
         released = ", ".join(f"{w}×{c}" for w, c in model.inverse_words(synthetic, row, 8))
-        table.add_row(f"{corpus.ids[row]} ({corpus.labels[row]}; {int(in_vocabulary[row])} vocabulary words)\n{snippet}",
-                      original, released)
+        table.add_row(
+            f"{corpus.ids[row]} ({corpus.labels[row]}; {int(in_vocabulary[row])} vocabulary words)\n{snippet}",
+            original,
+            released,
+        )
     console.print(table)
-    console.print(f"How to read it: each released message is {model.n_words} words drawn anew - pick one of the "
-                  f"message's own vocabulary words at random, then replace it by a word near it in meaning (often "
-                  f"itself) - so a message with fewer than {model.n_words} vocabulary words has each drawn several "
-                  f"times: a word can appear more often in the release than in the message. Names outside the public "
-                  f"vocabulary never appear.")
+    console.print(
+        f"How to read it: each released message is {model.n_words} words drawn anew - pick one of the "
+        f"message's own vocabulary words at random, then replace it by a word near it in meaning (often "
+        f"itself) - so a message with fewer than {model.n_words} vocabulary words has each drawn several "
+        f"times: a word can appear more often in the release than in the message. Names outside the public "
+        f"vocabulary never appear."
+    )
 
     topic_table = Table(title="One topic: what survives across its messages", show_lines=True)
     topic_table.add_column("newsgroup")
@@ -103,15 +122,23 @@ def demo(
     topic_table.add_column("released synthetic terms (top 10)")
     for label, _ in Counter(labels.tolist()).most_common(2):
         rows = np.flatnonzero(labels == label)
-        topic_table.add_row(f"{label}\n({len(rows)} messages)", _top_terms(names, counts, rows, 10), _top_terms(names, synthetic, rows, 10))
+        topic_table.add_row(
+            f"{label}\n({len(rows)} messages)",
+            _top_terms(names, counts, rows, 10),
+            _top_terms(names, synthetic, rows, 10),
+        )
     console.print(topic_table)
 
     split = np.random.default_rng(seed).random(len(corpus)) < 0.75
     if split.sum() and (~split).sum():
         original = _topic_accuracy(counts[split], counts[~split], labels[split], labels[~split])
         released = _topic_accuracy(synthetic[split], synthetic[~split], labels[split], labels[~split])
-        console.print(f"What it costs: a topic classifier (tf-idf + naive Bayes, {int(split.sum())} messages to train, "
-                      f"{int((~split).sum())} to test, {len(set(labels))} newsgroups) reaches accuracy {released:.2f} on "
-                      f"released vectors and {original:.2f} on the originals (chance {1 / len(set(labels)):.2f}).")
-    console.print("The vocabulary is public (the embeddings' 30,000 most frequent words), as for a real release: "
-                  "authorguard syntf FILE -o OUT --vocabulary embeddings.")
+        console.print(
+            f"What it costs: a topic classifier (tf-idf + naive Bayes, {int(split.sum())} messages to train, "
+            f"{int((~split).sum())} to test, {len(set(labels))} newsgroups) reaches accuracy {released:.2f} on "
+            f"released vectors and {original:.2f} on the originals (chance {1 / len(set(labels)):.2f})."
+        )
+    console.print(
+        "The vocabulary is public (the embeddings' 30,000 most frequent words), as for a real release: "
+        "authorguard syntf FILE -o OUT --vocabulary embeddings."
+    )

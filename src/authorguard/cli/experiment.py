@@ -10,8 +10,9 @@ import typer
 
 from authorguard.cli.common import console, handle_errors, set_data_dir
 
-app = typer.Typer(help="Run experiments: methods x settings x runs, scored by the analyst and the attackers.",
-                  no_args_is_help=True)
+app = typer.Typer(
+    help="Run experiments: methods x settings x runs, scored by the analyst and the attackers.", no_args_is_help=True
+)
 
 
 @app.command("run")
@@ -21,7 +22,9 @@ def run(
     output: Annotated[Path, typer.Option("--output", "-o", help="Run folder: results, cells, caches.")] = None,
     n_jobs: Annotated[int, typer.Option("--n-jobs", help="Processes (overrides the config; -1 = all cores).")] = None,
     runs: Annotated[int, typer.Option("--runs", help="Runs per setting (overrides the config).")] = None,
-    restart: Annotated[bool, typer.Option("--restart", help="Delete finished cells and caches in OUTPUT first.")] = False,
+    restart: Annotated[
+        bool, typer.Option("--restart", help="Delete finished cells and caches in OUTPUT first.")
+    ] = False,
     data_dir: Annotated[Path, typer.Option("--data-dir", help="Data directory (default: AUTHORGUARD_DATA).")] = None,
 ) -> None:
     """Run CONFIG (resuming an interrupted run in OUTPUT), write results.parquet/.csv and experiment.json."""
@@ -39,10 +42,13 @@ def run(
     from authorguard.utils.extras import require_experiment
 
     require_experiment(resolved)  # a missing extra or weights: said before any work, with the fix
-    frame = run_experiment(resolved, output, resume=not restart, show_progress=console.is_terminal,
-                           command=["authorguard", *sys.argv[1:]])
-    console.print(f"{len(frame)} result rows -> {output / RESULTS_PARQUET}; report: authorguard report {output} -o {output / 'report'}",
-                  highlight=False)
+    frame = run_experiment(
+        resolved, output, resume=not restart, show_progress=console.is_terminal, command=["authorguard", *sys.argv[1:]]
+    )
+    console.print(
+        f"{len(frame)} result rows -> {output / RESULTS_PARQUET}; report: authorguard report {output} -o {output / 'report'}",
+        highlight=False,
+    )
 
 
 @handle_errors
@@ -50,9 +56,14 @@ def report(
     results: Annotated[Path, typer.Argument(help="A run folder, results.parquet or results.csv.")],
     output: Annotated[Path, typer.Option("--output", "-o", help="Report folder.")],
     attacker: Annotated[str, typer.Option(help="Attacker for the selection of p-hat and the tables.")] = "writeprints",
-    threat_model: Annotated[str, typer.Option(help="static, augmented or adversarial (the attacker trains on originals, both, or releases).")] = "adversarial",
+    threat_model: Annotated[
+        str,
+        typer.Option(help="static, augmented or adversarial (the attacker trains on originals, both, or releases)."),
+    ] = "adversarial",
     classifier: Annotated[str, typer.Option(help="nb or svm.")] = "svm",
-    check_render: Annotated[bool, typer.Option("--check-render", help="Render the HTML in headless Chromium and check its figures.")] = False,
+    check_render: Annotated[
+        bool, typer.Option("--check-render", help="Render the HTML in headless Chromium and check its figures.")
+    ] = False,
 ) -> None:
     """Write report.md, report.html (self-contained) and figures/ from experiment results."""
     from authorguard.experiments.report import ReportOptions, build_report, check_html_in_chromium
@@ -64,4 +75,7 @@ def report(
         loaded, total = check_html_in_chromium(paths["html"], output / "report-screenshot.png")
         if loaded != total:
             raise typer.Exit(code=1)
-        console.print(f"Chromium rendered {loaded}/{total} figures; screenshot: {output / 'report-screenshot.png'}", highlight=False)
+        console.print(
+            f"Chromium rendered {loaded}/{total} figures; screenshot: {output / 'report-screenshot.png'}",
+            highlight=False,
+        )

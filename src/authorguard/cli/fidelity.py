@@ -14,31 +14,60 @@ from authorguard.exceptions import InputError
 @handle_errors
 def fidelity(
     pairs: Annotated[Path, typer.Argument(help="JSONL, CSV or Parquet file: one record per (input, output) pair.")],
-    output: Annotated[Path, typer.Option("--output", "-o", help="Output file (.jsonl, .csv or .parquet): every record "
-                                         "with 'fidelity' (faithful / partial / changed; empty output: not scored) "
-                                         "and 'fidelity_reason'.")],
+    output: Annotated[
+        Path,
+        typer.Option(
+            "--output",
+            "-o",
+            help="Output file (.jsonl, .csv or .parquet): every record "
+            "with 'fidelity' (faithful / partial / changed; empty output: not scored) "
+            "and 'fidelity_reason'.",
+        ),
+    ],
     input_field: Annotated[str, typer.Option(help="Field holding the text that was rewritten.")] = "input",
-    output_field: Annotated[str, typer.Option(help="Field holding the rewrite (null or empty: not scored).")] = "output",
+    output_field: Annotated[
+        str, typer.Option(help="Field holding the rewrite (null or empty: not scored).")
+    ] = "output",
     id_field: Annotated[str | None, typer.Option(help="Field holding the record id (default: by position).")] = None,
 ) -> None:
     """Score each record's OUTPUT_FIELD against its INPUT_FIELD: does the rewrite say what the input says? Each
     record gains the verdict and its reason (what was invented, lost, negated or swapped); a summary line counts the
     verdicts. The meter and its agreement with hand labels: docs/results/faithful.md."""
-    from authorguard.cli.obfuscate import (FIDELITY_FIELD, FIDELITY_REASON_FIELD, fidelity_fields, fidelity_summary,
-                                           score_fidelity, write_records)
+    from authorguard.cli.obfuscate import (
+        FIDELITY_FIELD,
+        FIDELITY_REASON_FIELD,
+        fidelity_fields,
+        fidelity_summary,
+        score_fidelity,
+        write_records,
+    )
     from authorguard.data.io import file_format, read_records
 
     file_format(output)  # an unknown output format fails before any work
     with Stages("fidelity") as stages:
         stages.stage("reading pairs")
-        records = read_records(pairs, text_field=input_field, id_field=id_field or "id", extra_fields=(output_field,),
-                               require_id=id_field is not None, keep_rows=True)
+        records = read_records(
+            pairs,
+            text_field=input_field,
+            id_field=id_field or "id",
+            extra_fields=(output_field,),
+            require_id=id_field is not None,
+            keep_rows=True,
+        )
         for field in (FIDELITY_FIELD, FIDELITY_REASON_FIELD):
             if records.rows and field in records.rows[0]:
                 raise InputError(f"{pairs}: the input already has a {field!r} field, which the output uses: rename it")
         stages.stage(f"scoring {len(records.texts):,} pairs")
         scores = score_fidelity(records.texts, records.fields[output_field])
-    write_records(output, id_field or "id", input_field, list(records.ids), records.texts, records.rows, None,
-                  [fidelity_fields(score) for score in scores])
+    write_records(
+        output,
+        id_field or "id",
+        input_field,
+        list(records.ids),
+        records.texts,
+        records.rows,
+        None,
+        [fidelity_fields(score) for score in scores],
+    )
     console.print(f"wrote {len(scores)} records to {output}")
     console.print(fidelity_summary(scores))

@@ -24,10 +24,19 @@ def method_rows() -> list[dict]:
     for name in registry.methods.names():
         info = registry.methods.info(name)
         needs = method_problems(name)
-        rows.append({"name": name, "output": info.get("output", "text"), "model": info.get("model", "none"),
-                     "extra": info.get("extra", ""), "description": registry.methods.describe(name),
-                     "protects": info.get("protects", ""), "faithful": info.get("faithful", ""), "ready": not needs,
-                     "needs": needs})
+        rows.append(
+            {
+                "name": name,
+                "output": info.get("output", "text"),
+                "model": info.get("model", "none"),
+                "extra": info.get("extra", ""),
+                "description": registry.methods.describe(name),
+                "protects": info.get("protects", ""),
+                "faithful": info.get("faithful", ""),
+                "ready": not needs,
+                "needs": needs,
+            }
+        )
     return rows
 
 
@@ -40,8 +49,11 @@ def method_block(row: dict, width: int) -> str:
         facts.append(f"extra: {row['extra']}")
     head = f"{row['name']} - {'ready' if row['ready'] else 'not ready here'} ({'; '.join(facts)})"
     lines = textwrap.wrap(head, width, subsequent_indent="    ")
-    for label, text in (("", row["description"]), ("protects against: ", row["protects"]),
-                        ("faithful outputs (blind hand labels): ", row.get("faithful", ""))):
+    for label, text in (
+        ("", row["description"]),
+        ("protects against: ", row["protects"]),
+        ("faithful outputs (blind hand labels): ", row.get("faithful", "")),
+    ):
         if text:
             lines += textwrap.wrap(label + text, width, initial_indent="  ", subsequent_indent="    ")
     for need in row["needs"]:
@@ -60,6 +72,8 @@ def methods(json_output: Annotated[bool, typer.Option("--json", help="Print JSON
         return
     width = min(stdout.width if stdout.is_terminal else shutil.get_terminal_size((80, 24)).columns, 100)
     ready = sum(row["ready"] for row in rows)
-    stdout.print(f"{len(rows)} methods, {ready} ready to run here (worst-case figures: README's methods table)\n",
-                 highlight=False)
+    stdout.print(
+        f"{len(rows)} methods, {ready} ready to run here (worst-case figures: README's methods table)\n",
+        highlight=False,
+    )
     stdout.print("\n\n".join(method_block(row, width) for row in rows), highlight=False)

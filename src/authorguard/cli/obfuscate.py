@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from authorguard.cli.common import FALLBACK_HELP, Stages, console, handle_errors, with_fallback
+from authorguard.cli.common import FALLBACK_HELP, Stages, console, handle_errors
 from authorguard.exceptions import InputError
-from authorguard.methods.build import build_text_method
 
 
 def text_method_lines() -> str:
@@ -22,7 +20,9 @@ def text_method_lines() -> str:
         info = registry.methods.info(name)
         if info.get("output") != "text":
             continue
-        needs = {"required": " (needs --model DIR)", "packaged": " (packaged model; --model DIR overrides)"}.get(info.get("model"), "")
+        needs = {"required": " (needs --model DIR)", "packaged": " (packaged model; --model DIR overrides)"}.get(
+            info.get("model"), ""
+        )
         extra = f" (extra: {info['extra']})" if info.get("extra") else ""
         lines.append(f"{name}: {registry.methods.describe(name)}{needs}{extra}")
     return "\n\n".join(lines)
@@ -32,13 +32,21 @@ def text_method_lines() -> str:
 STATUS_FIELD, REASON_FIELD = "release_status", "release_reason"
 
 
-def write_records(path: Path, id_field: str, text_field: str, ids: list, texts: list, rows: list[dict] | None = None,
-                  statuses: list[dict] | None = None, added: list[dict] | None = None) -> None:
+def write_records(
+    path: Path,
+    id_field: str,
+    text_field: str,
+    ids: list,
+    texts: list,
+    rows: list[dict] | None = None,
+    statuses: list[dict] | None = None,
+    added: list[dict] | None = None,
+) -> None:
     """The records in the format of ``path``'s extension, atomically: each input row (``rows``; every field kept,
     in its order) with its text replaced (None: withheld), or ``{id_field: id, text_field: text}`` without ``rows``;
     with ``statuses``, each record's ``release_status`` and ``release_reason``; with ``added``, each record's fields
     of that dict (the fidelity verdict and its reason)."""
-    from authorguard.data.io import atomic_write, file_format
+    from authorguard.data.io import write_records_file
 
     if rows is None:
         rows = [{} for _ in texts]
@@ -48,125 +56,160 @@ def write_records(path: Path, id_field: str, text_field: str, ids: list, texts: 
             record[STATUS_FIELD], record[REASON_FIELD] = status["status"], status["reason"]
     for record, fields in zip(records, added or ()):
         record.update(fields)
-    kind = file_format(path)
-    if kind == "jsonl":
-        with atomic_write(path) as out:
-            for record in records:
-                out.write(json.dumps(record, ensure_ascii=False, default=str) + "\n")
-    elif kind == "csv":
-        import csv
-
-        columns = list(dict.fromkeys(key for record in records for key in record))
-        with atomic_write(path) as out:
-            writer = csv.DictWriter(out, fieldnames=columns)
-            writer.writeheader()
-            writer.writerows(records)
-    else:
-        import pyarrow as pa
-        import pyarrow.parquet as pq
-
-        with atomic_write(path, mode="wb", encoding=None) as out:
-            pq.write_table(pa.Table.from_pylist(records), out)
+    write_records_file(path, records)
 
 
 @handle_errors
 def obfuscate(
     input: Annotated[Path, typer.Argument(help="JSONL, CSV or Parquet file of records with an id and a text.")],
-    output: Annotated[Path, typer.Option("--output", "-o", help="Output file (.jsonl, .csv or .parquet): the same records, rewritten, each with its release_status and release_reason.")],
-    method: Annotated[str, typer.Option(help="A registered text method: one of those listed below (authorguard methods).")],
-    config: Annotated[Path | None, typer.Option(help="Method parameters: TOML, JSON or YAML table (defaults otherwise).")] = None,
+    output: Annotated[
+        Path,
+        typer.Option(
+            "--output",
+            "-o",
+            help="Output file (.jsonl, .csv or .parquet): the same records, rewritten, each with its release_status and release_reason.",
+        ),
+    ],
+    method: Annotated[
+        str, typer.Option(help="A registered text method: one of those listed below (authorguard methods).")
+    ],
+    config: Annotated[
+        Path | None, typer.Option(help="Method parameters: TOML, JSON or YAML table (defaults otherwise).")
+    ] = None,
     seed: Annotated[int | None, typer.Option(help="Seed of a random method (default: fresh randomness).")] = None,
-    epsilon: Annotated[float | None, typer.Option(help="Document-level ε of a DP method (dp-prompt: default 10,000; "
-                                                       "syntf-text: per word).")] = None,
+    epsilon: Annotated[
+        float | None,
+        typer.Option(help="Document-level ε of a DP method (dp-prompt: default 10,000; syntf-text: per word)."),
+    ] = None,
     fallback: Annotated[str | None, typer.Option(help=FALLBACK_HELP)] = None,
-    id_field: Annotated[str | None, typer.Option(help="Field holding the record id (default 'id'; without one, records are "
-                                                      "numbered by position; a field named here must exist).")] = None,
+    id_field: Annotated[
+        str | None,
+        typer.Option(
+            help="Field holding the record id (default 'id'; without one, records are "
+            "numbered by position; a field named here must exist)."
+        ),
+    ] = None,
     text_field: Annotated[str, typer.Option(help="Field holding the text.")] = "text",
-    drop_fields: Annotated[bool, typer.Option("--drop-fields", help="Write only the id, the text, the status and the "
-                                                                  "fidelity (default: every field of the input is kept, "
-                                                                  "the text replaced).")] = False,
-    model: Annotated[Path | None, typer.Option("--model", help="Trained model folder of a neural method (a4nt; tarot: default the packaged policy).")] = None,
-    attribute_field: Annotated[str | None, typer.Option(help="Field holding each record's attribute class (A4NT's source "
-                                                              "style; default: the model's classifier decides).")] = None,
-    fidelity: Annotated[bool, typer.Option("--fidelity/--no-fidelity", help="Score each released record with the "
-                                           "fidelity meter: fields 'fidelity' (faithful / partial / changed) and "
-                                           "'fidelity_reason', and a summary line (needs spaCy: the 'baselines' extra).")] = True,
+    drop_fields: Annotated[
+        bool,
+        typer.Option(
+            "--drop-fields",
+            help="Write only the id, the text, the status and the "
+            "fidelity (default: every field of the input is kept, "
+            "the text replaced).",
+        ),
+    ] = False,
+    model: Annotated[
+        Path | None,
+        typer.Option(
+            "--model", help="Trained model folder of a neural method (a4nt; tarot: default the packaged policy)."
+        ),
+    ] = None,
+    attribute_field: Annotated[
+        str | None,
+        typer.Option(
+            help="Field holding each record's attribute class (A4NT's source "
+            "style; default: the model's classifier decides)."
+        ),
+    ] = None,
+    fidelity: Annotated[
+        bool,
+        typer.Option(
+            "--fidelity/--no-fidelity",
+            help="Score each released record with the "
+            "fidelity meter: fields 'fidelity' (faithful / partial / changed) and "
+            "'fidelity_reason', and a summary line (needs spaCy: the 'baselines' extra).",
+        ),
+    ] = True,
 ) -> None:
     """Rewrite each record's text with METHOD: records in = records out, same order, same ids, other fields kept;
     each record says whether it was rewritten, kept as written or withheld, and why.
 
     Text methods (authorguard methods lists them with what each needs):
     """
+    from authorguard import registry
+    from authorguard.api import build_method, rewrite_in_batches
     from authorguard.batch.config import load_method_params
     from authorguard.data.io import file_format, read_records
-    from authorguard.cli.common import FALLBACK_CHOICES
-    from authorguard.utils.validation import check_option
-
-    from authorguard import registry
-    from authorguard.utils.extras import require_method
 
     file_format(output)  # an unknown output format fails before any work
-    if fallback is not None:
-        check_option(fallback, "fallback", "obfuscate", FALLBACK_CHOICES)
-    if method in registry.methods:
-        require_method(method)  # a missing extra or weights: one line naming the method, before any import of it
     params = load_method_params(config)
-    if epsilon is not None:
-        if "epsilon" in params:
-            raise InputError("--epsilon and the config's 'epsilon' both set it: give one")
-        params = {**params, "epsilon": epsilon}
-    params = with_fallback(method, params, fallback)
-    text_method = build_text_method(method, params, seed, None if model is None else str(model))
+    if epsilon is not None and "epsilon" in params:
+        raise InputError("--epsilon and the config's 'epsilon' both set it: give one")
+    text_method = build_method(method, params=params, seed=seed, epsilon=epsilon, fallback=fallback, model=model)
     if fidelity:  # a missing parser fails now, not after the rewriting
         from authorguard.metrics.fidelity import require_meter
 
         require_meter()
     with Stages("obfuscate") as stages:
         stages.stage("reading input")
-        records = read_records(input, text_field=text_field, id_field=id_field or "id",
-                               extra_fields=(attribute_field,) if attribute_field else (),
-                               require_id=id_field is not None, keep_rows=not drop_fields)
+        records = read_records(
+            input,
+            text_field=text_field,
+            id_field=id_field or "id",
+            extra_fields=(attribute_field,) if attribute_field else (),
+            require_id=id_field is not None,
+            keep_rows=not drop_fields,
+        )
         for field in (STATUS_FIELD, REASON_FIELD) + ((FIDELITY_FIELD, FIDELITY_REASON_FIELD) if fidelity else ()):
             if records.rows and field in records.rows[0]:
-                raise InputError(f"{input}: the input already has a {field!r} field, which the output uses: rename it or --drop-fields")
+                raise InputError(
+                    f"{input}: the input already has a {field!r} field, which the output uses: rename it or --drop-fields"
+                )
         attributes = records.fields.get(attribute_field) if attribute_field else None
         if attributes is not None and any(value is None for value in attributes):
             raise InputError(f"{input}: record {attributes.index(None)} has an empty {attribute_field!r} field")
         advance = stages.stage(f"rewriting {len(records.texts):,} records with {method}", total=len(records.texts))
         rewritten, statuses = rewrite_in_batches(text_method, records.texts, attributes, seed, advance)
-        if len(rewritten) != len(records.texts):  # the contract, checked: one output per input, never a silent drop
-            raise InputError(f"method {method!r} returned {len(rewritten)} texts for {len(records.texts)} records")
         texts = [None if status["status"] == "withheld" else text for text, status in zip(rewritten, statuses)]
         scores = None
         if fidelity:
             stages.stage(f"scoring fidelity of {len(texts):,} records")
             scores = score_fidelity(records.texts, texts)
-    write_records(output, id_field or "id", text_field, list(records.ids), texts, records.rows, statuses,
-                  None if scores is None else [fidelity_fields(score) for score in scores])
+    write_records(
+        output,
+        id_field or "id",
+        text_field,
+        list(records.ids),
+        texts,
+        records.rows,
+        statuses,
+        None if scores is None else [fidelity_fields(score) for score in scores],
+    )
     console.print(f"wrote {len(texts)} records to {output}: {status_counts(statuses)}")
     if scores is not None:
         console.print(fidelity_summary(scores, statuses))
     if registry.methods.info(method).get("protects"):
-        console.print(f"{method} protects against: {registry.methods.info(method)['protects']} (authorguard methods; README)")
+        console.print(
+            f"{method} protects against: {registry.methods.info(method)['protects']} (authorguard methods; README)"
+        )
     report = text_method.release_report()
     if report.get("document_epsilon") is not None:
-        console.print(f"privacy: each record's release costs ε = {report['document_epsilon']:,.4g} (pure ε-DP per document"
-                      f"{'; tokens from the OS CSPRNG' if report.get('secure_random') else '; seeded: keep the seed secret'})")
+        console.print(
+            f"privacy: each record's release costs ε = {report['document_epsilon']:,.4g} (pure ε-DP per document"
+            f"{'; tokens from the OS CSPRNG' if report.get('secure_random') else '; seeded: keep the seed secret'})"
+        )
     if "records_flagged" in report:
         console.print(validity_summary(report))
     if "level" in report and "chunks" in report:  # the bottleneck: its gate reads the view, not the input
         if report["level"] == "roles":
-            console.print("note: at level roles each output says the view's words in order with only articles and "
-                          "punctuation added (137 of 150 faithful by blind labels); it hides style, not what is said "
-                          "- the content still identifies (docs/results/faithful.md)")
+            console.print(
+                "note: at level roles each output says the view's words in order with only articles and "
+                "punctuation added (137 of 150 faithful by blind labels); it hides style, not what is said "
+                "- the content still identifies (docs/results/faithful.md)"
+            )
         else:
-            console.print("note: the bottleneck writes from the view only; its gate checks that each output says the "
-                          "view's words and adds few of its own, not that it keeps the meaning - read a sample before "
-                          "release (docs/results/bottleneck.md)")
+            console.print(
+                "note: the bottleneck writes from the view only; its gate checks that each output says the "
+                "view's words and adds few of its own, not that it keeps the meaning - read a sample before "
+                "release (docs/results/bottleneck.md)"
+            )
     elif "chunks" in report:  # an LM rewriter behind the gate: what passes is well-formed, not known to be faithful
-        console.print("note: the gate refuses comments, copies, loops, truncations and lost names; it cannot check "
-                      "meaning (by hand, most rewrites tarot keeps on BAC-10 change what the text says: "
-                      "docs/results/tarot.md) - read a sample before release")
+        console.print(
+            "note: the gate refuses comments, copies, loops, truncations and lost names; it cannot check "
+            "meaning (by hand, most rewrites tarot keeps on BAC-10 change what the text says: "
+            "docs/results/tarot.md) - read a sample before release"
+        )
 
 
 #: the output fields of the fidelity meter's verdict and its reason
@@ -192,53 +235,44 @@ def fidelity_summary(scores: list, statuses: list | None = None) -> str:
     from authorguard.metrics.fidelity import verdict_counts
 
     counts = verdict_counts(scores)
-    kept = sum(1 for score, status in zip(scores, statuses or ()) if status["status"] == "kept" and score.verdict == "faithful")
+    kept = sum(
+        1 for score, status in zip(scores, statuses or ()) if status["status"] == "kept" and score.verdict == "faithful"
+    )
     faithful = f"{counts['faithful']} faithful" + (f" ({kept} of them kept as written)" if kept else "")
-    return (f"fidelity (automatic meter; docs/results/faithful.md): {faithful}, {counts['partial']} partial, "
-            f"{counts['changed']} changed, {counts['not scored']} not scored (withheld or too long)")
-
-
-#: records rewritten per call of the method: small enough for a moving progress bar, large enough for the LM
-#: methods' batches (a chunk batch of 64 fills from a few dozen records)
-RECORDS_PER_BATCH = 64
-
-
-def rewrite_in_batches(text_method, texts: list[str], attributes, seed: int | None, advance) -> tuple[list, list]:
-    """(outputs, statuses) of ``texts``, ``RECORDS_PER_BATCH`` records per call, ``advance(records)`` after each.
-    The first batch uses the method as built (seeded with ``seed``); batch k re-seeds it from (seed, k), so a seeded
-    run gives the same output for the same input."""
-    import numpy as np
-
-    outputs, statuses = [], []
-    random = not text_method.deterministic and "random_state" in text_method.get_params()
-    for k, start in enumerate(range(0, len(texts), RECORDS_PER_BATCH)):
-        batch = texts[start:start + RECORDS_PER_BATCH]
-        if k and random:
-            text_method.reseed(None if seed is None else int(np.random.SeedSequence([seed, k]).generate_state(1)[0]))
-        part = text_method.obfuscate_labelled(batch, None if attributes is None else attributes[start:start + len(batch)])
-        outputs += part
-        statuses += text_method.record_statuses(batch, part)
-        advance(len(batch))
-    return outputs, statuses
+    return (
+        f"fidelity (automatic meter; docs/results/faithful.md): {faithful}, {counts['partial']} partial, "
+        f"{counts['changed']} changed, {counts['not scored']} not scored (withheld or too long)"
+    )
 
 
 def status_counts(statuses: list[dict]) -> str:
-    """"N rewritten, N released as their view, N kept as written, N withheld" (every status named, zeros included)."""
+    """ "N rewritten, N released as their view, N kept as written, N withheld" (every status named, zeros included)."""
     from collections import Counter
 
     counts = Counter(status["status"] for status in statuses)
-    return (f"{counts['rewritten']} rewritten, {counts['view']} released as their view, {counts['kept']} kept as written, "
-            f"{counts['withheld']} withheld")
+    return (
+        f"{counts['rewritten']} rewritten, {counts['view']} released as their view, {counts['kept']} kept as written, "
+        f"{counts['withheld']} withheld"
+    )
 
 
 def validity_summary(report: dict) -> str:
     """One line on what the validity gate did, from a rewriter's ``release_report``."""
     flagged = report["records_flagged"]
     if "records_rewritten" in report:  # a selecting rewriter: refused candidates were replaced or fell back
-        fallback = {"keep": "kept as written", "withhold": "withheld", "view": "released as their view"}.get(report.get("fallback"), "fallback")
-        chunks = (f"{report.get('chunks_fallback', 0)} of {report['chunks']} chunks without a valid rewrite, "
-                  if "chunks" in report else "")  # a rewriter that falls back whole documents has no chunks
-        return (f"validity gate: {report['records_rewritten']} records rewritten, {flagged} flagged "
-                f"({chunks}{fallback}); refused candidates: {report.get('refused', {})}")
-    return (f"validity gate: {flagged} records have a paraphrase the gate refuses (counted only, not replaced): "
-            f"{report.get('validity', {})}")
+        fallback = {"keep": "kept as written", "withhold": "withheld", "view": "released as their view"}.get(
+            report.get("fallback"), "fallback"
+        )
+        chunks = (
+            f"{report.get('chunks_fallback', 0)} of {report['chunks']} chunks without a valid rewrite, "
+            if "chunks" in report
+            else ""
+        )  # a rewriter that falls back whole documents has no chunks
+        return (
+            f"validity gate: {report['records_rewritten']} records rewritten, {flagged} flagged "
+            f"({chunks}{fallback}); refused candidates: {report.get('refused', {})}"
+        )
+    return (
+        f"validity gate: {flagged} records have a paraphrase the gate refuses (counted only, not replaced): "
+        f"{report.get('validity', {})}"
+    )

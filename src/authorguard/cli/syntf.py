@@ -12,6 +12,7 @@ from authorguard.cli.common import Stages, console, handle_errors, print_json, s
 from authorguard.exceptions import InputError
 from authorguard.methods import syntf_defaults as defaults
 
+
 def load_input(source: str, text_field: str, id_field: str | None):
     """(ids, texts) from a JSONL/CSV/Parquet file or a registered dataset name; a named ``id_field`` must exist
     (None: ``"id"``, or positions when the file has none)."""
@@ -19,7 +20,9 @@ def load_input(source: str, text_field: str, id_field: str | None):
     from authorguard.data.io import read_records
 
     if Path(source).exists() or Path(source).suffix:
-        records = read_records(source, text_field=text_field, id_field=id_field or "id", require_id=id_field is not None)
+        records = read_records(
+            source, text_field=text_field, id_field=id_field or "id", require_id=id_field is not None
+        )
         return records.ids, records.texts
     if source in registry.datasets:
         corpus = registry.datasets.get(source)()
@@ -56,21 +59,49 @@ def write_output(output: Path, ids: list, matrix, vocabulary: np.ndarray) -> Non
 
 def syntf(
     input: Annotated[str, typer.Argument(help="JSONL, CSV or Parquet file, or a dataset name (e.g. 20news).")],
-    output: Annotated[Path, typer.Option("--output", "-o", help="Output: .jsonl (one line per input record) or .npz (sparse matrix).")],
+    output: Annotated[
+        Path, typer.Option("--output", "-o", help="Output: .jsonl (one line per input record) or .npz (sparse matrix).")
+    ],
     epsilon: Annotated[float, typer.Option(help="Privacy parameter per sampled word, > 0.")] = defaults.EPSILON,
-    target_loss: Annotated[float | None, typer.Option(help="Instead of --epsilon: calibrate epsilon so that the exact loss per word on the vocabulary is this.")] = None,
-    n_words: Annotated[int, typer.Option(help="Words sampled per document (each output sums to this).")] = defaults.N_WORDS,
-    bigram_weight: Annotated[float, typer.Option(help="Weight s of the letter-bigram penalty, in [0, 1] (the paper's s / 2).")] = defaults.BIGRAM_WEIGHT,
+    target_loss: Annotated[
+        float | None,
+        typer.Option(
+            help="Instead of --epsilon: calibrate epsilon so that the exact loss per word on the vocabulary is this."
+        ),
+    ] = None,
+    n_words: Annotated[
+        int, typer.Option(help="Words sampled per document (each output sums to this).")
+    ] = defaults.N_WORDS,
+    bigram_weight: Annotated[
+        float, typer.Option(help="Weight s of the letter-bigram penalty, in [0, 1] (the paper's s / 2).")
+    ] = defaults.BIGRAM_WEIGHT,
     morphology: Annotated[str, typer.Option(help="lemma, lower or orth.")] = defaults.MORPHOLOGY,
     synsets: Annotated[bool, typer.Option("--synsets", help="Extend the vocabulary with WordNet synonyms.")] = False,
-    embeddings: Annotated[str, typer.Option(help="Embeddings name (glove-6b-50d, minilm-static) or GloVe text file.")] = "glove-6b-50d",
-    vocabulary: Annotated[str | None, typer.Option(help="Public vocabulary: 'embeddings' (the embeddings' most frequent words, 30,000 by default) or a word-list file (one per line). Default: fitted on INPUT (a leak epsilon does not cover).")] = None,
-    max_features: Annotated[int | None, typer.Option(help="Keep at most this many vocabulary words (the most frequent; default 30,000 with --vocabulary embeddings, all otherwise).")] = None,
+    embeddings: Annotated[
+        str, typer.Option(help="Embeddings name (glove-6b-50d, minilm-static) or GloVe text file.")
+    ] = "glove-6b-50d",
+    vocabulary: Annotated[
+        str | None,
+        typer.Option(
+            help="Public vocabulary: 'embeddings' (the embeddings' most frequent words, 30,000 by default) or a word-list file (one per line). Default: fitted on INPUT (a leak epsilon does not cover)."
+        ),
+    ] = None,
+    max_features: Annotated[
+        int | None,
+        typer.Option(
+            help="Keep at most this many vocabulary words (the most frequent; default 30,000 with --vocabulary embeddings, all otherwise)."
+        ),
+    ] = None,
     seed: Annotated[int | None, typer.Option(help="Seed for reproducible output (ignored with --secure).")] = None,
     secure: Annotated[bool, typer.Option("--secure", help="Draw randomness from the OS CSPRNG.")] = False,
     text_field: Annotated[str, typer.Option(help="Field holding the text.")] = "text",
-    id_field: Annotated[str | None, typer.Option(help="Field holding the record id (default 'id'; without one, records are "
-                                                      "numbered by position; a field named here must exist).")] = None,
+    id_field: Annotated[
+        str | None,
+        typer.Option(
+            help="Field holding the record id (default 'id'; without one, records are "
+            "numbered by position; a field named here must exist)."
+        ),
+    ] = None,
     data_dir: Annotated[Path | None, typer.Option(help="Data directory (default: $AUTHORGUARD_DATA).")] = None,
     json_output: Annotated[bool, typer.Option("--json", help="Print the privacy report as JSON.")] = False,
 ) -> None:
@@ -82,8 +113,18 @@ def syntf(
         raise InputError(f"{output}: output must end in .jsonl or .npz")
     if max_features is None and vocabulary == "embeddings":
         max_features = defaults.PUBLIC_VOCABULARY_SIZE
-    model = SynTF(epsilon=epsilon, n_words=n_words, bigram_weight=bigram_weight, morphology=morphology, synsets=synsets,
-                  embeddings=embeddings, vocabulary=vocabulary, max_features=max_features, random_state=seed, secure=secure)
+    model = SynTF(
+        epsilon=epsilon,
+        n_words=n_words,
+        bigram_weight=bigram_weight,
+        morphology=morphology,
+        synsets=synsets,
+        embeddings=embeddings,
+        vocabulary=vocabulary,
+        max_features=max_features,
+        random_state=seed,
+        secure=secure,
+    )
     model._validate_params()  # fail on bad options before reading the input
     with Stages("syntf") as stages:
         stages.stage("reading input")
@@ -94,11 +135,14 @@ def syntf(
             stages.stage(f"calibrating epsilon for a loss of {target_loss} per word")
             model.calibrate(target_loss)
         # one pass over the mechanism's rows the input needs; a pass over all of them also gives the exact loss
-        advance = stages.stage(f"synthesising {len(ids):,} documents (vocabulary of {model.mechanism_.vocabulary_size:,} words)",
-                               total=model.mechanism_.vocabulary_size)
+        advance = stages.stage(
+            f"synthesising {len(ids):,} documents (vocabulary of {model.mechanism_.vocabulary_size:,} words)",
+            total=model.mechanism_.vocabulary_size,
+        )
         synthetic = model.synthesize(counts, on_progress=advance)
-        advance = stages.stage("computing the exact loss per word (one pass over the mechanism)",
-                               total=model.mechanism_.vocabulary_size)
+        advance = stages.stage(
+            "computing the exact loss per word (one pass over the mechanism)", total=model.mechanism_.vocabulary_size
+        )
         model.loss_per_word(on_progress=advance)
         empty = int(np.sum(np.diff(counts.indptr) == 0))
         report = model.privacy_report(documents_without_vocabulary=empty)
@@ -117,11 +161,15 @@ def syntf(
         print_report(report)
         console.print(f"wrote {len(ids)} records to {output} and the report to {report_path(output)}")
     if empty:
-        console.print(f"note: {empty} documents had no vocabulary word; their vectors were drawn from the uniform distribution")
+        console.print(
+            f"note: {empty} documents had no vocabulary word; their vectors were drawn from the uniform distribution"
+        )
     if model.vocabulary_source_ == "fitted":
-        console.print("note: the vocabulary was fitted on INPUT: it reveals which words occur there, and rare words of the "
-                      "input (names included) can appear in the release - a leak epsilon does not cover; "
-                      "--vocabulary embeddings uses a public vocabulary instead")
+        console.print(
+            "note: the vocabulary was fitted on INPUT: it reveals which words occur there, and rare words of the "
+            "input (names included) can appear in the release - a leak epsilon does not cover; "
+            "--vocabulary embeddings uses a public vocabulary instead"
+        )
 
 
 command = handle_errors(syntf)

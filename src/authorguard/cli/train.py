@@ -17,8 +17,13 @@ app = typer.Typer(help="Train neural components (the author encoder) from the lo
 @app.command("author-encoder")
 @handle_errors
 def author_encoder(
-    config: Annotated[Path, typer.Option("--config", help="TOML / JSON / YAML table of AuthorEncoderConfig keys.")] = None,
-    output: Annotated[Path, typer.Option("--output", "-o", help="Training folder (default: <AUTHORGUARD_CACHE>/models/author-encoder).")] = None,
+    config: Annotated[
+        Path, typer.Option("--config", help="TOML / JSON / YAML table of AuthorEncoderConfig keys.")
+    ] = None,
+    output: Annotated[
+        Path,
+        typer.Option("--output", "-o", help="Training folder (default: <AUTHORGUARD_CACHE>/models/author-encoder)."),
+    ] = None,
     steps: Annotated[int, typer.Option("--steps", help="Optimiser steps (overrides the config).")] = None,
     data_dir: Annotated[Path, typer.Option("--data-dir", help="Data directory (default: AUTHORGUARD_DATA).")] = None,
     json_output: Annotated[bool, typer.Option("--json", help="Print the provenance as JSON on stdout.")] = False,
@@ -50,8 +55,13 @@ def author_encoder(
 
         print_json(json.loads((result.folder / "provenance.json").read_text(encoding="utf-8")))
         return
-    console.print(f"author encoder saved to {result.folder} ({len(result.losses)} steps, {result.seconds:.0f} s this call; "
-                  f"loss {result.losses[0]:.3f} -> {sum(result.losses[-10:]) / len(result.losses[-10:]):.3f})", highlight=False)
+    console.print(
+        f"author encoder saved to {result.folder} ({len(result.losses)} steps, {result.seconds:.0f} s this call; "
+        f"loss {result.losses[0]:.3f} -> {sum(result.losses[-10:]) / len(result.losses[-10:]):.3f})",
+        highlight=False,
+    )
     for name, sizes in result.retrieval.items():
-        line = "; ".join(f"episodes of {size}: MRR {s['mrr']:.3f}, R@8 {s['recall@8']:.3f}" for size, s in sizes.items())
+        line = "; ".join(
+            f"episodes of {size}: MRR {s['mrr']:.3f}, R@8 {s['recall@8']:.3f}" for size, s in sizes.items()
+        )
         console.print(f"  {name:22s} {line}  ({next(iter(sizes.values()))['authors']} unseen authors)", highlight=False)

@@ -33,8 +33,12 @@ from authorguard.data.download import RemoteFile, locate
 from authorguard.exceptions import InputError
 
 UPSTREAM = "https://github.com/psal/jstylo/tree/bdc5a9e79adb35795819de147bb21ce2908ae45d/jsan_resources/corpora"
-ARCHIVE = RemoteFile("amt", "jsan_amt_drexel1_corpora.tar.gz", UPSTREAM,
-                     ("1ee7cfa1423ded3fe49ebf6bd2c7305aa0fcb325a532f20cd8b708e2b539a203",))
+ARCHIVE = RemoteFile(
+    "amt",
+    "jsan_amt_drexel1_corpora.tar.gz",
+    UPSTREAM,
+    ("1ee7cfa1423ded3fe49ebf6bd2c7305aa0fcb325a532f20cd8b708e2b539a203",),
+)
 COLLECTIONS = ("amt", "drexel_1")
 BACKGROUND = {"Y,Y,Y,Y,Y": "yes", "N,N,N,N,N": "no"}
 _DEMOGRAPHICS = ("age", "language", "gender", "education", "occupation", "background")
@@ -113,12 +117,17 @@ def load_amt(collection: str = "amt", *, data_dir: str | os.PathLike | None = No
         labels = [BACKGROUND[demographics[a]["background"]] for a in authors]
         for key in ("gender", "age", "education", "occupation", "language"):
             attributes[key] = [demographics[a][key] for a in authors]
-    return Corpus(ids=[d for d, _, _, _ in documents], texts=[t for _, _, _, t in documents], authors=authors,
-                  labels=labels, name=collection, metadata={"source": str(path), "cp1252_files": fallbacks},
-                  attributes=attributes)
+    return Corpus(
+        ids=[d for d, _, _, _ in documents],
+        texts=[t for _, _, _, t in documents],
+        authors=authors,
+        labels=labels,
+        name=collection,
+        metadata={"source": str(path), "cp1252_files": fallbacks},
+        attributes=attributes,
+    )
 
 
 def load_drexel_1(*, data_dir: str | os.PathLike | None = None, verify: bool = True) -> Corpus:
     """The 13-author Brennan-Greenstadt set (regular samples only)."""
     return load_amt("drexel_1", data_dir=data_dir, verify=verify)
-

@@ -34,8 +34,9 @@ from authorguard.data.io import read_gzip_jsonl
 from authorguard.exceptions import InputError
 
 UPSTREAM = "https://u.cs.biu.ac.il/~koppel/BlogCorpus.htm"
-SAMPLE = RemoteFile("blogs", "blogs_sample.jsonl.gz", UPSTREAM,
-                    ("7bbc77ea0e7a54de77adf96ad806ae839f5c4721e41a24d52c1aacb65b83eafc",))
+SAMPLE = RemoteFile(
+    "blogs", "blogs_sample.jsonl.gz", UPSTREAM, ("7bbc77ea0e7a54de77adf96ad806ae839f5c4721e41a24d52c1aacb65b83eafc",)
+)
 AGE_GROUPS = ((13, 17), (23, 27), (33, 48))
 _FIELDS = ("id", "gender", "age", "topic", "sign", "date", "post_index", "text")
 
@@ -79,8 +80,13 @@ def load_blogs(*, data_dir: str | os.PathLike | None = None, download: bool = Fa
         authors=[str(r["id"]) for r in kept],
         labels=[r["topic"] for r in kept],
         name="blogs",
-        metadata={"source": str(sample_path), "duplicate_bloggers": duplicates, "bloggers_dropped_as_duplicates": len(duplicates),
-                  "posts_of_duplicate_bloggers": sum(dropped.values()), "empty_posts": empty},
+        metadata={
+            "source": str(sample_path),
+            "duplicate_bloggers": duplicates,
+            "bloggers_dropped_as_duplicates": len(duplicates),
+            "posts_of_duplicate_bloggers": sum(dropped.values()),
+            "empty_posts": empty,
+        },
         attributes={
             "gender": [r["gender"] for r in kept],
             "age": [str(r["age"]) for r in kept],

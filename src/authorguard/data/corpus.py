@@ -10,7 +10,6 @@ import numpy as np
 
 from authorguard.exceptions import InputError
 
-
 _BUILT_IN_COLUMNS = {"ids", "texts", "authors", "author", "labels", "label", "splits", "split"}
 
 
@@ -53,7 +52,9 @@ class Corpus:
         object.__setattr__(self, "texts", tuple(self.texts))
         for attribute in ("texts", "authors", "labels", "splits"):
             if len(getattr(self, attribute)) != n:
-                raise InputError(f"corpus {self.name!r}: {attribute} has {len(getattr(self, attribute))} entries, ids has {n}")
+                raise InputError(
+                    f"corpus {self.name!r}: {attribute} has {len(getattr(self, attribute))} entries, ids has {n}"
+                )
         attributes = {str(k): tuple(v) for k, v in dict(self.attributes).items()}
         for key, values in attributes.items():
             if key in _BUILT_IN_COLUMNS:
@@ -74,8 +75,16 @@ class Corpus:
         index = np.asarray(mask)
         positions = np.flatnonzero(index) if index.dtype == bool else index.astype(int)
         pick = lambda values: tuple(values[i] for i in positions)  # noqa: E731
-        return Corpus(pick(self.ids), pick(self.texts), pick(self.authors), pick(self.labels), pick(self.splits), self.name,
-                      dict(self.metadata), {key: pick(values) for key, values in self.attributes.items()})
+        return Corpus(
+            pick(self.ids),
+            pick(self.texts),
+            pick(self.authors),
+            pick(self.labels),
+            pick(self.splits),
+            self.name,
+            dict(self.metadata),
+            {key: pick(values) for key, values in self.attributes.items()},
+        )
 
     @property
     def columns(self) -> list[str]:
@@ -107,10 +116,66 @@ def describe(corpus: Corpus, top: int = 10) -> dict:
     columns = {}
     for name in corpus.columns:
         counts = Counter(value for value in corpus.column(name) if value is not None)
-        columns[name] = {"distinct": len(counts), "missing": sum(value is None for value in corpus.column(name)),
-                         "top": dict(counts.most_common(top))}
+        columns[name] = {
+            "distinct": len(counts),
+            "missing": sum(value is None for value in corpus.column(name)),
+            "top": dict(counts.most_common(top)),
+        }
     counted = {key: value for key, value in corpus.metadata.items() if isinstance(value, (int, float, str))}
-    return {"name": corpus.name, "documents": len(corpus), "authors": len({a for a in corpus.authors if a is not None}),
-            "words_mean": float(words.mean()) if len(words) else 0.0, "words_median": float(np.median(words)) if len(words) else 0.0,
-            "splits": dict(Counter(corpus.splits)), "columns": columns, "metadata": counted}
+    return {
+        "name": corpus.name,
+        "documents": len(corpus),
+        "authors": len({a for a in corpus.authors if a is not None}),
+        "words_mean": float(words.mean()) if len(words) else 0.0,
+        "words_median": float(np.median(words)) if len(words) else 0.0,
+        "splits": dict(Counter(corpus.splits)),
+        "columns": columns,
+        "metadata": counted,
+    }
 
+
+def export_sample(corpus: Corpus, output, *, authors: int, per_author: int) -> dict:
+    """Write the ``authors`` most prolific authors of ``corpus`` (those with at least ``per_author`` non-blank
+    documents; ties by name) with their first ``per_author`` documents: records to a .jsonl / .csv / .parquet file,
+    or one ``AUTHOR-N.txt`` per document to a folder. Returns ``{"documents": n, "authors": k}``."""
+    import re
+    from pathlib import Path
+
+    from authorguard.data.io import atomic_write, file_format, write_records_file
+
+    by_author: dict[str, list[int]] = {}
+    for index, (author, text) in enumerate(zip(corpus.authors, corpus.texts)):
+        if author is not None and text.strip():
+            by_author.setdefault(str(author), []).append(index)
+    eligible = sorted(
+        (a for a, docs in by_author.items() if len(docs) >= per_author), key=lambda a: (-len(by_author[a]), a)
+    )
+    if not eligible:
+        raise InputError(f"{corpus.name}: no author has {per_author} documents (lower --per-author)")
+    chosen = eligible[:authors]
+    picked = [i for a in chosen for i in by_author[a][:per_author]]
+    output = Path(output)
+    if output.suffix:
+        file_format(output)  # an unknown extension fails in one line
+        columns = ["labels", "splits", *corpus.attributes]
+        rows = [
+            {
+                "id": str(corpus.ids[i]),
+                "text": corpus.texts[i],
+                "author": str(corpus.authors[i]),
+                **{
+                    ("label" if c == "labels" else "split" if c == "splits" else c): corpus.column(c)[i]
+                    for c in columns
+                },
+            }
+            for i in picked
+        ]
+        write_records_file(output, rows)
+    else:
+        output.mkdir(parents=True, exist_ok=True)
+        for author in chosen:
+            stem = re.sub(r"[^A-Za-z0-9._-]+", "_", author)[:60]
+            for n, i in enumerate(by_author[author][:per_author], 1):
+                with atomic_write(output / f"{stem}-{n:03d}.txt") as handle:
+                    handle.write(corpus.texts[i])
+    return {"documents": len(picked), "authors": len(chosen)}

@@ -49,8 +49,14 @@ def _candidates(remote: RemoteFile, data_dir: Path | None, cache: Path) -> Itera
     yield cache / remote.dataset / remote.filename
 
 
-def locate(remote: RemoteFile, *, data_dir: str | os.PathLike | None = None, cache_dir: str | os.PathLike | None = None,
-           download: bool = True, verify: bool = True) -> Path:
+def locate(
+    remote: RemoteFile,
+    *,
+    data_dir: str | os.PathLike | None = None,
+    cache_dir: str | os.PathLike | None = None,
+    download: bool = True,
+    verify: bool = True,
+) -> Path:
     """Path of a verified local copy of ``remote``.
 
     Looks in ``<data_dir>/<dataset>/``, ``<data_dir>/`` and ``<cache>/<dataset>/``; if none holds it and
@@ -77,7 +83,9 @@ def locate(remote: RemoteFile, *, data_dir: str | os.PathLike | None = None, cac
                 for chunk in iter(lambda: response.read(1 << 20), b""):
                     out.write(chunk)
         except OSError as error:
-            raise DataNotFoundError(f"cannot download {remote.url} ({error}); set {config.DATA_ENV} to a folder holding {remote.filename}") from None
+            raise DataNotFoundError(
+                f"cannot download {remote.url} ({error}); set {config.DATA_ENV} to a folder holding {remote.filename}"
+            ) from None
         if verify:
             _verify(Path(temporary), remote)
         os.replace(temporary, target)

@@ -28,11 +28,18 @@ from authorguard.data.io import read_gzip_jsonl
 from authorguard.exceptions import InputError
 
 PAPERS = RemoteFile(
-    "federalist", "federalist_papers.jsonl.gz", "https://www.gutenberg.org/ebooks/1404",
+    "federalist",
+    "federalist_papers.jsonl.gz",
+    "https://www.gutenberg.org/ebooks/1404",
     ("93a835d5b96dbd7a85015b7c63b352e2962529c39a03d3a8e7a29652fb979aab",),
 )
-AUTHORS = {"HAMILTON": "hamilton", "MADISON": "madison", "JAY": "jay", "HAMILTON AND MADISON": "hamilton-and-madison",
-           "HAMILTON OR MADISON": None}
+AUTHORS = {
+    "HAMILTON": "hamilton",
+    "MADISON": "madison",
+    "JAY": "jay",
+    "HAMILTON AND MADISON": "hamilton-and-madison",
+    "HAMILTON OR MADISON": None,
+}
 _FIELDS = ("number", "author_label_pg1404", "author_label_mw", "disputed", "text")
 
 
@@ -49,7 +56,9 @@ def load_federalist(*, data_dir: str | os.PathLike | None = None, verify: bool =
     papers = read_gzip_jsonl(path, _FIELDS)
     for paper in papers:
         if paper["author_label_mw"] not in AUTHORS:
-            raise InputError(f"{path}: paper {paper['number']}: unknown Mosteller-Wallace label {paper['author_label_mw']!r}")
+            raise InputError(
+                f"{path}: paper {paper['number']}: unknown Mosteller-Wallace label {paper['author_label_mw']!r}"
+            )
     papers.sort(key=lambda p: int(p["number"]))
     return Corpus(
         ids=[f"federalist-{int(p['number']):02d}" for p in papers],
@@ -59,6 +68,9 @@ def load_federalist(*, data_dir: str | os.PathLike | None = None, verify: bool =
         splits=["test" if p["disputed"] else "train" for p in papers],
         name="federalist",
         metadata={"source": str(path)},
-        attributes={"number": [str(int(p["number"])) for p in papers], "disputed": ["yes" if p["disputed"] else "no" for p in papers],
-                    "pg_label": [p["author_label_pg1404"] for p in papers]},
+        attributes={
+            "number": [str(int(p["number"])) for p in papers],
+            "disputed": ["yes" if p["disputed"] else "no" for p in papers],
+            "pg_label": [p["author_label_pg1404"] for p in papers],
+        },
     )

@@ -18,7 +18,14 @@ from pathlib import Path
 
 from authorguard.exceptions import InputError
 
-FORMATS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl", ".csv": "csv", ".parquet": "parquet", ".pq": "parquet"}
+FORMATS = {
+    ".jsonl": "jsonl",
+    ".ndjson": "jsonl",
+    ".json": "jsonl",
+    ".csv": "csv",
+    ".parquet": "parquet",
+    ".pq": "parquet",
+}
 
 
 @dataclass(frozen=True)
@@ -48,7 +55,9 @@ def file_format(path: str | os.PathLike) -> str:
     return FORMATS[suffix]
 
 
-def iter_jsonl(path: str | os.PathLike, offset: int = 0, first_line: int = 1) -> Iterator[tuple[int, dict | None, str | None]]:
+def iter_jsonl(
+    path: str | os.PathLike, offset: int = 0, first_line: int = 1
+) -> Iterator[tuple[int, dict | None, str | None]]:
     """(line number, row, error) for every non-blank line of a JSONL file, from byte ``offset``.
 
     ``first_line`` is the number of the line at ``offset``. A line that is not UTF-8, not JSON or not an object
@@ -108,8 +117,15 @@ def _parquet_rows(path: Path) -> Iterator[tuple[str, dict]]:
         yield f"row {position}", row
 
 
-def read_records(path: str | os.PathLike, text_field: str = "text", id_field: str = "id",
-                 extra_fields: Sequence[str] = (), *, require_id: bool = False, keep_rows: bool = False) -> Records:
+def read_records(
+    path: str | os.PathLike,
+    text_field: str = "text",
+    id_field: str = "id",
+    extra_fields: Sequence[str] = (),
+    *,
+    require_id: bool = False,
+    keep_rows: bool = False,
+) -> Records:
     """Read documents from a JSONL, CSV or Parquet file (by extension).
 
     Raises ``InputError`` for: an unknown extension, a missing file, non-UTF-8 bytes, malformed lines, a
@@ -158,8 +174,10 @@ def read_records(path: str | os.PathLike, text_field: str = "text", id_field: st
         raise InputError(f"{path}: no records")
     if with_id == 0:
         if require_id:
-            raise InputError(f"{path}: no record has the id field {id_field!r}; name the field that holds the ids, "
-                             f"or leave --id-field out to number the records by position")
+            raise InputError(
+                f"{path}: no record has the id field {id_field!r}; name the field that holds the ids, "
+                f"or leave --id-field out to number the records by position"
+            )
         return Records(list(range(len(texts))), texts, generated_ids=True, fields=extras, rows=kept)
     if with_id != len(texts):
         missing = next(i for i, value in enumerate(ids) if value is None or value == "")
@@ -185,7 +203,9 @@ def atomic_write(path: str | os.PathLike, mode: str = "w", encoding: str | None 
             os.unlink(temporary)
 
 
-def write_jsonl(path: str | os.PathLike, rows: Iterator[dict] | list[dict], on_row: Callable[[], None] | None = None) -> None:
+def write_jsonl(
+    path: str | os.PathLike, rows: Iterator[dict] | list[dict], on_row: Callable[[], None] | None = None
+) -> None:
     """Write one JSON object per line, atomically."""
     with atomic_write(path) as out:
         for row in rows:
@@ -237,3 +257,28 @@ def read_word_list(path: str | os.PathLike) -> list[str]:
     if not words:
         raise InputError(f"{path}: the vocabulary file holds no word")
     return words
+
+
+def write_records_file(path: str | os.PathLike, records: Sequence[dict]) -> None:
+    """``records`` (dicts) in the format of ``path``'s extension (.jsonl, .csv, .parquet), written atomically; CSV
+    columns are every key in first-seen order."""
+    path = Path(path)
+    kind = file_format(path)
+    if kind == "jsonl":
+        with atomic_write(path) as out:
+            for record in records:
+                out.write(json.dumps(record, ensure_ascii=False, default=str) + "\n")
+    elif kind == "csv":
+        import csv
+
+        columns = list(dict.fromkeys(key for record in records for key in record))
+        with atomic_write(path) as out:
+            writer = csv.DictWriter(out, fieldnames=columns)
+            writer.writeheader()
+            writer.writerows(records)
+    else:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        with atomic_write(path, mode="wb", encoding=None) as out:
+            pq.write_table(pa.Table.from_pylist(list(records)), out)

@@ -137,8 +137,15 @@ def read_20newsgroups_archive(path: str | os.PathLike, subset: str = "all", remo
     )
 
 
-def load_20newsgroups(subset: str = "all", remove: Iterable[str] = PARTS, *, data_dir: str | os.PathLike | None = None,
-                      cache_dir: str | os.PathLike | None = None, download: bool = True, verify: bool = True) -> Corpus:
+def load_20newsgroups(
+    subset: str = "all",
+    remove: Iterable[str] = PARTS,
+    *,
+    data_dir: str | os.PathLike | None = None,
+    cache_dir: str | os.PathLike | None = None,
+    download: bool = True,
+    verify: bool = True,
+) -> Corpus:
     """20 Newsgroups by-date, from the data directory, the cache, or downloaded once (sha256-checked).
 
     Parameters

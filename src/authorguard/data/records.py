@@ -11,9 +11,16 @@ from authorguard.exceptions import InputError
 SPLITS = ("train", "test")
 
 
-def load_records_corpus(path: str | os.PathLike, *, text_field: str = "text", id_field: str = "id",
-                        author_field: str = "author", label_field: str | None = "label",
-                        split_field: str | None = "split", name: str | None = None) -> Corpus:
+def load_records_corpus(
+    path: str | os.PathLike,
+    *,
+    text_field: str = "text",
+    id_field: str = "id",
+    author_field: str = "author",
+    label_field: str | None = "label",
+    split_field: str | None = "split",
+    name: str | None = None,
+) -> Corpus:
     """Read a JSONL, CSV or Parquet file into a :class:`Corpus`.
 
     Every record needs the text, author, label and split fields (author or label may be null: such documents
@@ -25,7 +32,14 @@ def load_records_corpus(path: str | os.PathLike, *, text_field: str = "text", id
     splits = records.fields[split_field] if split_field is not None else ["train"] * len(records.texts)
     for position, split in enumerate(splits):
         if split not in SPLITS:
-            raise InputError(f"{path}: record {position}: field {split_field!r} must be 'train' or 'test', got {split!r}")
-    return Corpus(ids=[str(i) for i in records.ids], texts=records.texts, authors=records.fields[author_field],
-                  labels=records.fields[label_field] if label_field is not None else [None] * len(records.texts),
-                  splits=splits, name=name or os.path.basename(str(path)))
+            raise InputError(
+                f"{path}: record {position}: field {split_field!r} must be 'train' or 'test', got {split!r}"
+            )
+    return Corpus(
+        ids=[str(i) for i in records.ids],
+        texts=records.texts,
+        authors=records.fields[author_field],
+        labels=records.fields[label_field] if label_field is not None else [None] * len(records.texts),
+        splits=splits,
+        name=name or os.path.basename(str(path)),
+    )

@@ -55,7 +55,9 @@ class Release:
         try:
             counts = vectorizer.fit_transform(texts)
         except ValueError:  # scikit-learn's "empty vocabulary"
-            raise InputError(f"none of the {len(texts)} released texts has a word (after removing stop words and numbers)") from None
+            raise InputError(
+                f"none of the {len(texts)} released texts has a word (after removing stop words and numbers)"
+            ) from None
         return cls(counts, vectorizer.get_feature_names_out(), tuple(texts))
 
     @classmethod

@@ -38,7 +38,9 @@ class AuthorshipScenario:
     def __post_init__(self) -> None:
         check_number(self.top_k, "top_k", "AuthorshipScenario", kind=int, low=2, closed="left")
         check_option(self.rank_by, "rank_by", "AuthorshipScenario", ("total", "train"))
-        check_number(self.min_test_documents, "min_test_documents", "AuthorshipScenario", kind=int, low=1, closed="left")
+        check_number(
+            self.min_test_documents, "min_test_documents", "AuthorshipScenario", kind=int, low=1, closed="left"
+        )
 
     @property
     def name(self) -> str:
@@ -53,12 +55,21 @@ class AuthorshipScenario:
                 continue
             counts[author][split] += 1
             groups[author].add(label)
-        eligible = [a for a, c in counts.items() if c["train"] >= 1 and c["test"] >= self.min_test_documents
-                    and (not self.multi or len(groups[a]) >= 2)]
-        score = (lambda a: counts[a]["train"]) if self.rank_by == "train" else (lambda a: counts[a]["train"] + counts[a]["test"])
+        eligible = [
+            a
+            for a, c in counts.items()
+            if c["train"] >= 1 and c["test"] >= self.min_test_documents and (not self.multi or len(groups[a]) >= 2)
+        ]
+        score = (
+            (lambda a: counts[a]["train"])
+            if self.rank_by == "train"
+            else (lambda a: counts[a]["train"] + counts[a]["test"])
+        )
         eligible.sort(key=lambda a: (-score(a), a))
         if len(eligible) < self.top_k:
-            raise InputError(f"scenario {self.name}: only {len(eligible)} eligible authors in {corpus.name!r}, {self.top_k} needed")
+            raise InputError(
+                f"scenario {self.name}: only {len(eligible)} eligible authors in {corpus.name!r}, {self.top_k} needed"
+            )
         return eligible[: self.top_k]
 
     def select(self, corpus: Corpus) -> Corpus:
@@ -70,7 +81,10 @@ class AuthorshipScenario:
 def scenario_counts(corpus: Corpus, scenario: AuthorshipScenario) -> dict:
     """Per-split minimum and total messages per author of a scenario, beside the paper's minima."""
     selected = scenario.select(corpus)
-    per_author = {split: Counter(a for a, s in zip(selected.authors, selected.splits) if s == split) for split in ("train", "test")}
+    per_author = {
+        split: Counter(a for a, s in zip(selected.authors, selected.splits) if s == split)
+        for split in ("train", "test")
+    }
     paper = PAPER_MINIMA.get(scenario.name)
     return {
         "scenario": scenario.name,
@@ -84,7 +98,12 @@ def scenario_counts(corpus: Corpus, scenario: AuthorshipScenario) -> dict:
     }
 
 
-PAPER_SCENARIOS = (AuthorshipScenario(5), AuthorshipScenario(10), AuthorshipScenario(5, multi=True), AuthorshipScenario(10, multi=True))
+PAPER_SCENARIOS = (
+    AuthorshipScenario(5),
+    AuthorshipScenario(10),
+    AuthorshipScenario(5, multi=True),
+    AuthorshipScenario(10, multi=True),
+)
 
 
 _SCENARIO = re.compile(r"^Top(\d+)-(Any|Multi)$")

@@ -30,18 +30,34 @@ from authorguard.exceptions import InputError
 
 SETS = {
     # set name: (file, speaker, source, sha256, upstream)
-    "obama": ("obama.txt.gz", "obama", "millercenter",
-              "e6f1f3ddb08055fbca85abf6c0a1175a02faae70e39642e9d62e4b2d85fd2dee",
-              "https://github.com/kfogel/presidential-speeches/tree/a4c8b38eeba49703f515a701db03e60417e042e6/data"),
-    "trump-campaign": ("trump.txt.gz", "trump", "campaign",
-                       "ce0faef0099a7a71f85ccf2afc26c76b1707bceec0a4500a3be4eb698d77779f",
-                       "https://github.com/ryanmcdermott/trump-speeches/blob/2e1a841fa30bc53504c2d4ee5ff0b483b44c2e42/speeches.txt"),
-    "trump-millercenter": ("trump_millercenter.txt.gz", "trump", "millercenter",
-                           "7160c35fb573ceffb6dbd9379e582bdc63f2d6c3179ed260e9b6ed2148710ace",
-                           "https://github.com/kfogel/presidential-speeches/tree/a4c8b38eeba49703f515a701db03e60417e042e6/data"),
+    "obama": (
+        "obama.txt.gz",
+        "obama",
+        "millercenter",
+        "e6f1f3ddb08055fbca85abf6c0a1175a02faae70e39642e9d62e4b2d85fd2dee",
+        "https://github.com/kfogel/presidential-speeches/tree/a4c8b38eeba49703f515a701db03e60417e042e6/data",
+    ),
+    "trump-campaign": (
+        "trump.txt.gz",
+        "trump",
+        "campaign",
+        "ce0faef0099a7a71f85ccf2afc26c76b1707bceec0a4500a3be4eb698d77779f",
+        "https://github.com/ryanmcdermott/trump-speeches/blob/2e1a841fa30bc53504c2d4ee5ff0b483b44c2e42/speeches.txt",
+    ),
+    "trump-millercenter": (
+        "trump_millercenter.txt.gz",
+        "trump",
+        "millercenter",
+        "7160c35fb573ceffb6dbd9379e582bdc63f2d6c3179ed260e9b6ed2148710ace",
+        "https://github.com/kfogel/presidential-speeches/tree/a4c8b38eeba49703f515a701db03e60417e042e6/data",
+    ),
 }
-INDEX = RemoteFile("speeches", "speech_index.tsv", SETS["obama"][4],
-                   ("e5eae059b6abf9cfbc6f85214ccb12f792432460dcecaa0c1c857882b3979692",))
+INDEX = RemoteFile(
+    "speeches",
+    "speech_index.tsv",
+    SETS["obama"][4],
+    ("e5eae059b6abf9cfbc6f85214ccb12f792432460dcecaa0c1c857882b3979692",),
+)
 _SPEECH = re.compile(r"(?m)^SPEECH (\d+)\s*$")
 
 
@@ -66,8 +82,9 @@ def _dates(data_dir, verify: bool) -> dict[tuple[str, int], str]:
     return {(row["file"], int(row["speech_no"])): row["date"] for row in rows}
 
 
-def load_speeches(sets: tuple[str, ...] = tuple(SETS), *, data_dir: str | os.PathLike | None = None,
-                  verify: bool = True) -> Corpus:
+def load_speeches(
+    sets: tuple[str, ...] = tuple(SETS), *, data_dir: str | os.PathLike | None = None, verify: bool = True
+) -> Corpus:
     """The speeches of ``sets`` (default: all three) as a :class:`Corpus`, one document per speech block."""
     unknown = [s for s in sets if s not in SETS]
     if unknown:
@@ -76,7 +93,9 @@ def load_speeches(sets: tuple[str, ...] = tuple(SETS), *, data_dir: str | os.Pat
     ids, texts, speakers, set_names, sources, speech_dates = [], [], [], [], [], []
     for name in sets:
         filename, speaker, source, digest, upstream = SETS[name]
-        path = locate(RemoteFile("speeches", filename, upstream, (digest,)), data_dir=data_dir, download=False, verify=verify)
+        path = locate(
+            RemoteFile("speeches", filename, upstream, (digest,)), data_dir=data_dir, download=False, verify=verify
+        )
         with gzip.open(path, "rt", encoding="utf-8") as handle:
             blocks = split_speeches(handle.read(), str(path))
         stem = filename.removesuffix(".txt.gz")
@@ -89,5 +108,11 @@ def load_speeches(sets: tuple[str, ...] = tuple(SETS), *, data_dir: str | os.Pat
             set_names.append(name)
             sources.append(source)
             speech_dates.append(dates.get((stem, number)))
-    return Corpus(ids=ids, texts=texts, authors=speakers, labels=speakers, name="speeches",
-                  attributes={"set": set_names, "source": sources, "date": speech_dates})
+    return Corpus(
+        ids=ids,
+        texts=texts,
+        authors=speakers,
+        labels=speakers,
+        name="speeches",
+        attributes={"set": set_names, "source": sources, "date": speech_dates},
+    )

@@ -36,7 +36,9 @@ def _split_sizes(n: int, fractions: tuple[float, float, float], owner: str) -> t
     n_test = max(1, int(round(fractions[2] * n)))
     n_train = n - n_validation - n_test
     if n_train < 1:
-        raise InputError(f"{owner} has {n}; the {'/'.join(str(round(f * 100)) for f in fractions)} split needs at least 3")
+        raise InputError(
+            f"{owner} has {n}; the {'/'.join(str(round(f * 100)) for f in fractions)} split needs at least 3"
+        )
     return n_train, n_validation, n_test
 
 
@@ -52,7 +54,9 @@ def _split_units(units: list, fractions: tuple[float, float, float], rng: np.ran
 def _check_fractions(fractions, name: str) -> tuple[float, float, float]:
     fractions = tuple(float(f) for f in fractions)
     if len(fractions) != 3 or min(fractions) <= 0 or abs(sum(fractions) - 1.0) > 1e-9:
-        raise InputError(f"the 'fractions' parameter of {name} must be three positive shares summing to 1; got {fractions}")
+        raise InputError(
+            f"the 'fractions' parameter of {name} must be three positive shares summing to 1; got {fractions}"
+        )
     return fractions
 
 
@@ -97,7 +101,9 @@ class TopAuthors:
         """The chosen authors, in rank order."""
         counts = Counter(a for a, keep in zip(corpus.authors, _filtered(corpus, self.where)) if keep)
         if len(counts) < self.top_k:
-            raise InputError(f"scenario {self.name}: only {len(counts)} authors in {corpus.name!r}, {self.top_k} needed")
+            raise InputError(
+                f"scenario {self.name}: only {len(counts)} authors in {corpus.name!r}, {self.top_k} needed"
+            )
         order = sorted(counts, key=(lambda a: (-counts[a], a)) if self.rank == "count" else (lambda a: a))
         return order[: self.top_k]
 
@@ -174,9 +180,11 @@ class AttributeSplit:
         for i in positions:
             author, label = corpus.authors[i], classes[i]
             if class_of_author.setdefault(author, label) != label and self.unit == "author":
-                raise InputError(f"scenario {self.name}: author {author!r} has documents of two classes "
-                                 f"({class_of_author[author]!r}, {label!r}); an author-level split needs one")
-        if len(set(classes[i] for i in positions)) < 2:
+                raise InputError(
+                    f"scenario {self.name}: author {author!r} has documents of two classes "
+                    f"({class_of_author[author]!r}, {label!r}); an author-level split needs one"
+                )
+        if len({classes[i] for i in positions}) < 2:
             raise InputError(f"scenario {self.name}: fewer than two classes in {corpus.name!r}")
         rng = np.random.default_rng(self.seed)
         if self.max_authors is not None:
@@ -192,13 +200,25 @@ class AttributeSplit:
         split_of_unit: dict[str, str] = {}
         for label in sorted(set(class_of_unit.values())):
             members = [u for u, c in class_of_unit.items() if c == label]
-            split_of_unit.update(_split_units(members, self.fractions, rng, f"scenario {self.name}: class {label!r} ({self.unit}s)"))
-        selected = _selected(corpus, positions, [classes[i] for i in positions], [split_of_unit[u] for u in units], self.name, self.seed)
+            split_of_unit.update(
+                _split_units(members, self.fractions, rng, f"scenario {self.name}: class {label!r} ({self.unit}s)")
+            )
+        selected = _selected(
+            corpus, positions, [classes[i] for i in positions], [split_of_unit[u] for u in units], self.name, self.seed
+        )
         if self.per_author:
             selected = _joined_by_author(selected)
         if self.max_words is not None:
-            selected = Corpus(selected.ids, [" ".join(t.split()[: self.max_words]) for t in selected.texts], selected.authors,
-                              selected.labels, selected.splits, selected.name, selected.metadata, selected.attributes)
+            selected = Corpus(
+                selected.ids,
+                [" ".join(t.split()[: self.max_words]) for t in selected.texts],
+                selected.authors,
+                selected.labels,
+                selected.splits,
+                selected.name,
+                selected.metadata,
+                selected.attributes,
+            )
         return selected
 
 
@@ -245,28 +265,58 @@ def _joined_by_author(corpus: Corpus) -> Corpus:
         texts.setdefault(author, []).append(corpus.texts[i])
     authors = list(first)
     pick = lambda values: [values[first[a]] for a in authors]  # noqa: E731
-    return Corpus(authors, ["\n\n".join(texts[a]) for a in authors], authors, pick(corpus.labels), pick(corpus.splits),
-                  corpus.name, {**corpus.metadata, "per_author": True}, {k: pick(v) for k, v in corpus.attributes.items()})
+    return Corpus(
+        authors,
+        ["\n\n".join(texts[a]) for a in authors],
+        authors,
+        pick(corpus.labels),
+        pick(corpus.splits),
+        corpus.name,
+        {**corpus.metadata, "per_author": True},
+        {k: pick(v) for k, v in corpus.attributes.items()},
+    )
 
 
-def _selected(corpus: Corpus, positions: np.ndarray, labels: list | None, splits: list[str], name: str, seed: int) -> Corpus:
+def _selected(
+    corpus: Corpus, positions: np.ndarray, labels: list | None, splits: list[str], name: str, seed: int
+) -> Corpus:
     """The documents at ``positions`` with their new splits (and labels, when given); the scenario is recorded."""
     chosen = corpus.subset(positions)
-    return Corpus(chosen.ids, chosen.texts, chosen.authors, chosen.labels if labels is None else labels, splits, chosen.name,
-                  {**chosen.metadata, "scenario": name, "seed": seed}, chosen.attributes)
+    return Corpus(
+        chosen.ids,
+        chosen.texts,
+        chosen.authors,
+        chosen.labels if labels is None else labels,
+        splits,
+        chosen.name,
+        {**chosen.metadata, "scenario": name, "seed": seed},
+        chosen.attributes,
+    )
 
 
 def split_counts(selected: Corpus) -> dict:
     """Authors, documents, mean words per document and per-split documents / authors of a selected scenario."""
     words = [len(t.split()) for t in selected.texts]
-    per_split = {s: {"documents": sum(x == s for x in selected.splits),
-                     "authors": len({a for a, x in zip(selected.authors, selected.splits) if x == s})} for s in SPLIT_NAMES}
+    per_split = {
+        s: {
+            "documents": sum(x == s for x in selected.splits),
+            "authors": len({a for a, x in zip(selected.authors, selected.splits) if x == s}),
+        }
+        for s in SPLIT_NAMES
+    }
     name = selected.metadata.get("scenario")
     tarot = TAROT_TABLE_1.get(name)
-    return {"scenario": name, "seed": selected.metadata.get("seed"), "authors": len(set(selected.authors)),
-            "documents": len(selected), "words_mean": float(np.mean(words)) if words else 0.0,
-            "classes": dict(Counter(selected.labels)), "splits": per_split,
-            "tarot_documents": None if tarot is None else tarot[0], "tarot_words_mean": None if tarot is None else tarot[1]}
+    return {
+        "scenario": name,
+        "seed": selected.metadata.get("seed"),
+        "authors": len(set(selected.authors)),
+        "documents": len(selected),
+        "words_mean": float(np.mean(words)) if words else 0.0,
+        "classes": dict(Counter(selected.labels)),
+        "splits": per_split,
+        "tarot_documents": None if tarot is None else tarot[0],
+        "tarot_words_mean": None if tarot is None else tarot[1],
+    }
 
 
 @dataclass(frozen=True)
@@ -311,22 +361,43 @@ class BenchmarkScenario:
 SCENARIOS = {
     "BAC-10": BenchmarkScenario("blogs", TopAuthors(10, name="BAC-10"), tasks=("topic",)),
     "BAC-20": BenchmarkScenario("blogs", TopAuthors(20, name="BAC-20"), tasks=("topic",)),
-    "AMT-10": BenchmarkScenario("amt", TopAuthors(10, rank="first", where={"kind": ("regular",)}, name="AMT-10"),
-                                tasks=("background",)),
-    "AMT-20": BenchmarkScenario("amt", TopAuthors(20, rank="first", where={"kind": ("regular",)}, name="AMT-20"),
-                                tasks=("background",)),
+    "AMT-10": BenchmarkScenario(
+        "amt", TopAuthors(10, rank="first", where={"kind": ("regular",)}, name="AMT-10"), tasks=("background",)
+    ),
+    "AMT-20": BenchmarkScenario(
+        "amt", TopAuthors(20, rank="first", where={"kind": ("regular",)}, name="AMT-20"), tasks=("background",)
+    ),
     # A⁴NT's blog documents are bloggers; 300 bloggers per class, first 2,000 words each, keep the cost bounded
-    "blog-age": BenchmarkScenario("blogs", AttributeSplit("age_group", {"13-17": "13-17", "23-27": "23-48", "33-48": "23-48"},
-                                                          per_author=True, max_authors=300, max_words=2000, name="blog-age"),
-                                  target="labels"),
-    "blog-gender": BenchmarkScenario("blogs", AttributeSplit("gender", per_author=True, max_authors=300, max_words=2000,
-                                                             name="blog-gender"), target="labels"),
+    "blog-age": BenchmarkScenario(
+        "blogs",
+        AttributeSplit(
+            "age_group",
+            {"13-17": "13-17", "23-27": "23-48", "33-48": "23-48"},
+            per_author=True,
+            max_authors=300,
+            max_words=2000,
+            name="blog-age",
+        ),
+        target="labels",
+    ),
+    "blog-gender": BenchmarkScenario(
+        "blogs",
+        AttributeSplit("gender", per_author=True, max_authors=300, max_words=2000, name="blog-gender"),
+        target="labels",
+    ),
     # the SynTF paper's Top10-Any on 20 Newsgroups (its split by date) as a text-benchmark scenario, so that text
     # methods are judged where SynTF's numbers live; utility = the newsgroup (mostly one per author: entangled too)
     "20news-Top10-Any": BenchmarkScenario("20news", DatasetAuthors(10, name="20news-Top10-Any"), tasks=("topic",)),
-    "speech": BenchmarkScenario("speeches", AttributeSplit("labels", where={"set": ("obama", "trump-campaign")}, unit="document",
-                                                           name="speech"), target="labels"),
-    "speech-millercenter": BenchmarkScenario("speeches", AttributeSplit("labels", where={"set": ("obama", "trump-millercenter")},
-                                                                        unit="document", name="speech-millercenter"),
-                                             target="labels"),
+    "speech": BenchmarkScenario(
+        "speeches",
+        AttributeSplit("labels", where={"set": ("obama", "trump-campaign")}, unit="document", name="speech"),
+        target="labels",
+    ),
+    "speech-millercenter": BenchmarkScenario(
+        "speeches",
+        AttributeSplit(
+            "labels", where={"set": ("obama", "trump-millercenter")}, unit="document", name="speech-millercenter"
+        ),
+        target="labels",
+    ),
 }

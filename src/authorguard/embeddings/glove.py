@@ -33,8 +33,9 @@ def _parse_rows(path: Path, rows: list[str], line_numbers: list[int], dim: int) 
     if not rows:
         return np.zeros((0, dim), dtype=np.float32)
     try:
-        table = pd.read_csv(io.StringIO("\n".join(rows)), sep=" ", header=None, quoting=3, dtype=np.float32,
-                            engine="c", na_filter=False)
+        table = pd.read_csv(
+            io.StringIO("\n".join(rows)), sep=" ", header=None, quoting=3, dtype=np.float32, engine="c", na_filter=False
+        )
         values = table.to_numpy(dtype=np.float32)
         if values.shape != (len(rows), dim):
             raise ValueError("shape")

@@ -15,7 +15,9 @@ from authorguard.exceptions import InputError
 DEFAULT_EMBEDDINGS = "glove-6b-50d"
 
 
-def load_word_vectors(spec: str | os.PathLike | WordVectors | None = None, vocabulary: Iterable[str] | None = None) -> WordVectors:
+def load_word_vectors(
+    spec: str | os.PathLike | WordVectors | None = None, vocabulary: Iterable[str] | None = None
+) -> WordVectors:
     """Resolve an embeddings specification.
 
     Parameters

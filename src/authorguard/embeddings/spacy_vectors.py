@@ -38,7 +38,11 @@ def load_spacy_md(vocabulary: Iterable[str] | None = None) -> WordVectors:
     key2row = vocab.vectors.key2row
     table = vocab.vectors.data
     if vocabulary is None:
-        entries = [(key2row[vocab.strings[s]], s) for s in vocab.strings if s.isalpha() and s.islower() and vocab.strings[s] in key2row]
+        entries = [
+            (key2row[vocab.strings[s]], s)
+            for s in vocab.strings
+            if s.isalpha() and s.islower() and vocab.strings[s] in key2row
+        ]
         entries.sort()
         words = [w for _, w in entries]
     else:

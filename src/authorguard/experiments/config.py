@@ -54,13 +54,15 @@ from pathlib import Path
 
 from authorguard import registry
 from authorguard.attacks.base import THREAT_MODELS, canonical_threat_model
-from authorguard.exceptions import AuthorguardError, InputError
 from authorguard.data.scenarios import AuthorshipScenario, parse_scenario
+from authorguard.exceptions import AuthorguardError, InputError
 from authorguard.metrics.classification import CLASSIFIER_NAMES
 from authorguard.text.analysis import MORPHOLOGIES
 from authorguard.utils.validation import check_number, check_option
 
 CALIBRATION_PARAMETER = "target_loss"
+
+
 @dataclass(frozen=True)
 class MethodSpec:
     """One method of the comparison: fixed ``params`` and a ``grid`` whose cartesian product is explored.
@@ -137,7 +139,9 @@ class ExperimentConfig:
         check_number(self.split_seed, "split_seed", owner, kind=int, low=0, closed="left")
         check_number(self.content_sample, "content_sample", owner, kind=int, low=0, closed="left")
         if self.max_documents_per_author is not None:
-            check_number(self.max_documents_per_author, "max_documents_per_author", owner, kind=int, low=1, closed="left")
+            check_number(
+                self.max_documents_per_author, "max_documents_per_author", owner, kind=int, low=1, closed="left"
+            )
         for name in self.detectors:
             _require_registered(registry.detectors, name)
         if not isinstance(self.attacker_options, dict):
@@ -157,7 +161,9 @@ class ExperimentConfig:
             if not isinstance(getattr(self, flag), bool):
                 raise InputError(f"experiment config: {flag!r} must be true or false, got {getattr(self, flag)!r}")
         if check_number(self.n_jobs, "n_jobs", owner, kind=int, low=-1, closed="left") == 0:
-            raise InputError("The 'n_jobs' parameter of the experiment config must be -1 (all cores) or >= 1. Got 0 instead.")
+            raise InputError(
+                "The 'n_jobs' parameter of the experiment config must be -1 (all cores) or >= 1. Got 0 instead."
+            )
         check_number(self.min_test_documents, "min_test_documents", owner, kind=int, low=1, closed="left")
         from authorguard.data.splits import SCENARIOS
 
@@ -168,11 +174,15 @@ class ExperimentConfig:
                 try:
                     parse_scenario(scenario, self.min_test_documents)
                 except InputError:
-                    raise InputError(f"experiment config: scenario {scenario!r} must look like 'Top10-Any' or 'Top5-Multi', "
-                                     f"or be a benchmark scenario ({', '.join(SCENARIOS)})") from None
+                    raise InputError(
+                        f"experiment config: scenario {scenario!r} must look like 'Top10-Any' or 'Top5-Multi', "
+                        f"or be a benchmark scenario ({', '.join(SCENARIOS)})"
+                    ) from None
         labels = [m.display_name for m in self.methods]
         if len(set(labels)) != len(labels):
-            raise InputError(f"experiment config: two methods share the label {next(x for x in labels if labels.count(x) > 1)!r}; give one a 'label'")
+            raise InputError(
+                f"experiment config: two methods share the label {next(x for x in labels if labels.count(x) > 1)!r}; give one a 'label'"
+            )
         for spec in self.methods:
             _validate_method(spec)
 
@@ -212,7 +222,9 @@ def _validate_method(spec: MethodSpec) -> None:
     for key in set(spec.params) | set(spec.grid):
         if key == CALIBRATION_PARAMETER:
             if not hasattr(cls, "calibrate"):
-                raise InputError(f"{where}: {CALIBRATION_PARAMETER!r} needs a method with calibrate(); {spec.name!r} has none")
+                raise InputError(
+                    f"{where}: {CALIBRATION_PARAMETER!r} needs a method with calibrate(); {spec.name!r} has none"
+                )
             continue
         if key not in accepted:
             raise InputError(f"{where}: unknown parameter {key!r} (known: {', '.join(sorted(accepted))})")
@@ -241,7 +253,9 @@ def config_from_dict(data: dict, source: str = "experiment config") -> Experimen
             raise InputError(f"{source}: methods[{position}] must be a table with a 'name'")
         bad = sorted(set(entry) - _METHOD_KEYS)
         if bad:
-            raise InputError(f"{source}: unknown key {bad[0]!r} in methods[{position}] (known: {', '.join(sorted(_METHOD_KEYS))})")
+            raise InputError(
+                f"{source}: unknown key {bad[0]!r} in methods[{position}] (known: {', '.join(sorted(_METHOD_KEYS))})"
+            )
         for key in ("params", "grid"):
             if not isinstance(entry.get(key, {}), dict):
                 raise InputError(f"{source}: methods[{position}].{key} must be a table")

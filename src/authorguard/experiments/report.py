@@ -24,7 +24,16 @@ import pandas as pd
 
 from authorguard.data.io import atomic_write
 from authorguard.experiments.results import (
-    FLOOR_PREFIX, REFERENCE, attack_matrix, benchmark_points, benchmark_table, best_settings, gains, select_attack, setting_summary, table3,
+    FLOOR_PREFIX,
+    REFERENCE,
+    attack_matrix,
+    benchmark_points,
+    benchmark_table,
+    best_settings,
+    gains,
+    select_attack,
+    setting_summary,
+    table3,
 )
 from authorguard.experiments.runner import EXPERIMENT_JSON, read_results
 
@@ -73,7 +82,9 @@ def _legend_outside(fig, axis, handles=None, labels=None) -> None:
     """The legend to the right of the plotting area, never over the data."""
     handles, labels = (handles, labels) if handles is not None else axis.get_legend_handles_labels()
     if handles:
-        axis.legend(handles, labels, fontsize=8, loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0, frameon=False)
+        axis.legend(
+            handles, labels, fontsize=8, loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0, frameon=False
+        )
 
 
 def _f1_figure(frame: pd.DataFrame, chosen: dict[str, str], options: ReportOptions, path: Path) -> None:
@@ -82,7 +93,9 @@ def _f1_figure(frame: pd.DataFrame, chosen: dict[str, str], options: ReportOptio
     scenarios = sorted(s for s in g["scenario"].unique())
     methods = list(chosen)
     attacks = [(a, t) for a in sorted(g["attacker"].unique()) for t in sorted(set(g["threat_model"]) - {"none"})]
-    fig, axes = plt.subplots(1, len(scenarios) + 1, figsize=(3.2 * (len(scenarios) + 1), 3.6), sharey=True, squeeze=False)
+    fig, axes = plt.subplots(
+        1, len(scenarios) + 1, figsize=(3.2 * (len(scenarios) + 1), 3.6), sharey=True, squeeze=False
+    )
     width = 0.8 / max(len(methods), 1)
     styles = series_styles(len(methods))
     # utility: one bar per method, mean +- sd over runs
@@ -90,7 +103,9 @@ def _f1_figure(frame: pd.DataFrame, chosen: dict[str, str], options: ReportOptio
     for i, method in enumerate(methods):
         part = g[(g["method"] == method) & (g["params"] == chosen[method]) & (g["classifier"] == options.classifier)]
         per_run = part.groupby("run")["utility_f1"].first()
-        axis.bar(i, per_run.mean(), yerr=per_run.std(ddof=1) if len(per_run) > 1 else 0, color=styles[i][0], label=method)
+        axis.bar(
+            i, per_run.mean(), yerr=per_run.std(ddof=1) if len(per_run) > 1 else 0, color=styles[i][0], label=method
+        )
     axis.set_xticks([])
     axis.set_ylabel("F1 (macro)")
     axis.set_ylim(0, 1.05)
@@ -99,9 +114,14 @@ def _f1_figure(frame: pd.DataFrame, chosen: dict[str, str], options: ReportOptio
         for i, method in enumerate(methods):
             means, sds = [], []
             for attacker, threat in attacks:
-                part = g[(g["method"] == method) & (g["params"] == chosen[method]) & (g["scenario"] == scenario)
-                         & (g["attacker"] == attacker) & (g["classifier"] == options.classifier)
-                         & ((g["threat_model"] == threat) | (g["method_name"] == REFERENCE))]
+                part = g[
+                    (g["method"] == method)
+                    & (g["params"] == chosen[method])
+                    & (g["scenario"] == scenario)
+                    & (g["attacker"] == attacker)
+                    & (g["classifier"] == options.classifier)
+                    & ((g["threat_model"] == threat) | (g["method_name"] == REFERENCE))
+                ]
                 means.append(part["attack_f1"].mean())
                 sds.append(part["attack_f1"].std(ddof=1) if len(part) > 1 else 0)
             axis.bar(np.arange(len(attacks)) + i * width, means, width, yerr=sds, color=styles[i][0])
@@ -126,8 +146,11 @@ def _gain_epsilon_figure(summary: pd.DataFrame, path: Path) -> bool:
     data = summary.dropna(subset=["epsilon", "total_loss"]).copy()
     if data["epsilon"].nunique() < 2:
         return False
-    data["others"] = data["params"].map(lambda p: json.dumps({k: v for k, v in json.loads(p).items()
-                                                              if k not in ("epsilon", "target_loss")}, sort_keys=True))
+    data["others"] = data["params"].map(
+        lambda p: json.dumps(
+            {k: v for k, v in json.loads(p).items() if k not in ("epsilon", "target_loss")}, sort_keys=True
+        )
+    )
     series = [(others, part.sort_values("epsilon")) for others, part in data.groupby("others", sort=False)]
     lines = [(others, part) for others, part in series if part["epsilon"].nunique() >= 2]
     if not lines:
@@ -166,17 +189,34 @@ def _effect_of_s_figure(summary: pd.DataFrame, path: Path) -> bool:
     data = summary.copy()
     data["s"] = _grid_parameter(data, "bigram_weight")
     data = data.dropna(subset=["s"])
-    data["others"] = data["params"].map(lambda p: json.dumps({k: v for k, v in json.loads(p).items()
-                                                              if k not in ("bigram_weight", "epsilon")}, sort_keys=True))
-    groups = [(others, part.sort_values("s")) for others, part in data.groupby("others", sort=False) if part["s"].nunique() >= 2]
+    data["others"] = data["params"].map(
+        lambda p: json.dumps(
+            {k: v for k, v in json.loads(p).items() if k not in ("bigram_weight", "epsilon")}, sort_keys=True
+        )
+    )
+    groups = [
+        (others, part.sort_values("s"))
+        for others, part in data.groupby("others", sort=False)
+        if part["s"].nunique() >= 2
+    ]
     if not groups:
         return False
     fig, axes = plt.subplots(1, len(groups), figsize=(5.2 * len(groups), 4.0), squeeze=False, sharey=True)
     for axis, (others, part) in zip(axes[0], groups):
-        for column, label in (("min_gain", "gain (min over scenarios)"), ("mean_beta_u", "beta_U"), ("mean_beta_a", "beta_A")):
+        for column, label in (
+            ("min_gain", "gain (min over scenarios)"),
+            ("mean_beta_u", "beta_U"),
+            ("mean_beta_a", "beta_A"),
+        ):
             axis.plot(part["s"], part[column], marker="o", label=label)
         for row in part.itertuples():
-            axis.annotate(f"l·n={row.total_loss:.0f}", (row.s, row.min_gain), fontsize=7, textcoords="offset points", xytext=(0, 6))
+            axis.annotate(
+                f"l·n={row.total_loss:.0f}",
+                (row.s, row.min_gain),
+                fontsize=7,
+                textcoords="offset points",
+                xytext=(0, 6),
+            )
         axis.set_xlabel("bigram weight s")
         axis.set_title(", ".join(f"{k}={v}" for k, v in json.loads(others).items()) or "SynTF", fontsize=8)
         axis.set_ylabel("higher is better for gain and β_U; lower for β_A", fontsize=8)
@@ -204,8 +244,13 @@ def _scatter_figure(points: pd.DataFrame, view: str, path: Path) -> None:
                 axis.axvline(value, color=colour, linestyle="--", linewidth=1, zorder=1)
         if len(part) > 1:  # several settings of one method: say which point is which (alternately above and below)
             for k, row in enumerate(part.itertuples()):
-                axis.annotate(row.setting, (row.privacy, row.utility), fontsize=7, textcoords="offset points",
-                              xytext=(6, 6 if k % 2 == 0 else -11))
+                axis.annotate(
+                    row.setting,
+                    (row.privacy, row.utility),
+                    fontsize=7,
+                    textcoords="offset points",
+                    xytext=(6, 6 if k % 2 == 0 else -11),
+                )
     axis.set_xlabel("worst-case attack F1 (strongest attacker and threat model) — lower is better ←")
     axis.set_ylabel(f"{points['utility_name'].iloc[0]} — higher is better ↑", fontsize=9)
     # zoom on the points (with a margin) so that close settings stay apart; the limits are printed on the axes
@@ -215,8 +260,13 @@ def _scatter_figure(points: pd.DataFrame, view: str, path: Path) -> None:
         setter(max(-0.02, low - margin), min(1.02, high + margin))
     axis.grid(alpha=0.3)
     if len(points) > 1 and points[["privacy", "utility"]].nunique().max() == 1:  # say it: markers hide each other
-        axis.text(0.02, 0.04, f"all {len(points)} settings at ({points['privacy'].iloc[0]:.2f}, {points['utility'].iloc[0]:.2f})",
-                  transform=axis.transAxes, fontsize=8)
+        axis.text(
+            0.02,
+            0.04,
+            f"all {len(points)} settings at ({points['privacy'].iloc[0]:.2f}, {points['utility'].iloc[0]:.2f})",
+            transform=axis.transAxes,
+            fontsize=8,
+        )
     axis.set_title(f"{view}: privacy against utility", fontsize=10)
     fig.tight_layout()
     _legend_outside(fig, axis)
@@ -235,26 +285,44 @@ def _epsilon_figure(frame: pd.DataFrame, views: list[str], classifier: str, path
     if not views:
         return False
     plt = pyplot()
-    methods = list(dict.fromkeys(m for v in views for m in points[v].loc[points[v]["document_epsilon"].notna(), "method"]))
+    methods = list(
+        dict.fromkeys(m for v in views for m in points[v].loc[points[v]["document_epsilon"].notna(), "method"])
+    )
     styles = dict(zip(methods, series_styles(len(methods))))
     fig, axes = plt.subplots(2, len(views), figsize=(3.6 * len(views) + 1.8, 6.2), squeeze=False, sharex=True)
     for column, view in enumerate(views):
         table = points[view]
         reference = table[table["method"] == REFERENCE]
-        for row, (value, label) in enumerate((("utility", table["utility_name"].iloc[0]),
-                                              ("privacy", "worst-case attack F1 ↓"))):
+        for row, (value, label) in enumerate(
+            (("utility", table["utility_name"].iloc[0]), ("privacy", "worst-case attack F1 ↓"))
+        ):
             axis = axes[row][column]
             for method in methods:
-                part = table[(table["method"] == method) & table["document_epsilon"].notna()].sort_values("document_epsilon")
+                part = table[(table["method"] == method) & table["document_epsilon"].notna()].sort_values(
+                    "document_epsilon"
+                )
                 if part.empty:
                     continue
                 colour, marker = styles[method]
                 axis.plot(part["document_epsilon"], part[value], color=colour, marker=marker, label=method)
                 if value == "utility" and part["utility_retrained"].notna().any():
-                    axis.plot(part["document_epsilon"], part["utility_retrained"], color=colour, marker=marker,
-                              linestyle=":", alpha=0.7, label=f"{method} (retrained)")
+                    axis.plot(
+                        part["document_epsilon"],
+                        part["utility_retrained"],
+                        color=colour,
+                        marker=marker,
+                        linestyle=":",
+                        alpha=0.7,
+                        label=f"{method} (retrained)",
+                    )
             if not reference.empty:
-                axis.axhline(reference[value].iloc[0], color="black", linestyle="--", linewidth=1, label="original (no protection)")
+                axis.axhline(
+                    reference[value].iloc[0],
+                    color="black",
+                    linestyle="--",
+                    linewidth=1,
+                    label="original (no protection)",
+                )
             axis.set_xscale("log")
             axis.grid(alpha=0.3)
             if column == 0 or value == "utility":  # each scenario has its own utility task
@@ -284,51 +352,114 @@ def _grid_table(summary: pd.DataFrame) -> pd.DataFrame:
     for column in ("epsilon", "loss_per_word", "total_loss"):
         out[column] = out[column].map(lambda v: "–" if pd.isna(v) else f"{v:.4g}")
     out["params"] = out["params"].map(lambda p: ", ".join(f"{k}={v}" for k, v in json.loads(p).items()) or "–")
-    return out.rename(columns={"loss_per_word": "l per word", "total_loss": "l·n", "min_gain": "min gain",
-                               "mean_beta_u": "beta_U", "mean_beta_a": "beta_A"})[
-        ["method", "params", "epsilon", "l per word", "l·n", "beta_U", "beta_A", "min gain"]]
+    return out.rename(
+        columns={
+            "loss_per_word": "l per word",
+            "total_loss": "l·n",
+            "min_gain": "min gain",
+            "mean_beta_u": "beta_U",
+            "mean_beta_a": "beta_A",
+        }
+    )[["method", "params", "epsilon", "l per word", "l·n", "beta_U", "beta_A", "min gain"]]
 
 
-def _dataset_sections(frame: pd.DataFrame, options: ReportOptions, output: Path, made_by: str, sections: list,
-                      figures: list[Figure]) -> None:
+def _dataset_sections(
+    frame: pd.DataFrame, options: ReportOptions, output: Path, made_by: str, sections: list, figures: list[Figure]
+) -> None:
     """The SynTF paper's view of a dataset with Top-k scenarios: Table 3, every attack, the grid, gain figures."""
     selected = select_attack(gains(frame), options.attacker, options.threat_model, options.classifier)
     summary = setting_summary(selected)
     chosen = best_settings(selected)
-    figures.append(Figure("f1_by_scenario", "Utility and attack F1 per method and scenario",
-                          f"Mean ± sd over runs, {options.classifier}; each method at its best setting. Made by {made_by}."))
+    figures.append(
+        Figure(
+            "f1_by_scenario",
+            "Utility and attack F1 per method and scenario",
+            f"Mean ± sd over runs, {options.classifier}; each method at its best setting. Made by {made_by}.",
+        )
+    )
     _f1_figure(frame, chosen, options, output / "figures" / "f1_by_scenario.png")
     if _gain_epsilon_figure(summary, output / "figures" / "gain_vs_epsilon.png"):
-        figures.append(Figure("gain_vs_epsilon", "Gain against epsilon, l·n on the top axis",
-                              f"Attack: {options.attacker}, {options.threat_model}, {options.classifier}. Made by {made_by}."))
+        figures.append(
+            Figure(
+                "gain_vs_epsilon",
+                "Gain against epsilon, l·n on the top axis",
+                f"Attack: {options.attacker}, {options.threat_model}, {options.classifier}. Made by {made_by}.",
+            )
+        )
     if _effect_of_s_figure(summary, output / "figures" / "effect_of_s.png"):
-        figures.append(Figure("effect_of_s", "Effect of the bigram weight s",
-                              f"Attack: {options.attacker}, {options.threat_model}, {options.classifier}. Made by {made_by}."))
+        figures.append(
+            Figure(
+                "effect_of_s",
+                "Effect of the bigram weight s",
+                f"Attack: {options.attacker}, {options.threat_model}, {options.classifier}. Made by {made_by}.",
+            )
+        )
     for scenario in sorted(selected["scenario"].unique()):
-        sections.append(("table", f"Table 3, {scenario}", table3(frame, scenario, options.attacker, options.threat_model, options.classifier, chosen)))
-        sections.append(("table", f"Every attack, {scenario} (F1; for original both threat models are one attack)",
-                         attack_matrix(frame, scenario, chosen)))
-    sections.append(("table", "Every setting (min over scenarios of the mean gain; the best per method is p̂)", _grid_table(summary)))
+        sections.append(
+            (
+                "table",
+                f"Table 3, {scenario}",
+                table3(frame, scenario, options.attacker, options.threat_model, options.classifier, chosen),
+            )
+        )
+        sections.append(
+            (
+                "table",
+                f"Every attack, {scenario} (F1; for original both threat models are one attack)",
+                attack_matrix(frame, scenario, chosen),
+            )
+        )
+    sections.append(
+        ("table", "Every setting (min over scenarios of the mean gain; the best per method is p̂)", _grid_table(summary))
+    )
 
 
-def _benchmark_sections(frame: pd.DataFrame, view: str, options: ReportOptions, output: Path, made_by: str,
-                        sections: list, figures: list[Figure]) -> None:
+def _benchmark_sections(
+    frame: pd.DataFrame,
+    view: str,
+    options: ReportOptions,
+    output: Path,
+    made_by: str,
+    sections: list,
+    figures: list[Figure],
+) -> None:
     """One text-benchmark view: its table (utility ↑, attacks ↓, worst case ↓, content ↑, detector) and scatter."""
-    sections.append(("table", f"{view}: utility ↑, worst-case attack F1 ↓ (strongest attacker / threat model), content ↑, "
-                              f"detector F1 ↓ (0.5 = undetectable), LM perplexity (fluency, ↓ reads more naturally)",
-                     benchmark_table(frame, view, classifier=options.classifier, part_name="summary")))
-    sections.append(("table", f"{view}: attack F1 ↓ per attacker and threat model",
-                     benchmark_table(frame, view, classifier=options.classifier, part_name="attacks")))
+    sections.append(
+        (
+            "table",
+            f"{view}: utility ↑, worst-case attack F1 ↓ (strongest attacker / threat model), content ↑, "
+            f"detector F1 ↓ (0.5 = undetectable), LM perplexity (fluency, ↓ reads more naturally)",
+            benchmark_table(frame, view, classifier=options.classifier, part_name="summary"),
+        )
+    )
+    sections.append(
+        (
+            "table",
+            f"{view}: attack F1 ↓ per attacker and threat model",
+            benchmark_table(frame, view, classifier=options.classifier, part_name="attacks"),
+        )
+    )
     reports = _method_reports(frame, view)
     if not reports.empty:
-        sections.append(("table", f"{view}: what each rewriting method did (its release report: chunks rewritten, "
-                                  f"empty rewrites, tokens generated, tokens/s)", reports))
+        sections.append(
+            (
+                "table",
+                f"{view}: what each rewriting method did (its release report: chunks rewritten, "
+                f"empty rewrites, tokens generated, tokens/s)",
+                reports,
+            )
+        )
     name = f"scatter_{re.sub(r'[^A-Za-z0-9]+', '_', view)}"
     _scatter_figure(benchmark_points(frame, view, options.classifier), view, output / "figures" / f"{name}.png")
-    figures.append(Figure(name, f"{view}: privacy against utility",
-                          f"One point per method setting; x: the strongest attack's F1 ({options.classifier}), y: utility; "
-                          f"a dashed line marks each floor (a style-free view released as it is: no method that keeps "
-                          f"what it keeps goes left of it). Made by {made_by}."))
+    figures.append(
+        Figure(
+            name,
+            f"{view}: privacy against utility",
+            f"One point per method setting; x: the strongest attack's F1 ({options.classifier}), y: utility; "
+            f"a dashed line marks each floor (a style-free view released as it is: no method that keeps "
+            f"what it keeps goes left of it). Made by {made_by}.",
+        )
+    )
 
 
 def _method_reports(frame: pd.DataFrame, view: str) -> pd.DataFrame:
@@ -337,20 +468,30 @@ def _method_reports(frame: pd.DataFrame, view: str) -> pd.DataFrame:
         return pd.DataFrame()
     rows = {}
     for _, row in frame[frame["view"] == view].iterrows():
-        report = json.loads(row["method_report"]) if isinstance(row["method_report"], str) and row["method_report"] else {}
+        report = (
+            json.loads(row["method_report"]) if isinstance(row["method_report"], str) and row["method_report"] else {}
+        )
         if report:
             rows[(row["method"], row["run"])] = {"method": row["method"], "run": row["run"], **report}
     return pd.DataFrame(list(rows.values()))
 
 
-def build_report(results: str | os.PathLike, output_dir: str | os.PathLike, options: ReportOptions = ReportOptions(),
-                 command: str | None = None) -> dict[str, Path]:
+def build_report(
+    results: str | os.PathLike,
+    output_dir: str | os.PathLike,
+    options: ReportOptions = ReportOptions(),
+    command: str | None = None,
+) -> dict[str, Path]:
     """Write ``report.md``, ``report.html`` (figures embedded) and ``figures/*.png`` to ``output_dir``."""
     frame = read_results(results)
     output = Path(output_dir)
     (output / "figures").mkdir(parents=True, exist_ok=True)
     run_dir = Path(results) if Path(results).is_dir() else Path(results).parent
-    experiment = json.loads((run_dir / EXPERIMENT_JSON).read_text(encoding="utf-8")) if (run_dir / EXPERIMENT_JSON).exists() else {}
+    experiment = (
+        json.loads((run_dir / EXPERIMENT_JSON).read_text(encoding="utf-8"))
+        if (run_dir / EXPERIMENT_JSON).exists()
+        else {}
+    )
     run_command = " ".join(experiment.get("command", [])) or "(unknown: no experiment.json beside the results)"
     report_command = command or f"authorguard report {results} -o {output_dir}"
     made_by = f"`{run_command}` then `{report_command}`"
@@ -364,14 +505,27 @@ def build_report(results: str | os.PathLike, output_dir: str | os.PathLike, opti
     for view in benchmark_views:
         _benchmark_sections(frame, view, options, output, made_by, sections, figures)
     if _epsilon_figure(frame, benchmark_views, options.classifier, output / "figures" / "epsilon.png"):
-        figures.append(Figure("epsilon", "Privacy and utility against the document-level ε",
-                              f"Methods with a guarantee, each setting at the ε one document's release costs (SynTF: l·n; "
-                              f"DP-Prompt: m · ε_token); {options.classifier}. Made by {made_by}."))
+        figures.append(
+            Figure(
+                "epsilon",
+                "Privacy and utility against the document-level ε",
+                f"Methods with a guarantee, each setting at the ε one document's release costs (SynTF: l·n; "
+                f"DP-Prompt: m · ε_token); {options.classifier}. Made by {made_by}.",
+            )
+        )
     title = f"authorguard report: {experiment.get('config', {}).get('name', Path(results).name)}"
-    selection = (f"Attack used for the selection and tables: **{options.attacker}**, threat model "
-                 f"**{options.threat_model}**, classifier **{options.classifier}**. " if not dataset_rows.empty else "")
-    benchmark = (f"Benchmark tables: macro F1 of classifier **{options.classifier}**, mean ± sd over runs; ↑ higher is better, "
-                 f"↓ lower is better. " if (frame["view"] != "all").any() else "")
+    selection = (
+        f"Attack used for the selection and tables: **{options.attacker}**, threat model "
+        f"**{options.threat_model}**, classifier **{options.classifier}**. "
+        if not dataset_rows.empty
+        else ""
+    )
+    benchmark = (
+        f"Benchmark tables: macro F1 of classifier **{options.classifier}**, mean ± sd over runs; ↑ higher is better, "
+        f"↓ lower is better. "
+        if (frame["view"] != "all").any()
+        else ""
+    )
     intro = f"{selection}{benchmark}Runs: {frame['run'].nunique()}. Results: `{results}`. Made by {made_by}."
     markdown = [f"# {title}", "", intro, ""]
     for _, heading, table in sections:
@@ -386,13 +540,17 @@ def build_report(results: str | os.PathLike, output_dir: str | os.PathLike, opti
     return paths
 
 
-_STYLE = ("body{font-family:sans-serif;max-width:1200px;margin:2em auto;color:#222}"
-          "table{border-collapse:collapse;margin:1em 0;font-size:14px}td,th{border:1px solid #bbb;padding:3px 8px}"
-          "th{background:#eee}img{max-width:100%;border:1px solid #ddd}figcaption{font-size:13px;color:#555}")
+_STYLE = (
+    "body{font-family:sans-serif;max-width:1200px;margin:2em auto;color:#222}"
+    "table{border-collapse:collapse;margin:1em 0;font-size:14px}td,th{border:1px solid #bbb;padding:3px 8px}"
+    "th{background:#eee}img{max-width:100%;border:1px solid #ddd}figcaption{font-size:13px;color:#555}"
+)
 # After load, the page records how many of its figures decoded: headless checks read it from the DOM.
-_CHECK_SCRIPT = ("window.addEventListener('load',function(){var i=document.querySelectorAll('img.figure');var n=0;"
-                 "i.forEach(function(x){if(x.complete&&x.naturalWidth>0){n++;}});"
-                 "document.body.setAttribute('data-figures-loaded',n+'/'+i.length);});")
+_CHECK_SCRIPT = (
+    "window.addEventListener('load',function(){var i=document.querySelectorAll('img.figure');var n=0;"
+    "i.forEach(function(x){if(x.complete&&x.naturalWidth>0){n++;}});"
+    "document.body.setAttribute('data-figures-loaded',n+'/'+i.length);});"
+)
 
 
 def _inline(text: str) -> str:
@@ -403,15 +561,19 @@ def _inline(text: str) -> str:
 
 
 def html_page(title: str, intro: str, sections, figures: list[Figure], figure_dir: Path) -> str:
-    parts = [f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>",
-             f"<style>{_STYLE}</style></head><body><h1>{html.escape(title)}</h1><p>{_inline(intro)}</p>"]
+    parts = [
+        f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>",
+        f"<style>{_STYLE}</style></head><body><h1>{html.escape(title)}</h1><p>{_inline(intro)}</p>",
+    ]
     for _, heading, table in sections:
         parts.append(f"<h2>{html.escape(heading)}</h2>")
         parts.append(table.to_html(index=False, escape=True, border=0))
     for figure in figures:
         data = base64.b64encode((figure_dir / f"{figure.name}.png").read_bytes()).decode("ascii")
-        parts.append(f"<figure><h2>{html.escape(figure.title)}</h2><img class='figure' alt='{html.escape(figure.title)}' "
-                     f"src='data:image/png;base64,{data}'><figcaption>{_inline(figure.caption)}</figcaption></figure>")
+        parts.append(
+            f"<figure><h2>{html.escape(figure.title)}</h2><img class='figure' alt='{html.escape(figure.title)}' "
+            f"src='data:image/png;base64,{data}'><figcaption>{_inline(figure.caption)}</figcaption></figure>"
+        )
     parts.append(f"<script>{_CHECK_SCRIPT}</script></body></html>")
     return "".join(parts)
 
@@ -424,19 +586,34 @@ def find_chromium() -> str | None:
     return None
 
 
-def check_html_in_chromium(path: str | os.PathLike, screenshot: str | os.PathLike | None = None, timeout: float = 120) -> tuple[int, int]:
+def check_html_in_chromium(
+    path: str | os.PathLike, screenshot: str | os.PathLike | None = None, timeout: float = 120
+) -> tuple[int, int]:
     """Render ``path`` in headless Chromium; (figures decoded, figures on the page). Optionally saves a PNG."""
     browser = find_chromium()
     if browser is None:
         raise FileNotFoundError("no headless Chromium on PATH (Debian: apt-get install chromium)")
     url = Path(path).resolve().as_uri()
     with tempfile.TemporaryDirectory() as profile:
-        flags = [browser, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                 f"--user-data-dir={profile}", "--virtual-time-budget=10000"]
-        dom = subprocess.run(flags + ["--dump-dom", url], capture_output=True, text=True, timeout=timeout, check=True).stdout
+        flags = [
+            browser,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-dev-shm-usage",
+            f"--user-data-dir={profile}",
+            "--virtual-time-budget=10000",
+        ]
+        dom = subprocess.run(
+            flags + ["--dump-dom", url], capture_output=True, text=True, timeout=timeout, check=True
+        ).stdout
         if screenshot is not None:
-            subprocess.run(flags + [f"--screenshot={Path(screenshot).resolve()}", "--window-size=1280,2400", url],
-                           capture_output=True, timeout=timeout, check=True)
+            subprocess.run(
+                flags + [f"--screenshot={Path(screenshot).resolve()}", "--window-size=1280,2400", url],
+                capture_output=True,
+                timeout=timeout,
+                check=True,
+            )
     match = re.search(r'data-figures-loaded="(\d+)/(\d+)"', dom)
     if not match:
         raise RuntimeError(f"{path}: the page did not finish loading in Chromium")

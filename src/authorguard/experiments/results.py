@@ -33,7 +33,11 @@ def gains(frame: pd.DataFrame, utility_task: str = "topic") -> pd.DataFrame:
         raise InputError(f"the results have no {utility_task!r} task rows")
     attack = frame[frame["task"] == "attack"]
     reference_u = utility[utility["method_name"] == REFERENCE].groupby(["run", "classifier"])["f1_macro"].mean()
-    reference_a = attack[attack["method_name"] == REFERENCE].groupby(["run", "scenario", "attacker", "classifier"])["f1_macro"].mean()
+    reference_a = (
+        attack[attack["method_name"] == REFERENCE]
+        .groupby(["run", "scenario", "attacker", "classifier"])["f1_macro"]
+        .mean()
+    )
     u = utility.set_index(_KEYS)["f1_macro"].rename("utility_f1")
     out = attack.join(u, on=_KEYS).rename(columns={"f1_macro": "attack_f1"})
     out = out.join(reference_u.rename("utility_f1_original"), on=["run", "classifier"])
@@ -50,7 +54,9 @@ def select_attack(table: pd.DataFrame, attacker: str, threat_model: str, classif
         if value not in set(table[column]):
             raise InputError(f"the results have no {column} {value!r} (have: {', '.join(sorted(set(table[column])))})")
     threat_model = canonical_threat_model(threat_model)
-    table = table.assign(threat_model=table["threat_model"].map(lambda t: canonical_threat_model(t) if isinstance(t, str) else t))
+    table = table.assign(
+        threat_model=table["threat_model"].map(lambda t: canonical_threat_model(t) if isinstance(t, str) else t)
+    )
     threat_ok = (table["threat_model"] == threat_model) | (table["method_name"] == REFERENCE)
     if not (table["threat_model"] == threat_model).any() and set(table["method_name"]) != {REFERENCE}:
         raise InputError(f"the results have no threat model {threat_model!r}")
@@ -60,11 +66,21 @@ def select_attack(table: pd.DataFrame, attacker: str, threat_model: str, classif
 def setting_summary(table: pd.DataFrame) -> pd.DataFrame:
     """Per method x setting: mean over runs of each scenario's gain, the minimum over scenarios (the paper's
     selection criterion), and the privacy columns. Expects :func:`select_attack` output."""
-    per_scenario = table.groupby(["method", "params", "scenario"], sort=False).agg(
-        gain=("gain", "mean"), beta_u=("beta_u", "mean"), beta_a=("beta_a", "mean")).reset_index()
-    summary = per_scenario.groupby(["method", "params"], sort=False).agg(
-        min_gain=("gain", "min"), mean_beta_u=("beta_u", "mean"), mean_beta_a=("beta_a", "mean")).reset_index()
-    privacy = table.groupby(["method", "params"], sort=False)[["epsilon", "loss_per_word", "total_loss", "n_words"]].first().reset_index()
+    per_scenario = (
+        table.groupby(["method", "params", "scenario"], sort=False)
+        .agg(gain=("gain", "mean"), beta_u=("beta_u", "mean"), beta_a=("beta_a", "mean"))
+        .reset_index()
+    )
+    summary = (
+        per_scenario.groupby(["method", "params"], sort=False)
+        .agg(min_gain=("gain", "min"), mean_beta_u=("beta_u", "mean"), mean_beta_a=("beta_a", "mean"))
+        .reset_index()
+    )
+    privacy = (
+        table.groupby(["method", "params"], sort=False)[["epsilon", "loss_per_word", "total_loss", "n_words"]]
+        .first()
+        .reset_index()
+    )
     return summary.merge(privacy, on=["method", "params"], how="left")
 
 
@@ -87,8 +103,9 @@ def mean_sd(values: pd.Series) -> str:
     return f"{values.mean():.3f} ± {values.std(ddof=1):.3f}"
 
 
-def table3(frame: pd.DataFrame, scenario: str, attacker: str, threat_model: str, classifier: str,
-           chosen: dict[str, str]) -> pd.DataFrame:
+def table3(
+    frame: pd.DataFrame, scenario: str, attacker: str, threat_model: str, classifier: str, chosen: dict[str, str]
+) -> pd.DataFrame:
     """The paper's Table 3 for one scenario: per method (at its chosen setting) utility F1, attack F1, gain,
     each mean +- sd over runs, with the privacy level (loss per word l, l*n, epsilon)."""
     table = select_attack(gains(frame), attacker, threat_model, classifier)
@@ -101,13 +118,19 @@ def table3(frame: pd.DataFrame, scenario: str, attacker: str, threat_model: str,
         if part.empty:
             continue
         first = part.iloc[0]
-        rows.append({
-            "method": method, "setting": _short_params(params),
-            "utility F1": mean_sd(part["utility_f1"]), "attack F1": mean_sd(part["attack_f1"]),
-            "gain": "–" if first["method_name"] == REFERENCE else mean_sd(part["gain"]),
-            "l per word": _fmt(first.get("loss_per_word")), "l·n": _fmt(first.get("total_loss")),
-            "epsilon": _fmt(first.get("epsilon")), "runs": part["run"].nunique(),
-        })
+        rows.append(
+            {
+                "method": method,
+                "setting": _short_params(params),
+                "utility F1": mean_sd(part["utility_f1"]),
+                "attack F1": mean_sd(part["attack_f1"]),
+                "gain": "–" if first["method_name"] == REFERENCE else mean_sd(part["gain"]),
+                "l per word": _fmt(first.get("loss_per_word")),
+                "l·n": _fmt(first.get("total_loss")),
+                "epsilon": _fmt(first.get("epsilon")),
+                "runs": part["run"].nunique(),
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -145,8 +168,17 @@ def attack_matrix(frame: pd.DataFrame, scenario: str, chosen: dict[str, str]) ->
 
 # -- the text benchmark's tables ------------------------------------------------------------------------------
 
-CONTENT_COLUMNS = {"faithful": "faithful", "changed": "changed", "meteor": "METEOR", "chrf": "chrF", "bleu": "BLEU", "rougeL": "ROUGE-L", "embedding_cosine": "MiniLM cos",
-                   "unchanged": "unchanged", "perplexity": "LM ppl"}
+CONTENT_COLUMNS = {
+    "faithful": "faithful",
+    "changed": "changed",
+    "meteor": "METEOR",
+    "chrf": "chrF",
+    "bleu": "BLEU",
+    "rougeL": "ROUGE-L",
+    "embedding_cosine": "MiniLM cos",
+    "unchanged": "unchanged",
+    "perplexity": "LM ppl",
+}
 #: the registered names of the floor rows (:mod:`authorguard.methods.bottleneck`: a style-free view released as it is)
 FLOOR_PREFIX = "view:"
 #: the classifier column of attackers that bring their own model (:attr:`Attacker.own_classifier`)
@@ -156,6 +188,8 @@ NEURAL = "neural"
 def _with_classifier(rows: pd.DataFrame, classifier: str) -> pd.DataFrame:
     """Rows scored with ``classifier``, plus the attackers that bring their own model (they have no choice)."""
     return rows[rows["classifier"].isin([classifier, NEURAL])]
+
+
 UTILITY_TRAINING = {"static": "trained on original", "adversarial": "retrained"}
 
 
@@ -163,7 +197,7 @@ def _attack_means(part: pd.DataFrame, metric: str) -> dict[tuple[str, str], pd.S
     """(attacker, threat model) -> per-run scores; the reference's single "none" attack stands for every threat."""
     out: dict[tuple[str, str], pd.Series] = {}
     for (attacker, threat), scores in part.groupby(["attacker", "threat_model"], sort=True):
-        for t in (THREAT_MODELS if threat == "none" else [threat]):
+        for t in THREAT_MODELS if threat == "none" else [threat]:
             out[(attacker, t)] = scores.groupby("run")[metric].mean()
     return out
 
@@ -192,8 +226,9 @@ def _document_epsilon(group: pd.DataFrame) -> float:
     return float(values.iloc[0]) if not values.empty else np.nan
 
 
-def benchmark_table(frame: pd.DataFrame, view: str, metric: str = "f1_macro", classifier: str = "svm",
-                    part_name: str = "all") -> pd.DataFrame:
+def benchmark_table(
+    frame: pd.DataFrame, view: str, metric: str = "f1_macro", classifier: str = "svm", part_name: str = "all"
+) -> pd.DataFrame:
     """One row per method setting on one benchmark view: utility (trained on the original text, and retrained on
     the release), every attacker x threat model, the worst case, content metrics and each detector's F1;
     each a mean (± sd over runs when there are several). ``part_name``: ``"summary"`` (all but the per-attack
@@ -236,8 +271,14 @@ def benchmark_table(frame: pd.DataFrame, view: str, metric: str = "f1_macro", cl
         for row in table.to_dict("records"):
             attackers = dict.fromkeys(c.rsplit(" ", 1)[0] for c in attack_columns)
             for attacker in attackers:
-                long.append({"method": row["method"], "setting": row["setting"], "attacker": attacker,
-                             **{t: row.get(f"{attacker} {t}", "–") for t in THREAT_MODELS}})
+                long.append(
+                    {
+                        "method": row["method"],
+                        "setting": row["setting"],
+                        "attacker": attacker,
+                        **{t: row.get(f"{attacker} {t}", "–") for t in THREAT_MODELS},
+                    }
+                )
         return pd.DataFrame(long)
     return table
 
@@ -259,9 +300,17 @@ def benchmark_points(frame: pd.DataFrame, view: str, classifier: str = "svm") ->
             utility, name = (content["meteor"].mean() if "meteor" in content else np.nan), "METEOR"
         retrained = utility_rows[utility_rows["threat_model"].isin(["adversarial", "none"])]
         privacy, _ = worst_case(_with_classifier(group, classifier))
-        rows.append({"method": method, "setting": _short(params), "utility": utility, "privacy": privacy, "utility_name": name,
-                     "utility_retrained": retrained["f1_macro"].mean() if not retrained.empty else np.nan,
-                     "document_epsilon": _document_epsilon(group)})
+        rows.append(
+            {
+                "method": method,
+                "setting": _short(params),
+                "utility": utility,
+                "privacy": privacy,
+                "utility_name": name,
+                "utility_retrained": retrained["f1_macro"].mean() if not retrained.empty else np.nan,
+                "document_epsilon": _document_epsilon(group),
+            }
+        )
     return pd.DataFrame(rows)
 
 

@@ -68,17 +68,25 @@ class Cell:
 
     @property
     def key(self) -> str:
-        return _digest([self.fingerprint, self.view, self.method.name, self.method.display_name, self.setting, self.run])
+        return _digest(
+            [self.fingerprint, self.view, self.method.name, self.method.display_name, self.setting, self.run]
+        )
 
 
 def plan_cells(config: ExperimentConfig) -> list[Cell]:
     """All cells, grouped by (view, method, setting) so a worker reuses what it loaded."""
     fingerprint = config.evaluation_fingerprint()
-    return [Cell(view, spec, setting, run, fingerprint) for view in view_names(config) for spec in config.methods
-            for setting in spec.settings() for run in range(config.runs)]
+    return [
+        Cell(view, spec, setting, run, fingerprint)
+        for view in view_names(config)
+        for spec in config.methods
+        for setting in spec.settings()
+        for run in range(config.runs)
+    ]
 
 
 # -- preparation -------------------------------------------------------------------------------------------
+
 
 def _method_class(spec: MethodSpec):
     return registry.methods.get(spec.name)
@@ -112,8 +120,18 @@ _VIEWS: dict[str, View] = {}
 
 def _view(config: ExperimentConfig, name: str) -> View:
     """View ``name`` of ``config``, built once per process (datasets shared between views)."""
-    key = _digest([config.dataset, config.dataset_options, config.scenarios, config.min_test_documents, config.tasks,
-                   config.split_seed, config.max_documents_per_author, name])
+    key = _digest(
+        [
+            config.dataset,
+            config.dataset_options,
+            config.scenarios,
+            config.min_test_documents,
+            config.tasks,
+            config.split_seed,
+            config.max_documents_per_author,
+            name,
+        ]
+    )
     if key not in _VIEWS:
         if len(_VIEWS) >= 4:
             _VIEWS.clear()
@@ -187,14 +205,20 @@ def _load_prepared(path: Path):
     return _LOADED[key]
 
 
-
-
 _ORIGINAL: dict[str, Release] = {}
 
 
 def _original_release(config: ExperimentConfig, view: str, corpus) -> Release:
-    key = _digest([config.dataset, config.dataset_options, config.split_seed, config.max_documents_per_author, view,
-                   config.morphology])
+    key = _digest(
+        [
+            config.dataset,
+            config.dataset_options,
+            config.split_seed,
+            config.max_documents_per_author,
+            view,
+            config.morphology,
+        ]
+    )
     if key not in _ORIGINAL:
         _ORIGINAL.clear()
         _ORIGINAL[key] = Release.from_texts(corpus.texts, config.morphology)
@@ -208,7 +232,9 @@ def _releases(config: ExperimentConfig, cell: Cell, cache_dir: Path, seed: int) 
     if issubclass(cls, TextObfuscator):
         report: dict = {}
         if cls.deterministic:
-            meta, _ = _load_prepared(cache_dir / preparation_key(cell.view, cell.method, cell.setting, cell.fingerprint))
+            meta, _ = _load_prepared(
+                cache_dir / preparation_key(cell.view, cell.method, cell.setting, cell.fingerprint)
+            )
             texts = meta["texts"]
         else:
             params = dict(cell.setting)
@@ -219,7 +245,9 @@ def _releases(config: ExperimentConfig, cell: Cell, cache_dir: Path, seed: int) 
             texts = method.obfuscate_labelled(corpus.texts, view.attributes)
             report = method.release_report()
             if len(texts) != len(corpus):
-                raise AuthorguardError(f"method {cell.method.name!r} returned {len(texts)} texts for {len(corpus)} documents")
+                raise AuthorguardError(
+                    f"method {cell.method.name!r} returned {len(texts)} texts for {len(corpus)} documents"
+                )
         original = _original_release(config, cell.view, corpus)
         released = original if cls is registry.methods.get("original") else Release.from_texts(texts, config.morphology)
         return released, original, {"method_report": report}, "text"
@@ -250,11 +278,21 @@ def evaluate_cell(config: ExperimentConfig, cell: Cell, cache_dir: Path) -> list
     released, original, privacy, kind = _releases(config, cell, cache_dir, seed)
     is_reference = issubclass(_method_class(cell.method), registry.methods.get("original"))
     base = {
-        "experiment": config.name, "view": view.name, "dataset": view.dataset, "method": cell.method.display_name,
-        "method_name": cell.method.name, "params": json.dumps(cell.setting, sort_keys=True), "run": cell.run, "seed": seed,
-        "epsilon": privacy.get("epsilon"), "n_words": privacy.get("n_words"), "loss_per_word": privacy.get("loss_per_word"),
-        "total_loss": privacy.get("tight_epsilon"), "improved_epsilon": privacy.get("improved_epsilon"),
-        "standard_epsilon": privacy.get("standard_epsilon"), "vocabulary_size": len(released.vocabulary),
+        "experiment": config.name,
+        "view": view.name,
+        "dataset": view.dataset,
+        "method": cell.method.display_name,
+        "method_name": cell.method.name,
+        "params": json.dumps(cell.setting, sort_keys=True),
+        "run": cell.run,
+        "seed": seed,
+        "epsilon": privacy.get("epsilon"),
+        "n_words": privacy.get("n_words"),
+        "loss_per_word": privacy.get("loss_per_word"),
+        "total_loss": privacy.get("tight_epsilon"),
+        "improved_epsilon": privacy.get("improved_epsilon"),
+        "standard_epsilon": privacy.get("standard_epsilon"),
+        "vocabulary_size": len(released.vocabulary),
         "method_report": json.dumps(privacy.get("method_report") or {}, sort_keys=True),
         "document_epsilon": _document_epsilon(privacy),
     }
@@ -271,26 +309,57 @@ def evaluate_cell(config: ExperimentConfig, cell: Cell, cache_dir: Path) -> list
                 task = registry.tasks.get(task_name)(classifier=classifier, random_state=seed)
                 training = original if threat == "static" else released
                 scores = task.evaluate(training.rows(train), labels[train], released.rows(test), labels[test])
-                rows.append({**base, "scenario": view.name, "task": task_name, "attacker": "",
-                             "threat_model": threat, "classifier": classifier, **scores, "n_train": len(train), "n_test": len(test)})
+                rows.append(
+                    {
+                        **base,
+                        "scenario": view.name,
+                        "task": task_name,
+                        "attacker": "",
+                        "threat_model": threat,
+                        "classifier": classifier,
+                        **scores,
+                        "n_train": len(train),
+                        "n_test": len(test),
+                    }
+                )
     # for the unprotected reference every threat model is the same attack: one row, threat model "none"
     threats = ["none"] if is_reference else list(config.threat_models)
     for attack in view.attacks:
         for attacker_name in config.attackers:
             for classifier in attacker_classifiers(attacker_name, config.classifiers):
                 for threat in threats:
-                    attacker = make_attacker(attacker_name, classifier, seed, config.attacker_options.get(attacker_name))
-                    training, training_targets = _attacker_training(threat, original, released, attack.train, attack.targets)
-                    scores = attacker.evaluate(training, training_targets, released.rows(attack.test), attack.targets[attack.test])
-                    rows.append({**base, "scenario": attack.scenario, "task": "attack", "attacker": attacker_name,
-                                 "threat_model": threat, "classifier": classifier, **scores,
-                                 "n_train": len(attack.train), "n_test": len(attack.test)})
+                    attacker = make_attacker(
+                        attacker_name, classifier, seed, config.attacker_options.get(attacker_name)
+                    )
+                    training, training_targets = _attacker_training(
+                        threat, original, released, attack.train, attack.targets
+                    )
+                    scores = attacker.evaluate(
+                        training, training_targets, released.rows(attack.test), attack.targets[attack.test]
+                    )
+                    rows.append(
+                        {
+                            **base,
+                            "scenario": attack.scenario,
+                            "task": "attack",
+                            "attacker": attacker_name,
+                            "threat_model": threat,
+                            "classifier": classifier,
+                            **scores,
+                            "n_train": len(attack.train),
+                            "n_test": len(attack.test),
+                        }
+                    )
     measured = view.attacked_documents
     if config.content_metrics:
         sample = measured
         if 0 < config.content_sample < len(measured):  # the same documents for every method and run
-            sample = np.sort(np.random.default_rng(config.split_seed).choice(measured, config.content_sample, replace=False))
-        rows.append({**base, **_content_row(view, released, sample, config.fluency, config.fidelity and kind == "text")})
+            sample = np.sort(
+                np.random.default_rng(config.split_seed).choice(measured, config.content_sample, replace=False)
+            )
+        rows.append(
+            {**base, **_content_row(view, released, sample, config.fluency, config.fidelity and kind == "text")}
+        )
     if config.detector and not is_reference:
         rows.extend({**base, **row} for row in _detector_rows(config, view, original, released, seed))
     elapsed = time.perf_counter() - started
@@ -300,8 +369,9 @@ def evaluate_cell(config: ExperimentConfig, cell: Cell, cache_dir: Path) -> list
     return rows
 
 
-def _content_row(view: View, released: Release, documents: np.ndarray, fluency: bool = False,
-                 fidelity: bool = False) -> dict:
+def _content_row(
+    view: View, released: Release, documents: np.ndarray, fluency: bool = False, fidelity: bool = False
+) -> dict:
     """Mean content metrics between the original and the released text of ``documents``; with ``fluency``, the
     reference LM's perplexity of the released text (:mod:`authorguard.metrics.fluency`); with ``fidelity``, the
     fidelity meter's shares of ``faithful`` and ``changed`` outputs among those it scored (withheld ones are not)."""
@@ -321,13 +391,23 @@ def _content_row(view: View, released: Release, documents: np.ndarray, fluency: 
         from authorguard.metrics.fluency import fluency_scores
 
         means.update(fluency_scores(outputs))
-    return {"scenario": view.name, "task": "content", "attacker": "", "threat_model": "", "classifier": "",
-            **means, "n_train": 0, "n_test": len(documents)}
+    return {
+        "scenario": view.name,
+        "task": "content",
+        "attacker": "",
+        "threat_model": "",
+        "classifier": "",
+        **means,
+        "n_train": 0,
+        "n_test": len(documents),
+    }
 
 
 def _detector_rows(config: ExperimentConfig, view: View, original: Release, released: Release, seed: int) -> list[dict]:
     """Can a classifier tell the release from the original? One row per registered detector in the config."""
-    train = view.task_train if len(view.task_train) else np.setdiff1d(np.arange(len(view.corpus)), view.attacked_documents)
+    train = (
+        view.task_train if len(view.task_train) else np.setdiff1d(np.arange(len(view.corpus)), view.attacked_documents)
+    )
     test = view.attacked_documents
     rows = []
     for name in config.detectors:
@@ -335,8 +415,18 @@ def _detector_rows(config: ExperimentConfig, view: View, original: Release, rele
         scores = detector.evaluate(original.rows(train), released.rows(train), original.rows(test), released.rows(test))
         n_test = scores.pop("n_test", 2 * len(test))
         n_train = 2 * min(len(train), detector.max_train_documents or len(train))
-        rows.append({"scenario": view.name, "task": "detector", "attacker": name, "threat_model": "", "classifier": "",
-                     **scores, "n_train": n_train, "n_test": n_test})
+        rows.append(
+            {
+                "scenario": view.name,
+                "task": "detector",
+                "attacker": name,
+                "threat_model": "",
+                "classifier": "",
+                **scores,
+                "n_train": n_train,
+                "n_test": n_test,
+            }
+        )
     return rows
 
 
@@ -362,14 +452,28 @@ def _run_preparation(config: ExperimentConfig, view: str, spec: MethodSpec, sett
 
 # -- the run -----------------------------------------------------------------------------------------------
 
+
 def _parallel(jobs: list, n_jobs: int, description: str, show_progress: bool) -> None:
     from joblib import Parallel, delayed
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
 
     if not jobs:
         return
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-               TextColumn("remaining"), TimeRemainingColumn())
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("remaining"),
+        TimeRemainingColumn(),
+    )
     with Progress(*columns, disable=not show_progress, transient=False) as progress:
         task = progress.add_task(description, total=len(jobs))
         results = Parallel(n_jobs=n_jobs, return_as="generator_unordered")(delayed(f)(*args) for f, *args in jobs)
@@ -386,8 +490,14 @@ def _remove_temporaries(output: Path) -> None:
                 leftover.unlink(missing_ok=True)
 
 
-def run_experiment(config: ExperimentConfig, output_dir: str | os.PathLike, *, resume: bool = True,
-                   show_progress: bool = False, command: list[str] | None = None):
+def run_experiment(
+    config: ExperimentConfig,
+    output_dir: str | os.PathLike,
+    *,
+    resume: bool = True,
+    show_progress: bool = False,
+    command: list[str] | None = None,
+):
     """Run (or resume) ``config``; returns the results as a pandas DataFrame (also written to ``output_dir``).
 
     With ``resume`` (default) finished cells in ``output_dir`` are kept; without it the cells and caches of
@@ -408,13 +518,25 @@ def run_experiment(config: ExperimentConfig, output_dir: str | os.PathLike, *, r
         for view in view_names(config):
             _view(config, view)  # a scenario that cannot be built fails now, not after hours of work
         preparations = _preparations(config)
-        missing = [(key, view, spec, settings) for key, (view, spec, settings) in preparations.items()
-                   if not (cache_dir / f"{key}.json").exists()]
-        _parallel([(_run_preparation, config, view, spec, settings, cache_dir / key) for key, view, spec, settings in missing],
-                  config.n_jobs, "prepare", show_progress)
+        missing = [
+            (key, view, spec, settings)
+            for key, (view, spec, settings) in preparations.items()
+            if not (cache_dir / f"{key}.json").exists()
+        ]
+        _parallel(
+            [
+                (_run_preparation, config, view, spec, settings, cache_dir / key)
+                for key, view, spec, settings in missing
+            ],
+            config.n_jobs,
+            "prepare",
+            show_progress,
+        )
         cells = plan_cells(config)
         todo = [cell for cell in cells if not (cells_dir / f"{cell.key}.json").exists()]
-        _parallel([(_run_cell, config, cell, cache_dir, cells_dir) for cell in todo], config.n_jobs, "cells", show_progress)
+        _parallel(
+            [(_run_cell, config, cell, cache_dir, cells_dir) for cell in todo], config.n_jobs, "cells", show_progress
+        )
     except BaseException:
         # a failing worker's siblings are killed mid-write and leave their temporary files: never leave them behind
         _remove_temporaries(output)
@@ -425,13 +547,21 @@ def run_experiment(config: ExperimentConfig, output_dir: str | os.PathLike, *, r
         rows.extend(stored["rows"])
     frame = pd.DataFrame(rows)
     write_results(frame, output)
-    write_json(output / EXPERIMENT_JSON, {
-        "config": config.to_dict(), "fingerprint": config.evaluation_fingerprint(),
-        "command": command if command is not None else sys.argv, "authorguard": __version__,
-        "python": platform.python_version(), "machine": f"{platform.machine()}, {os.cpu_count()} CPUs",
-        "cells": len(cells), "cells_computed": len(todo), "preparations_computed": len(missing),
-        "seconds": round(time.time() - started, 1),
-    })
+    write_json(
+        output / EXPERIMENT_JSON,
+        {
+            "config": config.to_dict(),
+            "fingerprint": config.evaluation_fingerprint(),
+            "command": command if command is not None else sys.argv,
+            "authorguard": __version__,
+            "python": platform.python_version(),
+            "machine": f"{platform.machine()}, {os.cpu_count()} CPUs",
+            "cells": len(cells),
+            "cells_computed": len(todo),
+            "preparations_computed": len(missing),
+            "seconds": round(time.time() - started, 1),
+        },
+    )
     return frame
 
 
@@ -453,9 +583,15 @@ def read_results(path: str | os.PathLike):
     if not path.is_file():
         raise InputError(f"{path}: no results file")
     try:
-        frame = pd.read_parquet(path) if path.suffix == ".parquet" else pd.read_csv(path, keep_default_na=False, na_values=[""])
+        frame = (
+            pd.read_parquet(path)
+            if path.suffix == ".parquet"
+            else pd.read_csv(path, keep_default_na=False, na_values=[""])
+        )
     except Exception as error:
-        raise InputError(f"{path}: cannot read results ({type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''})") from None
+        raise InputError(
+            f"{path}: cannot read results ({type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''})"
+        ) from None
     required = {"scenario", "method", "run", "task", "attacker", "threat_model", "classifier", "f1_macro"}
     missing = sorted(required - set(frame.columns))
     if missing:
@@ -466,6 +602,9 @@ def read_results(path: str | os.PathLike):
     # before the two utility rows, a protected method's utility row (threat model "") was the retrained analyst
     utility = ~frame["task"].isin(["attack", "content", "detector"])
     blank = frame["threat_model"].isna() | (frame["threat_model"] == "")
-    frame.loc[utility & blank, "threat_model"] = np.where(frame.loc[utility & blank, "method_name"] == "original", "none", "adversarial") \
-        if "method_name" in frame.columns else "adversarial"
+    frame.loc[utility & blank, "threat_model"] = (
+        np.where(frame.loc[utility & blank, "method_name"] == "original", "none", "adversarial")
+        if "method_name" in frame.columns
+        else "adversarial"
+    )
     return frame

@@ -105,9 +105,18 @@ def build_view(config, name: str, datasets: dict | None = None) -> View:
         for scenario in config.parsed_scenarios():
             chosen = set(scenario.authors(corpus))
             member = np.array([a in chosen for a in corpus.authors])
-            attacks.append(Attack(scenario.name, np.flatnonzero(member & in_train), np.flatnonzero(member & in_test), authors))
-        return View(name, config.dataset, corpus, tuple(config.tasks), np.flatnonzero(labelled & in_train),
-                    np.flatnonzero(labelled & in_test), tuple(attacks))
+            attacks.append(
+                Attack(scenario.name, np.flatnonzero(member & in_train), np.flatnonzero(member & in_test), authors)
+            )
+        return View(
+            name,
+            config.dataset,
+            corpus,
+            tuple(config.tasks),
+            np.flatnonzero(labelled & in_train),
+            np.flatnonzero(labelled & in_test),
+            tuple(attacks),
+        )
     if name not in SCENARIOS:
         raise InputError(f"unknown scenario {name!r}")
     scenario = SCENARIOS[name].with_seed(config.split_seed)
@@ -122,5 +131,13 @@ def build_view(config, name: str, datasets: dict | None = None) -> View:
     in_train, in_test = _masks(corpus.splits)
     targets = np.array(corpus.authors if scenario.target == "authors" else corpus.labels, dtype=object)
     train, test = np.flatnonzero(in_train), np.flatnonzero(in_test)
-    return View(name, scenario.dataset, corpus, scenario.tasks, train, test, (Attack(name, train, test, targets),),
-                targets if scenario.target == "labels" else None)
+    return View(
+        name,
+        scenario.dataset,
+        corpus,
+        scenario.tasks,
+        train,
+        test,
+        (Attack(name, train, test, targets),),
+        targets if scenario.target == "labels" else None,
+    )

@@ -15,5 +15,14 @@ from authorguard.generation.samplers import ClippedSampler, GreedySampler, Nucle
 
 DEFAULT_ENGINE = "batched"
 
-__all__ = ["DEFAULT_ENGINE", "ClippedSampler", "GenerationEngine", "Generations", "GreedySampler",
-           "NucleusSampler", "engine_names", "make_engine", "sampler_for"]
+__all__ = [
+    "DEFAULT_ENGINE",
+    "ClippedSampler",
+    "GenerationEngine",
+    "Generations",
+    "GreedySampler",
+    "NucleusSampler",
+    "engine_names",
+    "make_engine",
+    "sampler_for",
+]

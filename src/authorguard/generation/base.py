@@ -40,9 +40,17 @@ class GenerationEngine(abc.ABC):
         self.model = model
         self.tokenizer = tokenizer
 
-    def generate(self, prompts: Sequence[str], *, max_new_tokens: int, sampler, seed: int | None,
-                 batch_size: int = 16, progress: Callable[[int, int], None] | None = None,
-                 constraints: Sequence | None = None) -> Generations:
+    def generate(
+        self,
+        prompts: Sequence[str],
+        *,
+        max_new_tokens: int,
+        sampler,
+        seed: int | None,
+        batch_size: int = 16,
+        progress: Callable[[int, int], None] | None = None,
+        constraints: Sequence | None = None,
+    ) -> Generations:
         """Continue each prompt by at most ``max_new_tokens`` tokens, each drawn by ``sampler`` (see
         :mod:`~authorguard.generation.samplers`). ``seed`` None draws from the OS CSPRNG (not
         reproducible). ``progress(done, total)`` as prompts finish. ``constraints``: one
@@ -63,14 +71,22 @@ class GenerationEngine(abc.ABC):
         return Generations(texts, [len(row) for row in ids], seconds, ids)
 
     @abc.abstractmethod
-    def _generate(self, prompts: list, max_new_tokens: int, sampler, seed: int | None, batch_size: int,
-                  progress, constraints: list | None) -> list:
+    def _generate(
+        self,
+        prompts: list,
+        max_new_tokens: int,
+        sampler,
+        seed: int | None,
+        batch_size: int,
+        progress,
+        constraints: list | None,
+    ) -> list:
         """The generated token ids per prompt, in the prompts' order (cut after the end-of-turn token);
         ``constraints``: None, or one constraint (or None) per prompt, applied as a mask before ``sampler``."""
 
     def _cut(self, row: list) -> list:
         eos = self.tokenizer.eos_token_id
-        return row[:row.index(eos) + 1] if eos in row else row
+        return row[: row.index(eos) + 1] if eos in row else row
 
 
 def merged_copy(model):

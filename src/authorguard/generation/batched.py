@@ -157,13 +157,18 @@ class _LiveBatch:
         """Feed every row its last sampled token (a finished row's too: it is dropped at the next compaction)."""
         torch = require_torch()
         engine = self.engine
-        next_ids = torch.tensor([r[1][-1] if r[1] else engine.tokenizer.pad_token_id for r in self.rows],
-                                device=engine.device)
+        next_ids = torch.tensor(
+            [r[1][-1] if r[1] else engine.tokenizer.pad_token_id for r in self.rows], device=engine.device
+        )
         self.mask = torch.cat([self.mask, self.mask.new_ones((len(self.rows), 1))], 1)
         self.last = self.last + 1
-        self.logits = engine.model(input_ids=next_ids[:, None], attention_mask=self.mask,
-                                   position_ids=self.last[:, None], **{engine.cache_argument: self.cache},
-                                   use_cache=True).logits[:, -1]
+        self.logits = engine.model(
+            input_ids=next_ids[:, None],
+            attention_mask=self.mask,
+            position_ids=self.last[:, None],
+            **{engine.cache_argument: self.cache},
+            use_cache=True,
+        ).logits[:, -1]
 
     def admit(self, owners: list, prompts: list) -> None:
         """Prefill ``prompts`` (token id lists) as one left-padded batch and add them to the live rows."""
@@ -173,16 +178,17 @@ class _LiveBatch:
         ids = torch.full((len(prompts), width), engine.tokenizer.pad_token_id, dtype=torch.long)
         mask = torch.zeros((len(prompts), width), dtype=torch.long)
         for k, p in enumerate(prompts):
-            ids[k, width - len(p):] = torch.tensor(p)
-            mask[k, width - len(p):] = 1
+            ids[k, width - len(p) :] = torch.tensor(p)
+            mask[k, width - len(p) :] = 1
         ids, mask = ids.to(engine.device), mask.to(engine.device)
         positions = (mask.cumsum(-1) - 1).clamp(min=0)
         cache = growing_cache()
         # The output layer on the last position only, fed a contiguous (B, H) matrix: ``logits_to_keep=1`` hands
         # it a strided (B, 1, H) view, for which torch copies the 49,152 x 576 output matrix once per row (a
         # batched matmul): 3.5x slower prefill at batch 64 in bfloat16 (measured in docs/neural.md).
-        hidden = engine.model.base_model(input_ids=ids, attention_mask=mask, position_ids=positions,
-                                         **{engine.cache_argument: cache}, use_cache=True).last_hidden_state
+        hidden = engine.model.base_model(
+            input_ids=ids, attention_mask=mask, position_ids=positions, **{engine.cache_argument: cache}, use_cache=True
+        ).last_hidden_state
         logits = engine.model.get_output_embeddings()(hidden[:, -1].contiguous())
         new_rows = [[owner, [], True] for owner in owners]
         if not self.rows:
@@ -231,8 +237,13 @@ def growing_layer_class():
                 length = self.keys.shape[-2] if self.keys.dim() == 4 else 0
                 total = length + key_states.shape[-2]
                 buffers = getattr(self, "buffers", None)
-                if (buffers is None or buffers[0].shape[-2] < total or self.keys.dim() != 4
-                        or self.keys.data_ptr() != buffers[0].data_ptr() or self.keys.shape[:2] != buffers[0].shape[:2]):
+                if (
+                    buffers is None
+                    or buffers[0].shape[-2] < total
+                    or self.keys.dim() != 4
+                    or self.keys.data_ptr() != buffers[0].data_ptr()
+                    or self.keys.shape[:2] != buffers[0].shape[:2]
+                ):
                     shape = (*key_states.shape[:2], total + self.spare_columns, key_states.shape[-1])
                     buffers = (key_states.new_empty(shape), value_states.new_empty(shape))
                     if length:

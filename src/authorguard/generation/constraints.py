@@ -78,8 +78,9 @@ class TokenVocabulary:
             try:
                 data = bytes(byte_of[ch] for ch in token)
             except KeyError:
-                raise InputError("constrained decoding needs a byte-level BPE tokenizer (GPT-2 style); "
-                                 f"token {token!r} is not one") from None
+                raise InputError(
+                    f"constrained decoding needs a byte-level BPE tokenizer (GPT-2 style); token {token!r} is not one"
+                ) from None
             if not data:
                 continue
             self.token_bytes[index] = data
@@ -97,7 +98,9 @@ class TokenVocabulary:
 @functools.cache
 def _byte_decoder() -> dict:
     """GPT-2's byte-level alphabet: the printable character standing for each byte, inverted."""
-    printable = list(range(ord("!"), ord("~") + 1)) + list(range(ord("¡"), ord("¬") + 1)) + list(range(ord("®"), ord("ÿ") + 1))
+    printable = (
+        list(range(ord("!"), ord("~") + 1)) + list(range(ord("¡"), ord("¬") + 1)) + list(range(ord("®"), ord("ÿ") + 1))
+    )
     codes = printable[:]
     extra = 0
     for byte in range(256):
@@ -156,9 +159,18 @@ class WordPlan:
     counts after which a question ends) fixes each stop: "?" there, "." at every other break. Shared by every sequence written from the same view: it caches the
     allowed tokens of each state it has seen."""
 
-    def __init__(self, words: Sequence[str], free_words, vocabulary: TokenVocabulary, *, breaks=(),
-                 max_free: int = 2, starts_sentence: bool = True, ends_sentence: bool = True,
-                 questions=None) -> None:
+    def __init__(
+        self,
+        words: Sequence[str],
+        free_words,
+        vocabulary: TokenVocabulary,
+        *,
+        breaks=(),
+        max_free: int = 2,
+        starts_sentence: bool = True,
+        ends_sentence: bool = True,
+        questions=None,
+    ) -> None:
         if any(not w or any(ch.isspace() for ch in w) for w in words):
             raise InputError("constrained decoding: every required word must be non-empty, without spaces")
         if max_free < 0:
@@ -173,14 +185,20 @@ class WordPlan:
         # any other sentence — a statement never becomes a question, nor gains an exclamation
         self.questions = None if questions is None else frozenset(int(q) for q in questions)
         self.max_free = int(max_free)
-        self._required = {(i, start): _prefix_table(_forms(w, start)) for i, w in enumerate(self.words)
-                          for start in (False, True)}
-        self._free = {start: _prefix_table([f for w in sorted(self.free_words) for f in _forms(w, start)])
-                      for start in (False, True)}
-        self._required_next = {(i, start): _next_bytes(_forms(w, start)) for i, w in enumerate(self.words)
-                               for start in (False, True)}
-        self._free_next = {start: _next_bytes([f for w in sorted(self.free_words) for f in _forms(w, start)])
-                           for start in (False, True)}
+        self._required = {
+            (i, start): _prefix_table(_forms(w, start)) for i, w in enumerate(self.words) for start in (False, True)
+        }
+        self._free = {
+            start: _prefix_table([f for w in sorted(self.free_words) for f in _forms(w, start)])
+            for start in (False, True)
+        }
+        self._required_next = {
+            (i, start): _next_bytes(_forms(w, start)) for i, w in enumerate(self.words) for start in (False, True)
+        }
+        self._free_next = {
+            start: _next_bytes([f for w in sorted(self.free_words) for f in _forms(w, start)])
+            for start in (False, True)
+        }
         self._allowed: dict = {}
         self._after: dict = {}
 
@@ -205,8 +223,9 @@ class WordPlan:
     def _typing(self, state, byte: int) -> list:
         i, free, _, typed, start = state
         grown = typed + bytes([byte])
-        if i < len(self.words) and (grown in self._required[(i, start)] or
-                                    free < self.max_free and grown in self._free[start]):
+        if i < len(self.words) and (
+            grown in self._required[(i, start)] or free < self.max_free and grown in self._free[start]
+        ):
             return [(i, free, WORD, grown, start)]
         return []
 
@@ -245,7 +264,7 @@ class WordPlan:
         """A superset of the bytes that :meth:`step` accepts from ``states``."""
         out: set = set()
         n = len(self.words)
-        for i, free, mode, typed, start in states:
+        for i, _free, mode, typed, start in states:
             if mode in (BEGIN, SPACE, HYPHEN, WORD):
                 if i < n:
                     out.update(self._required_next[(i, start)].get(typed, ()))
@@ -368,8 +387,10 @@ def check_constraints(constraints, n_prompts: int, sampler) -> list | None:
     if len(constraints) != n_prompts:
         raise InputError(f"constrained decoding: {len(constraints)} constraints for {n_prompts} prompts")
     if not getattr(sampler, "accepts_mask", False) and any(c is not None for c in constraints):
-        raise InputError(f"constrained decoding: {type(sampler).__name__} cannot be masked (its distribution is "
-                         "over the whole vocabulary)")
+        raise InputError(
+            f"constrained decoding: {type(sampler).__name__} cannot be masked (its distribution is "
+            "over the whole vocabulary)"
+        )
     return constraints
 
 
@@ -429,8 +450,14 @@ class AnchorPlan:
         self.vocabulary = vocabulary
         self.max_gap = int(max_gap)
         # a form that is a word's ending ("n't", "'s") may follow letters; any other form is a whole word
-        self.patterns = [re.compile("|".join(("" if f.startswith(("'", "n'")) else r"(?<![\w'])") + re.escape(f) + r"(?![\w'])"
-                                             for f in forms)) for forms in self.anchors]
+        self.patterns = [
+            re.compile(
+                "|".join(
+                    ("" if f.startswith(("'", "n'")) else r"(?<![\w'])") + re.escape(f) + r"(?![\w'])" for f in forms
+                )
+            )
+            for forms in self.anchors
+        ]
         self.all_but_end, self.word_ends = vocabulary.all_but_end, vocabulary.word_ends
         self._forced: dict = {}
 
@@ -477,7 +504,7 @@ class AnchorsInOrder(TokenConstraint):
             # a match at the very end may still grow into a longer word, unless the text ends here
             if match is None or (match.end() == len(self.text) and not at_end):
                 return
-            self.text, self.next, self.gap, self.rest = self.text[match.end():], self.next + 1, 0, None
+            self.text, self.next, self.gap, self.rest = self.text[match.end() :], self.next + 1, 0, None
 
     def allowed(self):
         if self.ended:
@@ -506,8 +533,10 @@ class AnchorsInOrder(TokenConstraint):
             raise InputError(f"constrained decoding: token {token_id} is not allowed here (the mask was not applied)")
         if self.rest:
             if not self.rest.startswith(data):
-                raise InputError(f"constrained decoding: token {token_id} is not allowed here (the mask was not applied)")
-            self.rest = self.rest[len(data):]
+                raise InputError(
+                    f"constrained decoding: token {token_id} is not allowed here (the mask was not applied)"
+                )
+            self.rest = self.rest[len(data) :]
         self.gap += 1
         self.text += self.decoder.decode(data)
         self._found(False)

@@ -27,9 +27,10 @@ class TransformersEngine(GenerationEngine):
         with torch.random.fork_rng(), torch.inference_mode():
             torch.manual_seed(secrets.randbits(63) if seed is None else seed)
             for begin in range(0, len(order), batch_size):
-                members = order[begin:begin + batch_size]
-                batch = self.tokenizer([prompts[i] for i in members], return_tensors="pt", padding=True,
-                                       add_special_tokens=False)
+                members = order[begin : begin + batch_size]
+                batch = self.tokenizer(
+                    [prompts[i] for i in members], return_tensors="pt", padding=True, add_special_tokens=False
+                )
                 width = batch["input_ids"].shape[1]
                 batch_options = options
                 if constraints is not None:
@@ -38,10 +39,17 @@ class TransformersEngine(GenerationEngine):
                     from authorguard.generation.constraints import constraint_processor
 
                     mask = constraint_processor([constraints[i] for i in members], width)
-                    batch_options = {**options, "logits_processor": LogitsProcessorList(
-                        [mask, *options.get("logits_processor", [])])}
-                new = self.model.generate(**batch, max_new_tokens=max_new_tokens, pad_token_id=self.tokenizer.pad_token_id,
-                                          eos_token_id=self.tokenizer.eos_token_id, **batch_options)[:, width:]
+                    batch_options = {
+                        **options,
+                        "logits_processor": LogitsProcessorList([mask, *options.get("logits_processor", [])]),
+                    }
+                new = self.model.generate(
+                    **batch,
+                    max_new_tokens=max_new_tokens,
+                    pad_token_id=self.tokenizer.pad_token_id,
+                    eos_token_id=self.tokenizer.eos_token_id,
+                    **batch_options,
+                )[:, width:]
                 for row, i in zip(new.tolist(), members):
                     out[i] = self._cut(row)
                 if progress is not None:

@@ -27,8 +27,8 @@ import numpy as np
 
 from authorguard import config as paths
 from authorguard.exceptions import DataNotFoundError, InputError
-from authorguard.utils.weights import first_line, require_torch, smollm2_gguf
 from authorguard.utils.validation import check_number, check_texts
+from authorguard.utils.weights import first_line, require_torch, smollm2_gguf
 
 CACHE_NAME = "smollm2-135m-instruct"
 MARKER = "authorguard-source.json"
@@ -63,7 +63,9 @@ def load_reference_lm(cache_dir: str | Path | None = None, *, rebuild: bool = Fa
     try:
         model = AutoModelForCausalLM.from_pretrained(folder, dtype="float32")
     except Exception as error:  # transformers raises many kinds; the user needs the folder and the first line
-        raise InputError(f"reference LM cache {folder} cannot be loaded ({first_line(error)}): delete the folder to convert again") from None
+        raise InputError(
+            f"reference LM cache {folder} cannot be loaded ({first_line(error)}): delete the folder to convert again"
+        ) from None
     model.eval()
     return model, tokenizer
 
@@ -130,7 +132,9 @@ def _load_tokenizer(folder: Path):
     try:
         tokenizer = AutoTokenizer.from_pretrained(folder)
     except Exception as error:  # as above
-        raise InputError(f"reference LM cache {folder} cannot be loaded ({first_line(error)}): delete the folder to convert again") from None
+        raise InputError(
+            f"reference LM cache {folder} cannot be loaded ({first_line(error)}): delete the folder to convert again"
+        ) from None
     if tokenizer.pad_token_id is None:
         tokenizer.pad_token = tokenizer.eos_token
     return tokenizer
@@ -146,8 +150,12 @@ def _convert(folder: Path, marker: dict) -> None:
     """Dequantise the GGUF and save it to ``folder`` (written beside it, then renamed: no half-written cache)."""
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
-    if any(importlib.util.find_spec(name) is None for name in ("gguf", "accelerate")):  # transformers says so less clearly
-        raise DataNotFoundError("converting SmolLM2's GGUF needs the 'gguf' and 'accelerate' packages: pip install 'authorguard[neural]'") from None
+    if any(
+        importlib.util.find_spec(name) is None for name in ("gguf", "accelerate")
+    ):  # transformers says so less clearly
+        raise DataNotFoundError(
+            "converting SmolLM2's GGUF needs the 'gguf' and 'accelerate' packages: pip install 'authorguard[neural]'"
+        ) from None
     gguf_file = smollm2_gguf()
     staging = folder.with_name(folder.name + ".partial")
     if staging.exists():
@@ -189,8 +197,16 @@ class LikelihoodScores:
         return float(np.exp(-self.log_likelihood.sum() / max(int(self.n_tokens.sum()), 1)))
 
 
-def token_log_likelihoods(texts: Sequence[str], model=None, tokenizer=None, *, max_tokens: int = 128,
-                          batch_size: int = 8, details: bool = False, allow_empty: bool = False) -> LikelihoodScores:
+def token_log_likelihoods(
+    texts: Sequence[str],
+    model=None,
+    tokenizer=None,
+    *,
+    max_tokens: int = 128,
+    batch_size: int = 8,
+    details: bool = False,
+    allow_empty: bool = False,
+) -> LikelihoodScores:
     """Score ``texts`` under the reference LM (loaded when ``model`` is None); texts longer than ``max_tokens``
     tokens are cut there (so every text costs at most one window). An empty (or blank) text is an error unless
     ``allow_empty``, where it scores no token (perplexity NaN)."""
@@ -204,7 +220,9 @@ def token_log_likelihoods(texts: Sequence[str], model=None, tokenizer=None, *, m
     if model is None or tokenizer is None:
         model, tokenizer = load_reference_lm()
     start = tokenizer.bos_token_id if tokenizer.bos_token_id is not None else tokenizer.eos_token_id
-    encoded = [[start] + (tokenizer(t, add_special_tokens=False)["input_ids"][:max_tokens] if t.strip() else []) for t in texts]
+    encoded = [
+        [start] + (tokenizer(t, add_special_tokens=False)["input_ids"][:max_tokens] if t.strip() else []) for t in texts
+    ]
     order = np.argsort([len(e) for e in encoded])  # similar lengths batched together: less padding
     totals, counts = np.zeros(len(texts)), np.zeros(len(texts), dtype=np.int64)
     per_token: list = [None] * len(texts)
@@ -212,13 +230,13 @@ def token_log_likelihoods(texts: Sequence[str], model=None, tokenizer=None, *, m
     ranks: list | None = [None] * len(texts) if details else None
     with torch.inference_mode():
         for begin in range(0, len(order), batch_size):
-            members = order[begin:begin + batch_size]
+            members = order[begin : begin + batch_size]
             width = max(len(encoded[i]) for i in members)
             ids = torch.full((len(members), width), tokenizer.pad_token_id, dtype=torch.long)
             mask = torch.zeros((len(members), width), dtype=torch.long)
             for row, i in enumerate(members):
-                ids[row, :len(encoded[i])] = torch.tensor(encoded[i])
-                mask[row, :len(encoded[i])] = 1
+                ids[row, : len(encoded[i])] = torch.tensor(encoded[i])
+                mask[row, : len(encoded[i])] = 1
             logits = model(input_ids=ids, attention_mask=mask).logits[:, :-1].float()
             distribution = torch.log_softmax(logits, dim=-1)
             log_probs = distribution.gather(-1, ids[:, 1:, None]).squeeze(-1)

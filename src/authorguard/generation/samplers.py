@@ -14,9 +14,9 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 
-from authorguard.utils.weights import require_torch
 from authorguard.privacy.clipped_sampling import check_sampler
 from authorguard.utils.validation import check_number
+from authorguard.utils.weights import require_torch
 
 
 def uniforms(n: int, generator):
@@ -25,7 +25,7 @@ def uniforms(n: int, generator):
     torch = require_torch()
     if generator is not None:
         return torch.rand(n, generator=generator, dtype=torch.float64, device=generator.device)
-    return torch.tensor([secrets.randbits(53) / 2.0 ** 53 for _ in range(n)], dtype=torch.float64)
+    return torch.tensor([secrets.randbits(53) / 2.0**53 for _ in range(n)], dtype=torch.float64)
 
 
 def draw(probabilities, generator):
@@ -138,18 +138,29 @@ def clipped_logits_processor(clip_low: float, clip_high: float, temperature: flo
     return ClippedLogits()
 
 
-def private_generation_options(clip_low: float, clip_high: float, temperature: float, max_new_tokens: int,
-                               relative: bool = False) -> dict:
+def private_generation_options(
+    clip_low: float, clip_high: float, temperature: float, max_new_tokens: int, relative: bool = False
+) -> dict:
     """Keyword arguments for ``model.generate``: plain sampling from the clipped, tempered logits, at most
     ``max_new_tokens`` tokens. The generation config's own temperature, top-k, top-p, typical-p, min-p,
     repetition and length penalties are neutralised (each would change the distribution after the clip or
     truncate it, which the bound does not cover); the temperature lives in the processor."""
     from transformers import LogitsProcessorList
 
-    return {"do_sample": True, "temperature": 1.0, "top_k": 0, "top_p": 1.0, "typical_p": 1.0, "min_p": None,
-            "repetition_penalty": 1.0, "no_repeat_ngram_size": 0, "min_new_tokens": 0, "num_beams": 1,
-            "max_new_tokens": int(max_new_tokens),
-            "logits_processor": LogitsProcessorList([clipped_logits_processor(clip_low, clip_high, temperature, relative)])}
+    return {
+        "do_sample": True,
+        "temperature": 1.0,
+        "top_k": 0,
+        "top_p": 1.0,
+        "typical_p": 1.0,
+        "min_p": None,
+        "repetition_penalty": 1.0,
+        "no_repeat_ngram_size": 0,
+        "min_new_tokens": 0,
+        "num_beams": 1,
+        "max_new_tokens": int(max_new_tokens),
+        "logits_processor": LogitsProcessorList([clipped_logits_processor(clip_low, clip_high, temperature, relative)]),
+    }
 
 
 def sampler_for(sample: bool, temperature: float = 1.0, top_p: float = 1.0):

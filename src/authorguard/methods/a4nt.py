@@ -57,8 +57,16 @@ class A4NT(TextObfuscator):
 
     deterministic = False
 
-    def __init__(self, model: str | None = None, variant: str = "cycml-lang", samples: int = 1, select: str = "random",
-                 placeholders: str = "copy", fallback: str = "keep", random_state=None) -> None:
+    def __init__(
+        self,
+        model: str | None = None,
+        variant: str = "cycml-lang",
+        samples: int = 1,
+        select: str = "random",
+        placeholders: str = "copy",
+        fallback: str = "keep",
+        random_state=None,
+    ) -> None:
         self.model = model
         self.variant = variant
         self.samples = samples
@@ -69,8 +77,8 @@ class A4NT(TextObfuscator):
 
     def fit(self, raw_documents=None, y=None):
         from authorguard.neural.a4nt.model import SELECTIONS
-        from authorguard.neural.a4nt.text import PLACEHOLDER_MODES
         from authorguard.neural.a4nt.packaging import resolve_model
+        from authorguard.neural.a4nt.text import PLACEHOLDER_MODES
 
         name = type(self).__name__
         check_number(self.samples, "samples", name, kind=int, low=1, closed="left")
@@ -89,15 +97,28 @@ class A4NT(TextObfuscator):
 
     def obfuscate_labelled(self, raw_documents, attributes) -> list[str]:
         texts = check_texts(raw_documents, type(self).__name__)
-        return self._fall_back(texts, self.model_.obfuscate(texts, attributes, self.samples, self.select,
-                                                             int_seed(self.random_state), placeholders=self.placeholders))
+        return self._fall_back(
+            texts,
+            self.model_.obfuscate(
+                texts,
+                attributes,
+                self.samples,
+                self.select,
+                int_seed(self.random_state),
+                placeholders=self.placeholders,
+            ),
+        )
 
     def obfuscate_records(self, raw_documents, record_ids, seed: int | None) -> list[str]:
         texts = check_texts(raw_documents, type(self).__name__)
         if len(texts) != len(record_ids):
             raise ValueError(f"{len(texts)} documents but {len(record_ids)} record ids")
-        out = self._fall_back(texts, self.model_.obfuscate(texts, None, self.samples, self.select, seed,
-                                                            keys=list(record_ids), placeholders=self.placeholders))
+        out = self._fall_back(
+            texts,
+            self.model_.obfuscate(
+                texts, None, self.samples, self.select, seed, keys=list(record_ids), placeholders=self.placeholders
+            ),
+        )
         self.records_flagged_ = self.report_["records_flagged"]
         self.record_statuses_ = self.record_statuses(texts, out)
         return out
@@ -110,9 +131,15 @@ class A4NT(TextObfuscator):
         out = list(rewrites)
         for i in flagged:
             out[i] = texts[i] if self.fallback == "keep" else ""
-        self.report_ = {"documents": len(texts), "records_rewritten": len(texts) - blank - len(flagged),
-                        "records_flagged": len(flagged), "records_blank": blank, "flagged_records": flagged,
-                        "refused": {"empty": len(flagged)} if flagged else {}, "fallback": self.fallback}
+        self.report_ = {
+            "documents": len(texts),
+            "records_rewritten": len(texts) - blank - len(flagged),
+            "records_flagged": len(flagged),
+            "records_blank": blank,
+            "flagged_records": flagged,
+            "refused": {"empty": len(flagged)} if flagged else {},
+            "fallback": self.fallback,
+        }
         return out
 
     def release_report(self) -> dict:
@@ -124,13 +151,26 @@ class A4NT(TextObfuscator):
 class A4NTAutoencoder(A4NT):
     """The paper's autoencoder baseline: each document through the other class's pre-trained autoencoder."""
 
-    def __init__(self, model: str | None = None, samples: int = 1, select: str = "random", placeholders: str = "copy",
-                 fallback: str = "keep", random_state=None) -> None:
+    def __init__(
+        self,
+        model: str | None = None,
+        samples: int = 1,
+        select: str = "random",
+        placeholders: str = "copy",
+        fallback: str = "keep",
+        random_state=None,
+    ) -> None:
         super().__init__(model, "autoencoder", samples, select, placeholders, fallback, random_state)
 
     def get_params(self, deep: bool = True) -> dict:
-        return {"model": self.model, "samples": self.samples, "select": self.select, "placeholders": self.placeholders,
-                "fallback": self.fallback, "random_state": self.random_state}
+        return {
+            "model": self.model,
+            "samples": self.samples,
+            "select": self.select,
+            "placeholders": self.placeholders,
+            "fallback": self.fallback,
+            "random_state": self.random_state,
+        }
 
 
 class A4NTNeutral(A4NT):
@@ -138,14 +178,24 @@ class A4NTNeutral(A4NT):
     ``neutral-cycml-lang`` by default; ``neutral-fbsem``, ..., ``neutral-w8-cycml-lang`` (style loss pooled over
     windows of 8 sentences) or ``neutral-autoencoder``, its starting point)."""
 
-    def __init__(self, model: str | None = None, variant: str = "neutral-cycml-lang", samples: int = 1,
-                 select: str = "random", placeholders: str = "copy", fallback: str = "keep", random_state=None) -> None:
+    def __init__(
+        self,
+        model: str | None = None,
+        variant: str = "neutral-cycml-lang",
+        samples: int = 1,
+        select: str = "random",
+        placeholders: str = "copy",
+        fallback: str = "keep",
+        random_state=None,
+    ) -> None:
         super().__init__(model, variant, samples, select, placeholders, fallback, random_state)
 
     def fit(self, raw_documents=None, y=None):
         from authorguard.neural.a4nt.config import is_neutral
 
         if not is_neutral(self.variant):
-            raise InputError(f"A4NTNeutral: variant {self.variant!r} is not a neutral one (neutral-cycml-lang, "
-                             "neutral-cycml, neutral-fbsem, neutral-fbsem-lang, neutral-w8-cycml-lang, neutral-autoencoder)")
+            raise InputError(
+                f"A4NTNeutral: variant {self.variant!r} is not a neutral one (neutral-cycml-lang, "
+                "neutral-cycml, neutral-fbsem, neutral-fbsem-lang, neutral-w8-cycml-lang, neutral-autoencoder)"
+            )
         return super().fit(raw_documents, y)

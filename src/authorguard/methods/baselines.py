@@ -38,7 +38,9 @@ class Scrubadub(TextObfuscator):
         try:
             import scrubadub
         except ImportError as error:
-            raise AuthorguardError("the scrubadub baseline needs the 'baselines' extra: pip install 'authorguard[baselines]'") from error
+            raise AuthorguardError(
+                "the scrubadub baseline needs the 'baselines' extra: pip install 'authorguard[baselines]'"
+            ) from error
         scrubber = scrubadub.Scrubber()
         with warnings.catch_warnings():
             # scrubadub 2.0.1 warns about its own placeholder API on every hit
@@ -76,7 +78,9 @@ class Presidio(TextObfuscator):
             from presidio_analyzer.nlp_engine import NlpEngineProvider
             from presidio_anonymizer import AnonymizerEngine
         except ImportError as error:
-            raise AuthorguardError("the presidio baseline needs the 'baselines' extra: pip install 'authorguard[baselines]'") from error
+            raise AuthorguardError(
+                "the presidio baseline needs the 'baselines' extra: pip install 'authorguard[baselines]'"
+            ) from error
         _offline_tldextract()
         from authorguard.text.resources import spacy_model_path
 
@@ -91,7 +95,10 @@ class Presidio(TextObfuscator):
         check_number(self.batch_size, "batch_size", name, kind=int, low=1, closed="left")
         texts = check_texts(raw_documents, name)
         batch_analyzer, anonymizer = self._engines()
-        findings = batch_analyzer.analyze_iterator(texts, language="en", batch_size=self.batch_size,
-                                                   score_threshold=self.score_threshold)
-        return [anonymizer.anonymize(text=text, analyzer_results=found).text if found else text
-                for text, found in zip(texts, findings)]
+        findings = batch_analyzer.analyze_iterator(
+            texts, language="en", batch_size=self.batch_size, score_threshold=self.score_threshold
+        )
+        return [
+            anonymizer.anonymize(text=text, analyzer_results=found).text if found else text
+            for text, found in zip(texts, findings)
+        ]

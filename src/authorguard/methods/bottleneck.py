@@ -127,10 +127,21 @@ class Bottleneck(TextObfuscator):
 
     deterministic = False
 
-    def __init__(self, level: str = DEFAULT_LEVEL, model: str | None = None, constrained="auto", temperature: float = 0.7,
-                 top_p: float = 0.95, batch_size: int = 64, retries: int = 2, fallback: str = "view",
-                 engine: str = "batched", epsilon: float = syntf_defaults.EPSILON, n_words: int = BAG_WORDS,
-                 random_state=None) -> None:
+    def __init__(
+        self,
+        level: str = DEFAULT_LEVEL,
+        model: str | None = None,
+        constrained="auto",
+        temperature: float = 0.7,
+        top_p: float = 0.95,
+        batch_size: int = 64,
+        retries: int = 2,
+        fallback: str = "view",
+        engine: str = "batched",
+        epsilon: float = syntf_defaults.EPSILON,
+        n_words: int = BAG_WORDS,
+        random_state=None,
+    ) -> None:
         self.level = level
         self.model = model
         self.constrained = constrained
@@ -163,11 +174,14 @@ class Bottleneck(TextObfuscator):
         if not (self.constrained == "auto" or isinstance(self.constrained, bool)):
             raise InputError(f"{name}: constrained must be 'auto', True or False, got {self.constrained!r}")
 
-        self.constraint_view_ = (self.level if (self.level in AUTO_CONSTRAINED if self.constrained == "auto"
-                                                 else self.constrained) else None)
+        self.constraint_view_ = (
+            self.level if (self.level in AUTO_CONSTRAINED if self.constrained == "auto" else self.constrained) else None
+        )
         if self.constraint_view_ is not None and self.constraint_view_ not in CONSTRAINED_VIEWS:
-            raise InputError(f"{name}: level {self.level!r} cannot be written under a constraint "
-                             f"(levels that can: {', '.join(CONSTRAINED_VIEWS)})")
+            raise InputError(
+                f"{name}: level {self.level!r} cannot be written under a constraint "
+                f"(levels that can: {', '.join(CONSTRAINED_VIEWS)})"
+            )
         if self.level == "syntf":
             from authorguard.methods.syntf_text import SynTFText
 
@@ -206,19 +220,35 @@ class Bottleneck(TextObfuscator):
         texts = check_texts(raw_documents, type(self).__name__)
         views = self.views(texts)
         kind = "bag" if self.level == "syntf" else "ordered"
-        out = self.realiser_.realise(views, kind, self._view_of(), int_seed(self.random_state),
-                                     temperature=self.temperature, top_p=self.top_p, batch_size=self.batch_size,
-                                     retries=self.retries, fallback=self.fallback, constrained=self.constraint_view_)
+        out = self.realiser_.realise(
+            views,
+            kind,
+            self._view_of(),
+            int_seed(self.random_state),
+            temperature=self.temperature,
+            top_p=self.top_p,
+            batch_size=self.batch_size,
+            retries=self.retries,
+            fallback=self.fallback,
+            constrained=self.constraint_view_,
+        )
         from authorguard.text.views import view_words
 
-        self._report = dict(self.realiser_.stats, level=self.level,
-                            records_no_content=[i for i, (t, v) in enumerate(zip(texts, views))
-                                                if t.strip() and not view_words(v)])
+        self._report = dict(
+            self.realiser_.stats,
+            level=self.level,
+            records_no_content=[i for i, (t, v) in enumerate(zip(texts, views)) if t.strip() and not view_words(v)],
+        )
         if self.level == "syntf":  # SynTF's accounting: the tight loss of one released document (pure ε-DP)
             report = self.syntf_.syntf_.privacy_report()
-            self._report.update(epsilon_per_document=report.tight_epsilon if report.tight_epsilon is not None
-                                else report.improved_epsilon, epsilon_per_word=self.epsilon, words_per_bag=self.n_words,
-                                epsilon_bound="tight" if report.tight_epsilon is not None else "improved")
+            self._report.update(
+                epsilon_per_document=report.tight_epsilon
+                if report.tight_epsilon is not None
+                else report.improved_epsilon,
+                epsilon_per_word=self.epsilon,
+                words_per_bag=self.n_words,
+                epsilon_bound="tight" if report.tight_epsilon is not None else "improved",
+            )
         return out
 
     def release_report(self) -> dict:
@@ -230,5 +260,8 @@ class Bottleneck(TextObfuscator):
     def record_statuses(self, raw_documents, outputs) -> list[dict]:
         statuses = super().record_statuses(raw_documents, outputs)
         for index in self.release_report().get("records_no_content", ()):
-            statuses[index] = {"status": "withheld", "reason": "no content words: the view is empty, nothing to write from"}
+            statuses[index] = {
+                "status": "withheld",
+                "reason": "no content words: the view is empty, nothing to write from",
+            }
         return statuses

@@ -6,6 +6,26 @@ from authorguard import registry
 from authorguard.base import TextObfuscator
 from authorguard.exceptions import InputError
 
+#: what a text method may do with a record it could not protect (its ``fallback`` parameter)
+FALLBACK_CHOICES = ("withhold", "keep", "view")
+
+
+def with_fallback(method: str, params: dict, fallback: str | None) -> dict:
+    """``params`` with the method's ``fallback`` set to the command's, when the method has one and the config did
+    not set it. ``fallback=None``: the method's own default if that never releases the input (anything but
+    ``keep``), else ``withhold`` — so no command releases a record as written unless asked to."""
+    from authorguard import registry
+
+    if method not in registry.methods or "fallback" in params:
+        return params
+    cls = registry.methods.get(method)
+    own = cls().get_params().get("fallback")
+    if own is None:
+        return params
+    if fallback is None:
+        fallback = own if own != "keep" else "withhold"
+    return {**params, "fallback": fallback}
+
 
 def build_text_method(name: str, params: dict, seed: int | None, model: str | None = None):
     """A registered *text* method with ``params`` (unknown keys fail naming the key), seeded when it is random;
@@ -16,11 +36,15 @@ def build_text_method(name: str, params: dict, seed: int | None, model: str | No
         require_method(name)  # a missing extra or weights: one line naming the method, before any work
     cls = registry.methods.get(name)
     if not issubclass(cls, TextObfuscator):
-        raise InputError(f"method {name!r} does not rewrite text (it releases vectors): use authorguard syntf or anonymize, or the text method syntf-text")
+        raise InputError(
+            f"method {name!r} does not rewrite text (it releases vectors): use authorguard syntf or anonymize, or the text method syntf-text"
+        )
     known = set(cls().get_params())
     for key in params:
         if key not in known:
-            raise InputError(f"unknown parameter {key!r} for method {name!r} (known: {', '.join(sorted(known)) or 'none'})")
+            raise InputError(
+                f"unknown parameter {key!r} for method {name!r} (known: {', '.join(sorted(known)) or 'none'})"
+            )
     if model is not None:
         if "model" not in known:
             takers = [n for n in registry.methods.names() if registry.methods.info(n).get("model")]

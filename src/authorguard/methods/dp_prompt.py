@@ -67,10 +67,22 @@ class DPPrompt(TextObfuscator):
 
     deterministic = False
 
-    def __init__(self, clip_low: float = -8.0, clip_high: float = 0.0, relative: bool = True, temperature: float | None = None,
-                 epsilon: float | None = None, max_tokens: int = 128, segments: int = 1, model: str | None = None,
-                 policy: str = "sft", batch_size: int = 64, max_input_tokens: int = 512, engine: str = "batched",
-                 random_state=None) -> None:
+    def __init__(
+        self,
+        clip_low: float = -8.0,
+        clip_high: float = 0.0,
+        relative: bool = True,
+        temperature: float | None = None,
+        epsilon: float | None = None,
+        max_tokens: int = 128,
+        segments: int = 1,
+        model: str | None = None,
+        policy: str = "sft",
+        batch_size: int = 64,
+        max_input_tokens: int = 512,
+        engine: str = "batched",
+        random_state=None,
+    ) -> None:
         self.clip_low = clip_low
         self.clip_high = clip_high
         self.relative = relative
@@ -95,9 +107,14 @@ class DPPrompt(TextObfuscator):
 
     def privacy_report(self) -> DPPromptPrivacyReport:
         """What releasing one document costs (fixed before any document is seen)."""
-        return DPPromptPrivacyReport.compute(self.clip_low, self.clip_high, self._sampling_temperature(),
-                                             self.max_tokens, secure_random=self.random_state is None,
-                                             relative=bool(self.relative))
+        return DPPromptPrivacyReport.compute(
+            self.clip_low,
+            self.clip_high,
+            self._sampling_temperature(),
+            self.max_tokens,
+            secure_random=self.random_state is None,
+            relative=bool(self.relative),
+        )
 
     def fit(self, raw_documents=None, y=None):
         name = type(self).__name__
@@ -119,11 +136,18 @@ class DPPrompt(TextObfuscator):
 
     def obfuscate(self, raw_documents) -> list[str]:
         texts = check_texts(raw_documents, type(self).__name__)
-        return self.rewriter_.rewrite(texts, clip_low=self.clip_low, clip_high=self.clip_high,
-                                      temperature=self._sampling_temperature(), max_tokens=self.max_tokens,
-                                      relative=bool(self.relative),
-                                      segments=self.segments, seed=None if self.random_state is None else int_seed(self.random_state),
-                                      batch_size=self.batch_size, max_input_tokens=self.max_input_tokens)
+        return self.rewriter_.rewrite(
+            texts,
+            clip_low=self.clip_low,
+            clip_high=self.clip_high,
+            temperature=self._sampling_temperature(),
+            max_tokens=self.max_tokens,
+            relative=bool(self.relative),
+            segments=self.segments,
+            seed=None if self.random_state is None else int_seed(self.random_state),
+            batch_size=self.batch_size,
+            max_input_tokens=self.max_input_tokens,
+        )
 
     def release_report(self) -> dict:
         """The privacy report and the last call's counts (documents, segments, tokens, tokens/s) with the validity

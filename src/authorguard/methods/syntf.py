@@ -47,7 +47,13 @@ from authorguard.privacy.accounting import SynTFPrivacyReport
 from authorguard.privacy.mechanism import ExponentialMechanism
 from authorguard.text.analysis import MORPHOLOGIES, TermAnalyzer, wordnet_synonyms
 from authorguard.utils.random import (
-    GeneratorUniforms, RandomState, RecordUniforms, SecureUniforms, UniformSource, as_generator, uniform_source,
+    GeneratorUniforms,
+    RandomState,
+    RecordUniforms,
+    SecureUniforms,
+    UniformSource,
+    as_generator,
+    uniform_source,
 )
 from authorguard.utils.validation import check_number, check_option, check_texts
 
@@ -102,10 +108,20 @@ class SynTF(VectorMechanism):
     # frequent GloVe words, a public vocabulary.
     batch_defaults = {"vocabulary": EMBEDDINGS_VOCABULARY, "max_features": defaults.PUBLIC_VOCABULARY_SIZE}
 
-    def __init__(self, epsilon: float = defaults.EPSILON, n_words: int = defaults.N_WORDS,
-                 bigram_weight: float = defaults.BIGRAM_WEIGHT, morphology: str = defaults.MORPHOLOGY,
-                 synsets: bool = False, embeddings: str | WordVectors = DEFAULT_EMBEDDINGS, vocabulary=None,
-                 min_df: int = 1, max_features: int | None = None, random_state: RandomState = None, secure: bool = False):
+    def __init__(
+        self,
+        epsilon: float = defaults.EPSILON,
+        n_words: int = defaults.N_WORDS,
+        bigram_weight: float = defaults.BIGRAM_WEIGHT,
+        morphology: str = defaults.MORPHOLOGY,
+        synsets: bool = False,
+        embeddings: str | WordVectors = DEFAULT_EMBEDDINGS,
+        vocabulary=None,
+        min_df: int = 1,
+        max_features: int | None = None,
+        random_state: RandomState = None,
+        secure: bool = False,
+    ):
         self.epsilon = epsilon
         self.n_words = n_words
         self.bigram_weight = bigram_weight
@@ -131,13 +147,18 @@ class SynTF(VectorMechanism):
             check_number(self.max_features, "max_features", name, kind=int, low=1, closed="left")
         for flag in ("synsets", "secure"):
             if not isinstance(getattr(self, flag), (bool, np.bool_)):
-                raise InputError(f"The {flag!r} parameter of {name} must be a bool. Got {getattr(self, flag)!r} instead.")
-        if isinstance(self.vocabulary, (str, os.PathLike)) and self.vocabulary != EMBEDDINGS_VOCABULARY:
-            if not os.path.isfile(self.vocabulary):
                 raise InputError(
-                    f"The 'vocabulary' parameter of {name} must be None, {EMBEDDINGS_VOCABULARY!r}, a word-list file or an "
-                    f"iterable of words. Got {str(self.vocabulary)!r} instead (no such file)."
+                    f"The {flag!r} parameter of {name} must be a bool. Got {getattr(self, flag)!r} instead."
                 )
+        if (
+            isinstance(self.vocabulary, (str, os.PathLike))
+            and self.vocabulary != EMBEDDINGS_VOCABULARY
+            and not os.path.isfile(self.vocabulary)
+        ):
+            raise InputError(
+                f"The 'vocabulary' parameter of {name} must be None, {EMBEDDINGS_VOCABULARY!r}, a word-list file or an "
+                f"iterable of words. Got {str(self.vocabulary)!r} instead (no such file)."
+            )
 
     def _candidate_words(self, analyzer: TermAnalyzer, document_terms) -> tuple[list[str], np.ndarray]:
         """Candidate vocabulary words with a ranking score (corpus counts, or the public source's order).
@@ -192,8 +213,10 @@ class SynTF(VectorMechanism):
         column_of_word = {w: j for j, w in enumerate(words)}
         columns = np.array([column_of_word.get(w, -1) for w in self.vocabulary_], dtype=np.int64)
         present = columns >= 0
-        selector = sp.csr_matrix((np.ones(int(present.sum()), dtype=np.int64), (columns[present], np.flatnonzero(present))),
-                                 shape=(len(words), len(self.vocabulary_)))
+        selector = sp.csr_matrix(
+            (np.ones(int(present.sum()), dtype=np.int64), (columns[present], np.flatnonzero(present))),
+            shape=(len(words), len(self.vocabulary_)),
+        )
         matrix = (counts @ selector).astype(np.int64).tocsr()
         matrix.sort_indices()
         return matrix
@@ -250,8 +273,12 @@ class SynTF(VectorMechanism):
         texts = check_texts(raw_documents, type(self).__name__)
         return self._vectorizer.transform(texts).astype(np.int64).tocsr()
 
-    def synthesize(self, term_counts: sp.csr_matrix, random_state: RandomState | UniformSource | None = None,
-                   on_progress: Callable[[int], None] | None = None) -> sp.csr_matrix:
+    def synthesize(
+        self,
+        term_counts: sp.csr_matrix,
+        random_state: RandomState | UniformSource | None = None,
+        on_progress: Callable[[int], None] | None = None,
+    ) -> sp.csr_matrix:
         """Synthetic counts from term counts (step 3): csr_matrix of shape (n_documents, L), rows summing to n.
 
         One pass over the rows of the mechanism that the batch needs. When it needs at least a quarter of them
@@ -272,7 +299,9 @@ class SynTF(VectorMechanism):
         counts.sum_duplicates()  # canonical form (sorted columns): draws must not depend on storage order
         n_documents, n_vocabulary = counts.shape
         if n_vocabulary != len(self.vocabulary_):
-            raise InputError(f"term_counts has {n_vocabulary} columns, the vocabulary has {len(self.vocabulary_)} words")
+            raise InputError(
+                f"term_counts has {n_vocabulary} columns, the vocabulary has {len(self.vocabulary_)} words"
+            )
         if counts.nnz and counts.data.min() < 0:
             raise InputError("term_counts must be non-negative")
         source = self._resolve_uniforms(random_state)
@@ -389,10 +418,17 @@ class SynTF(VectorMechanism):
     def privacy_report(self, documents_without_vocabulary: int | None = None) -> SynTFPrivacyReport:
         """Standard, improved and tight loss of one released document, with the settings that produced it."""
         return SynTFPrivacyReport.compute(
-            self.epsilon, self.n_words, len(self.vocabulary_), self.loss_per_word(),
-            bigram_weight=float(self.bigram_weight), embeddings=self.embeddings_name_, morphology=self.morphology,
-            synsets=bool(self.synsets), vocabulary_source=self.vocabulary_source_,
-            documents_without_vocabulary=documents_without_vocabulary, secure_random=bool(self.secure),
+            self.epsilon,
+            self.n_words,
+            len(self.vocabulary_),
+            self.loss_per_word(),
+            bigram_weight=float(self.bigram_weight),
+            embeddings=self.embeddings_name_,
+            morphology=self.morphology,
+            synsets=bool(self.synsets),
+            vocabulary_source=self.vocabulary_source_,
+            documents_without_vocabulary=documents_without_vocabulary,
+            secure_random=bool(self.secure),
         )
 
     def inverse_words(self, matrix: sp.spmatrix, row: int, top: int = 10) -> list[tuple[str, int]]:

@@ -21,10 +21,18 @@ class SynTFText(TextObfuscator):
 
     deterministic = False
 
-    def __init__(self, epsilon: float = defaults.EPSILON, n_words: int = defaults.N_WORDS,
-                 bigram_weight: float = defaults.BIGRAM_WEIGHT, morphology: str = defaults.MORPHOLOGY,
-                 embeddings: str = "glove-6b-50d", vocabulary=None, max_features: int | None = 30_000,
-                 random_state: RandomState = None, secure: bool = False) -> None:
+    def __init__(
+        self,
+        epsilon: float = defaults.EPSILON,
+        n_words: int = defaults.N_WORDS,
+        bigram_weight: float = defaults.BIGRAM_WEIGHT,
+        morphology: str = defaults.MORPHOLOGY,
+        embeddings: str = "glove-6b-50d",
+        vocabulary=None,
+        max_features: int | None = 30_000,
+        random_state: RandomState = None,
+        secure: bool = False,
+    ) -> None:
         self.epsilon = epsilon
         self.n_words = n_words
         self.bigram_weight = bigram_weight
@@ -43,10 +51,17 @@ class SynTFText(TextObfuscator):
         from authorguard.methods.syntf import EMBEDDINGS_VOCABULARY, SynTF
 
         vocabulary = EMBEDDINGS_VOCABULARY if self.vocabulary is None else self.vocabulary
-        self.syntf_ = SynTF(epsilon=self.epsilon, n_words=self.n_words, bigram_weight=self.bigram_weight,
-                            morphology=self.morphology, embeddings=self.embeddings,
-                            vocabulary=None if vocabulary == "fit" else vocabulary, max_features=self.max_features,
-                            random_state=self.random_state, secure=self.secure)
+        self.syntf_ = SynTF(
+            epsilon=self.epsilon,
+            n_words=self.n_words,
+            bigram_weight=self.bigram_weight,
+            morphology=self.morphology,
+            embeddings=self.embeddings,
+            vocabulary=None if vocabulary == "fit" else vocabulary,
+            max_features=self.max_features,
+            random_state=self.random_state,
+            secure=self.secure,
+        )
         self.syntf_.fit(list(raw_documents or []) if vocabulary == "fit" else [])
         return self
 

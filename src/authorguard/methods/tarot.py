@@ -67,10 +67,21 @@ class Tarot(TextObfuscator):
     deterministic = False
     stage = "dpo"
 
-    def __init__(self, model: str | None = None, temperature: float = 0.7, top_p: float = 0.95, batch_size: int = 64,
-                 max_new_tokens: int | None = None, engine: str = "batched", candidates: int = CANDIDATES,
-                 min_utility: float = 0.5, retries: int = 1, fallback: str = "keep", anchored: bool = False,
-                 random_state=None) -> None:
+    def __init__(
+        self,
+        model: str | None = None,
+        temperature: float = 0.7,
+        top_p: float = 0.95,
+        batch_size: int = 64,
+        max_new_tokens: int | None = None,
+        engine: str = "batched",
+        candidates: int = CANDIDATES,
+        min_utility: float = 0.5,
+        retries: int = 1,
+        fallback: str = "keep",
+        anchored: bool = False,
+        random_state=None,
+    ) -> None:
         self.model = model
         self.temperature = temperature
         self.top_p = top_p
@@ -111,9 +122,16 @@ class Tarot(TextObfuscator):
 
     def obfuscate(self, raw_documents) -> list[str]:
         texts = check_texts(raw_documents, type(self).__name__)
-        return self.rewriter_.rewrite(texts, int_seed(self.random_state), temperature=self.temperature, top_p=self.top_p,
-                                      batch_size=self.batch_size, max_new_tokens=self.max_new_tokens,
-                                      selection=self.selection_, anchored=bool(self.anchored))
+        return self.rewriter_.rewrite(
+            texts,
+            int_seed(self.random_state),
+            temperature=self.temperature,
+            top_p=self.top_p,
+            batch_size=self.batch_size,
+            max_new_tokens=self.max_new_tokens,
+            selection=self.selection_,
+            anchored=bool(self.anchored),
+        )
 
     def release_report(self) -> dict:
         """The last call's counts: documents, chunks, candidates sampled and refused (by reason), chunks that got the
@@ -139,9 +157,31 @@ class ZeroShotRewrite(Tarot):
 
     stage = "zero-shot"
 
-    def __init__(self, temperature: float = 0.7, top_p: float = 0.95, batch_size: int = 64,
-                 max_new_tokens: int | None = None, engine: str = "batched", candidates: int = CANDIDATES,
-                 min_utility: float = 0.5, retries: int = 1, fallback: str = "keep", anchored: bool = False,
-                 random_state=None) -> None:
-        super().__init__(None, temperature, top_p, batch_size, max_new_tokens, engine, candidates, min_utility,
-                         retries, fallback, anchored, random_state)
+    def __init__(
+        self,
+        temperature: float = 0.7,
+        top_p: float = 0.95,
+        batch_size: int = 64,
+        max_new_tokens: int | None = None,
+        engine: str = "batched",
+        candidates: int = CANDIDATES,
+        min_utility: float = 0.5,
+        retries: int = 1,
+        fallback: str = "keep",
+        anchored: bool = False,
+        random_state=None,
+    ) -> None:
+        super().__init__(
+            None,
+            temperature,
+            top_p,
+            batch_size,
+            max_new_tokens,
+            engine,
+            candidates,
+            min_utility,
+            retries,
+            fallback,
+            anchored,
+            random_state,
+        )

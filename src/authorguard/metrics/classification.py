@@ -31,8 +31,10 @@ def make_classifier(name: str, random_state: int | None = None):
 
 def classification_scores(y_true: Sequence, y_predicted: Sequence) -> dict[str, float]:
     """Macro F1 and accuracy."""
-    return {"f1_macro": float(f1_score(y_true, y_predicted, average="macro", zero_division=0)),
-            "accuracy": float(accuracy_score(y_true, y_predicted))}
+    return {
+        "f1_macro": float(f1_score(y_true, y_predicted, average="macro", zero_division=0)),
+        "accuracy": float(accuracy_score(y_true, y_predicted)),
+    }
 
 
 def estimator_scores(estimator, features) -> np.ndarray:
@@ -60,7 +62,9 @@ class CountsClassifier:
 
     def fit(self, release: Release, labels: Sequence) -> CountsClassifier:
         self.vocabulary_ = release.vocabulary
-        self.model_ = Pipeline([("tfidf", TfidfTransformer()), ("clf", make_classifier(self.classifier, self.random_state))])
+        self.model_ = Pipeline(
+            [("tfidf", TfidfTransformer()), ("clf", make_classifier(self.classifier, self.random_state))]
+        )
         self.model_.fit(release.counts, np.asarray(labels))
         self.classes_ = self.model_.classes_
         return self

@@ -45,8 +45,9 @@ def meteor(original: str, rewritten: str) -> float:
     return float(meteor_score([reference], hypothesis, wordnet=wordnet()))
 
 
-def content_metrics(originals: Sequence[str], rewritten: Sequence[str], *, embeddings: bool = True,
-                    batch_size: int = 32) -> dict[str, dict]:
+def content_metrics(
+    originals: Sequence[str], rewritten: Sequence[str], *, embeddings: bool = True, batch_size: int = 32
+) -> dict[str, dict]:
     """Every content metric for each pair: ``{"per_document": {metric: list of float}, "mean": {metric: float}}``.
 
     ``embeddings=False`` (or no ``minilm`` extra) leaves ``embedding_cosine`` out.
@@ -81,7 +82,10 @@ def content_metrics(originals: Sequence[str], rewritten: Sequence[str], *, embed
         cosines = embedding_cosines(originals, rewritten, batch_size=batch_size)
         if cosines is not None:
             values["embedding_cosine"] = cosines
-    return {"per_document": values, "mean": {name: float(np.mean(v)) if v else float("nan") for name, v in values.items()}}
+    return {
+        "per_document": values,
+        "mean": {name: float(np.mean(v)) if v else float("nan") for name, v in values.items()},
+    }
 
 
 @functools.cache
@@ -104,7 +108,11 @@ def embedding_cosines(originals: Sequence[str], rewritten: Sequence[str], batch_
     cosines = np.ones(len(originals))
     changed = [i for i, (a, b) in enumerate(zip(originals, rewritten)) if a != b]  # an unchanged pair's cosine is 1
     if changed:
-        first = encoder.encode([originals[i] for i in changed], batch_size=batch_size, normalize_embeddings=True, convert_to_numpy=True)
-        second = encoder.encode([rewritten[i] for i in changed], batch_size=batch_size, normalize_embeddings=True, convert_to_numpy=True)
+        first = encoder.encode(
+            [originals[i] for i in changed], batch_size=batch_size, normalize_embeddings=True, convert_to_numpy=True
+        )
+        second = encoder.encode(
+            [rewritten[i] for i in changed], batch_size=batch_size, normalize_embeddings=True, convert_to_numpy=True
+        )
         cosines[changed] = np.einsum("ij,ij->i", first, second)
     return [float(x) for x in cosines]

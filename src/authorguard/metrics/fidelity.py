@@ -37,21 +37,85 @@ VERDICTS = ("faithful", "partial", "changed")
 
 _CONTENT_POS = frozenset({"NOUN", "PROPN", "VERB", "ADJ", "ADV", "NUM"})
 _NAME_ENTS = frozenset({"PERSON", "ORG", "GPE", "LOC", "NORP", "FAC", "EVENT", "PRODUCT", "WORK_OF_ART", "LAW"})
-_NEGATIONS = frozenset({"not", "n't", "never", "no", "nothing", "nobody", "none", "neither", "nor", "nowhere",
-                        "cannot", "without"})
+_NEGATIONS = frozenset(
+    {"not", "n't", "never", "no", "nothing", "nobody", "none", "neither", "nor", "nowhere", "cannot", "without"}
+)
 _SUBJECTS = frozenset({"nsubj", "csubj"})
 _PASSIVE_SUBJECTS = frozenset({"nsubjpass", "csubjpass"})
 _OBJECTS = frozenset({"dobj", "obj", "dative", "attr", "oprd"})
-_NUMBER_WORDS = {w: str(i) for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve "
-                                                  "thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty".split())}
-_NUMBER_WORDS.update({"thirty": "30", "forty": "40", "fifty": "50", "sixty": "60", "seventy": "70", "eighty": "80",
-                      "ninety": "90", "hundred": "100", "thousand": "1000", "million": "1000000", "first": "1",
-                      "second": "2", "third": "3", "half": "0.5", "once": "1", "twice": "2", "dozen": "12"})
+_NUMBER_WORDS = {
+    w: str(i)
+    for i, w in enumerate(
+        [
+            "zero",
+            "one",
+            "two",
+            "three",
+            "four",
+            "five",
+            "six",
+            "seven",
+            "eight",
+            "nine",
+            "ten",
+            "eleven",
+            "twelve",
+            "thirteen",
+            "fourteen",
+            "fifteen",
+            "sixteen",
+            "seventeen",
+            "eighteen",
+            "nineteen",
+            "twenty",
+        ]
+    )
+}
+_NUMBER_WORDS.update(
+    {
+        "thirty": "30",
+        "forty": "40",
+        "fifty": "50",
+        "sixty": "60",
+        "seventy": "70",
+        "eighty": "80",
+        "ninety": "90",
+        "hundred": "100",
+        "thousand": "1000",
+        "million": "1000000",
+        "first": "1",
+        "second": "2",
+        "third": "3",
+        "half": "0.5",
+        "once": "1",
+        "twice": "2",
+        "dozen": "12",
+    }
+)
 # pronouns read as the person they name: "me" and "I" are one agent, as are "us" and "we"
-_PRONOUN = {"me": "i", "my": "i", "mine": "i", "myself": "i", "us": "we", "our": "we", "ourselves": "we",
-            "him": "he", "his": "he", "himself": "he", "her": "she", "hers": "she", "herself": "she",
-            "them": "they", "their": "they", "themselves": "they", "your": "you", "yours": "you",
-            "yourself": "you", "its": "it", "itself": "it"}
+_PRONOUN = {
+    "me": "i",
+    "my": "i",
+    "mine": "i",
+    "myself": "i",
+    "us": "we",
+    "our": "we",
+    "ourselves": "we",
+    "him": "he",
+    "his": "he",
+    "himself": "he",
+    "her": "she",
+    "hers": "she",
+    "herself": "she",
+    "them": "they",
+    "their": "they",
+    "themselves": "they",
+    "your": "you",
+    "yours": "you",
+    "yourself": "you",
+    "its": "it",
+    "itself": "it",
+}
 
 
 @dataclass(frozen=True)
@@ -156,12 +220,10 @@ def _related(word: str) -> frozenset[str]:
     """``word``, its spelling variant, its WordNet synonyms, the lemmas of the direct hypernyms of its :data:`SENSES`
     most frequent senses, their derivationally related forms and their Porter stems: what an output may say for
     ``word`` and stay supported."""
-    from authorguard.text.normalise import SPELLING
-    from authorguard.text.validity import stem
-
-    from authorguard.text.resources import english_stop_words, wordnet
-
     from authorguard.text.analysis import wordnet_synonyms
+    from authorguard.text.normalise import SPELLING
+    from authorguard.text.resources import english_stop_words, wordnet
+    from authorguard.text.validity import stem
 
     forms = {word, SPELLING.get(word, word)} | wordnet_synonyms(word, "all")
     for synset in wordnet().synsets(word)[:SENSES]:
@@ -232,8 +294,12 @@ def _antonyms(word: str) -> frozenset[str]:
     claim ("friends" / "enemies", "won" / "lost")."""
     from authorguard.text.resources import wordnet
 
-    return frozenset(antonym.name().lower() for synset in wordnet().synsets(word) for lemma in synset.lemmas()
-                     for antonym in lemma.antonyms())
+    return frozenset(
+        antonym.name().lower()
+        for synset in wordnet().synsets(word)
+        for lemma in synset.lemmas()
+        for antonym in lemma.antonyms()
+    )
 
 
 def _supported(word: str, others: set[str], other_stems: set[str]) -> bool:
@@ -242,8 +308,12 @@ def _supported(word: str, others: set[str], other_stems: set[str]) -> bool:
     if word in others:
         return True
     related = _related(word)
-    return (bool(related & others) or bool(related & other_stems) or any(word in _related(o) for o in others)
-            or any(_typo(word, o) for o in others))
+    return (
+        bool(related & others)
+        or bool(related & other_stems)
+        or any(word in _related(o) for o in others)
+        or any(_typo(word, o) for o in others)
+    )
 
 
 def _stems(words: set[str]) -> set[str]:
@@ -262,12 +332,19 @@ def _role_findings(source: _Reading, output: _Reading) -> tuple[list[str], list[
         theirs = [(a, p) for a, v, p in source.triples if _same_verb(verb, v)]
         if not theirs:
             continue
-        if ("-" not in (agent, patient) and any(a == patient and p == agent and a != p for a, p in theirs)
-                and (agent, patient) not in theirs):
+        if (
+            "-" not in (agent, patient)
+            and any(a == patient and p == agent and a != p for a, p in theirs)
+            and (agent, patient) not in theirs
+        ):
             swapped.append(f"{agent} {verb} {patient}")
-        elif agent != "-" and all(a != "-" for a, _ in theirs) and agent not in {a for a, _ in theirs}:
-            if not any(_same_verb(agent, a) for a, _ in theirs):
-                changed.append(f"{agent} {verb} (input: {', '.join(sorted({a for a, _ in theirs}))})")
+        elif (
+            agent != "-"
+            and all(a != "-" for a, _ in theirs)
+            and agent not in {a for a, _ in theirs}
+            and not any(_same_verb(agent, a) for a, _ in theirs)
+        ):
+            changed.append(f"{agent} {verb} (input: {', '.join(sorted({a for a, _ in theirs}))})")
     return swapped, changed
 
 
@@ -278,10 +355,11 @@ def _typo(a: str, b: str) -> bool:
         return False
     if len(a) == len(b):
         diff = [i for i in range(len(a)) if a[i] != b[i]]
-        return len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]]
-                                  and a[diff[1]] == b[diff[0]])
+        return len(diff) == 1 or (
+            len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]]
+        )
     short, long = sorted((a, b), key=len)
-    return any(long[:i] + long[i + 1:] == short for i in range(len(long)))
+    return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
 
 
 def _appears(word: str, reading: _Reading) -> bool:
@@ -308,15 +386,26 @@ def judge(source: _Reading, output: _Reading, thresholds: FidelityThresholds) ->
     new_names = sorted([n for n in output.names if not _appears(n, source)] + list(new_numbers))
     swapped, changed_agents = _role_findings(source, output)
     reversed_words = sorted(w for w in invented if _antonyms(w) & source.content)
-    score = FidelityScore(verdict="faithful", recall=round(recall, 4), invented=round(invented_share, 4),
-                          lost_words=lost, invented_words=invented, lost_names=lost_names, new_names=new_names,
-                          negations=(source.negations, output.negations), questions=(source.questions, output.questions),
-                          swapped_roles=swapped, changed_agents=changed_agents)
+    score = FidelityScore(
+        verdict="faithful",
+        recall=round(recall, 4),
+        invented=round(invented_share, 4),
+        lost_words=lost,
+        invented_words=invented,
+        lost_names=lost_names,
+        new_names=new_names,
+        negations=(source.negations, output.negations),
+        questions=(source.questions, output.questions),
+        swapped_roles=swapped,
+        changed_agents=changed_agents,
+    )
     changes = []
     if invented_share > thresholds.max_invented:
         changes.append(f"invents {len(invented)} of {len(output.content)} content words ({', '.join(invented[:5])})")
     if reversed_words:
-        changes.append(f"says the opposite: {', '.join(f'{w} (input: {sorted(_antonyms(w) & source.content)[0]})' for w in reversed_words[:3])}")
+        changes.append(
+            f"says the opposite: {', '.join(f'{w} (input: {sorted(_antonyms(w) & source.content)[0]})' for w in reversed_words[:3])}"
+        )
     if len(new_names) > thresholds.max_new_names:
         changes.append(f"new names or numbers: {', '.join(new_names[:5])}")
     if thresholds.negation and source.negations != output.negations:
@@ -365,8 +454,9 @@ class FidelityMeter:
         words/s a core). Callers that already run in parallel workers pass 1.
     """
 
-    def __init__(self, thresholds: FidelityThresholds | None = None, batch_size: int = 64,
-                 n_process: int | None = None) -> None:
+    def __init__(
+        self, thresholds: FidelityThresholds | None = None, batch_size: int = 64, n_process: int | None = None
+    ) -> None:
         self.thresholds = thresholds or FidelityThresholds()
         self.batch_size = batch_size
         self.n_process = n_process
@@ -401,14 +491,19 @@ class FidelityMeter:
             if not output or not output.strip():
                 scores[index] = FidelityScore(verdict=None, reasons=["no output (withheld): not scored"])
             elif max(len(source or ""), len(output)) > MAX_CHARACTERS:
-                scores[index] = FidelityScore(verdict=None, reasons=[
-                    f"not scored: longer than the meter reads ({max(len(source or ''), len(output)):,} characters > "
-                    f"{MAX_CHARACTERS:,})"])
+                scores[index] = FidelityScore(
+                    verdict=None,
+                    reasons=[
+                        f"not scored: longer than the meter reads ({max(len(source or ''), len(output)):,} characters > "
+                        f"{MAX_CHARACTERS:,})"
+                    ],
+                )
             elif " ".join((source or "").split()) == " ".join(output.split()):
                 scores[index] = FidelityScore(verdict="faithful")
             elif not source or not source.strip():
-                scores[index] = FidelityScore(verdict="changed", reasons=["the input is empty: everything is invented"],
-                                              invented=1.0)
+                scores[index] = FidelityScore(
+                    verdict="changed", reasons=["the input is empty: everything is invented"], invented=1.0
+                )
             else:
                 todo.append(index)
         readings = self.read([inputs[i] for i in todo] + [outputs[i] for i in todo])
@@ -419,7 +514,7 @@ class FidelityMeter:
 
 def verdict_counts(scores: Sequence[FidelityScore]) -> dict[str, int]:
     """``{"faithful": n, "partial": n, "changed": n, "not scored": n}`` (zeros included)."""
-    counts = {verdict: 0 for verdict in VERDICTS} | {"not scored": 0}
+    counts = dict.fromkeys(VERDICTS, 0) | {"not scored": 0}
     for score in scores:
         counts[score.verdict or "not scored"] += 1
     return counts

@@ -18,9 +18,13 @@ def fluency_scores(texts: Sequence[str], *, max_tokens: int = 128, batch_size: i
     """``{"perplexity", "perplexity_median", "lm_tokens", "lm_empty"}`` of ``texts``."""
     from authorguard.generation.reference_lm import shared_reference_lm, token_log_likelihoods
 
-    scores = token_log_likelihoods(texts, *shared_reference_lm(), max_tokens=max_tokens, batch_size=batch_size,
-                                   allow_empty=True)
+    scores = token_log_likelihoods(
+        texts, *shared_reference_lm(), max_tokens=max_tokens, batch_size=batch_size, allow_empty=True
+    )
     per_text = scores.perplexity
-    return {"perplexity": scores.corpus_perplexity(),
-            "perplexity_median": float(np.nanmedian(per_text)) if np.isfinite(per_text).any() else float("nan"),
-            "lm_tokens": int(scores.n_tokens.sum()), "lm_empty": int((scores.n_tokens == 0).sum())}
+    return {
+        "perplexity": scores.corpus_perplexity(),
+        "perplexity_median": float(np.nanmedian(per_text)) if np.isfinite(per_text).any() else float("nan"),
+        "lm_tokens": int(scores.n_tokens.sum()),
+        "lm_empty": int((scores.n_tokens == 0).sum()),
+    }

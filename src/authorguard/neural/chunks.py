@@ -15,6 +15,6 @@ def token_windows(tokenizer, texts: list[str], max_tokens: int, max_windows: int
         ids = tokenizer(text, add_special_tokens=False, truncation=True, max_length=body * max_windows)["input_ids"]
         ids = ids or [tokenizer.unk_token_id]
         for start in range(0, len(ids), body):
-            windows.append([tokenizer.cls_token_id] + ids[start:start + body] + [tokenizer.sep_token_id])
+            windows.append([tokenizer.cls_token_id] + ids[start : start + body] + [tokenizer.sep_token_id])
             owner.append(index)
     return windows, np.asarray(owner, dtype=np.int64)

@@ -47,8 +47,20 @@ class DPPromptRewriter:
         self.engine = engine
         self.stats: dict = {}
 
-    def rewrite(self, texts, *, clip_low: float, clip_high: float, temperature: float, max_tokens: int, segments: int = 1,
-                relative: bool = False, seed: int | None = None, batch_size: int = 64, max_input_tokens: int = 512) -> list[str]:
+    def rewrite(
+        self,
+        texts,
+        *,
+        clip_low: float,
+        clip_high: float,
+        temperature: float,
+        max_tokens: int,
+        segments: int = 1,
+        relative: bool = False,
+        seed: int | None = None,
+        batch_size: int = 64,
+        max_input_tokens: int = 512,
+    ) -> list[str]:
         """One paraphrase per text, in order. ``seed`` None draws every token from the OS CSPRNG (the batched
         engine; the torch engine seeds its generator from it)."""
         from authorguard.generation import ClippedSampler
@@ -59,24 +71,37 @@ class DPPromptRewriter:
         per_segment = max_tokens // segments
         count = lambda text: len(tokenizer(text, add_special_tokens=False)["input_ids"])  # noqa: E731
         parts = [split_segments(text, segments, count) for text in texts]
-        prompts = [render_prompt(tokenizer, self.policy.instruction, _first_tokens(tokenizer, part, max_input_tokens))
-                   for document in parts for part in document]
+        prompts = [
+            render_prompt(tokenizer, self.policy.instruction, _first_tokens(tokenizer, part, max_input_tokens))
+            for document in parts
+            for part in document
+        ]
         sampler = ClippedSampler(clip_low, clip_high, temperature, relative)
-        out = self.loader.engine(self.engine).generate(prompts, max_new_tokens=per_segment, sampler=sampler, seed=seed,
-                                                       batch_size=batch_size)
+        out = self.loader.engine(self.engine).generate(
+            prompts, max_new_tokens=per_segment, sampler=sampler, seed=seed, batch_size=batch_size
+        )
         outputs = [clean_rewrite(text) for text in out.texts]
         new_tokens = sum(out.new_tokens)
         # The validity gate only counts here: resampling or withholding by a verdict that reads the input would be
         # an input-dependent choice that the ε bound does not cover. The counts are for the data owner.
         problems = RewriteGate(instruction=self.policy.instruction).problems(
-            [part for document in parts for part in document], outputs, [n >= per_segment for n in out.new_tokens])
-        flagged = sorted({i // segments for i, p in enumerate(problems) if p is not None and parts[i // segments][i % segments]})
-        self.stats = {"documents": len(texts), "segments": len(prompts), "new_tokens": new_tokens, "engine": self.engine,
-                      "seconds": round(out.seconds, 2),
-                      "tokens_per_second": round(new_tokens / out.seconds, 1) if out.seconds else None,
-                      "validity": count_reasons([p for i, p in enumerate(problems) if parts[i // segments][i % segments]]),
-                      "records_flagged": len(flagged), "flagged_records": flagged}
-        return [" ".join(p for p in outputs[i * segments:(i + 1) * segments] if p) for i in range(len(texts))]
+            [part for document in parts for part in document], outputs, [n >= per_segment for n in out.new_tokens]
+        )
+        flagged = sorted(
+            {i // segments for i, p in enumerate(problems) if p is not None and parts[i // segments][i % segments]}
+        )
+        self.stats = {
+            "documents": len(texts),
+            "segments": len(prompts),
+            "new_tokens": new_tokens,
+            "engine": self.engine,
+            "seconds": round(out.seconds, 2),
+            "tokens_per_second": round(new_tokens / out.seconds, 1) if out.seconds else None,
+            "validity": count_reasons([p for i, p in enumerate(problems) if parts[i // segments][i % segments]]),
+            "records_flagged": len(flagged),
+            "flagged_records": flagged,
+        }
+        return [" ".join(p for p in outputs[i * segments : (i + 1) * segments] if p) for i in range(len(texts))]
 
 
 def _first_tokens(tokenizer, text: str, limit: int) -> str:

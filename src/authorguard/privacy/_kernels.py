@@ -18,6 +18,7 @@ Scaled ratings are ``a[i, w] = epsilon * rho(rows[i], w) / 2``, where (sensitivi
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 
 import numpy as np
@@ -31,15 +32,28 @@ def restore_openmp_nesting() -> None:
     torch shares. Torch work started afterwards in the same process then runs MKL's GEMM inside its own parallel
     regions (the flash-attention kernel) with nested thread teams: language-model generation after a SynTF cell
     ran 10-20x slower (docs/results/assess.md). One active level is what torch and MKL expect."""
-    try:
+    # no GNU OpenMP runtime: numba used another threading layer
+    with contextlib.suppress(OSError, AttributeError):
         ctypes.CDLL("libgomp.so.1").omp_set_max_active_levels(1)
-    except (OSError, AttributeError):  # no GNU OpenMP runtime: numba used another threading layer
-        pass
 
 
 @njit(cache=True, fastmath=True, nogil=True)
-def _fill_scaled_row(row, v, inv_norms, inc_ptr, inc_idx, post_ptr, post_idx, set_sizes, counts, touched, base, offset,
-                     pen_dice, pen_self):
+def _fill_scaled_row(
+    row,
+    v,
+    inv_norms,
+    inc_ptr,
+    inc_idx,
+    post_ptr,
+    post_idx,
+    set_sizes,
+    counts,
+    touched,
+    base,
+    offset,
+    pen_dice,
+    pen_self,
+):
     """Turn one row of exact dot products into scaled ratings in place; returns an upper bound of its maximum.
 
     The dense part (cosine term) is one vectorised loop over the row; the Dice penalty is then subtracted only
@@ -74,15 +88,31 @@ def _fill_scaled_row(row, v, inv_norms, inc_ptr, inc_idx, post_ptr, post_idx, se
 
 
 @njit(cache=True, parallel=True, fastmath=True, nogil=True)
-def scaled_ratings_block(D, rows, inv_norms, inc_ptr, inc_idx, post_ptr, post_idx, set_sizes, base, offset, pen_dice, pen_self, n_chunks):
+def scaled_ratings_block(
+    D, rows, inv_norms, inc_ptr, inc_idx, post_ptr, post_idx, set_sizes, base, offset, pen_dice, pen_self, n_chunks
+):
     """Scaled ratings of a block, in place of its dot products."""
     n_rows, n_words = D.shape
     for chunk in prange(n_chunks):
         counts = np.zeros(n_words, dtype=np.int32)
         touched = np.empty(n_words, dtype=np.int32)
         for i in range(chunk, n_rows, n_chunks):
-            _fill_scaled_row(D[i], rows[i], inv_norms, inc_ptr, inc_idx, post_ptr, post_idx, set_sizes, counts, touched,
-                             base, offset, pen_dice, pen_self)
+            _fill_scaled_row(
+                D[i],
+                rows[i],
+                inv_norms,
+                inc_ptr,
+                inc_idx,
+                post_ptr,
+                post_idx,
+                set_sizes,
+                counts,
+                touched,
+                base,
+                offset,
+                pen_dice,
+                pen_self,
+            )
 
 
 CDF_CHUNK = 64
@@ -125,8 +155,27 @@ def _exp_shifted_row(row, largest, weights, bits):
 
 
 @njit(cache=True, parallel=True, nogil=True)
-def release_block(D, rows, inv_norms, inc_ptr, inc_idx, post_ptr, post_idx, set_sizes, base, offset, pen_dice, pen_self,
-                  uniform_ptr, uniforms, out, track_extrema, column_max, column_min, n_chunks):
+def release_block(
+    D,
+    rows,
+    inv_norms,
+    inc_ptr,
+    inc_idx,
+    post_ptr,
+    post_idx,
+    set_sizes,
+    base,
+    offset,
+    pen_dice,
+    pen_self,
+    uniform_ptr,
+    uniforms,
+    out,
+    track_extrema,
+    column_max,
+    column_min,
+    n_chunks,
+):
     """One streamed block of the mechanism: sample every draw of its rows and (optionally) update the extrema.
 
     Row i is the distribution of source word ``rows[i]``: scaled ratings from the dot products ``D[i]``
@@ -152,8 +201,22 @@ def release_block(D, rows, inv_norms, inc_ptr, inc_idx, post_ptr, post_idx, set_
             if not (has_draws or track_extrema):
                 continue
             row = D[i]
-            largest = _fill_scaled_row(row, rows[i], inv_norms, inc_ptr, inc_idx, post_ptr, post_idx, set_sizes, counts,
-                                       touched, base, offset, pen_dice, pen_self)
+            largest = _fill_scaled_row(
+                row,
+                rows[i],
+                inv_norms,
+                inc_ptr,
+                inc_idx,
+                post_ptr,
+                post_idx,
+                set_sizes,
+                counts,
+                touched,
+                base,
+                offset,
+                pen_dice,
+                pen_self,
+            )
             _exp_shifted_row(row, largest, weights, bits)
             running = 0.0
             for b in range(n_blocks):

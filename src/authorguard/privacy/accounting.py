@@ -85,10 +85,14 @@ class SynTFPrivacyReport:
     secure_random: bool | None = None
 
     @classmethod
-    def compute(cls, epsilon: float, n_words: int, vocabulary_size: int, loss_per_word: float | None = None, **details) -> SynTFPrivacyReport:
+    def compute(
+        cls, epsilon: float, n_words: int, vocabulary_size: int, loss_per_word: float | None = None, **details
+    ) -> SynTFPrivacyReport:
         epsilon = check_number(epsilon, "epsilon", "SynTFPrivacyReport", low=0.0)
         n_words = check_number(n_words, "n_words", "SynTFPrivacyReport", kind=int, low=1, closed="left")
-        vocabulary_size = check_number(vocabulary_size, "vocabulary_size", "SynTFPrivacyReport", kind=int, low=1, closed="left")
+        vocabulary_size = check_number(
+            vocabulary_size, "vocabulary_size", "SynTFPrivacyReport", kind=int, low=1, closed="left"
+        )
         return cls(
             standard_epsilon=standard_epsilon(epsilon, n_words),
             improved_epsilon=improved_epsilon(epsilon, n_words, vocabulary_size),

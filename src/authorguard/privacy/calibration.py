@@ -12,7 +12,9 @@ from authorguard.privacy.mechanism import ExponentialMechanism
 from authorguard.utils.validation import check_number
 
 
-def epsilon_for_loss(mechanism: ExponentialMechanism, target_loss: float, *, tolerance: float = 1e-3, max_epsilon: float = 1e4) -> float:
+def epsilon_for_loss(
+    mechanism: ExponentialMechanism, target_loss: float, *, tolerance: float = 1e-3, max_epsilon: float = 1e4
+) -> float:
     """The epsilon at which ``mechanism.loss_per_word()`` equals ``target_loss``.
 
     l(epsilon) is continuous and zero at 0, and l <= epsilon; Brent's method needs only a bracket with a sign

@@ -47,7 +47,9 @@ from authorguard.exceptions import InputError
 from authorguard.utils.validation import check_number
 
 
-def check_sampler(clip_low: float, clip_high: float, temperature: float, relative: bool = False) -> tuple[float, float, float]:
+def check_sampler(
+    clip_low: float, clip_high: float, temperature: float, relative: bool = False
+) -> tuple[float, float, float]:
     """The sampler's settings as floats, or a one-line InputError (range order; high <= 0 when ``relative``)."""
     clip_low = check_number(clip_low, "clip_low", "DP-Prompt")  # finite reals
     clip_high = check_number(clip_high, "clip_high", "DP-Prompt")
@@ -86,8 +88,9 @@ def temperature_for(epsilon: float, clip_low: float, clip_high: float, max_token
     return 2.0 * (clip_high - clip_low) * max_tokens / epsilon
 
 
-def clipped_distribution(logits: np.ndarray, clip_low: float, clip_high: float, temperature: float,
-                         relative: bool = False) -> np.ndarray:
+def clipped_distribution(
+    logits: np.ndarray, clip_low: float, clip_high: float, temperature: float, relative: bool = False
+) -> np.ndarray:
     """softmax(clip(logits, low, high) / T) over the last axis (the sampler's distribution, in numpy); with
     ``relative``, the logits less their maximum are clipped."""
     clip_low, clip_high, temperature = check_sampler(clip_low, clip_high, temperature, relative)
@@ -115,12 +118,26 @@ class DPPromptPrivacyReport:
     mechanism: str = "dp-prompt (clipped-logit exponential mechanism per token, sequential composition)"
 
     @classmethod
-    def compute(cls, clip_low: float, clip_high: float, temperature: float, max_tokens: int,
-                secure_random: bool = False, relative: bool = False) -> DPPromptPrivacyReport:
+    def compute(
+        cls,
+        clip_low: float,
+        clip_high: float,
+        temperature: float,
+        max_tokens: int,
+        secure_random: bool = False,
+        relative: bool = False,
+    ) -> DPPromptPrivacyReport:
         check_sampler(clip_low, clip_high, temperature, relative)
-        return cls(document_epsilon(clip_low, clip_high, temperature, max_tokens),
-                   token_epsilon(clip_low, clip_high, temperature), int(max_tokens), float(clip_low), float(clip_high),
-                   float(temperature), bool(secure_random), bool(relative))
+        return cls(
+            document_epsilon(clip_low, clip_high, temperature, max_tokens),
+            token_epsilon(clip_low, clip_high, temperature),
+            int(max_tokens),
+            float(clip_low),
+            float(clip_high),
+            float(temperature),
+            bool(secure_random),
+            bool(relative),
+        )
 
     def to_dict(self) -> dict:
         return asdict(self)

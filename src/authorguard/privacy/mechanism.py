@@ -88,7 +88,9 @@ class ExponentialMechanism:
 
     def __init__(self, unit_vectors: np.ndarray, bigrams: BigramIndex, epsilon: float, bigram_weight: float) -> None:
         self.epsilon = check_number(epsilon, "epsilon", "ExponentialMechanism", low=0.0)
-        self.bigram_weight = check_number(bigram_weight, "bigram_weight", "ExponentialMechanism", low=0.0, high=1.0, closed="both")
+        self.bigram_weight = check_number(
+            bigram_weight, "bigram_weight", "ExponentialMechanism", low=0.0, high=1.0, closed="both"
+        )
         unit_vectors = np.atleast_2d(np.asarray(unit_vectors, dtype=np.float32))
         if unit_vectors.shape[0] != bigrams.set_sizes.shape[0]:
             raise ValueError("unit_vectors and bigrams describe different numbers of words")
@@ -99,13 +101,17 @@ class ExponentialMechanism:
         inc, post = bigrams.incidence, bigrams.postings
         self._index_arrays = (
             self._inverse_norms,
-            inc.indptr.astype(np.int64), inc.indices.astype(np.int32),
-            post.indptr.astype(np.int64), post.indices.astype(np.int32),
+            inc.indptr.astype(np.int64),
+            inc.indices.astype(np.int32),
+            post.indptr.astype(np.int64),
+            post.indices.astype(np.int32),
             bigrams.set_sizes.astype(np.float32),
         )
 
     @classmethod
-    def from_words(cls, words: Sequence[str], word_vectors: WordVectors, epsilon: float, bigram_weight: float) -> ExponentialMechanism:
+    def from_words(
+        cls, words: Sequence[str], word_vectors: WordVectors, epsilon: float, bigram_weight: float
+    ) -> ExponentialMechanism:
         """Build the mechanism over ``words`` (each must have a vector)."""
         vectors = word_vectors.vector_matrix(list(words)).astype(np.float64)
         norms = np.linalg.norm(vectors, axis=1, keepdims=True)
@@ -155,8 +161,14 @@ class ExponentialMechanism:
         top = a.max(axis=1, keepdims=True)
         return a - (top + np.log(np.exp(a - top).sum(axis=1, keepdims=True)))
 
-    def sample(self, sources: np.ndarray, uniforms: np.ndarray, *, with_loss: bool = False,
-               on_block: Callable[[int], None] | None = None) -> np.ndarray | tuple[np.ndarray, float]:
+    def sample(
+        self,
+        sources: np.ndarray,
+        uniforms: np.ndarray,
+        *,
+        with_loss: bool = False,
+        on_block: Callable[[int], None] | None = None,
+    ) -> np.ndarray | tuple[np.ndarray, float]:
         """Replace each source word by a draw from its row of pi, by inverse CDF.
 
         Each distinct source word's row is computed once, and all of its draws are made from it (cumulative sums
@@ -214,9 +226,17 @@ class ExponentialMechanism:
             block_rows = rows[start : start + step]
             block = self._dot_products(block_rows, buffer)
             _kernels.release_block(
-                block, block_rows, *self._index_arrays, *self._constants(),
-                uniform_ptr[start : start + len(block_rows) + 1], sorted_uniforms, sorted_out,
-                with_loss, column_max, column_min, threads,
+                block,
+                block_rows,
+                *self._index_arrays,
+                *self._constants(),
+                uniform_ptr[start : start + len(block_rows) + 1],
+                sorted_uniforms,
+                sorted_out,
+                with_loss,
+                column_max,
+                column_min,
+                threads,
             )
             if on_block is not None:
                 on_block(len(block_rows))

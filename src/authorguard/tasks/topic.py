@@ -25,6 +25,8 @@ class TopicClassification:
         self.classifier = classifier
         self.random_state = random_state
 
-    def evaluate(self, train: Release, train_labels: Sequence, test: Release, test_labels: Sequence) -> dict[str, float]:
+    def evaluate(
+        self, train: Release, train_labels: Sequence, test: Release, test_labels: Sequence
+    ) -> dict[str, float]:
         model = CountsClassifier(self.classifier, self.random_state).fit(train, train_labels)
         return classification_scores(test_labels, model.predict(test))

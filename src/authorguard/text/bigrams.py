@@ -42,7 +42,11 @@ class BigramIndex:
             indptr.append(len(indices))
         n_words = len(words)
         incidence = sp.csr_matrix(
-            (np.ones(len(indices), dtype=np.int8), np.asarray(indices, dtype=np.int32), np.asarray(indptr, dtype=np.int64)),
+            (
+                np.ones(len(indices), dtype=np.int8),
+                np.asarray(indices, dtype=np.int32),
+                np.asarray(indptr, dtype=np.int64),
+            ),
             shape=(n_words, max(len(ids), 1)),
         )
         postings = incidence.T.tocsr()

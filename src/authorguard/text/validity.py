@@ -24,26 +24,47 @@ from authorguard.exceptions import InputError
 from authorguard.utils.validation import check_number
 
 #: why a rewrite is refused, in the order the rules are checked
-REASONS = ("empty", "refusal", "instruction", "meta", "loop", "truncated", "copy", "length", "entities", "invented",
-           "coverage")
+REASONS = (
+    "empty",
+    "refusal",
+    "instruction",
+    "meta",
+    "loop",
+    "truncated",
+    "copy",
+    "length",
+    "entities",
+    "invented",
+    "coverage",
+)
 #: what a rewriter gives a unit (a chunk, a document) left without a valid rewrite: ``keep`` it as written or
 #: ``withhold`` it (nothing); either way its record is flagged and counted in the method's ``release_report``
 FALLBACKS = ("keep", "withhold")
 
 _WORD = re.compile(r"[a-z0-9']+")
-_REFUSAL = re.compile(r"^\W*(?:i'?m sorry|i am sorry|sorry,|i apologi[sz]e|i can(?:no|')t\b|i cannot|i'?m unable|"
-                      r"i am unable|i'?m not able|as an ai|unfortunately,? i\b)", re.IGNORECASE)
+_REFUSAL = re.compile(
+    r"^\W*(?:i'?m sorry|i am sorry|sorry,|i apologi[sz]e|i can(?:no|')t\b|i cannot|i'?m unable|"
+    r"i am unable|i'?m not able|as an ai|unfortunately,? i\b)",
+    re.IGNORECASE,
+)
 # words that talk *about* a text or its writer; one counts only when the input does not use that phrase itself
-_META = re.compile(r"\b(?:the (?:author|writer|narrator|speaker|poster|blogger)s?\b|author'?s|writer'?s|"
-                   r"rewrit\w*|paraphras\w*|obfuscat\w*|original (?:text|paragraph|sentence|post|version)|"
-                   r"(?:this|the|that) (?:text|paragraph|passage|excerpt|post|piece|sentence)\b|"
-                   r"(?:writing|narrative|conversational|informal|casual|humorous) (?:style|tone)|"
-                   r"\b(?:style|tone) (?:of|is)\b|this (?:quote|phrase|version|sentence|statement|example)\b|"
-                   r"helpful (?:ai|assistant)|\bai (?:assistant|model)|language model|chatbot|i hope this helps|"
-                   r"here to help|let me know if)", re.IGNORECASE)
-_ENDING = re.compile(r"[.!?\"')\]\u201d\u2019:;\u2026*~]\s*$|[\U0001F300-\U0001FAFF]\s*$|\b(?:lol|haha)\s*$", re.IGNORECASE)
+_META = re.compile(
+    r"\b(?:the (?:author|writer|narrator|speaker|poster|blogger)s?\b|author'?s|writer'?s|"
+    r"rewrit\w*|paraphras\w*|obfuscat\w*|original (?:text|paragraph|sentence|post|version)|"
+    r"(?:this|the|that) (?:text|paragraph|passage|excerpt|post|piece|sentence)\b|"
+    r"(?:writing|narrative|conversational|informal|casual|humorous) (?:style|tone)|"
+    r"\b(?:style|tone) (?:of|is)\b|this (?:quote|phrase|version|sentence|statement|example)\b|"
+    r"helpful (?:ai|assistant)|\bai (?:assistant|model)|language model|chatbot|i hope this helps|"
+    r"here to help|let me know if)",
+    re.IGNORECASE,
+)
+_ENDING = re.compile(
+    r"[.!?\"')\]\u201d\u2019:;\u2026*~]\s*$|[\U0001F300-\U0001FAFF]\s*$|\b(?:lol|haha)\s*$", re.IGNORECASE
+)
 _NUMBER = re.compile(r"\d+(?:[.,:]\d+)*")
-_SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n|\.\.+\s*|[\"(\[\u201c\u2014\u2013\x97-]\s*)[\"'(\[\u201c]*([A-Z][\w'-]*)")
+_SENTENCE_START = re.compile(
+    r"(?:^|[.!?:;]\s+|\n|\.\.+\s*|[\"(\[\u201c\u2014\u2013\x97-]\s*)[\"'(\[\u201c]*([A-Z][\w'-]*)"
+)
 _CAPITALISED = re.compile(r"\b[A-Z][a-zA-Z'-]+\b")
 
 
@@ -81,7 +102,9 @@ class GateConfig:
         for name in ("short_input", "min_entities", "min_content"):
             check_number(getattr(self, name), name, "GateConfig", kind=int, low=1, closed="left")
         if self.min_length_ratio > self.max_length_ratio:
-            raise InputError(f"GateConfig: min_length_ratio {self.min_length_ratio} > max_length_ratio {self.max_length_ratio}")
+            raise InputError(
+                f"GateConfig: min_length_ratio {self.min_length_ratio} > max_length_ratio {self.max_length_ratio}"
+            )
 
 
 def words(text: str) -> list[str]:
@@ -162,8 +185,11 @@ def key_terms(text: str) -> set[str]:
     """The text's numbers and names: digit groups, and capitalised words that do not start a sentence, a quote or
     a parenthesis (lower-cased, possessive 's removed; "I" and its contractions excluded)."""
     starts = {m.start(1) for m in _SENTENCE_START.finditer(text)}
-    names = {_bare(m.group()) for m in _CAPITALISED.finditer(text)
-             if m.start() not in starts and not m.group().isupper() and not m.group().startswith(("I'", "I\u2019"))}
+    names = {
+        _bare(m.group())
+        for m in _CAPITALISED.finditer(text)
+        if m.start() not in starts and not m.group().isupper() and not m.group().startswith(("I'", "I\u2019"))
+    }
     return names | set(_NUMBER.findall(text))
 
 
@@ -182,8 +208,14 @@ def dropped_share(original: str, rewrite: str) -> tuple[float, int]:
     return missing / len(terms), len(terms)
 
 
-def form_problem(output: str, reference: str, instruction_bigrams: set, max_instruction: float, max_repetition: float,
-                 truncated: bool) -> str | None:
+def form_problem(
+    output: str,
+    reference: str,
+    instruction_bigrams: set,
+    max_instruction: float,
+    max_repetition: float,
+    truncated: bool,
+) -> str | None:
     """The rules any generated text must pass, whatever it was written from: ``empty``, ``refusal``,
     ``instruction`` (more than ``max_instruction`` of the instruction's word bigrams echoed), ``meta`` (talk about a
     text), ``loop`` (repeated trigrams beyond ``max_repetition``), ``truncated`` (cut at the token limit mid-sentence).
@@ -194,7 +226,9 @@ def form_problem(output: str, reference: str, instruction_bigrams: set, max_inst
         return "empty"
     if _REFUSAL.search(output) and not _REFUSAL.search(reference):
         return "refusal"
-    if instruction_bigrams and len(set(_ngrams(mine, 2)) & instruction_bigrams) > max_instruction * len(instruction_bigrams):
+    if instruction_bigrams and len(set(_ngrams(mine, 2)) & instruction_bigrams) > max_instruction * len(
+        instruction_bigrams
+    ):
         return "instruction"
     if meta_phrases(output) - meta_phrases(reference):
         return "meta"
@@ -217,31 +251,38 @@ class RewriteGate:
 
     def problem(self, original: str, rewrite: str, truncated: bool = False) -> str | None:
         config = self.config
-        form = form_problem(rewrite, original, self._instruction_bigrams, config.max_instruction,
-                            config.max_repetition, truncated)
+        form = form_problem(
+            rewrite, original, self._instruction_bigrams, config.max_instruction, config.max_repetition, truncated
+        )
         if form is not None:
             return form
         mine = words(rewrite)
         if max(copy_share(original, rewrite), sequence_similarity(original, rewrite)) > config.max_copy:
             return "copy"
         theirs = len(words(original))
-        if (len(mine) < config.min_length_ratio * theirs
-                or len(mine) > config.max_length_ratio * max(theirs, config.short_input)):
+        if len(mine) < config.min_length_ratio * theirs or len(mine) > config.max_length_ratio * max(
+            theirs, config.short_input
+        ):
             return "length"
         dropped, terms = dropped_share(original, rewrite)
         if terms >= config.min_entities and dropped > config.max_dropped:
             return "entities"
         theirs_content = content_stems(original)
-        if (len(theirs_content) >= config.min_content
-                and _new_share(theirs_content, content_stems(rewrite)) > config.max_invented):
+        if (
+            len(theirs_content) >= config.min_content
+            and _new_share(theirs_content, content_stems(rewrite)) > config.max_invented
+        ):
             return "invented"
         return None
 
-    def problems(self, originals: Sequence[str], rewrites: Sequence[str],
-                 truncated: Sequence[bool] | None = None) -> list[str | None]:
+    def problems(
+        self, originals: Sequence[str], rewrites: Sequence[str], truncated: Sequence[bool] | None = None
+    ) -> list[str | None]:
         if len(originals) != len(rewrites) or (truncated is not None and len(truncated) != len(rewrites)):
-            raise InputError(f"rewrite gate: {len(originals)} originals, {len(rewrites)} rewrites"
-                             + ("" if truncated is None else f", {len(truncated)} truncation flags"))
+            raise InputError(
+                f"rewrite gate: {len(originals)} originals, {len(rewrites)} rewrites"
+                + ("" if truncated is None else f", {len(truncated)} truncation flags")
+            )
         flags = truncated if truncated is not None else [False] * len(rewrites)
         return [self.problem(o, r, bool(t)) for o, r, t in zip(originals, rewrites, flags)]
 

@@ -49,8 +49,9 @@ class ViewGate:
     None. ``view_of(text)`` is the view function of the level the view was made at (the output is read at the same
     level); ``instruction``: the prompt's instruction (to recognise it echoed)."""
 
-    def __init__(self, view_of: Callable[[str], str], config: ViewGateConfig = ViewGateConfig(),
-                 instruction: str | None = None) -> None:
+    def __init__(
+        self, view_of: Callable[[str], str], config: ViewGateConfig = ViewGateConfig(), instruction: str | None = None
+    ) -> None:
         self.view_of = view_of
         self.config = config
         self._instruction_bigrams = set(_ngrams(words(instruction), 2)) if instruction else set()
@@ -58,8 +59,9 @@ class ViewGate:
     def problem(self, view: str, output: str, truncated: bool = False) -> str | None:
         config = self.config
         # a view is not text: nothing in it excuses a refusal, meta talk or repetition (reference "")
-        form = form_problem(output, "", self._instruction_bigrams, config.max_instruction, config.max_repetition,
-                            truncated)
+        form = form_problem(
+            output, "", self._instruction_bigrams, config.max_instruction, config.max_repetition, truncated
+        )
         if form is not None:
             return form
         if sequence_similarity(" ".join(view_words(view)), output) > config.max_copy:
@@ -71,8 +73,9 @@ class ViewGate:
             return "invented"
         return None
 
-    def problems(self, views: Sequence[str], outputs: Sequence[str],
-                 truncated: Sequence[bool] | None = None) -> list[str | None]:
+    def problems(
+        self, views: Sequence[str], outputs: Sequence[str], truncated: Sequence[bool] | None = None
+    ) -> list[str | None]:
         if len(views) != len(outputs) or (truncated is not None and len(truncated) != len(outputs)):
             raise InputError(f"view gate: {len(views)} views, {len(outputs)} outputs")
         flags = truncated if truncated is not None else [False] * len(outputs)

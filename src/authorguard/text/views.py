@@ -62,26 +62,118 @@ KEPT_FUNCTION_WORDS = {
 _KEPT = frozenset().union(*KEPT_FUNCTION_WORDS.values())
 # contraction endings: what a view reads them as ("" = a function word, dropped)
 _CONTRACTIONS = {"n't": "not", "'ll": "will", "'s": "", "'re": "", "'ve": "", "'m": "", "'d": ""}
-_IRREGULAR_NEGATIONS = {"can't": ("can", "not"), "won't": ("will", "not"), "shan't": ("shall", "not"),
-                        "cannot": ("can", "not"), "ain't": ("not",)}
+_IRREGULAR_NEGATIONS = {
+    "can't": ("can", "not"),
+    "won't": ("will", "not"),
+    "shan't": ("shall", "not"),
+    "cannot": ("can", "not"),
+    "ain't": ("not",),
+}
 #: the words the ``roles`` view drops: a constrained realiser (:mod:`authorguard.generation.constraints`) may put
 #: them back anywhere between the view's words. Articles and demonstrative determiners ("this morning") choose
 #: between readings a reader recovers from the nouns (a demonstrative standing alone, "come to this", is a view
 #: word); "very" and "such" only grade. Everything else a sentence says is in the view ("just" too: "I just died").
 FREE_WORDS = frozenset({"a", "an", "the", "this", "that", "these", "those", "such", "very"})
 # NLTK stop-word entries that are pieces of split contractions ("didn", "ll"), never whole words of a text
-_STOP_WORD_PIECES = frozenset({"ain", "aren", "couldn", "d", "didn", "doesn", "don", "hadn", "hasn", "haven", "isn", "ll",
-                               "m", "ma", "mightn", "mustn", "needn", "o", "re", "s", "shan", "shouldn", "t", "ve", "wasn",
-                               "weren", "won", "wouldn", "y"})
+_STOP_WORD_PIECES = frozenset(
+    {
+        "ain",
+        "aren",
+        "couldn",
+        "d",
+        "didn",
+        "doesn",
+        "don",
+        "hadn",
+        "hasn",
+        "haven",
+        "isn",
+        "ll",
+        "m",
+        "ma",
+        "mightn",
+        "mustn",
+        "needn",
+        "o",
+        "re",
+        "s",
+        "shan",
+        "shouldn",
+        "t",
+        "ve",
+        "wasn",
+        "weren",
+        "won",
+        "wouldn",
+        "y",
+    }
+)
 # what "'s" / "'d" read as after a pronoun-like word in the roles view ("has" / "had" before "been" or "got")
-_PRONOUN_S = frozenset({"he", "she", "it", "that", "there", "what", "who", "here", "where", "how", "when", "why",
-                        "this", "everyone", "everybody", "someone", "somebody", "nobody", "nothing", "everything",
-                        "something", "let"})
+_PRONOUN_S = frozenset(
+    {
+        "he",
+        "she",
+        "it",
+        "that",
+        "there",
+        "what",
+        "who",
+        "here",
+        "where",
+        "how",
+        "when",
+        "why",
+        "this",
+        "everyone",
+        "everybody",
+        "someone",
+        "somebody",
+        "nobody",
+        "nothing",
+        "everything",
+        "something",
+        "let",
+    }
+)
 # past participles after which "'s" reads "has" and "'d" reads "had" (before any other word: "is" / "would")
-_PARTICIPLES = frozenset({"been", "got", "gotten", "had", "seen", "taken", "given", "made", "written", "eaten", "driven",
-                          "spoken", "chosen", "forgotten", "begun", "become", "known", "heard", "told", "said", "found",
-                          "left", "lost", "won", "bought", "brought", "thought", "sent", "spent", "kept", "felt", "met",
-                          "gone", "become", "come"})
+_PARTICIPLES = frozenset(
+    {
+        "been",
+        "got",
+        "gotten",
+        "had",
+        "seen",
+        "taken",
+        "given",
+        "made",
+        "written",
+        "eaten",
+        "driven",
+        "spoken",
+        "chosen",
+        "forgotten",
+        "begun",
+        "become",
+        "known",
+        "heard",
+        "told",
+        "said",
+        "found",
+        "left",
+        "lost",
+        "won",
+        "bought",
+        "brought",
+        "thought",
+        "sent",
+        "spent",
+        "kept",
+        "felt",
+        "met",
+        "gone",
+        "come",
+    }
+)
 _ROLES_CONTRACTIONS = {"n't": "not", "'ll": "will", "'re": "are", "'ve": "have", "'m": "am"}
 # a word (letters, inner apostrophes) or a number (digits with inner . , :)
 _TOKEN = re.compile(r"[^\W\d_]+(?:['\u2019][^\W\d_]+)*|\d+(?:[.,:]\d+)*")
@@ -186,8 +278,16 @@ def _roles_expand(token: str, following: str) -> list[str]:
 def _following(tokens: list[str], position: int) -> str:
     """The next token after ``position`` that is not a free word or an adverb standing between an auxiliary and its
     verb ("he's *just* arrived"): what decides "'s" = is / has."""
-    for token in tokens[position + 1:]:
-        if token.lower() not in FREE_WORDS and token.lower() not in ("already", "never", "always", "ever", "also", "really", "still"):
+    for token in tokens[position + 1 :]:
+        if token.lower() not in FREE_WORDS and token.lower() not in (
+            "already",
+            "never",
+            "always",
+            "ever",
+            "also",
+            "really",
+            "still",
+        ):
             return token
     return ""
 
@@ -203,18 +303,31 @@ def _roles_pieces(sentence: str) -> list[tuple[str, bool, str]]:
     raw = [m.group(0) for m in matches]
     out: list[tuple[str, bool, str]] = []
     for position, match in enumerate(matches):
-        pieces = [p for p in _roles_expand(raw[position], _following(raw, position))
-                  if p.lower() not in ("s", "t", "d", "ll", "m", "re", "ve")]
-        after = sentence[match.end():match.end() + 1]
+        pieces = [
+            p
+            for p in _roles_expand(raw[position], _following(raw, position))
+            if p.lower() not in ("s", "t", "d", "ll", "m", "re", "ve")
+        ]
+        after = sentence[match.end() : match.end() + 1]
         for number, piece in enumerate(pieces):
             lower = piece.lower()
             following = raw[position + 1].lower() if position + 1 < len(raw) else ""
             # a determiner is the whole token ("That's" is a pronoun and its verb) right before a content word
-            determiner = lower in _DEMONSTRATIVES and len(pieces) == 1 and following \
-                and following not in english_stop_words() and not sentence[match.end():matches[position + 1].start()].strip()
+            determiner = (
+                lower in _DEMONSTRATIVES
+                and len(pieces) == 1
+                and following
+                and following not in english_stop_words()
+                and not sentence[match.end() : matches[position + 1].start()].strip()
+            )
             free = lower in FREE_WORDS and (lower not in _DEMONSTRATIVES or bool(determiner))
-            word = ("I" if lower == "i" else lower if free or not (piece[0].isdigit() or _is_name(piece, position == 0))
-                    else piece)
+            word = (
+                "I"
+                if lower == "i"
+                else lower
+                if free or not (piece[0].isdigit() or _is_name(piece, position == 0))
+                else piece
+            )
             out.append((word, free, after if number == len(pieces) - 1 and after in (",", ";", ":") else ""))
     return out
 
@@ -254,15 +367,25 @@ def roles_view(text: str) -> str:
 #: word it drops except the contraction pieces: pronouns, prepositions, auxiliaries — what the probe in issue 56
 #: measured; a free ``not`` is impossible, negations are view words). Lemma and canonical views are not here: their
 #: words are lemmas the text must inflect, which an ordered-words constraint cannot allow.
-CONSTRAINED_VIEWS: dict = {"roles": (FREE_WORDS, 2),
-                           "content": (frozenset("I" if w == "i" else w for w in english_stop_words()
-                                                 if w not in _KEPT and "'" not in w and w not in _STOP_WORD_PIECES), 4)}
+CONSTRAINED_VIEWS: dict = {
+    "roles": (FREE_WORDS, 2),
+    "content": (
+        frozenset(
+            "I" if w == "i" else w
+            for w in english_stop_words()
+            if w not in _KEPT and "'" not in w and w not in _STOP_WORD_PIECES
+        ),
+        4,
+    ),
+}
 
 
 def constraint_words(view_name: str) -> tuple[frozenset, int]:
     """(free words, most free words in one gap) of a view a constrained realiser can write from."""
     if view_name not in CONSTRAINED_VIEWS:
-        raise InputError(f"view {view_name!r} cannot be written under a constraint (views: {', '.join(CONSTRAINED_VIEWS)})")
+        raise InputError(
+            f"view {view_name!r} cannot be written under a constraint (views: {', '.join(CONSTRAINED_VIEWS)})"
+        )
     return CONSTRAINED_VIEWS[view_name]
 
 
@@ -302,9 +425,18 @@ def roles_surface(text: str) -> str:
 
 
 #: the negation words an anchored rewrite must keep (each with the forms that count for it)
-_NEGATION_FORMS = {"not": ("not", "n't"), "cannot": ("cannot", "not", "n't"), "never": ("never",), "no": ("no",),
-                   "nothing": ("nothing",), "nobody": ("nobody",), "none": ("none",), "neither": ("neither",),
-                   "nor": ("nor",), "nowhere": ("nowhere",)}
+_NEGATION_FORMS = {
+    "not": ("not", "n't"),
+    "cannot": ("cannot", "not", "n't"),
+    "never": ("never",),
+    "no": ("no",),
+    "nothing": ("nothing",),
+    "nobody": ("nobody",),
+    "none": ("none",),
+    "neither": ("neither",),
+    "nor": ("nor",),
+    "nowhere": ("nowhere",),
+}
 
 
 def anchor_words(text: str) -> list[tuple[str, ...]]:
@@ -350,8 +482,11 @@ def _representative(word: str) -> str:
                 best, best_count = synset, lemma.count()
     if best is None:
         return word
-    names = [(lemma.count(), -i, lemma.name().lower()) for i, lemma in enumerate(best.lemmas())
-             if "_" not in lemma.name() and "-" not in lemma.name() and lemma.name().isalpha()]
+    names = [
+        (lemma.count(), -i, lemma.name().lower())
+        for i, lemma in enumerate(best.lemmas())
+        if "_" not in lemma.name() and "-" not in lemma.name() and lemma.name().isalpha()
+    ]
     return max(names)[2] if names else word
 
 
@@ -367,7 +502,7 @@ def canonical_word(word: str) -> str:
         if nxt == seen[-1]:
             return nxt
         if nxt in seen:
-            return min(seen[seen.index(nxt):])
+            return min(seen[seen.index(nxt) :])
         seen.append(nxt)
 
 
@@ -382,9 +517,13 @@ def canonical_view(text: str) -> str:
 
 
 #: the deterministic views, finest first (``syntf`` is the bottleneck's randomised level, not a function of text)
-VIEWS: dict[str, Callable[[str], str]] = {"roles": roles_view, "content": content_view,
-                                           "content-minimal": content_minimal_view, "lemma": lemma_view,
-                                           "canonical": canonical_view}
+VIEWS: dict[str, Callable[[str], str]] = {
+    "roles": roles_view,
+    "content": content_view,
+    "content-minimal": content_minimal_view,
+    "lemma": lemma_view,
+    "canonical": canonical_view,
+}
 
 
 def get_view(name: str) -> Callable[[str], str]:

@@ -95,5 +95,7 @@ def require_experiment(config) -> None:
         for problem in method_problems(name, table) if name in table else []:
             problems.setdefault(problem, []).append(f"{kind} {name!r}")
     if problems:
-        raise MissingExtraError("this config needs " + "; and ".join(f"{problem} (for {', '.join(users)})"
-                                                                      for problem, users in problems.items()))
+        raise MissingExtraError(
+            "this config needs "
+            + "; and ".join(f"{problem} (for {', '.join(users)})" for problem, users in problems.items())
+        )

@@ -70,7 +70,7 @@ def check_texts(texts: Iterable[object], owner: str) -> list[str]:
                 text = text.decode("utf-8")
             except UnicodeDecodeError as error:
                 raise InputError(
-                    f"document {index} is not valid UTF-8 (byte {error.start}: {text[error.start:error.start + 1]!r})"
+                    f"document {index} is not valid UTF-8 (byte {error.start}: {text[error.start : error.start + 1]!r})"
                 ) from None
         if not isinstance(text, str):
             raise InputError(f"document {index} must be a str; got {type(text).__name__}")

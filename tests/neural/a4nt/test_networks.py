@@ -17,8 +17,17 @@ SENTENCES = [[5, 6, 7], [8, 9, 10, 11, 12], [13]]
 @pytest.mark.parametrize("kind,layers", [("lstm", 1), ("lstm", 2), ("cnn", 1), ("lstm-cnn", 1)])
 def test_classifiers_read_ids_and_soft_words_alike(kind, layers):
     torch.manual_seed(0)
-    model = build_classifier({"kind": kind, "width": 8, "layers": layers, "vocab_size": V, "n_classes": 3, "embedding_dim": 6,
-                              "dropout": 0.0}).eval()
+    model = build_classifier(
+        {
+            "kind": kind,
+            "width": 8,
+            "layers": layers,
+            "vocab_size": V,
+            "n_classes": 3,
+            "embedding_dim": 6,
+            "dropout": 0.0,
+        }
+    ).eval()
     ids, mask = pad_batch(SENTENCES)
     logits = model(ids, mask)
     assert logits.shape == (3, 3)
@@ -61,11 +70,13 @@ def test_generation_shapes_and_masks():
 def test_gradients_reach_the_generator_through_the_gumbel_samples():
     torch.manual_seed(0)
     generator = StyleTransfer(V, 2, 6, 8, dropout=0.0)
-    classifier = build_classifier({"kind": "lstm", "width": 8, "layers": 1, "vocab_size": V, "n_classes": 2,
-                                   "embedding_dim": 6, "dropout": 0.0})
+    classifier = build_classifier(
+        {"kind": "lstm", "width": 8, "layers": 1, "vocab_size": V, "n_classes": 2, "embedding_dim": 6, "dropout": 0.0}
+    )
     ids, mask = pad_batch(SENTENCES)
-    out = generator.generate(ids, mask, 1, max_length=6, mode="gumbel", temperature=0.5,
-                             generator=torch.Generator().manual_seed(0))
+    out = generator.generate(
+        ids, mask, 1, max_length=6, mode="gumbel", temperature=0.5, generator=torch.Generator().manual_seed(0)
+    )
     style = -torch.log_softmax(classifier(out["soft"], out["words"]), -1)[:, 1].mean()
     style.backward()
     for name in ("outputs.1.weight", "decoders.1.weight_hh_l0", "encoder.lstm.weight_ih_l0", "bridge.weight"):

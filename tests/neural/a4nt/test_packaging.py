@@ -21,7 +21,9 @@ def test_a_packaged_folder_rewrites_like_its_source(blog_age_folder, documents, 
     texts, labels = documents
     out = package_model(blog_age_folder, ["cycml-lang"], tmp_path / "packaged", note="test")
     stored = torch.load(out / "cycml-lang" / "generator.pt", weights_only=False)
-    assert set(stored) == {"spec", "state"} and all(v.dtype == torch.float16 for v in stored["state"].values() if v.is_floating_point())
+    assert set(stored) == {"spec", "state"} and all(
+        v.dtype == torch.float16 for v in stored["state"].values() if v.is_floating_point()
+    )
     assert (out / "classifier.pt").is_file()  # a flip variant picks the direction with it
     provenance = json.loads((out / "provenance.json").read_text(encoding="utf-8"))
     assert provenance["variants"] == ["cycml-lang"] and provenance["note"] == "test"
@@ -86,8 +88,12 @@ def test_the_shipped_neutral_model_rewrites_after_install(documents, tmp_path):
         assert hashlib.sha256((PACKAGED / name).read_bytes()).hexdigest() == digest
     texts, _ = documents
     source = tmp_path / "in.jsonl"
-    source.write_text("".join(json.dumps({"id": f"r{i}", "text": t}) + "\n" for i, t in enumerate(texts)), encoding="utf-8")
-    result = CliRunner().invoke(app, ["obfuscate", str(source), "-o", str(tmp_path / "out.jsonl"), "--method", "a4nt-neutral"])
+    source.write_text(
+        "".join(json.dumps({"id": f"r{i}", "text": t}) + "\n" for i, t in enumerate(texts)), encoding="utf-8"
+    )
+    result = CliRunner().invoke(
+        app, ["obfuscate", str(source), "-o", str(tmp_path / "out.jsonl"), "--method", "a4nt-neutral"]
+    )
     assert result.exit_code == 0, result.output
     rows = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text(encoding="utf-8").splitlines()]
     assert [r["id"] for r in rows] == [f"r{i}" for i in range(len(texts))]

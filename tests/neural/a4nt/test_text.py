@@ -10,12 +10,25 @@ from authorguard.neural.a4nt.text import SPECIALS, SentenceSplitter, Vocabulary,
 
 
 def test_tokenize_lowercases_and_replaces_numbers():
-    assert tokenize("I don't have 3,000 Dollars (yet)!") == ["i", "don't", "have", "NUM", "dollars", "(", "yet", ")", "!"]
+    assert tokenize("I don't have 3,000 Dollars (yet)!") == [
+        "i",
+        "don't",
+        "have",
+        "NUM",
+        "dollars",
+        "(",
+        "yet",
+        ")",
+        "!",
+    ]
     assert tokenize("PERSON said", frozenset({"PERSON"})) == ["PERSON", "said"]
 
 
 def test_detokenize_attaches_punctuation():
-    assert detokenize(["i", "went", "(", "again", ")", "to", "school", ",", "then", "home", "."]) == "i went (again) to school, then home."
+    assert (
+        detokenize(["i", "went", "(", "again", ")", "to", "school", ",", "then", "home", "."])
+        == "i went (again) to school, then home."
+    )
 
 
 def test_vocabulary_round_trip(tmp_path):
@@ -69,8 +82,16 @@ def test_placeholders_are_kept_dropped_or_filled_from_the_input_in_order():
     assert fill_placeholders(rewrite, source, numbers, vocabulary, "keep") == rewrite
     assert fill_placeholders(rewrite, source, numbers, vocabulary, "drop") == ["and", "met", "at", "."]
     # zelda, quentin: the source's unknown words, each used once in order; a third <unk> and a third NUM are left out
-    assert fill_placeholders(rewrite, source, numbers, vocabulary, "copy") == \
-        ["zelda", "and", "quentin", "met", "at", "7:30", "9", "."]
+    assert fill_placeholders(rewrite, source, numbers, vocabulary, "copy") == [
+        "zelda",
+        "and",
+        "quentin",
+        "met",
+        "at",
+        "7:30",
+        "9",
+        ".",
+    ]
     with pytest.raises(InputError, match="unknown placeholder mode 'fill'"):
         fill_placeholders(rewrite, source, numbers, vocabulary, "fill")
 
@@ -78,6 +99,10 @@ def test_placeholders_are_kept_dropped_or_filled_from_the_input_in_order():
 def test_the_preprocessor_gives_each_piece_its_own_numbers():
     splitter = SentenceSplitter.train(["One two. Three four five six."] * 30, 1000)
     pieces = Preprocessor(splitter, max_tokens=4).sentences_with_numbers(["a 1 b 2 c 3 d 4 e 5 f. no numbers here"])[0]
-    assert [tokens for tokens, _ in pieces] == [["a", "NUM", "b", "NUM"], ["c", "NUM", "d", "NUM"], ["e", "NUM", "f", "."],
-                                               ["no", "numbers", "here"]]
+    assert [tokens for tokens, _ in pieces] == [
+        ["a", "NUM", "b", "NUM"],
+        ["c", "NUM", "d", "NUM"],
+        ["e", "NUM", "f", "."],
+        ["no", "numbers", "here"],
+    ]
     assert [numbers for _, numbers in pieces] == [["1", "2"], ["3", "4"], ["5"], []]

@@ -74,7 +74,9 @@ def test_adversarial_training_fools_the_frozen_classifier_more_than_the_autoenco
     _, data, _ = toy
     classifier = model_folder.load_network(trained / "classifier.pt", "classifier")
     before = _source_accuracy(model_folder.load_network(trained / "autoencoder.pt", "generator"), classifier, data)
-    after = _source_accuracy(model_folder.load_network(trained / "cycml-lang/generator.pt", "generator"), classifier, data)
+    after = _source_accuracy(
+        model_folder.load_network(trained / "cycml-lang/generator.pt", "generator"), classifier, data
+    )
     assert before > 0.8  # the identity autoencoder keeps the source style
     assert after < before - 0.3
     stored = loop.load_file(trained / "cycml-lang/generator.pt")
@@ -162,7 +164,9 @@ def test_the_neutral_objective_moves_the_classifier_posterior_to_the_prior(toy, 
     for term in ("semantic", "language"):  # the paper's weighting rule holds for the neutral terms too
         assert stored["weights"][term] * first[term] == pytest.approx(first["style"], rel=1e-4)
     last = stored["history"][-1]
-    assert {"adversary", "adversary_accuracy", "validation_adversary_accuracy", "validation_source_accuracy"} <= set(last)
+    assert {"adversary", "adversary_accuracy", "validation_adversary_accuracy", "validation_source_accuracy"} <= set(
+        last
+    )
     assert (folder / "neutral-cycml-lang" / "adversary.pt").is_file()
 
 
@@ -184,7 +188,9 @@ def test_the_window_pooled_neutral_loss_trains_its_own_variant(toy, neutral, tmp
     last = loop.load_file(tmp_path / "f" / "neutral-w4-cycml-lang/generator.pt")["history"][-1]
     assert 0.0 <= last[f"validation_adversary_window{adversarial.MONITOR_WINDOW}_accuracy"] <= 1.0
     # the sentence-level variant beside it is untouched
-    assert (tmp_path / "f" / "neutral-cycml-lang/generator.pt").read_bytes() == (folder / "neutral-cycml-lang/generator.pt").read_bytes()
+    assert (tmp_path / "f" / "neutral-cycml-lang/generator.pt").read_bytes() == (
+        folder / "neutral-cycml-lang/generator.pt"
+    ).read_bytes()
 
 
 def test_a_window_that_does_not_divide_the_batch_or_a_flip_window_is_refused(toy, neutral, tmp_path):
@@ -229,7 +235,9 @@ def test_the_neutral_stage_needs_its_autoencoder(toy, trained, tmp_path):
 
 def test_autoencoder_early_stopping_keeps_the_best_weights_and_stops_without_gains(toy, tmp_path):
     config, data, vocabulary = toy
-    learning = dataclasses.replace(config, autoencoder_steps=40, autoencoder_eval_every=10, autoencoder_eval_sentences=40)
+    learning = dataclasses.replace(
+        config, autoencoder_steps=40, autoencoder_eval_every=10, autoencoder_eval_sentences=40
+    )
     stored = loop.load_file(trainer.pretrain_autoencoder(learning, tmp_path / "learning", data, vocabulary))
     assert [c["step"] for c in stored["curve"]] == [10, 20, 30, 40]
     best = max(stored["curve"], key=lambda c: c["meteor"])
@@ -275,7 +283,15 @@ def test_a_batch_is_padded_after_its_words_on_the_default_device():
 def test_frozen_networks_keep_their_lstms_differentiable_without_dropout():
     from authorguard.neural.a4nt.networks import LanguageModel, build_classifier
 
-    spec = {"kind": "lstm", "vocab_size": 30, "n_classes": 2, "embedding_dim": 8, "width": 8, "layers": 1, "dropout": 0.5}
+    spec = {
+        "kind": "lstm",
+        "vocab_size": 30,
+        "n_classes": 2,
+        "embedding_dim": 8,
+        "width": 8,
+        "layers": 1,
+        "dropout": 0.5,
+    }
     one_layer, two_layers = build_classifier(spec), build_classifier({**spec, "layers": 2})
     model = LanguageModel(30, 8, 8, dropout=0.5)
     loop.differentiable_eval(one_layer, two_layers, model, None)

@@ -13,9 +13,13 @@ from authorguard.neural.realiser.data import target_of, view_plan_words
 from authorguard.text.views import FREE_WORDS, roles_view
 
 SAMPLE = Path(__file__).resolve().parents[3] / "docs" / "results" / "bottleneck" / "fidelity-sample.jsonl"
-TRICKY = ["I didn't like the movie, honestly. It's WAY too long!!", "\"Hello,\" she said -- it's the end...",
-          "Anna's dog has been sick; he's been to the vet (twice).", "Prices rose 3.5% in 1997, or so they say?",
-          "well-known café opened on TUESDAY :) the the the end"]
+TRICKY = [
+    "I didn't like the movie, honestly. It's WAY too long!!",
+    '"Hello," she said -- it\'s the end...',
+    "Anna's dog has been sick; he's been to the vet (twice).",
+    "Prices rose 3.5% in 1997, or so they say?",
+    "well-known café opened on TUESDAY :) the the the end",
+]
 
 
 def test_every_roles_target_is_in_its_constraints_language(tokenizer):
@@ -26,7 +30,7 @@ def test_every_roles_target_is_in_its_constraints_language(tokenizer):
         assert accepts(view, target), (view, target)
         words, _, _ = view_plan_words(view)
         said = [w.strip(",;:.!?") for w in target.split()]
-        assert [w for w in said if w.lower() not in FREE_WORDS or w not in words][:len(words)] or not words
+        assert [w for w in said if w.lower() not in FREE_WORDS or w not in words][: len(words)] or not words
 
 
 def test_the_roles_view_reads_contractions_out_and_keeps_who_does_what():

@@ -37,7 +37,9 @@ def test_a_stopped_run_resumes_from_its_checkpoint(tiny_realiser, tiny_factory, 
     (copy / "realiser.json").write_text(json.dumps(state), encoding="utf-8")
     resumed = train_realiser(copy, *tiny_realiser_configs, base=tiny_factory())
     # resumed from the last checkpoint (the final step): no step is trained twice
-    assert [e["step"] for e in resumed["history"] if "loss" in e][-1] == [e["step"] for e in record["history"] if "loss" in e][-1]
+    assert [e["step"] for e in resumed["history"] if "loss" in e][-1] == [
+        e["step"] for e in record["history"] if "loss" in e
+    ][-1]
     assert (copy / "adapter" / "adapter_config.json").is_file()
 
 
@@ -50,8 +52,12 @@ def test_a_changed_config_is_refused(tiny_realiser, tiny_factory, tiny_realiser_
 
 def test_chat_rows_put_the_view_in_the_prompt_and_the_text_in_the_completion(tiny_realiser_configs):
     realiser, _ = tiny_realiser_configs
-    rows = chat_rows(realiser, [{"level": "bag", "view": "a b", "text": "A b."}, {"level": "lemma", "view": "c", "text": "C."}])
+    rows = chat_rows(
+        realiser, [{"level": "bag", "view": "a b", "text": "A b."}, {"level": "lemma", "view": "c", "text": "C."}]
+    )
     assert rows[0]["prompt"][0] == {"role": "system", "content": realiser.system}
-    assert rows[0]["prompt"][1]["content"].startswith(realiser.bag_instruction) and rows[0]["prompt"][1]["content"].endswith("a b")
+    assert rows[0]["prompt"][1]["content"].startswith(realiser.bag_instruction) and rows[0]["prompt"][1][
+        "content"
+    ].endswith("a b")
     assert rows[1]["prompt"][1]["content"].startswith(realiser.ordered_instruction)
     assert rows[0]["completion"][0]["content"] == "A b."

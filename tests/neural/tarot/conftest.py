@@ -21,8 +21,12 @@ class LengthReward:
     def __call__(self, originals, rewrites):
         from authorguard.neural.tarot.reward import RewardBreakdown
 
-        kept = np.array([len(set(o.lower().split()) & set(r.lower().split())) / max(len(set(o.lower().split())), 1)
-                         for o, r in zip(originals, rewrites)])
+        kept = np.array(
+            [
+                len(set(o.lower().split()) & set(r.lower().split())) / max(len(set(o.lower().split())), 1)
+                for o, r in zip(originals, rewrites)
+            ]
+        )
         return RewardBreakdown(kept, np.minimum(np.array([len(r) for r in rewrites]) / 200.0, 1.0))
 
 

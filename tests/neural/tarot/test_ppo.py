@@ -81,7 +81,7 @@ def test_the_value_loss_is_clipped_around_the_rollout_values():
     values = torch.tensor([[1.0, 0.1]], requires_grad=True)
     loss, clipped = clipped_value_loss(values, _t([[0.0, 0.0]]), _t([[2.0, 0.0]]), mask, clip_range=0.2)
     # token 0: V moved by 1.0 from 0, clipped to 0.2 -> the larger error (0.2 − 2)² counts, no gradient through V
-    assert float(loss.detach()) == pytest.approx(0.5 * ((0.2 - 2.0) ** 2 + 0.1 ** 2) / 2)
+    assert float(loss.detach()) == pytest.approx(0.5 * ((0.2 - 2.0) ** 2 + 0.1**2) / 2)
     loss.backward()
     _close(values.grad, [[0.0, 0.5 * 2 * 0.1 / 2]])
     assert float(clipped) == pytest.approx(0.5)
@@ -125,10 +125,19 @@ def word_policy(tokenizer):
     assert all(len(i) == 1 for i in ids)
     live = [i[0] for i in ids] + [tokenizer.eos_token_id]
     torch.manual_seed(1)
-    config = LlamaConfig(vocab_size=len(tokenizer), hidden_size=32, intermediate_size=64, num_hidden_layers=2,
-                         num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=512,
-                         bos_token_id=tokenizer.bos_token_id, eos_token_id=tokenizer.eos_token_id,
-                         pad_token_id=tokenizer.pad_token_id, tie_word_embeddings=False)
+    config = LlamaConfig(
+        vocab_size=len(tokenizer),
+        hidden_size=32,
+        intermediate_size=64,
+        num_hidden_layers=2,
+        num_attention_heads=4,
+        num_key_value_heads=2,
+        max_position_embeddings=512,
+        bos_token_id=tokenizer.bos_token_id,
+        eos_token_id=tokenizer.eos_token_id,
+        pad_token_id=tokenizer.pad_token_id,
+        tie_word_embeddings=False,
+    )
     model = LlamaForCausalLM(config)
     head = torch.nn.Linear(32, len(tokenizer), bias=True)
     with torch.no_grad():
@@ -145,10 +154,26 @@ def word_policy(tokenizer):
     return factory
 
 
-TOY_POLICY = PolicyConfig(max_chunk_tokens=40, max_new_tokens=6, lora_rank=4, lora_alpha=8,
-                          lora_targets=("q_proj", "v_proj", "lm_head"), lora_dropout=0.0)
-TOY_PPO = PPOConfig(learning_rate=2e-2, value_learning_rate=1e-2, batch_size=8, mini_batch_size=4, micro_batch_size=2,
-                    ppo_epochs=2, epochs=8, kl_coef=0.05, checkpoint_every=2, seed=0)
+TOY_POLICY = PolicyConfig(
+    max_chunk_tokens=40,
+    max_new_tokens=6,
+    lora_rank=4,
+    lora_alpha=8,
+    lora_targets=("q_proj", "v_proj", "lm_head"),
+    lora_dropout=0.0,
+)
+TOY_PPO = PPOConfig(
+    learning_rate=2e-2,
+    value_learning_rate=1e-2,
+    batch_size=8,
+    mini_batch_size=4,
+    micro_batch_size=2,
+    ppo_epochs=2,
+    epochs=8,
+    kl_coef=0.05,
+    checkpoint_every=2,
+    seed=0,
+)
 
 
 def _texts(count=8):

@@ -59,12 +59,15 @@ def test_prompt_holds_the_instruction_and_the_text_and_asks_for_the_answer(token
     assert prompt.rstrip().endswith("assistant")  # the generation prompt opens the assistant turn
 
 
-@pytest.mark.parametrize("raw, clean", [
-    ("Here is a rewritten version of the paragraph:\n\nThe cat sat.", "The cat sat."),
-    ("Sure! Here's the obfuscated text: The cat sat.", "The cat sat."),
-    ('"The cat sat."', "The cat sat."),
-    ("Here comes the sun, he said.", "Here comes the sun, he said."),
-    ("The cat sat: on the mat.", "The cat sat: on the mat."),
-])
+@pytest.mark.parametrize(
+    "raw, clean",
+    [
+        ("Here is a rewritten version of the paragraph:\n\nThe cat sat.", "The cat sat."),
+        ("Sure! Here's the obfuscated text: The cat sat.", "The cat sat."),
+        ('"The cat sat."', "The cat sat."),
+        ("Here comes the sun, he said.", "Here comes the sun, he said."),
+        ("The cat sat: on the mat.", "The cat sat: on the mat."),
+    ],
+)
 def test_clean_rewrite(raw, clean):
     assert clean_rewrite(raw) == clean

@@ -11,10 +11,14 @@ from authorguard.neural.tarot.reward import ObfuscationReward
 
 pytest.importorskip("sentence_transformers")
 
-TEXT = ("omg i totally cant believe it!!! went to the mall w/ jess and we saw him there lol. "
-        "sooo embarrassing, i just wanted to hide behind the pretzel stand")
-PARAPHRASE = ("I could hardly believe it. Jess and I went to the shopping centre and saw him there; it was so "
-              "embarrassing that I wanted to hide behind the pretzel stand.")
+TEXT = (
+    "omg i totally cant believe it!!! went to the mall w/ jess and we saw him there lol. "
+    "sooo embarrassing, i just wanted to hide behind the pretzel stand"
+)
+PARAPHRASE = (
+    "I could hardly believe it. Jess and I went to the shopping centre and saw him there; it was so "
+    "embarrassing that I wanted to hide behind the pretzel stand."
+)
 UNRELATED = "The quarterly report shows a modest increase in operating margins across all regions."
 
 
@@ -83,8 +87,10 @@ def test_each_distinct_text_is_embedded_once_and_rows_keep_their_order(reward):
     rewrites = [PARAPHRASE, UNRELATED, PARAPHRASE, TEXT]
     cosines = module.ObfuscationReward._cosines(embed, originals, rewrites)
     assert calls == [[TEXT, UNRELATED], [PARAPHRASE, UNRELATED, TEXT]]
-    expected = [np.dot([len(a), 1], [len(b), 1]) / np.hypot(len(a), 1) / np.hypot(len(b), 1)
-                for a, b in zip(originals, rewrites)]
+    expected = [
+        np.dot([len(a), 1], [len(b), 1]) / np.hypot(len(a), 1) / np.hypot(len(b), 1)
+        for a, b in zip(originals, rewrites)
+    ]
     assert cosines == pytest.approx(expected)
     scores = reward(originals, rewrites)  # the real encoders: a repeated pair scores as it does alone
     alone = reward([TEXT], [PARAPHRASE])

@@ -11,8 +11,10 @@ from authorguard.neural.tarot.reward import RewardBreakdown
 from authorguard.neural.tarot.selection import SelectionConfig, select_rewrites
 from authorguard.text.validity import RewriteGate
 
-CHUNKS = ["We went to the lake on Sunday and the water was far too cold to swim in.",
-          "My brother borrowed my bike again and brought it back with a flat tyre."]
+CHUNKS = [
+    "We went to the lake on Sunday and the water was far too cold to swim in.",
+    "My brother borrowed my bike again and brought it back with a flat tyre.",
+]
 
 
 class Scripted:
@@ -43,28 +45,41 @@ BIKE = "The bike my brother borrowed came back to me, once again, with a flat ty
 
 
 def test_the_valid_candidate_with_the_highest_reward_above_the_floor_is_kept():
-    sample = Scripted([[[LAKE_SHORT, "The author's tone is calm.", LAKE_LONG + " drifting"],
-                        [BIKE, CHUNKS[1], ""]]])
+    sample = Scripted([[[LAKE_SHORT, "The author's tone is calm.", LAKE_LONG + " drifting"], [BIKE, CHUNKS[1], ""]]])
     out = select_rewrites(CHUNKS, sample, RewriteGate(), score_by_length, SelectionConfig(candidates=3), seed=5)
     assert out.texts == [LAKE_SHORT, BIKE]  # LAKE_LONG+drifting pays more but is under the utility floor
     assert out.fell_back == [False, False]
-    assert out.counts == {"candidates_sampled": 6, "rounds": 1, "refused": {"empty": 1, "meta": 1, "copy": 1, "utility": 1},
-                          "chunks_fallback": 0}
+    assert out.counts == {
+        "candidates_sampled": 6,
+        "rounds": 1,
+        "refused": {"empty": 1, "meta": 1, "copy": 1, "utility": 1},
+        "chunks_fallback": 0,
+    }
     assert sample.calls == [([0, 1], 3, 5)]
 
 
 def test_chunks_without_a_valid_rewrite_are_retried_with_another_seed_then_fall_back_counted():
-    rounds = [[["The author's tone is calm."], [CHUNKS[1]]],  # round 1: both refused
-              [[LAKE_LONG], ["I'm sorry, I can't help with that."]]]  # round 2: only the lake gets one
+    rounds = [
+        [["The author's tone is calm."], [CHUNKS[1]]],  # round 1: both refused
+        [[LAKE_LONG], ["I'm sorry, I can't help with that."]],
+    ]  # round 2: only the lake gets one
     sample = Scripted(rounds)
     kept = select_rewrites(CHUNKS, sample, RewriteGate(), score_by_length, SelectionConfig(retries=1), seed=5)
     assert kept.texts == [LAKE_LONG, CHUNKS[1]] and kept.fell_back == [False, True]
     assert kept.counts["chunks_fallback"] == 1 and kept.counts["rounds"] == 2
     assert sample.calls[0][2] != sample.calls[1][2] and sample.calls[1][0] == [0, 1]
-    withheld = select_rewrites(CHUNKS, Scripted(rounds), RewriteGate(), score_by_length,
-                               SelectionConfig(retries=1, fallback="withhold"), seed=5)
+    withheld = select_rewrites(
+        CHUNKS,
+        Scripted(rounds),
+        RewriteGate(),
+        score_by_length,
+        SelectionConfig(retries=1, fallback="withhold"),
+        seed=5,
+    )
     assert withheld.texts == [LAKE_LONG, ""] and withheld.fell_back == [False, True]
-    no_retry = select_rewrites(CHUNKS, Scripted(rounds), RewriteGate(), score_by_length, SelectionConfig(retries=0), seed=5)
+    no_retry = select_rewrites(
+        CHUNKS, Scripted(rounds), RewriteGate(), score_by_length, SelectionConfig(retries=0), seed=5
+    )
     assert no_retry.texts == CHUNKS and no_retry.counts["rounds"] == 1
 
 

@@ -23,10 +23,20 @@ def test_rewrite_problems():
     assert rewrite_problem(ORIGINAL, "The author describes a cold lake in a casual tone.", config) == "meta"
     assert rewrite_problem(ORIGINAL, ORIGINAL, config) == "copy"
     assert rewrite_problem(ORIGINAL, "Cold lake.", config) == "length"
-    assert rewrite_problem(ORIGINAL, "On Sunday we went to the mall and bought new shoes, then ate pizza with friends "
-                                     "downtown.", config) == "invented"
-    assert rewrite_problem(ORIGINAL, "On Sunday our trip to the lake was spoiled: the water was cold, nobody could swim.",
-                           config) is None
+    assert (
+        rewrite_problem(
+            ORIGINAL,
+            "On Sunday we went to the mall and bought new shoes, then ate pizza with friends downtown.",
+            config,
+        )
+        == "invented"
+    )
+    assert (
+        rewrite_problem(
+            ORIGINAL, "On Sunday our trip to the lake was spoiled: the water was cold, nobody could swim.", config
+        )
+        is None
+    )
 
 
 def test_select_targets_takes_the_best_usable_candidate_per_prompt():

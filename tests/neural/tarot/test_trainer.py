@@ -8,19 +8,50 @@ import numpy as np
 import pytest
 
 from authorguard.exceptions import InputError
-from authorguard.neural.tarot.config import DPOConfig, PolicyConfig, PPOConfig, PreferenceConfig, PromptConfig, SFTConfig
+from authorguard.neural.tarot.config import (
+    DPOConfig,
+    PolicyConfig,
+    PPOConfig,
+    PreferenceConfig,
+    PromptConfig,
+    SFTConfig,
+)
 from authorguard.neural.tarot.trainer import run_dpo, run_ppo, run_preferences, run_sft
 
 pytest.importorskip("trl")
 
-POLICY = PolicyConfig(max_chunk_tokens=40, max_new_tokens=16, lora_rank=4, lora_alpha=8, lora_targets=("q_proj", "v_proj"))
-SFT = SFTConfig(prompts=PromptConfig(prompts=6, datasets=("20news",), min_words=10), candidates=2, max_copy=1.0,
-                min_utility=-1.0, min_length_ratio=0.01, max_length_ratio=100.0, max_invented=1.0, epochs=2,
-                batch_size=2, learning_rate=1e-3, checkpoint_every=2, generation_batch_size=4)
-PREFS = PreferenceConfig(prompts=PromptConfig(prompts=8, offset=6, datasets=("20news",), min_words=10), epsilon_privacy=0.0,
-                         epsilon_utility=10.0, generation_batch_size=4)
-DPO = DPOConfig(learning_rate=5e-3, batch_size=2, micro_batch_size=2, epochs=3, max_steps=5, precompute_reference=True,
-                checkpoint_every=2)
+POLICY = PolicyConfig(
+    max_chunk_tokens=40, max_new_tokens=16, lora_rank=4, lora_alpha=8, lora_targets=("q_proj", "v_proj")
+)
+SFT = SFTConfig(
+    prompts=PromptConfig(prompts=6, datasets=("20news",), min_words=10),
+    candidates=2,
+    max_copy=1.0,
+    min_utility=-1.0,
+    min_length_ratio=0.01,
+    max_length_ratio=100.0,
+    max_invented=1.0,
+    epochs=2,
+    batch_size=2,
+    learning_rate=1e-3,
+    checkpoint_every=2,
+    generation_batch_size=4,
+)
+PREFS = PreferenceConfig(
+    prompts=PromptConfig(prompts=8, offset=6, datasets=("20news",), min_words=10),
+    epsilon_privacy=0.0,
+    epsilon_utility=10.0,
+    generation_batch_size=4,
+)
+DPO = DPOConfig(
+    learning_rate=5e-3,
+    batch_size=2,
+    micro_batch_size=2,
+    epochs=3,
+    max_steps=5,
+    precompute_reference=True,
+    checkpoint_every=2,
+)
 
 
 @pytest.fixture(scope="module")
@@ -38,7 +69,9 @@ def trained(tmp_path_factory, tiny_factory, corpora):
     reward = LengthReward()
     sft = run_sft(folder, POLICY, SFT, reward=reward, base_factory=tiny_factory, corpora=corpora)
     prefs = run_preferences(folder, PREFS, reward=reward, base_factory=tiny_factory, corpora=corpora)
-    dpo = run_dpo(folder, DPO, reward=reward, monitor_prompts=2, monitor_every=2, base_factory=tiny_factory, corpora=corpora)
+    dpo = run_dpo(
+        folder, DPO, reward=reward, monitor_prompts=2, monitor_every=2, base_factory=tiny_factory, corpora=corpora
+    )
     return folder, sft, prefs, dpo
 
 
@@ -64,8 +97,9 @@ def test_a_done_stage_is_not_rerun_and_another_config_is_refused(trained, tiny_f
         run_sft(folder, PolicyConfig(), SFT, base_factory=tiny_factory, corpora=corpora)
 
 
-def test_a_stage_recorded_before_a_config_field_existed_is_still_the_same_config(trained, tiny_factory, corpora,
-                                                                                  tmp_path):
+def test_a_stage_recorded_before_a_config_field_existed_is_still_the_same_config(
+    trained, tiny_factory, corpora, tmp_path
+):
     import shutil
 
     folder, _, _, dpo = trained
@@ -178,7 +212,9 @@ def test_training_curves_are_plotted_through_the_cli(trained, tmp_path):
     result = CliRunner().invoke(app, ["tarot", "curves", str(folder), "-o", str(tmp_path / "curves.png")])
     assert result.exit_code == 0, result.output
     assert (tmp_path / "curves.png").read_bytes()[:4] == b"\x89PNG"
-    assert (folder / "dpo" / "monitor.jsonl").read_text().count("\n") == len(json.loads((folder / "dpo" / "dpo.json").read_text())["monitor"])
+    assert (folder / "dpo" / "monitor.jsonl").read_text().count("\n") == len(
+        json.loads((folder / "dpo" / "dpo.json").read_text())["monitor"]
+    )
 
 
 def test_stages_need_their_predecessor(tmp_path, tiny_factory):
@@ -236,27 +272,41 @@ def test_cli_stages_refuse_to_start_out_of_order_or_over_an_interrupted_stage(tm
     assert bad.exit_code != 0 and "candidates" in bad.output and len(bad.output.strip().splitlines()) == 1
 
 
-PPO = PPOConfig(prompts=PromptConfig(prompts=4, offset=6, datasets=("20news",), min_words=10), learning_rate=1e-3,
-                batch_size=2, mini_batch_size=2, micro_batch_size=1, epochs=2, checkpoint_every=1)
+PPO = PPOConfig(
+    prompts=PromptConfig(prompts=4, offset=6, datasets=("20news",), min_words=10),
+    learning_rate=1e-3,
+    batch_size=2,
+    mini_batch_size=2,
+    micro_batch_size=1,
+    epochs=2,
+    checkpoint_every=1,
+)
 
 
 def test_ppo_trains_from_a_branch_of_the_sft_policy_and_resumes_exactly(trained, tiny_factory, corpora, tmp_path):
-    from tests.neural.tarot.conftest import LengthReward
-
     from authorguard.neural.tarot.folder import TarotFolder
     from authorguard.neural.tarot.model import TarotRewriter
+    from tests.neural.tarot.conftest import LengthReward
 
     source, sft, _, _ = trained
     TarotFolder(tmp_path / "ppo").branch(source)
     assert json.loads((tmp_path / "ppo" / "sft" / "sft.json").read_text()) == sft
     with pytest.raises(InputError, match="not empty"):
         TarotFolder(tmp_path / "ppo").branch(source)
-    options = {"reward": LengthReward(), "monitor_reward": LengthReward(), "monitor_prompts": 2, "monitor_every": 2,
-               "base_factory": tiny_factory, "corpora": corpora}
+    options = {
+        "reward": LengthReward(),
+        "monitor_reward": LengthReward(),
+        "monitor_prompts": 2,
+        "monitor_every": 2,
+        "base_factory": tiny_factory,
+        "corpora": corpora,
+    }
     record = run_ppo(tmp_path / "ppo", PPO, **options)
     assert record["done"] and record["prompts"] == 4 and [h["step"] for h in record["history"]] == [1, 2, 3, 4]
     for h in record["history"]:
-        assert np.isfinite([h["policy_loss"], h["value_loss"], h["kl"], h["score"]]).all() and 0 <= h["clip_fraction"] <= 1
+        assert (
+            np.isfinite([h["policy_loss"], h["value_loss"], h["kl"], h["score"]]).all() and 0 <= h["clip_fraction"] <= 1
+        )
     assert record["monitor"][0]["step"] == 0 and record["monitor"][0]["kl"] == pytest.approx(0.0, abs=1e-4)
     assert [m["step"] for m in record["monitor"]] == [0, 2, 4]
     assert (tmp_path / "ppo" / "ppo" / "value_head.pt").is_file()
@@ -274,7 +324,9 @@ def test_ppo_trains_from_a_branch_of_the_sft_policy_and_resumes_exactly(trained,
     assert not TarotFolder(tmp_path / "again").done("ppo")
     resumed = run_ppo(tmp_path / "again", PPO, **options)
     keys = ("score", "kl", "policy_loss", "value_loss")
-    assert [[round(h[k], 5) for k in keys] for h in resumed["history"]] == [[round(h[k], 5) for k in keys] for h in record["history"]]
+    assert [[round(h[k], 5) for k in keys] for h in resumed["history"]] == [
+        [round(h[k], 5) for k in keys] for h in record["history"]
+    ]
     with pytest.raises(InputError, match="another config"):
         run_ppo(tmp_path / "again", PPOConfig(), **options)
 

@@ -14,10 +14,19 @@ from authorguard.neural.a4nt.classifiers import sentence_scores
 from authorguard.neural.a4nt.config import AUTOENCODER, NEUTRAL_AUTOENCODER, A4NTConfig, generator_file
 from authorguard.neural.a4nt.data import SettingData, pad_batch
 from authorguard.neural.a4nt.folder import classifier_spec, generator_spec, load_network
-from authorguard.neural.a4nt.loop import (Report, class_batch, clip_step, device_name, differentiable_eval, load_file,
-                                          noise_generator, quiet, run_steps, save_file)
+from authorguard.neural.a4nt.loop import (
+    Report,
+    class_batch,
+    clip_step,
+    device_name,
+    differentiable_eval,
+    load_file,
+    noise_generator,
+    quiet,
+    run_steps,
+    save_file,
+)
 from authorguard.neural.a4nt.text import Vocabulary
-
 
 #: sentences per window when the monitor pools the adversary's posteriors (a short document's worth)
 MONITOR_WINDOW = 16
@@ -47,7 +56,9 @@ def _monitor(generator, classifier, data: SettingData, config: A4NTConfig, adver
             if not mine:
                 continue
             ids, mask = pad_batch(mine)
-            target = 0 if config.objective == "neutral" else _other_class(label, len(data.classes), np.random.default_rng(0))
+            target = (
+                0 if config.objective == "neutral" else _other_class(label, len(data.classes), np.random.default_rng(0))
+            )
             out = generator.generate(ids, mask, target, config.max_tokens + 1, "greedy")
             words = [row[m].tolist() for row, m in zip(out["tokens"], out["words"])]
             found += int((sentence_scores(classifier, words).argmax(1) == label).sum())
@@ -80,16 +91,18 @@ def _generator_update(terms: dict, extra: dict, config: A4NTConfig, generator, o
     if "weights" not in extra:
         fixed = {"style": config.style_weight, "semantic": config.semantic_weight, "language": config.language_weight}
         style0 = float(losses["style"].detach())
-        extra["weights"] = {k: (fixed[k] if fixed[k] is not None else
-                                (1.0 if k == "style" else style0 / max(float(v.detach()), 1e-6)))
-                            for k, v in losses.items()}
+        extra["weights"] = {
+            k: (fixed[k] if fixed[k] is not None else (1.0 if k == "style" else style0 / max(float(v.detach()), 1e-6)))
+            for k, v in losses.items()
+        }
     total = sum(extra["weights"][k] * v for k, v in losses.items())
     clip_step(optimizer, generator.parameters(), total)
     return losses, total
 
 
-def train_adversarial(config: A4NTConfig, folder: Path, data: SettingData, vocabulary: Vocabulary,
-                      report: Report = quiet) -> Path:
+def train_adversarial(
+    config: A4NTConfig, folder: Path, data: SettingData, vocabulary: Vocabulary, report: Report = quiet
+) -> Path:
     """GAN training of the generators from the autoencoder (paper, Eq. 7–13); the discriminator starts as a copy
     of the attribute classifier, which itself stays frozen for evaluation. With ``config.objective == "neutral"``
     the one generator of the neutral autoencoder is trained against the frozen classifier and an adversary (see
@@ -108,13 +121,17 @@ def train_adversarial(config: A4NTConfig, folder: Path, data: SettingData, vocab
     generator = StyleTransfer(**spec)
     start = folder / generator_file(NEUTRAL_AUTOENCODER if neutral else AUTOENCODER)
     if not start.is_file():
-        raise InputError(f"A4NT model folder {folder}: {start.name} is missing (run the autoencoder stage"
-                         + (" with objective = \"neutral\")" if neutral else ")"))
+        raise InputError(
+            f"A4NT model folder {folder}: {start.name} is missing (run the autoencoder stage"
+            + (' with objective = "neutral")' if neutral else ")")
+        )
     generator.load_state_dict(load_file(start)["state"])
     discriminator = load_network(folder / "classifier.pt", "classifier")
     frozen = load_network(folder / "classifier.pt", "classifier")
-    language_models = [load_network(folder / f"language-models/{c}.pt", "language-model") if config.language_loss else None
-                       for c in range(n_classes)]
+    language_models = [
+        load_network(folder / f"language-models/{c}.pt", "language-model") if config.language_loss else None
+        for c in range(n_classes)
+    ]
     for network in [frozen, *[m for m in language_models if m is not None]]:
         for parameter in network.parameters():
             parameter.requires_grad_(False)
@@ -125,21 +142,43 @@ def train_adversarial(config: A4NTConfig, folder: Path, data: SettingData, vocab
         embedder = SoftMiniLM(vocabulary)
     g_optimizer = torch.optim.RMSprop(generator.parameters(), lr=config.generator_learning_rate)
     d_optimizer = torch.optim.RMSprop(discriminator.parameters(), lr=config.discriminator_learning_rate)
-    networks = {"generator": generator, "discriminator": discriminator, "frozen": frozen,
-                "language_models": language_models, "embedder": embedder}
+    networks = {
+        "generator": generator,
+        "discriminator": discriminator,
+        "frozen": frozen,
+        "language_models": language_models,
+        "embedder": embedder,
+    }
     make_step = _neutral_step if neutral else _flip_step
     step = make_step(config, data, networks, g_optimizer, d_optimizer)
     started = time.perf_counter()
-    history, extra = run_steps(f"adversarial-{config.variant}", out_dir / "generator.pt.checkpoint",
-                                {"generator": generator, "discriminator": discriminator},
-                                {"generator": g_optimizer, "discriminator": d_optimizer},
-                                config.adversarial_steps, step, config, report)
-    save_file({"spec": spec, "state": generator.state_dict(), "history": history, "weights": extra.get("weights"),
-           "config": config.to_dict(), "seconds": time.perf_counter() - started,
-           "device": device_name()}, path)
+    history, extra = run_steps(
+        f"adversarial-{config.variant}",
+        out_dir / "generator.pt.checkpoint",
+        {"generator": generator, "discriminator": discriminator},
+        {"generator": g_optimizer, "discriminator": d_optimizer},
+        config.adversarial_steps,
+        step,
+        config,
+        report,
+    )
+    save_file(
+        {
+            "spec": spec,
+            "state": generator.state_dict(),
+            "history": history,
+            "weights": extra.get("weights"),
+            "config": config.to_dict(),
+            "seconds": time.perf_counter() - started,
+            "device": device_name(),
+        },
+        path,
+    )
     if neutral:  # the adversary as trained against the final generator: an attacker the evaluation can reuse
-        save_file({"spec": classifier_spec(config, vocabulary, n_classes), "state": discriminator.state_dict()},
-              out_dir / "adversary.pt")
+        save_file(
+            {"spec": classifier_spec(config, vocabulary, n_classes), "state": discriminator.state_dict()},
+            out_dir / "adversary.pt",
+        )
     (out_dir / "generator.pt.checkpoint").unlink(missing_ok=True)
     return path
 
@@ -174,12 +213,14 @@ def _flip_step(config: A4NTConfig, data: SettingData, networks: dict, g_optimize
             target_label = _other_class(source_label, n_classes, rng)
             sentences = class_batch(data, source_label, per_class, rng)
             source, source_mask = pad_batch(sentences)
-            out = generator.generate(source, source_mask, target_label, config.max_tokens + 1, "gumbel",
-                                     config.gumbel_temperature, gumbel)
+            out = generator.generate(
+                source, source_mask, target_label, config.max_tokens + 1, "gumbel", config.gumbel_temperature, gumbel
+            )
             soft, words = out["soft"], out["words"]
             terms["style"].append(-torch.log_softmax(discriminator(soft, words), -1)[:, target_label])
-            terms["semantic"].append(_semantic_term(config, networks, sentences, source, source_mask, soft, words,
-                                                    source_label))
+            terms["semantic"].append(
+                _semantic_term(config, networks, sentences, source, source_mask, soft, words, source_label)
+            )
             if config.language_loss:
                 terms["language"].append(language_models[target_label].soft_nll(soft, out["mask"]))
             generated.append((soft.detach(), words, target_label))
@@ -188,15 +229,20 @@ def _flip_step(config: A4NTConfig, data: SettingData, networks: dict, g_optimize
         d_terms, fooled = [], []
         for soft, words, target_label in generated:
             real, real_mask = pad_batch(class_batch(data, target_label, per_class, rng))
-            real_nll = torch.nn.functional.cross_entropy(discriminator(real, real_mask),
-                                                         torch.full((real.shape[0],), target_label))
+            real_nll = torch.nn.functional.cross_entropy(
+                discriminator(real, real_mask), torch.full((real.shape[0],), target_label)
+            )
             p_fake = torch.softmax(discriminator(soft, words), -1)[:, target_label]
             d_terms.append(real_nll - torch.log1p(-p_fake.clamp(max=1 - 1e-6)).mean())
             fooled.append(float((p_fake > 0.5).float().mean()))
         d_loss = torch.stack(d_terms).mean()
         clip_step(d_optimizer, discriminator.parameters(), d_loss)
-        record = {"total": total.item(), "discriminator": d_loss.item(), "discriminator_fooled": float(np.mean(fooled)),
-                  **{k: v.item() for k, v in losses.items()}}
+        record = {
+            "total": total.item(),
+            "discriminator": d_loss.item(),
+            "discriminator_fooled": float(np.mean(fooled)),
+            **{k: v.item() for k, v in losses.items()},
+        }
         if (index + 1) % config.checkpoint_every == 0 or index + 1 == config.adversarial_steps:
             record.update(_monitor(generator, networks["frozen"], data, config))
         return record
@@ -223,8 +269,10 @@ def _neutral_step(config: A4NTConfig, data: SettingData, networks: dict, g_optim
     per_class = max(1, config.batch_size // n_classes)
     window = config.neutral_window
     if per_class % window:
-        raise InputError(f"A4NT config: neutral_window {window} does not divide the {per_class} sentences per class "
-                         f"of a batch (batch_size {config.batch_size}, {n_classes} classes)")
+        raise InputError(
+            f"A4NT config: neutral_window {window} does not divide the {per_class} sentences per class "
+            f"of a batch (batch_size {config.batch_size}, {n_classes} classes)"
+        )
 
     def style(classifier, soft, words):
         return window_neutral_loss(torch.log_softmax(classifier(soft, words), -1), window)
@@ -237,8 +285,9 @@ def _neutral_step(config: A4NTConfig, data: SettingData, networks: dict, g_optim
         for source_label in range(n_classes):
             sentences = class_batch(data, source_label, per_class, rng)
             source, source_mask = pad_batch(sentences)
-            out = generator.generate(source, source_mask, 0, config.max_tokens + 1, "gumbel", config.gumbel_temperature,
-                                     gumbel)
+            out = generator.generate(
+                source, source_mask, 0, config.max_tokens + 1, "gumbel", config.gumbel_temperature, gumbel
+            )
             soft, words = out["soft"], out["words"]
             terms["style"].append(0.5 * (style(adversary, soft, words) + style(frozen, soft, words)))
             terms["semantic"].append(_semantic_term(config, networks, sentences, source, source_mask, soft, words, 0))
@@ -253,9 +302,12 @@ def _neutral_step(config: A4NTConfig, data: SettingData, networks: dict, g_optim
         logits = adversary(soft, words)
         a_loss = torch.nn.functional.cross_entropy(logits, labels)
         clip_step(d_optimizer, adversary.parameters(), a_loss)
-        record = {"total": total.item(), "adversary": a_loss.item(),
-                  "adversary_accuracy": float((logits.argmax(-1) == labels).float().mean()),
-                  **{k: v.item() for k, v in losses.items()}}
+        record = {
+            "total": total.item(),
+            "adversary": a_loss.item(),
+            "adversary_accuracy": float((logits.argmax(-1) == labels).float().mean()),
+            **{k: v.item() for k, v in losses.items()},
+        }
         if (index + 1) % config.checkpoint_every == 0 or index + 1 == config.adversarial_steps:
             record.update(_monitor(generator, frozen, data, config, adversary))
         return record

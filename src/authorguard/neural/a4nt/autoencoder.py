@@ -29,18 +29,32 @@ def reconstruction_meteor(model, data: SettingData, vocabulary: Vocabulary, sent
     model.eval()
     with torch.no_grad():
         for label in range(len(data.classes)):
-            mine = [s for s, c in zip(data.validation, data.validation_labels) if c == label][: max(1, sentences // len(data.classes))]
+            mine = [s for s, c in zip(data.validation, data.validation_labels) if c == label][
+                : max(1, sentences // len(data.classes))
+            ]
             for start in range(0, len(mine), 256):
                 chunk = mine[start : start + 256]
-                out = model.generate(*pad_batch(chunk), label if decoder is None else decoder, max(map(len, chunk)) + 5, "greedy")
+                out = model.generate(
+                    *pad_batch(chunk), label if decoder is None else decoder, max(map(len, chunk)) + 5, "greedy"
+                )
                 for original, row, words in zip(chunk, out["tokens"], out["words"]):
-                    scores.append(meteor(detokenize(vocabulary.decode(original)), detokenize(vocabulary.decode(row[words].tolist()))))
+                    scores.append(
+                        meteor(
+                            detokenize(vocabulary.decode(original)), detokenize(vocabulary.decode(row[words].tolist()))
+                        )
+                    )
     model.train(was_training)
     return float(np.mean(scores)) if scores else float("nan")
 
 
-def pretrain_autoencoder(config: A4NTConfig, folder: Path, data: SettingData, vocabulary: Vocabulary,
-                         report: Report = quiet, neutral: bool = False) -> Path:
+def pretrain_autoencoder(
+    config: A4NTConfig,
+    folder: Path,
+    data: SettingData,
+    vocabulary: Vocabulary,
+    report: Report = quiet,
+    neutral: bool = False,
+) -> Path:
     """Each target decoder learns to reconstruct its own class's sentences through the shared encoder; with
     ``neutral``, one decoder learns to reconstruct every class's sentences (``neutral-autoencoder.pt``, the
     neutral objective's starting point). With ``config.autoencoder_eval_every`` the best weights by validation
@@ -69,31 +83,53 @@ def pretrain_autoencoder(config: A4NTConfig, folder: Path, data: SettingData, vo
             sentences = class_batch(data, label, per_class, rng)
             source, source_mask = pad_batch(sentences)
             target, target_mask = pad_batch(sentences, append_end=True)
-            losses.append(model.target_nll(source, source_mask, target, target_mask, 0 if neutral else label).sum()
-                          / target_mask.sum())
+            losses.append(
+                model.target_nll(source, source_mask, target, target_mask, 0 if neutral else label).sum()
+                / target_mask.sum()
+            )
         loss = torch.stack(losses).mean()
         clip_step(optimizer, model.parameters(), loss)
         record = {"loss": loss.item()}
         if every and ((index + 1) % every == 0 or index + 1 == config.autoencoder_steps):
-            score = reconstruction_meteor(model, data, vocabulary, config.autoencoder_eval_sentences, 0 if neutral else None)
+            score = reconstruction_meteor(
+                model, data, vocabulary, config.autoencoder_eval_sentences, 0 if neutral else None
+            )
             record["validation_meteor"] = score
             extra.setdefault("curve", []).append({"step": index + 1, "meteor": score})
             if score > extra.get("best_meteor", -1.0):
-                extra.update(best_meteor=score, best_step=index + 1, best_state=copy.deepcopy(model.state_dict()),
-                             since_best=0)
+                extra.update(
+                    best_meteor=score, best_step=index + 1, best_state=copy.deepcopy(model.state_dict()), since_best=0
+                )
             else:
                 extra["since_best"] += 1
                 extra["stop"] = extra["since_best"] >= config.autoencoder_patience
         return record
 
     started = time.perf_counter()
-    history, extra = run_steps(name, path.with_name(path.name + ".checkpoint"), {"model": model},
-                                {"optimizer": optimizer}, config.autoencoder_steps, step, config, report)
+    history, extra = run_steps(
+        name,
+        path.with_name(path.name + ".checkpoint"),
+        {"model": model},
+        {"optimizer": optimizer},
+        config.autoencoder_steps,
+        step,
+        config,
+        report,
+    )
     if "best_state" in extra:
         model.load_state_dict(extra["best_state"])
-    save_file({"spec": spec, "state": model.state_dict(), "history": history, "seconds": time.perf_counter() - started,
-           "device": device_name(), "curve": extra.get("curve", []), "best_step": extra.get("best_step"),
-           "stopped_early": bool(extra.get("stop"))},
-          path)
+    save_file(
+        {
+            "spec": spec,
+            "state": model.state_dict(),
+            "history": history,
+            "seconds": time.perf_counter() - started,
+            "device": device_name(),
+            "curve": extra.get("curve", []),
+            "best_step": extra.get("best_step"),
+            "stopped_early": bool(extra.get("stop")),
+        },
+        path,
+    )
     path.with_name(path.name + ".checkpoint").unlink(missing_ok=True)
     return path

@@ -30,8 +30,14 @@ def sentence_scores(model, sentences: list[list[int]], batch_size: int = 256):
     return np.concatenate(outputs) if outputs else np.zeros((0, 0))
 
 
-def train_classifier(config: A4NTConfig, folder: Path, data: SettingData, vocabulary: Vocabulary, holdout: str | None = None,
-                     report: Report = quiet) -> Path:
+def train_classifier(
+    config: A4NTConfig,
+    folder: Path,
+    data: SettingData,
+    vocabulary: Vocabulary,
+    holdout: str | None = None,
+    report: Report = quiet,
+) -> Path:
     """Train the attribute classifier (``holdout`` None) or one holdout classifier on real sentences; stores
     its validation sentence accuracy and macro F1."""
     import torch
@@ -57,12 +63,28 @@ def train_classifier(config: A4NTConfig, folder: Path, data: SettingData, vocabu
         return {"loss": loss.item()}
 
     started = time.perf_counter()
-    history, _ = run_steps(name, path.with_name(path.name + ".checkpoint"), {"model": model}, {"optimizer": optimizer},
-                            steps, step, config, report)
+    history, _ = run_steps(
+        name,
+        path.with_name(path.name + ".checkpoint"),
+        {"model": model},
+        {"optimizer": optimizer},
+        steps,
+        step,
+        config,
+        report,
+    )
     predicted = sentence_scores(model, data.validation).argmax(1) if data.validation else []
     metrics = classification_scores(data.validation_labels, list(predicted)) if data.validation else {}
-    save_file({"spec": spec, "state": model.state_dict(), "history": history, "validation": metrics,
-           "seconds": time.perf_counter() - started,
-           "device": device_name()}, path)
+    save_file(
+        {
+            "spec": spec,
+            "state": model.state_dict(),
+            "history": history,
+            "validation": metrics,
+            "seconds": time.perf_counter() - started,
+            "device": device_name(),
+        },
+        path,
+    )
     path.with_name(path.name + ".checkpoint").unlink(missing_ok=True)
     return path

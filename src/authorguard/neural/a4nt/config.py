@@ -18,8 +18,18 @@ NEUTRAL_AUTOENCODER = "neutral-autoencoder"
 AUTOENCODERS = (AUTOENCODER, NEUTRAL_AUTOENCODER)
 HOLDOUT_KINDS = ("lstm", "cnn", "lstm-cnn")
 #: The ten holdout attribute classifiers of the paper's Table IV: varied architectures and sizes, "kind-width".
-DEFAULT_HOLDOUTS = ("lstm-64", "lstm-128", "lstm-384", "cnn-64", "cnn-128", "cnn-256", "lstm-cnn-64", "lstm-cnn-128",
-                    "lstm-cnn-256", "lstm2-128")
+DEFAULT_HOLDOUTS = (
+    "lstm-64",
+    "lstm-128",
+    "lstm-384",
+    "cnn-64",
+    "cnn-128",
+    "cnn-256",
+    "lstm-cnn-64",
+    "lstm-cnn-128",
+    "lstm-cnn-256",
+    "lstm2-128",
+)
 
 
 def variant_name(semantic: str, language_loss: bool, objective: str = "flip", window: int = 1) -> str:
@@ -115,15 +125,41 @@ class A4NTConfig:
 
     def __post_init__(self) -> None:
         owner = "A4NT config"
-        for name in ("vocabulary_size", "min_tokens", "max_tokens", "max_sentences_per_class", "validation_sentences",
-                     "punkt_training_words", "embedding_dim", "hidden_size", "batch_size", "pretrain_batch_size",
-                     "checkpoint_every", "autoencoder_eval_sentences", "autoencoder_patience", "neutral_window"):
+        for name in (
+            "vocabulary_size",
+            "min_tokens",
+            "max_tokens",
+            "max_sentences_per_class",
+            "validation_sentences",
+            "punkt_training_words",
+            "embedding_dim",
+            "hidden_size",
+            "batch_size",
+            "pretrain_batch_size",
+            "checkpoint_every",
+            "autoencoder_eval_sentences",
+            "autoencoder_patience",
+            "neutral_window",
+        ):
             check_number(getattr(self, name), name, owner, kind=int, low=1, closed="left")
-        for name in ("classifier_steps", "holdout_steps", "language_model_steps", "autoencoder_steps", "adversarial_steps",
-                     "autoencoder_eval_every", "split_seed", "seed"):
+        for name in (
+            "classifier_steps",
+            "holdout_steps",
+            "language_model_steps",
+            "autoencoder_steps",
+            "adversarial_steps",
+            "autoencoder_eval_every",
+            "split_seed",
+            "seed",
+        ):
             check_number(getattr(self, name), name, owner, kind=int, low=0, closed="left")
-        for name in ("classifier_learning_rate", "pretrain_learning_rate", "generator_learning_rate",
-                     "discriminator_learning_rate", "gumbel_temperature"):
+        for name in (
+            "classifier_learning_rate",
+            "pretrain_learning_rate",
+            "generator_learning_rate",
+            "discriminator_learning_rate",
+            "gumbel_temperature",
+        ):
             check_number(getattr(self, name), name, owner, low=0, closed="neither")
         for name in ("style_weight", "semantic_weight", "language_weight"):
             if getattr(self, name) is not None:
@@ -132,7 +168,7 @@ class A4NTConfig:
         check_option(self.semantic, "semantic", owner, SEMANTIC_LOSSES)
         check_option(self.objective, "objective", owner, OBJECTIVES)
         if self.neutral_window > 1 and self.objective != "neutral":
-            raise InputError(f"{owner}: neutral_window {self.neutral_window} needs objective = \"neutral\"")
+            raise InputError(f'{owner}: neutral_window {self.neutral_window} needs objective = "neutral"')
         if self.min_tokens > self.max_tokens:
             raise InputError(f"{owner}: min_tokens {self.min_tokens} > max_tokens {self.max_tokens}")
         object.__setattr__(self, "holdouts", tuple(self.holdouts))
@@ -152,9 +188,20 @@ class A4NTConfig:
 
     #: the fields that define the shared stages (data, vocabulary, classifiers, language models, autoencoder); a
     #: model folder refuses to resume or add a variant under a config that changes one of them
-    SHARED_FIELDS = ("setting", "split_seed", "vocabulary_size", "min_tokens", "max_tokens", "max_sentences_per_class",
-                     "validation_sentences", "punkt_training_words", "entities_to_labels", "embedding_dim", "hidden_size",
-                     "seed")
+    SHARED_FIELDS = (
+        "setting",
+        "split_seed",
+        "vocabulary_size",
+        "min_tokens",
+        "max_tokens",
+        "max_sentences_per_class",
+        "validation_sentences",
+        "punkt_training_words",
+        "entities_to_labels",
+        "embedding_dim",
+        "hidden_size",
+        "seed",
+    )
 
     def shared(self) -> dict:
         return {name: getattr(self, name) for name in self.SHARED_FIELDS}
@@ -168,6 +215,8 @@ def parse_holdout(spec: str) -> tuple[str, int, int]:
     if kind.startswith("lstm") and kind[4:5].isdigit():
         layers, kind = int(kind[4]), "lstm" + kind[5:]
     if kind not in HOLDOUT_KINDS or not width.isdigit() or int(width) < 1:
-        raise InputError(f"A4NT config: holdout {spec!r} is not KIND-WIDTH with KIND in {', '.join(HOLDOUT_KINDS)} "
-                         "(e.g. lstm-128, lstm2-128, cnn-64, lstm-cnn-128)")
+        raise InputError(
+            f"A4NT config: holdout {spec!r} is not KIND-WIDTH with KIND in {', '.join(HOLDOUT_KINDS)} "
+            "(e.g. lstm-128, lstm2-128, cnn-64, lstm-cnn-128)"
+        )
     return kind, int(width), layers

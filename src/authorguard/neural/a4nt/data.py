@@ -17,8 +17,15 @@ import numpy as np
 
 from authorguard.exceptions import InputError
 from authorguard.neural.a4nt.config import A4NTConfig
-from authorguard.neural.a4nt.text import (ENTITY_LABELS, NUMBER, SentenceSplitter, Vocabulary, mask_entities,
-                                         sentence_numbers, tokenize)
+from authorguard.neural.a4nt.text import (
+    ENTITY_LABELS,
+    NUMBER,
+    SentenceSplitter,
+    Vocabulary,
+    mask_entities,
+    sentence_numbers,
+    tokenize,
+)
 
 
 @dataclass
@@ -66,8 +73,16 @@ class SettingData:
 
     def save(self, path: Path) -> None:
         with gzip.open(path, "wt", encoding="utf-8") as handle:
-            json.dump({"classes": self.classes, "train": self.train, "validation": self.validation,
-                       "validation_labels": self.validation_labels, "counts": self.counts}, handle)
+            json.dump(
+                {
+                    "classes": self.classes,
+                    "train": self.train,
+                    "validation": self.validation,
+                    "validation_labels": self.validation_labels,
+                    "counts": self.counts,
+                },
+                handle,
+            )
 
     @classmethod
     def load(cls, path: Path) -> SettingData:
@@ -109,8 +124,13 @@ def build_setting_data(config: A4NTConfig, progress=None) -> tuple[SettingData, 
     per_class: list[list[list[int]]] = []
     counts = {"documents": {"train": len(train), "validation": len(validation)}, "sentences": {}, "kept": {}}
     for name in classes:
-        pool = [vocabulary.encode(s) for document, label in zip(split_train, train.labels) if label == name
-                for s in document if config.min_tokens <= len(s) <= config.max_tokens]
+        pool = [
+            vocabulary.encode(s)
+            for document, label in zip(split_train, train.labels)
+            if label == name
+            for s in document
+            if config.min_tokens <= len(s) <= config.max_tokens
+        ]
         counts["sentences"][name] = len(pool)
         if len(pool) > config.max_sentences_per_class:
             pool = [pool[i] for i in np.sort(rng.choice(len(pool), config.max_sentences_per_class, replace=False))]
@@ -118,9 +138,12 @@ def build_setting_data(config: A4NTConfig, progress=None) -> tuple[SettingData, 
             raise InputError(f"A4NT setting {config.setting!r}: class {name!r} has no training sentence")
         counts["kept"][name] = len(pool)
         per_class.append(pool)
-    held = [(vocabulary.encode(s), classes.index(label))
-            for document, label in zip(preprocessor.sentences(validation_texts), validation.labels)
-            for s in document if len(s) >= config.min_tokens and label in classes]
+    held = [
+        (vocabulary.encode(s), classes.index(label))
+        for document, label in zip(preprocessor.sentences(validation_texts), validation.labels)
+        for s in document
+        if len(s) >= config.min_tokens and label in classes
+    ]
     if len(held) > config.validation_sentences:
         held = [held[i] for i in np.sort(rng.choice(len(held), config.validation_sentences, replace=False))]
     counts["validation_sentences"] = len(held)

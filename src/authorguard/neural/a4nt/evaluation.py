@@ -29,14 +29,17 @@ def _scores(truth: list[int], predicted, n_classes: int) -> dict:
     from sklearn.metrics import accuracy_score, f1_score
 
     per_class = f1_score(truth, predicted, average=None, labels=list(range(n_classes)), zero_division=0)
-    return {"f1_macro": float(np.mean(per_class)), "accuracy": float(accuracy_score(truth, predicted)),
-            "f1_per_class": [float(v) for v in per_class]}
+    return {
+        "f1_macro": float(np.mean(per_class)),
+        "accuracy": float(accuracy_score(truth, predicted)),
+        "f1_per_class": [float(v) for v in per_class],
+    }
 
 
 def classify(classifier, documents: list[list[list[int]]], labels: list[int], n_classes: int) -> dict:
     """Sentence- and document-level scores of one classifier on documents of sentences (token ids)."""
-    from authorguard.neural.a4nt.text import Vocabulary
     from authorguard.neural.a4nt.classifiers import sentence_scores
+    from authorguard.neural.a4nt.text import Vocabulary
 
     flat = [s or [Vocabulary.unk] for d in documents for s in (d or [[Vocabulary.unk]])]
     owners = [i for i, d in enumerate(documents) for _ in (d or [[Vocabulary.unk]])]
@@ -44,13 +47,23 @@ def classify(classifier, documents: list[list[list[int]]], labels: list[int], n_
     sentence_truth = [labels[i] for i in owners]
     totals = np.zeros((len(documents), n_classes))
     np.add.at(totals, owners, scores)
-    return {"sentence": _scores(sentence_truth, scores.argmax(1), n_classes),
-            "document": _scores(labels, totals.argmax(1), n_classes)}
+    return {
+        "sentence": _scores(sentence_truth, scores.argmax(1), n_classes),
+        "document": _scores(labels, totals.argmax(1), n_classes),
+    }
 
 
-def evaluate_folder(folder: str | Path, split: str = "test", variants: tuple[str, ...] | None = None, samples: int = 1,
-                    select: str = "random", seed: int = 0, meteor_sentences: int = 1000, examples: int = 6,
-                    report=None) -> dict:
+def evaluate_folder(
+    folder: str | Path,
+    split: str = "test",
+    variants: tuple[str, ...] | None = None,
+    samples: int = 1,
+    select: str = "random",
+    seed: int = 0,
+    meteor_sentences: int = 1000,
+    examples: int = 6,
+    report=None,
+) -> dict:
     """Table II–IV figures of a model folder on ``split``; ``variants`` default: the autoencoder and every trained
     adversarial variant. ``report(message)`` is told what runs."""
     import json
@@ -58,9 +71,9 @@ def evaluate_folder(folder: str | Path, split: str = "test", variants: tuple[str
     from authorguard.metrics.content import meteor
     from authorguard.neural.a4nt.config import AUTOENCODER, NEUTRAL_AUTOENCODER, A4NTConfig, generator_file
     from authorguard.neural.a4nt.data import setting_corpus
+    from authorguard.neural.a4nt.folder import load_network
     from authorguard.neural.a4nt.model import A4NTModel, document_seed
     from authorguard.neural.a4nt.text import detokenize
-    from authorguard.neural.a4nt.folder import load_network
 
     say = report or (lambda message: None)
     folder = Path(folder)
@@ -85,12 +98,23 @@ def evaluate_folder(folder: str | Path, split: str = "test", variants: tuple[str
     for path in sorted((folder / "holdouts").glob("*.pt")):
         classifiers[path.stem] = load_network(path, "classifier")
     n_sentences = sum(len(d) for d in documents)
-    result = {"folder": str(folder), "setting": config.setting, "split": split, "classes": first.classes,
-              "documents": len(documents), "sentences": n_sentences,
-              "class_documents": np.bincount(labels, minlength=n_classes).tolist(),
-              "chance": {"document": chance_macro_f1(labels, n_classes),
-                         "sentence": chance_macro_f1([labels[i] for i, d in enumerate(documents) for _ in d], n_classes)},
-              "samples": samples, "select": select, "seed": seed, "rows": {}}
+    result = {
+        "folder": str(folder),
+        "setting": config.setting,
+        "split": split,
+        "classes": first.classes,
+        "documents": len(documents),
+        "sentences": n_sentences,
+        "class_documents": np.bincount(labels, minlength=n_classes).tolist(),
+        "chance": {
+            "document": chance_macro_f1(labels, n_classes),
+            "sentence": chance_macro_f1([labels[i] for i, d in enumerate(documents) for _ in d], n_classes),
+        },
+        "samples": samples,
+        "select": select,
+        "seed": seed,
+        "rows": {},
+    }
 
     def summarise(docs: list[list[list[int]]]) -> dict:
         per = {name: classify(model, docs, labels, n_classes) for name, model in classifiers.items()}
@@ -107,26 +131,52 @@ def evaluate_folder(folder: str | Path, split: str = "test", variants: tuple[str
     result["rows"]["original"] = {**summarise(documents), "meteor": 1.0}
     rng = np.random.default_rng(seed)
     pairs = [(i, j) for i, d in enumerate(documents) for j in range(len(d))]
-    measured = set(map(tuple, np.array(pairs)[rng.choice(len(pairs), min(meteor_sentences, len(pairs)), replace=False)].tolist())) if pairs else set()
+    measured = (
+        set(
+            map(
+                tuple,
+                np.array(pairs)[rng.choice(len(pairs), min(meteor_sentences, len(pairs)), replace=False)].tolist(),
+            )
+        )
+        if pairs
+        else set()
+    )
     for variant, model in models.items():
         say(f"rewriting with {variant}")
         started = time.perf_counter()
-        rewritten_tokens = [model.rewrite(d, label, samples, select, document_seed(seed, i)) if d else []
-                            for i, (d, label) in enumerate(zip(documents, labels))]
+        rewritten_tokens = [
+            model.rewrite(d, label, samples, select, document_seed(seed, i)) if d else []
+            for i, (d, label) in enumerate(zip(documents, labels))
+        ]
         seconds = time.perf_counter() - started
         rewritten = [[model.vocabulary.encode(s) for s in d] for d in rewritten_tokens]
-        meteors = [meteor(detokenize(model.vocabulary.decode(documents[i][j])), detokenize(rewritten_tokens[i][j]))
-                   for i, j in sorted(measured)]
+        meteors = [
+            meteor(detokenize(model.vocabulary.decode(documents[i][j])), detokenize(rewritten_tokens[i][j]))
+            for i, j in sorted(measured)
+        ]
         shown = []
         for label in range(n_classes):
             mine = [(i, j) for i, j in sorted(measured) if labels[i] == label][:examples]
-            shown += [{"class": first.classes[label], "to": "neutral" if model.neutral else first.classes[model.target_of(label)],
-                       "input": detokenize(model.vocabulary.decode(documents[i][j])),
-                       "output": detokenize(rewritten_tokens[i][j])} for i, j in mine]
+            shown += [
+                {
+                    "class": first.classes[label],
+                    "to": "neutral" if model.neutral else first.classes[model.target_of(label)],
+                    "input": detokenize(model.vocabulary.decode(documents[i][j])),
+                    "output": detokenize(rewritten_tokens[i][j]),
+                }
+                for i, j in mine
+            ]
         row = summarise(rewritten)
         if (folder / variant / "adversary.pt").is_file():  # the neutral objective's in-loop attacker, on held-out text
-            row["adversary"] = classify(load_network(folder / variant / "adversary.pt", "classifier"), rewritten, labels, n_classes)
-        result["rows"][variant] = {**row, "meteor": float(np.mean(meteors)) if meteors else None,
-                                   "meteor_sentences": len(meteors), "seconds": seconds,
-                                   "sentences_per_second": n_sentences / seconds if seconds else None, "examples": shown}
+            row["adversary"] = classify(
+                load_network(folder / variant / "adversary.pt", "classifier"), rewritten, labels, n_classes
+            )
+        result["rows"][variant] = {
+            **row,
+            "meteor": float(np.mean(meteors)) if meteors else None,
+            "meteor_sentences": len(meteors),
+            "seconds": seconds,
+            "sentences_per_second": n_sentences / seconds if seconds else None,
+            "examples": shown,
+        }
     return result

@@ -38,8 +38,13 @@ def prepare_folder(config: A4NTConfig, folder: Path, report: Report = quiet) -> 
         data.save(data_path)
         report("data", 1, 1, {"sentences": data.counts["kept"]})
     if not config_path.exists():
-        config_path.write_text(json.dumps({"shared": config.shared(), "config": config.to_dict(),
-                                           "classes": SettingData.load(data_path).classes}, indent=2), encoding="utf-8")
+        config_path.write_text(
+            json.dumps(
+                {"shared": config.shared(), "config": config.to_dict(), "classes": SettingData.load(data_path).classes},
+                indent=2,
+            ),
+            encoding="utf-8",
+        )
     return SettingData.load(data_path), Vocabulary.load(folder / "vocabulary.json")
 
 
@@ -49,13 +54,25 @@ def load_splitter(folder: Path) -> SentenceSplitter:
 
 def classifier_spec(config: A4NTConfig, vocabulary: Vocabulary, n_classes: int, holdout: str | None = None) -> dict:
     kind, width, layers = parse_holdout(holdout) if holdout else ("lstm", config.hidden_size, 1)
-    return {"kind": kind, "width": width, "layers": layers, "vocab_size": len(vocabulary), "n_classes": n_classes,
-            "embedding_dim": config.embedding_dim, "dropout": config.dropout}
+    return {
+        "kind": kind,
+        "width": width,
+        "layers": layers,
+        "vocab_size": len(vocabulary),
+        "n_classes": n_classes,
+        "embedding_dim": config.embedding_dim,
+        "dropout": config.dropout,
+    }
 
 
 def generator_spec(config: A4NTConfig, vocabulary: Vocabulary, n_classes: int) -> dict:
-    return {"vocab_size": len(vocabulary), "n_classes": n_classes, "embedding_dim": config.embedding_dim,
-            "hidden_size": config.hidden_size, "dropout": config.dropout}
+    return {
+        "vocab_size": len(vocabulary),
+        "n_classes": n_classes,
+        "embedding_dim": config.embedding_dim,
+        "hidden_size": config.hidden_size,
+        "dropout": config.dropout,
+    }
 
 
 def load_network(path: Path, kind: str):
@@ -67,8 +84,11 @@ def load_network(path: Path, kind: str):
     stored = load_file(path)
     if not isinstance(stored, dict) or "spec" not in stored or "state" not in stored:
         raise InputError(f"{path} is not an A4NT network file")
-    builder = {"classifier": build_classifier, "language-model": lambda s: LanguageModel(**s),
-               "generator": lambda s: StyleTransfer(**s)}[kind]
+    builder = {
+        "classifier": build_classifier,
+        "language-model": lambda s: LanguageModel(**s),
+        "generator": lambda s: StyleTransfer(**s),
+    }[kind]
     model = builder(stored["spec"])
     try:
         model.load_state_dict(stored["state"])

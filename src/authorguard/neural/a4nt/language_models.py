@@ -12,8 +12,9 @@ from authorguard.neural.a4nt.loop import Report, class_batch, clip_step, device_
 from authorguard.neural.a4nt.text import Vocabulary
 
 
-def train_language_model(config: A4NTConfig, folder: Path, data: SettingData, vocabulary: Vocabulary, label: int,
-                         report: Report = quiet) -> Path:
+def train_language_model(
+    config: A4NTConfig, folder: Path, data: SettingData, vocabulary: Vocabulary, label: int, report: Report = quiet
+) -> Path:
     """Train class ``label``'s word-level language model; stores its validation perplexity on that class."""
     import torch
 
@@ -23,8 +24,12 @@ def train_language_model(config: A4NTConfig, folder: Path, data: SettingData, vo
     path = folder / f"language-models/{label}.pt"
     if path.exists():
         return path
-    spec = {"vocab_size": len(vocabulary), "embedding_dim": config.embedding_dim, "hidden_size": config.hidden_size,
-            "dropout": config.dropout}
+    spec = {
+        "vocab_size": len(vocabulary),
+        "embedding_dim": config.embedding_dim,
+        "hidden_size": config.hidden_size,
+        "dropout": config.dropout,
+    }
     torch.manual_seed(zlib.crc32(name.encode()) + config.seed)
     model = LanguageModel(**spec)
     optimizer = torch.optim.RMSprop(model.parameters(), lr=config.pretrain_learning_rate)
@@ -36,16 +41,32 @@ def train_language_model(config: A4NTConfig, folder: Path, data: SettingData, vo
         return {"loss": loss.item()}
 
     started = time.perf_counter()
-    history, _ = run_steps(name, path.with_name(path.name + ".checkpoint"), {"model": model}, {"optimizer": optimizer},
-                            config.language_model_steps, step, config, report)
+    history, _ = run_steps(
+        name,
+        path.with_name(path.name + ".checkpoint"),
+        {"model": model},
+        {"optimizer": optimizer},
+        config.language_model_steps,
+        step,
+        config,
+        report,
+    )
     mine = [s for s, c in zip(data.validation, data.validation_labels) if c == label]
     perplexity = None
     if mine:
         with torch.no_grad():
             ids, mask = pad_batch(mine[:1000], append_end=True)
             perplexity = float(torch.exp(model.token_nll(ids, mask).sum() / mask.sum()))
-    save_file({"spec": spec, "state": model.state_dict(), "history": history, "validation_perplexity": perplexity,
-           "seconds": time.perf_counter() - started,
-           "device": device_name()}, path)
+    save_file(
+        {
+            "spec": spec,
+            "state": model.state_dict(),
+            "history": history,
+            "validation_perplexity": perplexity,
+            "seconds": time.perf_counter() - started,
+            "device": device_name(),
+        },
+        path,
+    )
     path.with_name(path.name + ".checkpoint").unlink(missing_ok=True)
     return path

@@ -20,7 +20,6 @@ from authorguard.exceptions import InputError
 from authorguard.neural.a4nt.config import A4NTConfig
 from authorguard.neural.a4nt.data import SettingData
 
-
 Report = Callable[[str, int, int, dict], None]
 
 
@@ -96,8 +95,17 @@ def stage_seed(config: A4NTConfig, stage: str, step: int) -> list[int]:
     return [config.seed, zlib.crc32(stage.encode()), step]
 
 
-def run_steps(stage: str, checkpoint: Path, modules: dict, optimizers: dict, steps: int, step_fn, config: A4NTConfig,
-               report: Report, extra: dict | None = None) -> tuple[list[dict], dict]:
+def run_steps(
+    stage: str,
+    checkpoint: Path,
+    modules: dict,
+    optimizers: dict,
+    steps: int,
+    step_fn,
+    config: A4NTConfig,
+    report: Report,
+    extra: dict | None = None,
+) -> tuple[list[dict], dict]:
     """Run ``step_fn(step, rng, extra) -> record`` for steps not done yet; checkpoint every
     ``config.checkpoint_every`` steps; a step that sets ``extra["stop"]`` ends the stage. Returns (history of
     records, extra state)."""
@@ -122,9 +130,16 @@ def run_steps(stage: str, checkpoint: Path, modules: dict, optimizers: dict, ste
         if extra.get("stop"):  # the step ended the stage (early stopping)
             break
         if (step + 1) % config.checkpoint_every == 0 and step + 1 < steps:
-            save_file({"modules": {k: m.state_dict() for k, m in modules.items()},
-                   "optimizers": {k: o.state_dict() for k, o in optimizers.items()},
-                   "history": history, "step": step + 1, "extra": extra}, checkpoint)
+            save_file(
+                {
+                    "modules": {k: m.state_dict() for k, m in modules.items()},
+                    "optimizers": {k: o.state_dict() for k, o in optimizers.items()},
+                    "history": history,
+                    "step": step + 1,
+                    "extra": extra,
+                },
+                checkpoint,
+            )
     for module in modules.values():
         module.eval()
     return history, extra

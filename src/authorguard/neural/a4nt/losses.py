@@ -48,8 +48,11 @@ def pooled_log_probs(log_probs: torch.Tensor, window: int, prior: torch.Tensor |
     rows, classes = log_probs.shape
     if window < 1 or rows % window:
         raise ValueError(f"pooled_log_probs: {rows} rows do not form windows of {window}")
-    log_prior = (torch.full((classes,), 1.0 / classes, dtype=log_probs.dtype, device=log_probs.device)
-                 if prior is None else (prior / prior.sum()).to(log_probs).log())
+    log_prior = (
+        torch.full((classes,), 1.0 / classes, dtype=log_probs.dtype, device=log_probs.device)
+        if prior is None
+        else (prior / prior.sum()).to(log_probs).log()
+    )
     evidence = (log_probs - log_prior).reshape(rows // window, window, classes).sum(1)
     return torch.log_softmax(log_prior + evidence, dim=-1)
 

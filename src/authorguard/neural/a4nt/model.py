@@ -45,7 +45,9 @@ class A4NTModel:
 
         self.folder = Path(folder)
         if not (self.folder / "config.json").is_file():
-            raise InputError(f"{self.folder} is not an A4NT model folder (no config.json): train one with authorguard a4nt train")
+            raise InputError(
+                f"{self.folder} is not an A4NT model folder (no config.json): train one with authorguard a4nt train"
+            )
         try:
             stored = json.loads((self.folder / "config.json").read_text(encoding="utf-8"))
             self.classes: list[str] = list(stored["classes"])
@@ -57,7 +59,9 @@ class A4NTModel:
         self.setting = shared["setting"]
         self.max_tokens = int(shared["max_tokens"])
         masks = shared.get("entities_to_labels")
-        self.preprocessor = Preprocessor(splitter, self.max_tokens, self.setting.startswith("speech") if masks is None else bool(masks))
+        self.preprocessor = Preprocessor(
+            splitter, self.max_tokens, self.setting.startswith("speech") if masks is None else bool(masks)
+        )
         self.variant = variant
         #: one generator for every source class (no direction): the neutral objective and its autoencoder
         self.neutral = is_neutral(variant)
@@ -65,8 +69,10 @@ class A4NTModel:
         if not path.is_file():
             trained = sorted(p.parent.name for p in self.folder.glob("*/generator.pt"))
             trained += [name for name in AUTOENCODERS if (self.folder / generator_file(name)).exists()]
-            raise InputError(f"A4NT model folder {self.folder} has no {variant!r} generator (trained: "
-                             f"{', '.join(trained) or 'none'})")
+            raise InputError(
+                f"A4NT model folder {self.folder} has no {variant!r} generator (trained: "
+                f"{', '.join(trained) or 'none'})"
+            )
         self.generator = load_network(path, "generator")
         if self.generator.vocab_size != len(self.vocabulary):
             raise InputError(f"{path} was trained with another vocabulary than {self.folder / 'vocabulary.json'}")
@@ -91,7 +97,9 @@ class A4NTModel:
 
     def class_index(self, attribute) -> int:
         if str(attribute) not in self.classes:
-            raise InputError(f"attribute {attribute!r} is unknown to the A4NT model in {self.folder} (classes: {', '.join(self.classes)})")
+            raise InputError(
+                f"attribute {attribute!r} is unknown to the A4NT model in {self.folder} (classes: {', '.join(self.classes)})"
+            )
         return self.classes.index(str(attribute))
 
     def predict_classes(self, documents: list[list[list[int]]]) -> list[int]:
@@ -109,8 +117,15 @@ class A4NTModel:
         one), or the one decoder of a neutral generator."""
         return 0 if self.neutral else (source + 1) % len(self.classes)
 
-    def rewrite(self, sentences: list[list[int]], source: int, samples: int = 1, select: str = "random",
-                seed: int | None = None, batch_size: int = 256) -> list[list[str]]:
+    def rewrite(
+        self,
+        sentences: list[list[int]],
+        source: int,
+        samples: int = 1,
+        select: str = "random",
+        seed: int | None = None,
+        batch_size: int = 256,
+    ) -> list[list[str]]:
         """Rewrite one document's sentences (token ids) from class ``source``; returns token lists."""
         import torch
 
@@ -129,8 +144,9 @@ class A4NTModel:
                 ids, mask = pad_batch([s or [Vocabulary.unk] for s in chunk])
                 candidates = []
                 for _ in range(samples):
-                    result = self.generator.generate(ids, mask, target, self.max_tokens + 5,
-                                                     "greedy" if samples == 1 else "sample", 1.0, generator)
+                    result = self.generator.generate(
+                        ids, mask, target, self.max_tokens + 5, "greedy" if samples == 1 else "sample", 1.0, generator
+                    )
                     candidates.append([self.vocabulary.decode(row) for row in result["tokens"].tolist()])
                 for i, original in enumerate(chunk):
                     options = [c[i] for c in candidates]
@@ -143,8 +159,16 @@ class A4NTModel:
                     out.append(options[pick])
         return out
 
-    def obfuscate(self, texts: list[str], attributes=None, samples: int = 1, select: str = "random", seed: int | None = None,
-                  keys=None, placeholders: str = "copy") -> list[str]:
+    def obfuscate(
+        self,
+        texts: list[str],
+        attributes=None,
+        samples: int = 1,
+        select: str = "random",
+        seed: int | None = None,
+        keys=None,
+        placeholders: str = "copy",
+    ) -> list[str]:
         """Rewrite each document; ``attributes`` (one per document) name its source class — None: the model's
         classifier decides. ``keys`` (ids) derive each document's seed; positions by default. ``placeholders``:
         what ``<unk>`` and ``NUM`` in a rewrite become (``keep``, ``drop``, ``copy``; module docstring)."""
@@ -165,8 +189,10 @@ class A4NTModel:
         out = []
         for sentences, inputs, source, key in zip(documents, pieces, sources, keys):
             rewritten = self.rewrite(sentences, source, samples, select, document_seed(seed, key)) if sentences else []
-            filled = [fill_placeholders(r, tokens, numbers, self.vocabulary, placeholders)
-                      for r, (tokens, numbers) in zip(rewritten, inputs)]
+            filled = [
+                fill_placeholders(r, tokens, numbers, self.vocabulary, placeholders)
+                for r, (tokens, numbers) in zip(rewritten, inputs)
+            ]
             if not any(filled):  # a rewrite of placeholders alone: the user gets it as written, never an empty text
                 filled = rewritten
             # a sentence emptied by dropping its placeholders leaves no gap; ``keep`` joins exactly as before

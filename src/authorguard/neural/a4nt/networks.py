@@ -30,11 +30,14 @@ class SentenceEncoder(nn.Module):
     """Word embeddings -> LSTM; the sentence embedding E = [last hidden state; mean of the hidden states]
     (paper, Eq. 1), shape (B, 2·hidden)."""
 
-    def __init__(self, vocab_size: int, embedding_dim: int, hidden_size: int, layers: int = 1, dropout: float = 0.0) -> None:
+    def __init__(
+        self, vocab_size: int, embedding_dim: int, hidden_size: int, layers: int = 1, dropout: float = 0.0
+    ) -> None:
         super().__init__()
         self.embedding = nn.Embedding(vocab_size, embedding_dim, padding_idx=Vocabulary.pad)
-        self.lstm = nn.LSTM(embedding_dim, hidden_size, num_layers=layers, batch_first=True,
-                            dropout=dropout if layers > 1 else 0.0)
+        self.lstm = nn.LSTM(
+            embedding_dim, hidden_size, num_layers=layers, batch_first=True, dropout=dropout if layers > 1 else 0.0
+        )
         self.dropout = nn.Dropout(dropout)
         self.output_size = 2 * hidden_size
 
@@ -53,7 +56,9 @@ class SentenceEncoder(nn.Module):
 class LSTMClassifier(nn.Module):
     """The paper's attribute classifier (Section 4.1): sentence embedding -> linear -> class logits (B, C)."""
 
-    def __init__(self, vocab_size: int, n_classes: int, embedding_dim: int, width: int, layers: int = 1, dropout: float = 0.2) -> None:
+    def __init__(
+        self, vocab_size: int, n_classes: int, embedding_dim: int, width: int, layers: int = 1, dropout: float = 0.2
+    ) -> None:
         super().__init__()
         self.encoder = SentenceEncoder(vocab_size, embedding_dim, width, layers, dropout)
         self.dropout = nn.Dropout(dropout)
@@ -76,7 +81,7 @@ class _Convolutions(nn.Module):
     def forward(self, features: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
         x = features.transpose(1, 2)
         pooled = []
-        for convolution, width in zip(self.convolutions, self.widths):
+        for convolution in self.convolutions:
             y = F.relu(convolution(x))[:, :, : features.shape[1]]  # position t sees words t-w+1..t
             pooled.append(y.masked_fill(~mask.unsqueeze(1), float("-inf")).amax(dim=2).clamp(min=0))
         return torch.cat(pooled, dim=1)
@@ -85,7 +90,9 @@ class _Convolutions(nn.Module):
 class CNNClassifier(nn.Module):
     """Word embeddings -> convolutions -> max-pool -> linear: a holdout architecture of the paper's Table IV."""
 
-    def __init__(self, vocab_size: int, n_classes: int, embedding_dim: int, width: int, layers: int = 1, dropout: float = 0.2) -> None:
+    def __init__(
+        self, vocab_size: int, n_classes: int, embedding_dim: int, width: int, layers: int = 1, dropout: float = 0.2
+    ) -> None:
         super().__init__()
         self.embedding = nn.Embedding(vocab_size, embedding_dim, padding_idx=Vocabulary.pad)
         self.convolutions = _Convolutions(embedding_dim, width)
@@ -99,7 +106,9 @@ class CNNClassifier(nn.Module):
 class LSTMCNNClassifier(nn.Module):
     """LSTM states -> convolutions -> max-pool -> linear (the paper's LSTM+CNN holdouts)."""
 
-    def __init__(self, vocab_size: int, n_classes: int, embedding_dim: int, width: int, layers: int = 1, dropout: float = 0.2) -> None:
+    def __init__(
+        self, vocab_size: int, n_classes: int, embedding_dim: int, width: int, layers: int = 1, dropout: float = 0.2
+    ) -> None:
         super().__init__()
         self.encoder = SentenceEncoder(vocab_size, embedding_dim, width, layers, dropout)
         self.convolutions = _Convolutions(width, width)
@@ -154,12 +163,15 @@ class StyleTransfer(nn.Module):
     """A⁴NT's generators Z_{x→c}: one LSTM encoder shared by every direction (the classifier's architecture), one
     LSTM decoder per *target* class, reading the sentence encoding and the previous word at every step (Eq. 4)."""
 
-    def __init__(self, vocab_size: int, n_classes: int, embedding_dim: int, hidden_size: int, dropout: float = 0.2) -> None:
+    def __init__(
+        self, vocab_size: int, n_classes: int, embedding_dim: int, hidden_size: int, dropout: float = 0.2
+    ) -> None:
         super().__init__()
         self.encoder = SentenceEncoder(vocab_size, embedding_dim, hidden_size, dropout=dropout)
         self.bridge = nn.Linear(self.encoder.output_size, hidden_size)
-        self.decoders = nn.ModuleList(nn.LSTM(embedding_dim + self.encoder.output_size, hidden_size, batch_first=True)
-                                      for _ in range(n_classes))
+        self.decoders = nn.ModuleList(
+            nn.LSTM(embedding_dim + self.encoder.output_size, hidden_size, batch_first=True) for _ in range(n_classes)
+        )
         self.outputs = nn.ModuleList(nn.Linear(hidden_size, vocab_size) for _ in range(n_classes))
         self.dropout = nn.Dropout(dropout)
         self.vocab_size = vocab_size
@@ -169,8 +181,14 @@ class StyleTransfer(nn.Module):
         h0 = torch.tanh(self.bridge(encoding)).unsqueeze(0)
         return encoding, (h0, torch.zeros_like(h0))
 
-    def target_nll(self, source: torch.Tensor, source_mask: torch.Tensor, target: torch.Tensor, target_mask: torch.Tensor,
-                   target_class: int) -> torch.Tensor:
+    def target_nll(
+        self,
+        source: torch.Tensor,
+        source_mask: torch.Tensor,
+        target: torch.Tensor,
+        target_mask: torch.Tensor,
+        target_class: int,
+    ) -> torch.Tensor:
         """−log p(target | source) under the decoder of ``target_class``, teacher-forced, per sentence (B,).
         ``target`` ends with ``</s>``; ``source`` may be soft (the cycle loss reads the generator's output)."""
         encoding, state = self._start(source, source_mask)
@@ -182,8 +200,16 @@ class StyleTransfer(nn.Module):
         picked = log_probs.gather(2, target.unsqueeze(-1)).squeeze(-1)
         return -(picked * target_mask).sum(1)
 
-    def generate(self, source: torch.Tensor, source_mask: torch.Tensor, target_class: int, max_length: int, mode: str = "greedy",
-                 temperature: float = 1.0, generator: torch.Generator | None = None) -> dict:
+    def generate(
+        self,
+        source: torch.Tensor,
+        source_mask: torch.Tensor,
+        target_class: int,
+        max_length: int,
+        mode: str = "greedy",
+        temperature: float = 1.0,
+        generator: torch.Generator | None = None,
+    ) -> dict:
         """Rewrite ``source`` into ``target_class``'s style, word by word, for at most ``max_length`` tokens.
 
         ``mode``: ``"greedy"`` (argmax), ``"sample"`` (ancestral sampling at ``temperature``) or ``"gumbel"``

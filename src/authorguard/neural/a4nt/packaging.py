@@ -36,8 +36,10 @@ def resolve_model(model: str | Path | None, variant: str) -> Path:
     if variant in shipped:
         return PACKAGED
     what = f"the packaged model holds {', '.join(shipped)}" if shipped else "no A4NT model is packaged"
-    raise InputError(f"A4NT variant {variant!r} needs a trained model folder ({what}): --model DIR on the command "
-                     "line, model=DIR in Python (train one with authorguard a4nt train)")
+    raise InputError(
+        f"A4NT variant {variant!r} needs a trained model folder ({what}): --model DIR on the command "
+        "line, model=DIR in Python (train one with authorguard a4nt train)"
+    )
 
 
 def _half(source: Path, target: Path) -> dict:
@@ -46,7 +48,10 @@ def _half(source: Path, target: Path) -> dict:
     import torch
 
     stored = torch.load(source, map_location="cpu", weights_only=False)
-    kept = {"spec": stored["spec"], "state": {k: v.half() if v.is_floating_point() else v for k, v in stored["state"].items()}}
+    kept = {
+        "spec": stored["spec"],
+        "state": {k: v.half() if v.is_floating_point() else v for k, v in stored["state"].items()},
+    }
     target.parent.mkdir(parents=True, exist_ok=True)
     torch.save(kept, target)
     return stored
@@ -75,8 +80,9 @@ def package_model(folder: str | Path, variants: list[str], output: str | Path, n
     config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
     # the folder's own config.json also records the config its data stage ran under, which need not be the one
     # the shipped variant was trained with: keep what rewriting reads; provenance has each stage's config
-    (output / "config.json").write_text(json.dumps({"shared": config["shared"], "classes": config["classes"]}, indent=2),
-                                        encoding="utf-8")
+    (output / "config.json").write_text(
+        json.dumps({"shared": config["shared"], "classes": config["classes"]}, indent=2), encoding="utf-8"
+    )
     for name in ("vocabulary.json", "punkt.json"):
         shutil.copyfile(folder / name, output / name)
     files = [generator_file(v) for v in variants]
@@ -85,8 +91,16 @@ def package_model(folder: str | Path, variants: list[str], output: str | Path, n
     stages = {}
     for name in files:
         stored = _half(folder / name, output / name)
-        stages[name] = {key: stored[key] for key in ("seconds", "best_step", "stopped_early", "config", "weights") if key in stored}
-    provenance = {"source": str(folder), "variants": list(variants), "note": note, "weights": "float16", "stages": stages,
-                  "sha256": {p.relative_to(output).as_posix(): _sha256(p) for p in sorted(output.rglob("*")) if p.is_file()}}
+        stages[name] = {
+            key: stored[key] for key in ("seconds", "best_step", "stopped_early", "config", "weights") if key in stored
+        }
+    provenance = {
+        "source": str(folder),
+        "variants": list(variants),
+        "note": note,
+        "weights": "float16",
+        "stages": stages,
+        "sha256": {p.relative_to(output).as_posix(): _sha256(p) for p in sorted(output.rglob("*")) if p.is_file()},
+    }
     (output / "provenance.json").write_text(json.dumps(provenance, indent=2, default=str) + "\n", encoding="utf-8")
     return output

@@ -33,14 +33,20 @@ class SoftMiniLM(nn.Module):
         for parameter in self.bert.parameters():
             parameter.requires_grad_(False)
         table = self.bert.embeddings.word_embeddings.weight.detach()
-        special = {SPECIALS[0]: tokenizer.pad_token_id, SPECIALS[1]: tokenizer.cls_token_id,
-                   SPECIALS[2]: tokenizer.sep_token_id, SPECIALS[3]: tokenizer.unk_token_id}
+        special = {
+            SPECIALS[0]: tokenizer.pad_token_id,
+            SPECIALS[1]: tokenizer.cls_token_id,
+            SPECIALS[2]: tokenizer.sep_token_id,
+            SPECIALS[3]: tokenizer.unk_token_id,
+        }
         rows = []
         for token in vocabulary.tokens:
             if token in special:
                 pieces = [special[token]]
             else:
-                pieces = tokenizer(("number" if token == NUMBER else token.lower()), add_special_tokens=False)["input_ids"]
+                pieces = tokenizer(("number" if token == NUMBER else token.lower()), add_special_tokens=False)[
+                    "input_ids"
+                ]
                 pieces = pieces or [tokenizer.unk_token_id]
             rows.append(table[pieces].mean(0))
         self.register_buffer("word_matrix", torch.stack(rows))

@@ -21,8 +21,16 @@ from pathlib import Path
 from authorguard.exceptions import InputError
 from authorguard.text.sentences import SentenceSplitter
 
-__all__ = ["SentenceSplitter", "Vocabulary", "tokenize", "detokenize", "mask_entities", "sentence_numbers",
-           "fill_placeholders", "PLACEHOLDER_MODES"]
+__all__ = [
+    "SentenceSplitter",
+    "Vocabulary",
+    "tokenize",
+    "detokenize",
+    "mask_entities",
+    "sentence_numbers",
+    "fill_placeholders",
+    "PLACEHOLDER_MODES",
+]
 
 PAD, BOS, EOS, UNK = "<pad>", "<s>", "</s>", "<unk>"
 SPECIALS = (PAD, BOS, EOS, UNK)
@@ -56,8 +64,9 @@ def sentence_numbers(sentence: str) -> list[str]:
 PLACEHOLDER_MODES = ("keep", "drop", "copy")
 
 
-def fill_placeholders(rewrite: Sequence[str], source: Sequence[str], numbers: Sequence[str], vocabulary: Vocabulary,
-                      mode: str) -> list[str]:
+def fill_placeholders(
+    rewrite: Sequence[str], source: Sequence[str], numbers: Sequence[str], vocabulary: Vocabulary, mode: str
+) -> list[str]:
     """A rewrite's tokens with its ``<unk>`` and ``NUM`` placeholders handled by ``mode`` (:data:`PLACEHOLDER_MODES`).
 
     ``copy``: the k-th ``<unk>`` of the rewrite becomes the k-th word of ``source`` outside the vocabulary, the k-th
@@ -72,7 +81,7 @@ def fill_placeholders(rewrite: Sequence[str], source: Sequence[str], numbers: Se
     values = iter(list(numbers) if mode == "copy" else [])
     out = []
     for token in rewrite:
-        if token == UNK or token == NUMBER:
+        if token in (UNK, NUMBER):
             filled = next(words if token == UNK else values, None)
             if filled is not None:
                 out.append(filled)
@@ -136,8 +145,9 @@ class Vocabulary:
         return cls(json.loads(path.read_text(encoding="utf-8")))
 
 
-ENTITY_LABELS = frozenset({"PERSON", "NORP", "FAC", "ORG", "GPE", "LOC", "PRODUCT", "EVENT", "WORK_OF_ART", "LAW",
-                           "LANGUAGE"})
+ENTITY_LABELS = frozenset(
+    {"PERSON", "NORP", "FAC", "ORG", "GPE", "LOC", "PRODUCT", "EVENT", "WORK_OF_ART", "LAW", "LANGUAGE"}
+)
 
 
 def _spacy_pipeline():
@@ -155,7 +165,7 @@ def mask_entities(texts: Sequence[str], batch_size: int = 16) -> list[str]:
         pieces, last = [], 0
         for entity in doc.ents:
             if entity.label_ in ENTITY_LABELS:
-                pieces.append(doc.text[last:entity.start_char])
+                pieces.append(doc.text[last : entity.start_char])
                 pieces.append(f" {entity.label_} ")
                 last = entity.end_char
         pieces.append(doc.text[last:])

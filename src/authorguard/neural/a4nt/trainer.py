@@ -21,12 +21,16 @@ from authorguard.neural.a4nt.folder import prepare_folder
 from authorguard.neural.a4nt.language_models import train_language_model
 from authorguard.neural.a4nt.loop import Report, quiet, training_device
 
-
 STAGES = ("data", "classifiers", "language-models", "autoencoder", "adversarial")
 
 
-def train_a4nt(config: A4NTConfig, folder: str | os.PathLike, stages: tuple[str, ...] = STAGES,
-               report: Report = quiet, device: str = "cpu") -> dict:
+def train_a4nt(
+    config: A4NTConfig,
+    folder: str | os.PathLike,
+    stages: tuple[str, ...] = STAGES,
+    report: Report = quiet,
+    device: str = "cpu",
+) -> dict:
     """Run ``stages`` (in the fixed order, skipping what is already trained) on ``device`` (see
     :func:`training_device`); returns what each produced."""
     unknown = [s for s in stages if s not in STAGES]
@@ -41,14 +45,19 @@ def _train_stages(config: A4NTConfig, folder: Path, stages: tuple[str, ...], rep
     produced: dict[str, list[str]] = {"data": [str(folder / "sentences.json.gz")]}
     if "classifiers" in stages:
         produced["classifiers"] = [str(train_classifier(config, folder, data, vocabulary, None, report))]
-        produced["classifiers"] += [str(train_classifier(config, folder, data, vocabulary, h, report)) for h in config.holdouts]
+        produced["classifiers"] += [
+            str(train_classifier(config, folder, data, vocabulary, h, report)) for h in config.holdouts
+        ]
     if "language-models" in stages:
-        produced["language-models"] = [str(train_language_model(config, folder, data, vocabulary, c, report))
-                                       for c in range(len(data.classes))]
+        produced["language-models"] = [
+            str(train_language_model(config, folder, data, vocabulary, c, report)) for c in range(len(data.classes))
+        ]
     if "autoencoder" in stages:
         produced["autoencoder"] = [str(pretrain_autoencoder(config, folder, data, vocabulary, report))]
         if config.objective == "neutral":
-            produced["autoencoder"].append(str(pretrain_autoencoder(config, folder, data, vocabulary, report, neutral=True)))
+            produced["autoencoder"].append(
+                str(pretrain_autoencoder(config, folder, data, vocabulary, report, neutral=True))
+            )
     if "adversarial" in stages:
         produced["adversarial"] = [str(train_adversarial(config, folder, data, vocabulary, report))]
     return produced

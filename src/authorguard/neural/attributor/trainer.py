@@ -9,8 +9,8 @@ import numpy as np
 from authorguard.exceptions import InputError
 from authorguard.neural.attributor.config import AttributorConfig
 from authorguard.neural.chunks import token_windows
-from authorguard.utils.weights import minilm_folder, require_torch
 from authorguard.utils.validation import check_texts
+from authorguard.utils.weights import minilm_folder, require_torch
 
 
 class FineTunedClassifier:
@@ -42,16 +42,20 @@ class FineTunedClassifier:
             keep = np.sort(rng.choice(len(windows), config.max_train_windows, replace=False))
             windows, targets = [windows[i] for i in keep], targets[keep]
         steps = config.epochs * int(np.ceil(len(windows) / config.batch_size))
-        optimizer = torch.optim.AdamW(self.model_.parameters(), lr=config.learning_rate, weight_decay=config.weight_decay)
+        optimizer = torch.optim.AdamW(
+            self.model_.parameters(), lr=config.learning_rate, weight_decay=config.weight_decay
+        )
         warmup = int(config.warmup_ratio * steps)
         scheduler = torch.optim.lr_scheduler.LambdaLR(
-            optimizer, lambda s: (s + 1) / (warmup + 1) if s < warmup else max(0.0, (steps - s) / max(1, steps - warmup)))
+            optimizer,
+            lambda s: (s + 1) / (warmup + 1) if s < warmup else max(0.0, (steps - s) / max(1, steps - warmup)),
+        )
         self.losses_ = []
         self.model_.train()
         for _ in range(config.epochs):
             order = rng.permutation(len(windows))
             for begin in range(0, len(order), config.batch_size):
-                members = order[begin:begin + config.batch_size]
+                members = order[begin : begin + config.batch_size]
                 batch = self.tokenizer_.pad({"input_ids": [windows[i] for i in members]}, return_tensors="pt")
                 output = self.model_(**batch, labels=torch.as_tensor(targets[members]))
                 optimizer.zero_grad()
@@ -72,7 +76,7 @@ class FineTunedClassifier:
         order = np.argsort([len(w) for w in windows])
         with torch.inference_mode():
             for begin in range(0, len(order), batch_size):
-                members = order[begin:begin + batch_size]
+                members = order[begin : begin + batch_size]
                 batch = self.tokenizer_.pad({"input_ids": [windows[i] for i in members]}, return_tensors="pt")
                 scores[members] = torch.log_softmax(self.model_(**batch).logits, dim=-1).numpy()
         totals = np.zeros((len(texts), len(self.classes_)))

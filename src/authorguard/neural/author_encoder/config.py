@@ -51,8 +51,19 @@ class AuthorEncoderConfig:
 
     def __post_init__(self) -> None:
         owner = "author encoder config"
-        for name in ("max_tokens", "embedding_dim", "lora_rank", "lora_alpha", "authors_per_batch", "texts_per_episode",
-                     "steps", "checkpoint_every", "min_texts_per_author", "max_texts_per_author", "heldout_authors"):
+        for name in (
+            "max_tokens",
+            "embedding_dim",
+            "lora_rank",
+            "lora_alpha",
+            "authors_per_batch",
+            "texts_per_episode",
+            "steps",
+            "checkpoint_every",
+            "min_texts_per_author",
+            "max_texts_per_author",
+            "heldout_authors",
+        ):
             check_number(getattr(self, name), name, owner, kind=int, low=1, closed="left")
         for name in ("warmup_steps", "min_words", "seed"):
             check_number(getattr(self, name), name, owner, kind=int, low=0, closed="left")
@@ -62,8 +73,10 @@ class AuthorEncoderConfig:
             check_number(getattr(self, name), name, owner, low=0, closed="neither")
         check_number(self.weight_decay, "weight_decay", owner, low=0, closed="left")
         if self.min_texts_per_author < 2 * self.texts_per_episode:
-            raise InputError(f"{owner}: min_texts_per_author ({self.min_texts_per_author}) must be at least two episodes "
-                             f"(2 x texts_per_episode = {2 * self.texts_per_episode})")
+            raise InputError(
+                f"{owner}: min_texts_per_author ({self.min_texts_per_author}) must be at least two episodes "
+                f"(2 x texts_per_episode = {2 * self.texts_per_episode})"
+            )
         object.__setattr__(self, "lora_targets", tuple(self.lora_targets))
         object.__setattr__(self, "datasets", tuple(self.datasets))
 

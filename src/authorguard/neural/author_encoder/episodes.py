@@ -47,9 +47,13 @@ class AuthorPools:
     excluded: dict = field(default_factory=dict)
 
     def summary(self) -> dict:
-        return {"train_authors": len(self.train), "train_texts": sum(map(len, self.train.values())),
-                "heldout_authors": len(self.heldout), "heldout_texts": sum(map(len, self.heldout.values())),
-                "excluded_evaluation_authors": dict(self.excluded)}
+        return {
+            "train_authors": len(self.train),
+            "train_texts": sum(map(len, self.train.values())),
+            "heldout_authors": len(self.heldout),
+            "heldout_texts": sum(map(len, self.heldout.values())),
+            "excluded_evaluation_authors": dict(self.excluded),
+        }
 
 
 def author_pools(config: AuthorEncoderConfig, corpora: dict | None = None) -> AuthorPools:
@@ -59,7 +63,9 @@ def author_pools(config: AuthorEncoderConfig, corpora: dict | None = None) -> Au
     excluded: dict[str, int] = {}
     for dataset in config.datasets:
         if dataset in EVALUATION_ONLY:
-            raise InputError(f"author encoder: dataset {dataset!r} is evaluation-only (every author is attacked); train on others")
+            raise InputError(
+                f"author encoder: dataset {dataset!r} is evaluation-only (every author is attacked); train on others"
+            )
         corpus = corpora[dataset] if corpora and dataset in corpora else registry.datasets.get(dataset)()
         banned = evaluation_authors(dataset, corpus)
         excluded[dataset] = len(banned)
@@ -75,13 +81,19 @@ def author_pools(config: AuthorEncoderConfig, corpora: dict | None = None) -> Au
                 pools[f"{dataset}:{author}"] = mine
     keys = sorted(pools)
     if len(keys) < config.heldout_authors + config.authors_per_batch:
-        raise InputError(f"author encoder: {len(keys)} eligible authors, need {config.heldout_authors} held out + "
-                         f"{config.authors_per_batch} per batch")
+        raise InputError(
+            f"author encoder: {len(keys)} eligible authors, need {config.heldout_authors} held out + "
+            f"{config.authors_per_batch} per batch"
+        )
     heldout = set(rng.choice(keys, config.heldout_authors, replace=False).tolist())
-    return AuthorPools({k: pools[k] for k in keys if k not in heldout}, {k: pools[k] for k in keys if k in heldout}, excluded)
+    return AuthorPools(
+        {k: pools[k] for k in keys if k not in heldout}, {k: pools[k] for k in keys if k in heldout}, excluded
+    )
 
 
-def sample_batch(pool: dict, authors_per_batch: int, texts_per_episode: int, rng: np.random.Generator) -> tuple[list[str], int]:
+def sample_batch(
+    pool: dict, authors_per_batch: int, texts_per_episode: int, rng: np.random.Generator
+) -> tuple[list[str], int]:
     """Texts of one training batch: for each of ``authors_per_batch`` distinct authors, two disjoint episodes.
 
     Returns the flat text list ordered (author, episode, text) and the number of authors; episode e of author a

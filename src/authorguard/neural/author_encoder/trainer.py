@@ -46,7 +46,9 @@ def contrastive_loss(embeddings, n_authors: int, texts_per_episode: int, tempera
     episodes = torch.nn.functional.normalize(episodes, dim=-1)
     logits = episodes[:, 0] @ episodes[:, 1].T / temperature
     target = torch.arange(n_authors)
-    return 0.5 * (torch.nn.functional.cross_entropy(logits, target) + torch.nn.functional.cross_entropy(logits.T, target))
+    return 0.5 * (
+        torch.nn.functional.cross_entropy(logits, target) + torch.nn.functional.cross_entropy(logits.T, target)
+    )
 
 
 def _scheduler(optimizer, config: AuthorEncoderConfig):
@@ -60,9 +62,16 @@ def _scheduler(optimizer, config: AuthorEncoderConfig):
     return torch.optim.lr_scheduler.LambdaLR(optimizer, factor)
 
 
-def train_author_encoder(config: AuthorEncoderConfig, folder: str | Path | None = None, *, corpora: dict | None = None,
-                         pools: AuthorPools | None = None, evaluate: bool = True, command: str = "",
-                         progress: Callable[[int, int, float], None] | None = None) -> TrainResult:
+def train_author_encoder(
+    config: AuthorEncoderConfig,
+    folder: str | Path | None = None,
+    *,
+    corpora: dict | None = None,
+    pools: AuthorPools | None = None,
+    evaluate: bool = True,
+    command: str = "",
+    progress: Callable[[int, int, float], None] | None = None,
+) -> TrainResult:
     """Train (or continue training) and save to ``folder/final``; returns the losses and retrieval scores."""
     torch = require_torch()
     started = time.perf_counter()
@@ -79,7 +88,9 @@ def train_author_encoder(config: AuthorEncoderConfig, folder: str | Path | None 
     if checkpoint_file.is_file():
         state = torch.load(checkpoint_file, weights_only=False)
         if state.get("config") != config.to_dict():
-            raise InputError(f"author encoder: {checkpoint_file} was trained with another config; delete it or pass the same config")
+            raise InputError(
+                f"author encoder: {checkpoint_file} was trained with another config; delete it or pass the same config"
+            )
         module.load_state_dict(state["trainable"], strict=False)
         optimizer.load_state_dict(state["optimizer"])
         scheduler.load_state_dict(state["scheduler"])
@@ -93,8 +104,9 @@ def train_author_encoder(config: AuthorEncoderConfig, folder: str | Path | None 
     for step in range(resumed_at, config.steps):
         texts, n_authors = sample_batch(pools.train, config.authors_per_batch, config.texts_per_episode, rng)
         batch = tokenizer(texts, truncation=True, max_length=config.max_tokens, padding=True, return_tensors="pt")
-        loss = contrastive_loss(module(batch["input_ids"], batch["attention_mask"]), n_authors, config.texts_per_episode,
-                                config.temperature)
+        loss = contrastive_loss(
+            module(batch["input_ids"], batch["attention_mask"]), n_authors, config.texts_per_episode, config.temperature
+        )
         optimizer.zero_grad()
         loss.backward()
         torch.nn.utils.clip_grad_norm_(trainable, 1.0)
@@ -117,8 +129,15 @@ def train_author_encoder(config: AuthorEncoderConfig, folder: str | Path | None 
 def _save_checkpoint(path: Path, module, optimizer, scheduler, rng, losses, config) -> None:
     torch = require_torch()
     trainable = {k: v for k, v in module.state_dict().items() if "lora_" in k or k.startswith("projection.")}
-    state = {"trainable": trainable, "optimizer": optimizer.state_dict(), "scheduler": scheduler.state_dict(),
-             "sampler": rng.bit_generator.state, "torch_rng": torch.get_rng_state(), "losses": losses, "config": config.to_dict()}
+    state = {
+        "trainable": trainable,
+        "optimizer": optimizer.state_dict(),
+        "scheduler": scheduler.state_dict(),
+        "sampler": rng.bit_generator.state,
+        "torch_rng": torch.get_rng_state(),
+        "losses": losses,
+        "config": config.to_dict(),
+    }
     partial = path.with_suffix(".partial")
     torch.save(state, partial)
     os.replace(partial, path)  # a run killed mid-write leaves the previous checkpoint intact
@@ -127,10 +146,15 @@ def _save_checkpoint(path: Path, module, optimizer, scheduler, rng, losses, conf
 def compare_retrieval(encoder: AuthorEncoder, heldout: dict, seed: int = 0) -> dict:
     """Retrieval on the held-out authors: the trained encoder beside untrained MiniLM and character n-grams."""
     fit_texts = [t for texts in heldout.values() for t in texts]
-    embedders = {"author-encoder": lambda texts: encoder.encode(texts), "minilm (untrained)": minilm_embedder(),
-                 "char 1-4-gram tf-idf": char_ngram_embedder(fit_texts)}
-    return {name: {str(size): scores for size, scores in retrieval_scores(heldout, embed, seed=seed).items()}
-            for name, embed in embedders.items()}
+    embedders = {
+        "author-encoder": lambda texts: encoder.encode(texts),
+        "minilm (untrained)": minilm_embedder(),
+        "char 1-4-gram tf-idf": char_ngram_embedder(fit_texts),
+    }
+    return {
+        name: {str(size): scores for size, scores in retrieval_scores(heldout, embed, seed=seed).items()}
+        for name, embed in embedders.items()
+    }
 
 
 def provenance(config: AuthorEncoderConfig, result: TrainResult, command: str) -> dict:
@@ -139,13 +163,20 @@ def provenance(config: AuthorEncoderConfig, result: TrainResult, command: str) -
     import transformers
 
     losses = result.losses
-    return {"command": command, "config": config.to_dict(), "data": result.data,
-            "steps": len(losses), "loss_first_10": float(np.mean(losses[:10])) if losses else None,
-            "loss_last_10": float(np.mean(losses[-10:])) if losses else None, "retrieval": result.retrieval,
-            "seconds_this_call": round(result.seconds, 1), "resumed_at_step": result.resumed_at,
-            "machine": f"{platform.machine()}, {os.cpu_count()} cores, torch {torch.__version__} (threads {torch.get_num_threads()})",
-            "versions": {"torch": torch.__version__, "transformers": transformers.__version__},
-            "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+    return {
+        "command": command,
+        "config": config.to_dict(),
+        "data": result.data,
+        "steps": len(losses),
+        "loss_first_10": float(np.mean(losses[:10])) if losses else None,
+        "loss_last_10": float(np.mean(losses[-10:])) if losses else None,
+        "retrieval": result.retrieval,
+        "seconds_this_call": round(result.seconds, 1),
+        "resumed_at_step": result.resumed_at,
+        "machine": f"{platform.machine()}, {os.cpu_count()} cores, torch {torch.__version__} (threads {torch.get_num_threads()})",
+        "versions": {"torch": torch.__version__, "transformers": transformers.__version__},
+        "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+    }
 
 
 def write_json(path: Path, obj: dict) -> None:

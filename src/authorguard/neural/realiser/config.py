@@ -16,7 +16,9 @@ BAG_INSTRUCTION = "Write a short fluent text with these words:"
 #: the system turn of every prompt (shorter than SmolLM2's default)
 SYSTEM = "You write plain English."
 #: the prompt of a realiser trained for the roles view under its constraint (it adds articles and punctuation only)
-ROLES_INSTRUCTION = "Write these words as fluent sentences, adding only 'the', 'a' and punctuation ('|' ends a sentence):"
+ROLES_INSTRUCTION = (
+    "Write these words as fluent sentences, adding only 'the', 'a' and punctuation ('|' ends a sentence):"
+)
 #: a roles view keeps nearly every word: its chunks hold up to this many (whole sentences of a ~48-token chunk)
 ROLES_VIEW_WORDS = 32
 #: the view kinds a realiser reads, and the levels whose views are of each kind
@@ -69,8 +71,10 @@ class RealiserConfig:
 
     def messages(self, kind: str, view: str) -> list[dict]:
         """The chat turns asking to write ``view`` (of ``kind``): the system turn, the user turn."""
-        return [{"role": "system", "content": self.system},
-                {"role": "user", "content": f"{self.instruction(kind)}\n\n{view}"}]
+        return [
+            {"role": "system", "content": self.system},
+            {"role": "user", "content": f"{self.instruction(kind)}\n\n{view}"},
+        ]
 
     def to_dict(self) -> dict:
         return {k: list(v) if isinstance(v, tuple) else v for k, v in dataclasses.asdict(self).items()}
@@ -111,8 +115,10 @@ class TrainingConfig:
         check_number(self.learning_rate, "learning_rate", "TrainingConfig", low=0, closed="neither")
         unknown = sorted(set(self.levels) - set(TRAINING_LEVELS))
         if unknown or not self.levels or min(self.levels.values()) < 0 or sum(self.levels.values()) <= 0:
-            raise InputError(f"TrainingConfig: levels must give non-negative shares of {', '.join(TRAINING_LEVELS)}; "
-                             f"got {self.levels}")
+            raise InputError(
+                f"TrainingConfig: levels must give non-negative shares of {', '.join(TRAINING_LEVELS)}; "
+                f"got {self.levels}"
+            )
         object.__setattr__(self, "datasets", tuple(self.datasets))
 
     def to_dict(self) -> dict:

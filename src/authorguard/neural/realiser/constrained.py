@@ -31,8 +31,16 @@ class ViewPlans:
         if view not in self._plans:
             words, breaks, questions = view_plan_words(view)
             starts, ends = self.edges.get(view, (True, True))
-            self._plans[view] = WordPlan(words, self.free, self.vocabulary, breaks=breaks, questions=questions,
-                                         max_free=self.most, starts_sentence=starts, ends_sentence=ends)
+            self._plans[view] = WordPlan(
+                words,
+                self.free,
+                self.vocabulary,
+                breaks=breaks,
+                questions=questions,
+                max_free=self.most,
+                starts_sentence=starts,
+                ends_sentence=ends,
+            )
         return self._plans[view]
 
     def constraints(self, views) -> list:

@@ -52,8 +52,9 @@ def view_kind(level: str) -> str:
     return "bag" if level in ("bag", "syntf") else "ordered"
 
 
-def training_pairs(config: TrainingConfig, count_tokens, corpora: dict | None = None,
-                   accepts=None) -> tuple[list[dict], dict]:
+def training_pairs(
+    config: TrainingConfig, count_tokens, corpora: dict | None = None, accepts=None
+) -> tuple[list[dict], dict]:
     """``pairs + held_out`` rows ``{"level", "view", "text", "author"}`` (the last ``held_out`` are the validation
     rows) and the counts (authors per dataset, chunks skipped for a short view or a target outside the
     constraint's language, rows per level). ``accepts(view, target)``: the constraint's check of a ``roles``
@@ -63,9 +64,18 @@ def training_pairs(config: TrainingConfig, count_tokens, corpora: dict | None = 
 
     wanted = config.pairs + config.held_out
     # some chunks have too short a view: ask for a few more than needed
-    prompts = training_prompts(PromptConfig(prompts=int(wanted * 1.05) + 10, texts_per_author=config.texts_per_author,
-                                            min_words=config.min_words, datasets=config.datasets, seed=config.seed),
-                               count_tokens, config.max_chunk_tokens, corpora)
+    prompts = training_prompts(
+        PromptConfig(
+            prompts=int(wanted * 1.05) + 10,
+            texts_per_author=config.texts_per_author,
+            min_words=config.min_words,
+            datasets=config.datasets,
+            seed=config.seed,
+        ),
+        count_tokens,
+        config.max_chunk_tokens,
+        corpora,
+    )
     names = sorted(config.levels)
     shares = np.array([config.levels[n] for n in names], dtype=float)
     rng = np.random.default_rng(config.seed)
@@ -89,6 +99,9 @@ def training_pairs(config: TrainingConfig, count_tokens, corpora: dict | None = 
 
         raise InputError(f"realiser data: {len(rows)} usable chunks, {wanted} needed (pairs + held_out)")
     per_level = {n: sum(r["level"] == n for r in rows) for n in names}
-    return rows, {"sources": prompts.counts, "skipped_short_view": skipped, "skipped_off_language": off_language,
-                  "rows_per_level": per_level}
-
+    return rows, {
+        "sources": prompts.counts,
+        "skipped_short_view": skipped,
+        "skipped_off_language": off_language,
+        "rows_per_level": per_level,
+    }

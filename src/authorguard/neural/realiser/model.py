@@ -45,7 +45,7 @@ def chunk_views_with_edges(views: Sequence[str], max_words: int):
             tokens = sentence.split()
             question = tokens[-1] == QUESTION_MARK  # stays with the sentence's last piece, counts as no word
             tokens = tokens[:-1] if question else tokens
-            pieces = [tokens[i:i + max_words] for i in range(0, len(tokens), max_words)]
+            pieces = [tokens[i : i + max_words] for i in range(0, len(tokens), max_words)]
             if question and pieces:
                 pieces[-1] = pieces[-1] + [QUESTION_MARK]
             for number, piece in enumerate(pieces):
@@ -63,15 +63,19 @@ def chunk_views_with_edges(views: Sequence[str], max_words: int):
 
 def view_as_text(view: str) -> str:
     """A view released as it is: its sentences, each ended by a full stop (a question by its question mark)."""
-    return " ".join(sentence[:-2] + "?" if sentence.endswith(f" {QUESTION_MARK}") else sentence + "."
-                    for sentence in view_sentences(view))
+    return " ".join(
+        sentence[:-2] + "?" if sentence.endswith(f" {QUESTION_MARK}") else sentence + "."
+        for sentence in view_sentences(view)
+    )
 
 
 def resolve_folder(model: str | Path | None) -> Path:
     folder = PACKAGED if model is None else Path(model)
     if not (folder / "adapter" / "adapter_config.json").is_file():
         if model is None or folder in (PACKAGED, PACKAGED_ROLES):
-            raise DataNotFoundError("no realiser is packaged: train one (scripts/bottleneck/train_realiser.py DIR) and pass model=DIR")
+            raise DataNotFoundError(
+                "no realiser is packaged: train one (scripts/bottleneck/train_realiser.py DIR) and pass model=DIR"
+            )
         raise InputError(f"realiser folder {folder} has no trained adapter (adapter/adapter_config.json)")
     return folder
 
@@ -79,7 +83,9 @@ def resolve_folder(model: str | Path | None) -> Path:
 class Realiser:
     """``realise(views, kind, view_of, seed)`` -> one text per view; ``stats`` after each call."""
 
-    def __init__(self, model: str | Path | None = None, engine: str = "batched", base_factory: Callable | None = None) -> None:
+    def __init__(
+        self, model: str | Path | None = None, engine: str = "batched", base_factory: Callable | None = None
+    ) -> None:
         from authorguard.neural.tarot.policy import PolicyLoader, tokenizer_signature
 
         folder = resolve_folder(model)
@@ -92,10 +98,21 @@ class Realiser:
         self.engine = engine
         self.stats: dict = {}
 
-    def realise(self, views: Sequence[str], kind: str, view_of: Callable[[str], str], seed: int | None, *,
-                temperature: float = 0.7, top_p: float = 0.95, batch_size: int = 64, retries: int = 2,
-                fallback: str = "view", max_new_tokens: int | None = None,
-                constrained: str | None = None) -> list[str]:
+    def realise(
+        self,
+        views: Sequence[str],
+        kind: str,
+        view_of: Callable[[str], str],
+        seed: int | None,
+        *,
+        temperature: float = 0.7,
+        top_p: float = 0.95,
+        batch_size: int = 64,
+        retries: int = 2,
+        fallback: str = "view",
+        max_new_tokens: int | None = None,
+        constrained: str | None = None,
+    ) -> list[str]:
         """One text per view ("" for a view without words, and for a withheld record). ``constrained``: the name of
         the view (``roles``) whose constraint every chunk is written under (:mod:`.constrained`), or None."""
         from authorguard.neural.tarot.policy import generate
@@ -108,8 +125,12 @@ class Realiser:
         instruction = self.config.instruction(kind)
         chunks, edges = chunk_views_with_edges(views, self.config.max_view_words)
         tokenizer = self.loader.tokenizer if chunks else None
-        prompts = [tokenizer.apply_chat_template(self.config.messages(kind, c.text), tokenize=False,
-                                                 add_generation_prompt=True) for c in chunks]
+        prompts = [
+            tokenizer.apply_chat_template(
+                self.config.messages(kind, c.text), tokenize=False, add_generation_prompt=True
+            )
+            for c in chunks
+        ]
         limit = max_new_tokens or self.config.max_new_tokens
 
         plans = None
@@ -120,11 +141,21 @@ class Realiser:
 
         def sample(indices, repeats, round_seed):
             repeated = [prompts[i] for i in indices for _ in range(repeats)]
-            constraints = None if plans is None else plans.constraints([chunks[i].text for i in indices
-                                                                         for _ in range(repeats)])
-            out = generate(None, tokenizer, repeated, max_new_tokens=limit, seed=round_seed, temperature=temperature,
-                           top_p=top_p, batch_size=batch_size, engine=self.loader.engine(self.engine),
-                           constraints=constraints)
+            constraints = (
+                None if plans is None else plans.constraints([chunks[i].text for i in indices for _ in range(repeats)])
+            )
+            out = generate(
+                None,
+                tokenizer,
+                repeated,
+                max_new_tokens=limit,
+                seed=round_seed,
+                temperature=temperature,
+                top_p=top_p,
+                batch_size=batch_size,
+                engine=self.loader.engine(self.engine),
+                constraints=constraints,
+            )
             if plans is not None:  # the constraint wrote the text: nothing to clean
                 return replace(out, texts=[t.strip() for t in out.texts])
             return replace(out, texts=[" ".join(clean_rewrite(t).split()) for t in out.texts])
@@ -137,11 +168,14 @@ class Realiser:
         else:
             gate = ViewGate(view_of, instruction=instruction)
         # the selection's "keep" gives a chunk its input — here the view chunk, never the original text
-        selection = SelectionConfig(candidates=1, retries=retries, min_utility=-1,
-                                    fallback="keep" if fallback == "view" else "withhold")
+        selection = SelectionConfig(
+            candidates=1, retries=retries, min_utility=-1, fallback="keep" if fallback == "view" else "withhold"
+        )
         chosen = select_rewrites([c.text for c in chunks], sample, gate, None, selection, 0 if seed is None else seed)
-        texts = [view_as_text(c.text) if fell and fallback == "view" else t
-                 for c, t, fell in zip(chunks, chosen.texts, chosen.fell_back)]
+        texts = [
+            view_as_text(c.text) if fell and fallback == "view" else t
+            for c, t, fell in zip(chunks, chosen.texts, chosen.fell_back)
+        ]
         self.stats = release_stats([c.document for c in chunks], chosen, len(views), fallback, self.engine)
         outputs = reassemble(chunks, texts, len(views))
         if fallback == "withhold":

@@ -21,8 +21,13 @@ RECORD = "realiser.json"
 
 def chat_rows(config: RealiserConfig, pairs: list[dict]) -> list[dict]:
     """trl's conversational prompt-completion rows: the user turn (instruction + view), the assistant's chunk."""
-    return [{"prompt": config.messages(view_kind(p["level"]), p["view"]),
-             "completion": [{"role": "assistant", "content": p["text"]}]} for p in pairs]
+    return [
+        {
+            "prompt": config.messages(view_kind(p["level"]), p["view"]),
+            "completion": [{"role": "assistant", "content": p["text"]}],
+        }
+        for p in pairs
+    ]
 
 
 def add_adapter(model, config: RealiserConfig, seed: int):
@@ -35,8 +40,14 @@ def add_adapter(model, config: RealiserConfig, seed: int):
     torch.manual_seed(seed)
     layers = model.config.num_hidden_layers
     top = None if config.lora_layers is None else list(range(max(0, layers - config.lora_layers), layers))
-    lora = LoraConfig(r=config.lora_rank, lora_alpha=config.lora_alpha, lora_dropout=config.lora_dropout,
-                      target_modules=list(config.lora_targets), layers_to_transform=top, task_type="CAUSAL_LM")
+    lora = LoraConfig(
+        r=config.lora_rank,
+        lora_alpha=config.lora_alpha,
+        lora_dropout=config.lora_dropout,
+        target_modules=list(config.lora_targets),
+        layers_to_transform=top,
+        task_type="CAUSAL_LM",
+    )
     return get_peft_model(model, lora)
 
 
@@ -82,9 +93,14 @@ def _check_same(record: dict, key: str, value: dict, folder: Path) -> None:
         raise InputError(f"realiser folder {folder} was started with another {key} ({record[key]}); use a new folder")
 
 
-def train_realiser(folder: str | Path, config: RealiserConfig = RealiserConfig(),
-                   training: TrainingConfig = TrainingConfig(), base=None, corpora: dict | None = None,
-                   progress=None) -> dict:
+def train_realiser(
+    folder: str | Path,
+    config: RealiserConfig = RealiserConfig(),
+    training: TrainingConfig = TrainingConfig(),
+    base=None,
+    corpora: dict | None = None,
+    progress=None,
+) -> dict:
     """Run (or resume) the stages into ``folder``; returns the record. ``base`` = (model, tokenizer) replaces the
     reference SmolLM2 (tests use a tiny model); ``progress(message)`` is told each stage."""
     from authorguard.neural.tarot.policy import tokenizer_signature
@@ -101,8 +117,9 @@ def train_realiser(folder: str | Path, config: RealiserConfig = RealiserConfig()
 
         base = load_reference_lm()
     model, tokenizer = base
-    record.update({"realiser": config.to_dict(), "training": training.to_dict(),
-                   "tokenizer": tokenizer_signature(tokenizer)})
+    record.update(
+        {"realiser": config.to_dict(), "training": training.to_dict(), "tokenizer": tokenizer_signature(tokenizer)}
+    )
     pairs_file = folder / "pairs.jsonl"
     if not pairs_file.is_file():
         say("data: views of chunks of held-out authors")
@@ -116,7 +133,7 @@ def train_realiser(folder: str | Path, config: RealiserConfig = RealiserConfig()
         record["data"] = counts
         write_record(folder, record)
     rows = [json.loads(line) for line in pairs_file.read_text(encoding="utf-8").splitlines()]
-    train_rows, held_rows = rows[: training.pairs], rows[training.pairs: training.pairs + training.held_out]
+    train_rows, held_rows = rows[: training.pairs], rows[training.pairs : training.pairs + training.held_out]
     if (folder / "adapter" / "adapter_config.json").is_file() and record.get("done"):
         return record
     try:
@@ -129,18 +146,40 @@ def train_realiser(folder: str | Path, config: RealiserConfig = RealiserConfig()
     tokenizer.padding_side = "right"
     checkpoints = folder / "checkpoints"
     steps = -(-len(train_rows) // training.batch_size) * training.epochs
-    args = SFTConfig(output_dir=str(checkpoints), num_train_epochs=training.epochs, per_device_train_batch_size=training.batch_size,
-                     per_device_eval_batch_size=training.batch_size, learning_rate=training.learning_rate,
-                     lr_scheduler_type="linear", warmup_steps=min(10, steps // 10), logging_steps=max(1, min(10, steps // 4)), save_steps=training.checkpoint_every,
-                     save_total_limit=2, report_to=[], seed=training.seed, data_seed=training.seed, use_cpu=True,
-                     max_length=config.max_view_words * 3 + config.max_new_tokens + 96, completion_only_loss=True,
-                     dataloader_num_workers=0, disable_tqdm=True, eval_strategy="no", train_sampling_strategy="group_by_length",
-                     gradient_checkpointing=False, bf16=False)
+    args = SFTConfig(
+        output_dir=str(checkpoints),
+        num_train_epochs=training.epochs,
+        per_device_train_batch_size=training.batch_size,
+        per_device_eval_batch_size=training.batch_size,
+        learning_rate=training.learning_rate,
+        lr_scheduler_type="linear",
+        warmup_steps=min(10, steps // 10),
+        logging_steps=max(1, min(10, steps // 4)),
+        save_steps=training.checkpoint_every,
+        save_total_limit=2,
+        report_to=[],
+        seed=training.seed,
+        data_seed=training.seed,
+        use_cpu=True,
+        max_length=config.max_view_words * 3 + config.max_new_tokens + 96,
+        completion_only_loss=True,
+        dataloader_num_workers=0,
+        disable_tqdm=True,
+        eval_strategy="no",
+        train_sampling_strategy="group_by_length",
+        gradient_checkpointing=False,
+        bf16=False,
+    )
     # trl's defaults are for GPUs: gradient checkpointing (a second forward pass, and a backward pass through every
     # layer) and bfloat16 autocast, which this CPU emulates — together 16x slower (60 s a step against 3.7 s)
-    trainer = SFTTrainer(model=model, args=args, train_dataset=Dataset.from_list(chat_rows(config, train_rows)),
-                         eval_dataset=Dataset.from_list(chat_rows(config, held_rows)) if held_rows else None,
-                         processing_class=tokenizer, callbacks=[_Progress(say, steps)])
+    trainer = SFTTrainer(
+        model=model,
+        args=args,
+        train_dataset=Dataset.from_list(chat_rows(config, train_rows)),
+        eval_dataset=Dataset.from_list(chat_rows(config, held_rows)) if held_rows else None,
+        processing_class=tokenizer,
+        callbacks=[_Progress(say, steps)],
+    )
     history = run_trainer(trainer, resume_point(checkpoints))
     say("sft: held-out loss")
     held_loss = trainer.evaluate()["eval_loss"] if held_rows else None

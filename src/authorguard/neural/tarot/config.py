@@ -67,7 +67,11 @@ class PolicyConfig(_Record):
     lora_targets: tuple = ("q_proj", "k_proj", "v_proj", "o_proj")
 
     def __post_init__(self) -> None:
-        _check(self, positive_ints=("max_chunk_tokens", "max_new_tokens", "lora_rank", "lora_alpha"), unit=("lora_dropout",))
+        _check(
+            self,
+            positive_ints=("max_chunk_tokens", "max_new_tokens", "lora_rank", "lora_alpha"),
+            unit=("lora_dropout",),
+        )
         if not str(self.instruction).strip():
             raise InputError("PolicyConfig: instruction is empty")
         object.__setattr__(self, "lora_targets", tuple(self.lora_targets))
@@ -130,13 +134,25 @@ class SFTConfig(_Record):
 
     def __post_init__(self) -> None:
         self._read_nested()
-        _check(self, ints=("seed",), positive_ints=("candidates", "generation_batch_size", "epochs", "batch_size",
-                                                    "gradient_accumulation", "checkpoint_every"),
-               unit=("top_p", "max_copy", "max_invented"),
-               positive=("temperature", "learning_rate", "min_length_ratio", "max_length_ratio"))
+        _check(
+            self,
+            ints=("seed",),
+            positive_ints=(
+                "candidates",
+                "generation_batch_size",
+                "epochs",
+                "batch_size",
+                "gradient_accumulation",
+                "checkpoint_every",
+            ),
+            unit=("top_p", "max_copy", "max_invented"),
+            positive=("temperature", "learning_rate", "min_length_ratio", "max_length_ratio"),
+        )
         check_number(self.min_utility, "min_utility", "SFTConfig", low=-1, high=1, closed="both")
         if self.min_length_ratio > self.max_length_ratio:
-            raise InputError(f"SFTConfig: min_length_ratio {self.min_length_ratio} > max_length_ratio {self.max_length_ratio}")
+            raise InputError(
+                f"SFTConfig: min_length_ratio {self.min_length_ratio} > max_length_ratio {self.max_length_ratio}"
+            )
 
 
 @dataclass(frozen=True)
@@ -181,8 +197,13 @@ class PreferenceConfig(_Record):
 
     def __post_init__(self) -> None:
         self._read_nested()
-        _check(self, ints=("seed", "max_pairs"), positive_ints=("generation_batch_size",), unit=("top_p",),
-               positive=("temperature",))
+        _check(
+            self,
+            ints=("seed", "max_pairs"),
+            positive_ints=("generation_batch_size",),
+            unit=("top_p",),
+            positive=("temperature",),
+        )
         for name in ("epsilon_privacy", "epsilon_utility"):
             check_number(getattr(self, name), name, "PreferenceConfig", low=0, closed="left")
 
@@ -213,17 +234,28 @@ class DPOConfig(_Record):
     seed: int = 0
 
     def __post_init__(self) -> None:
-        _check(self, ints=("seed",), positive_ints=("batch_size", "micro_batch_size", "epochs", "checkpoint_every"),
-               positive=("learning_rate", "beta"))
+        _check(
+            self,
+            ints=("seed",),
+            positive_ints=("batch_size", "micro_batch_size", "epochs", "checkpoint_every"),
+            positive=("learning_rate", "beta"),
+        )
         if self.max_steps is not None:
             _check(self, positive_ints=("max_steps",))
         if not isinstance(self.precompute_reference, bool):
-            raise InputError(f"DPOConfig: precompute_reference must be true or false, not {self.precompute_reference!r}")
-        if not isinstance(self.sft_weight, (int, float)) or isinstance(self.sft_weight, bool) or not self.sft_weight >= 0:
+            raise InputError(
+                f"DPOConfig: precompute_reference must be true or false, not {self.precompute_reference!r}"
+            )
+        if (
+            not isinstance(self.sft_weight, (int, float))
+            or isinstance(self.sft_weight, bool)
+            or not self.sft_weight >= 0
+        ):
             raise InputError(f"DPOConfig: sft_weight must be a number >= 0, not {self.sft_weight!r}")
         if self.batch_size % self.micro_batch_size:
-            raise InputError(f"DPOConfig: batch_size {self.batch_size} is not a multiple of micro_batch_size "
-                             f"{self.micro_batch_size}")
+            raise InputError(
+                f"DPOConfig: batch_size {self.batch_size} is not a multiple of micro_batch_size {self.micro_batch_size}"
+            )
 
 
 @dataclass(frozen=True)
@@ -262,13 +294,31 @@ class PPOConfig(_Record):
 
     def __post_init__(self) -> None:
         self._read_nested()
-        _check(self, ints=("seed",), positive_ints=("batch_size", "mini_batch_size", "micro_batch_size", "ppo_epochs",
-                                                    "epochs", "checkpoint_every"),
-               unit=("top_p", "gamma", "lam"),
-               positive=("learning_rate", "value_learning_rate", "temperature", "clip_range", "clip_range_value",
-                         "value_coef", "max_grad_norm"))
+        _check(
+            self,
+            ints=("seed",),
+            positive_ints=(
+                "batch_size",
+                "mini_batch_size",
+                "micro_batch_size",
+                "ppo_epochs",
+                "epochs",
+                "checkpoint_every",
+            ),
+            unit=("top_p", "gamma", "lam"),
+            positive=(
+                "learning_rate",
+                "value_learning_rate",
+                "temperature",
+                "clip_range",
+                "clip_range_value",
+                "value_coef",
+                "max_grad_norm",
+            ),
+        )
         check_number(self.kl_coef, "kl_coef", "PPOConfig", low=0, closed="left")
         for small, large in (("mini_batch_size", "batch_size"), ("micro_batch_size", "mini_batch_size")):
             if getattr(self, large) % getattr(self, small):
-                raise InputError(f"PPOConfig: {large} {getattr(self, large)} is not a multiple of {small} "
-                                 f"{getattr(self, small)}")
+                raise InputError(
+                    f"PPOConfig: {large} {getattr(self, large)} is not a multiple of {small} {getattr(self, small)}"
+                )

@@ -41,7 +41,11 @@ def plot_training_curves(model: str | Path, output: str | Path) -> Path:
     top[0].plot(*_series(sft.get("history", []), "loss"), marker=".")
     top[0].set(title="SFT loss (completion tokens)", xlabel="optimiser step", ylabel="cross-entropy (nats/token)")
     history = dpo.get("history", [])
-    for key, label in (("loss", "DPO loss"), ("rewards/margins", "implicit reward margin"), ("rewards/accuracies", "pair accuracy")):
+    for key, label in (
+        ("loss", "DPO loss"),
+        ("rewards/margins", "implicit reward margin"),
+        ("rewards/accuracies", "pair accuracy"),
+    ):
         top[1].plot(*_series(history, key), marker=".", label=label)
     top[1].set(title="DPO (trl log)", xlabel="optimiser step")
     top[1].legend(fontsize=8)

@@ -32,8 +32,9 @@ class TrainingPrompts:
     counts: dict
 
 
-def training_prompts(config: PromptConfig, count_tokens: Callable[[str], int], max_tokens: int,
-                     corpora: dict | None = None) -> TrainingPrompts:
+def training_prompts(
+    config: PromptConfig, count_tokens: Callable[[str], int], max_tokens: int, corpora: dict | None = None
+) -> TrainingPrompts:
     """The prompts of ``config`` (``corpora``: dataset -> Corpus, to skip loading)."""
     items: list[tuple[str, str]] = []
     counts: dict = {}
@@ -49,20 +50,32 @@ def training_prompts(config: PromptConfig, count_tokens: Callable[[str], int], m
             if taken.get(author, 0) < config.texts_per_author:
                 taken[author] = taken.get(author, 0) + 1
                 items.append((f"{dataset}:{author}", text))
-        counts[dataset] = {"authors": len(taken), "texts": sum(taken.values()), "excluded_evaluation_authors": len(banned)}
+        counts[dataset] = {
+            "authors": len(taken),
+            "texts": sum(taken.values()),
+            "excluded_evaluation_authors": len(banned),
+        }
     order = np.random.default_rng(config.seed).permutation(len(items))
     texts, authors = [], []
     needed = config.offset + config.prompts
     for index in order:
         author, text = items[index]
-        chunk = next((c.text for c in chunk_documents([text], count_tokens, max_tokens)
-                      if len(c.text.split()) >= config.min_words), None)
+        chunk = next(
+            (
+                c.text
+                for c in chunk_documents([text], count_tokens, max_tokens)
+                if len(c.text.split()) >= config.min_words
+            ),
+            None,
+        )
         if chunk is not None:
             texts.append(chunk)
             authors.append(author)
         if len(texts) >= needed:
             break
     if len(texts) < needed:
-        raise InputError(f"TAROT prompts: {len(texts)} eligible texts, {needed} needed (offset {config.offset} + "
-                         f"prompts {config.prompts})")
-    return TrainingPrompts(texts[config.offset:], authors[config.offset:], counts)
+        raise InputError(
+            f"TAROT prompts: {len(texts)} eligible texts, {needed} needed (offset {config.offset} + "
+            f"prompts {config.prompts})"
+        )
+    return TrainingPrompts(texts[config.offset :], authors[config.offset :], counts)

@@ -45,7 +45,9 @@ class TarotFolder:
         try:
             return json.loads(file.read_text(encoding="utf-8"))
         except ValueError:
-            raise InputError(f"TAROT folder {self.path}: {file.name} is not valid JSON (damaged? delete the stage folder)") from None
+            raise InputError(
+                f"TAROT folder {self.path}: {file.name} is not valid JSON (damaged? delete the stage folder)"
+            ) from None
 
     def write_record(self, name: str, record: dict) -> None:
         file = self.record_file(name)
@@ -59,8 +61,10 @@ class TarotFolder:
 
     def require(self, name: str, before: str) -> None:
         if not self.done(name):
-            raise InputError(f"TAROT folder {self.path}: stage {name!r} is not done; run 'authorguard tarot {name}' "
-                             f"before {before!r}")
+            raise InputError(
+                f"TAROT folder {self.path}: stage {name!r} is not done; run 'authorguard tarot {name}' "
+                f"before {before!r}"
+            )
 
     def adapters(self, policy: str) -> list[Path]:
         """The adapter folders that make ``policy`` (a key of :data:`POLICIES`), in merge order; each stage must be done."""
@@ -93,7 +97,9 @@ class TarotFolder:
     def policy_config(self) -> PolicyConfig:
         file = self.path / "tarot.json"
         if not file.is_file():
-            raise InputError(f"{self.path} is not a TAROT model folder (no tarot.json): train one with 'authorguard tarot sft -o DIR'")
+            raise InputError(
+                f"{self.path} is not a TAROT model folder (no tarot.json): train one with 'authorguard tarot sft -o DIR'"
+            )
         try:
             data = json.loads(file.read_text(encoding="utf-8"))
             return PolicyConfig.from_dict(data["policy"])
@@ -115,5 +121,7 @@ class TarotFolder:
     def check_tokenizer(self, signature: dict) -> None:
         data = json.loads((self.path / "tarot.json").read_text(encoding="utf-8"))
         if data.get("tokenizer") != signature:
-            raise InputError(f"TAROT folder {self.path} was trained with another tokenizer ({data.get('tokenizer')}; the "
-                             f"installed SmolLM2 gives {signature}): retrain it")
+            raise InputError(
+                f"TAROT folder {self.path} was trained with another tokenizer ({data.get('tokenizer')}; the "
+                f"installed SmolLM2 gives {signature}): retrain it"
+            )

@@ -29,10 +29,14 @@ def resolve_folder(model: str | Path | None) -> TarotFolder:
     if model is not None:
         folder = TarotFolder(model)
         if not folder.path.is_dir():
-            raise InputError(f"TAROT model folder {folder.path} does not exist (train one with 'authorguard tarot sft -o DIR')")
+            raise InputError(
+                f"TAROT model folder {folder.path} does not exist (train one with 'authorguard tarot sft -o DIR')"
+            )
         return folder
     if not (PACKAGED / "tarot.json").is_file():
-        raise DataNotFoundError("no TAROT policy is packaged: train one (authorguard tarot sft|prefs|dpo -o DIR) and pass --model DIR")
+        raise DataNotFoundError(
+            "no TAROT policy is packaged: train one (authorguard tarot sft|prefs|dpo -o DIR) and pass --model DIR"
+        )
     return TarotFolder(PACKAGED)
 
 
@@ -44,8 +48,13 @@ class TarotRewriter:
     """``rewrite(texts, seed)`` -> one rewritten text per input. ``stats`` after each call: documents, chunks,
     empty rewrites, generated tokens and tokens/s."""
 
-    def __init__(self, model: str | Path | None = None, stage: str = "dpo", base_factory: Callable | None = None,
-                 engine: str = "batched") -> None:
+    def __init__(
+        self,
+        model: str | Path | None = None,
+        stage: str = "dpo",
+        base_factory: Callable | None = None,
+        engine: str = "batched",
+    ) -> None:
         if stage not in POLICY_STAGES:
             raise InputError(f"TAROT: unknown stage {stage!r} (stages: {', '.join(POLICY_STAGES)})")
         if stage == "zero-shot":
@@ -61,9 +70,18 @@ class TarotRewriter:
         self.stats: dict = {}
         self._reward = None
 
-    def rewrite(self, texts: Sequence[str], seed: int | None, *, temperature: float = 0.7, top_p: float = 0.95,
-                batch_size: int = 64, max_new_tokens: int | None = None,
-                selection: SelectionConfig = SelectionConfig(), anchored: bool = False) -> list[str]:
+    def rewrite(
+        self,
+        texts: Sequence[str],
+        seed: int | None,
+        *,
+        temperature: float = 0.7,
+        top_p: float = 0.95,
+        batch_size: int = 64,
+        max_new_tokens: int | None = None,
+        selection: SelectionConfig = SelectionConfig(),
+        anchored: bool = False,
+    ) -> list[str]:
         """One output per text: each chunk's selected rewrite (:mod:`~authorguard.neural.tarot.selection`), or its
         fallback; ``stats`` then counts chunks, fallbacks and flagged records. ``anchored``: each chunk is written
         under an :class:`~authorguard.generation.constraints.AnchorPlan` of its names, numbers and negations
@@ -89,16 +107,26 @@ class TarotRewriter:
                 from authorguard.generation.constraints import AnchorsInOrder
 
                 constraints = [AnchorsInOrder(plans[i]) for i in indices for _ in range(repeats)]
-            out = generate(None, tokenizer, repeated, max_new_tokens=limit, seed=round_seed, temperature=temperature,
-                           top_p=top_p, batch_size=batch_size, engine=self.loader.engine(self.engine),
-                           constraints=constraints)
+            out = generate(
+                None,
+                tokenizer,
+                repeated,
+                max_new_tokens=limit,
+                seed=round_seed,
+                temperature=temperature,
+                top_p=top_p,
+                batch_size=batch_size,
+                engine=self.loader.engine(self.engine),
+                constraints=constraints,
+            )
             return replace(out, texts=[clean_rewrite(t) for t in out.texts])
 
         sample.limit = limit
         score = self.reward if selection.candidates > 1 or selection.min_utility > -1 else None
         # nothing to rewrite (blank documents): the policy is not even loaded
-        chosen = select_rewrites([c.text for c in chunks], sample, self.gate, score, selection,
-                                 0 if seed is None else seed)
+        chosen = select_rewrites(
+            [c.text for c in chunks], sample, self.gate, score, selection, 0 if seed is None else seed
+        )
         self.stats = release_stats([c.document for c in chunks], chosen, len(texts), selection.fallback, self.engine)
         outputs = reassemble(chunks, chosen.texts, len(texts))
         if selection.fallback == "withhold":  # a record with any unprotected chunk is withheld whole, never in part
@@ -117,5 +145,7 @@ class TarotRewriter:
             from authorguard.neural.tarot.config import RewardConfig
             from authorguard.neural.tarot.reward import ObfuscationReward
 
-            self._reward = ObfuscationReward(RewardConfig(gate=False), instruction=self.policy.instruction)  # gated already
+            self._reward = ObfuscationReward(
+                RewardConfig(gate=False), instruction=self.policy.instruction
+            )  # gated already
         return self._reward

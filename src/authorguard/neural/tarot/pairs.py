@@ -46,22 +46,36 @@ class PreferencePairs:
     both_invalid: int = 0
 
     def stats(self) -> dict:
-        return {"candidates": self.candidates, "kept": len(self.chosen), "privacy_too_close": self.privacy_too_close,
-                "utility_too_far": self.utility_too_far, "validity_pairs": self.validity_pairs,
-                "both_invalid": self.both_invalid}
+        return {
+            "candidates": self.candidates,
+            "kept": len(self.chosen),
+            "privacy_too_close": self.privacy_too_close,
+            "utility_too_far": self.utility_too_far,
+            "validity_pairs": self.validity_pairs,
+            "both_invalid": self.both_invalid,
+        }
 
 
-def preference_pairs(prompts: Sequence[str], left: Sequence[str], right: Sequence[str], left_reward: RewardBreakdown,
-                     right_reward: RewardBreakdown, epsilon_privacy: float = 0.10,
-                     epsilon_utility: float = 0.05, validity_pairs: bool = True) -> PreferencePairs:
+def preference_pairs(
+    prompts: Sequence[str],
+    left: Sequence[str],
+    right: Sequence[str],
+    left_reward: RewardBreakdown,
+    right_reward: RewardBreakdown,
+    epsilon_privacy: float = 0.10,
+    epsilon_utility: float = 0.05,
+    validity_pairs: bool = True,
+) -> PreferencePairs:
     """Algorithm 1 over aligned prompts and two rewrites of each (with their rewards). A term that is off (NaN)
     drops out: without utility only the privacy condition applies; without privacy the utility reward ranks
     with margin ``epsilon_privacy`` (see the module's note). Both off is an error. When the rewards carry the
     gate's verdicts, refused rewrites are handled as the module's note says."""
     n = len(prompts)
     if not (len(left) == len(right) == len(left_reward.privacy) == len(right_reward.privacy) == n):
-        raise InputError(f"preference pairs: {n} prompts but {len(left)} / {len(right)} rewrites and "
-                         f"{len(left_reward.privacy)} / {len(right_reward.privacy)} rewards")
+        raise InputError(
+            f"preference pairs: {n} prompts but {len(left)} / {len(right)} rewrites and "
+            f"{len(left_reward.privacy)} / {len(right_reward.privacy)} rewards"
+        )
     privacy_gap = right_reward.privacy - left_reward.privacy
     utility_gap = right_reward.utility - left_reward.utility
     if np.isnan(privacy_gap).any():
@@ -76,9 +90,17 @@ def preference_pairs(prompts: Sequence[str], left: Sequence[str], right: Sequenc
     one_valid = left_bad ^ right_bad
     far_apart = np.abs(privacy_gap) > epsilon_privacy
     close_utility = np.abs(utility_gap) < epsilon_utility
-    out = PreferencePairs([], [], [], [], n, int((both_valid & ~far_apart).sum()),
-                          int((both_valid & far_apart & ~close_utility).sum()),
-                          int(one_valid.sum()) if validity_pairs else 0, int((left_bad & right_bad).sum()))
+    out = PreferencePairs(
+        [],
+        [],
+        [],
+        [],
+        n,
+        int((both_valid & ~far_apart).sum()),
+        int((both_valid & far_apart & ~close_utility).sum()),
+        int(one_valid.sum()) if validity_pairs else 0,
+        int((left_bad & right_bad).sum()),
+    )
     for i in range(n):
         if both_valid[i] and far_apart[i] and close_utility[i]:
             better, worse = (right[i], left[i]) if privacy_gap[i] > 0 else (left[i], right[i])

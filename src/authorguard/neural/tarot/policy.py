@@ -13,9 +13,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from authorguard.exceptions import InputError
-from authorguard.utils.weights import first_line, require_torch
-from authorguard.generation.base import Generations  # noqa: F401  (re-exported: the result of generate)
+from authorguard.generation.base import Generations
 from authorguard.neural.tarot.config import PolicyConfig
+from authorguard.utils.weights import first_line, require_torch
 
 
 def tokenizer_signature(tokenizer) -> dict:
@@ -55,14 +55,31 @@ def add_adapter(model, config: PolicyConfig, seed: int):
     from peft import LoraConfig, get_peft_model
 
     torch.manual_seed(seed)
-    lora = LoraConfig(r=config.lora_rank, lora_alpha=config.lora_alpha, lora_dropout=config.lora_dropout,
-                      target_modules=list(config.lora_targets), task_type="CAUSAL_LM")
+    lora = LoraConfig(
+        r=config.lora_rank,
+        lora_alpha=config.lora_alpha,
+        lora_dropout=config.lora_dropout,
+        target_modules=list(config.lora_targets),
+        task_type="CAUSAL_LM",
+    )
     return get_peft_model(model, lora)
 
 
-def generate(model, tokenizer, prompts: Sequence[str], *, max_new_tokens: int, seed: int | None, sample: bool = True,
-             temperature: float = 1.0, top_p: float = 1.0, batch_size: int = 16, progress=None,
-             engine="batched", constraints=None) -> Generations:
+def generate(
+    model,
+    tokenizer,
+    prompts: Sequence[str],
+    *,
+    max_new_tokens: int,
+    seed: int | None,
+    sample: bool = True,
+    temperature: float = 1.0,
+    top_p: float = 1.0,
+    batch_size: int = 16,
+    progress=None,
+    engine="batched",
+    constraints=None,
+) -> Generations:
     """Continue each (chat-formatted) prompt with ``engine`` (a name of :data:`~authorguard.generation.ENGINES`,
     built over ``model`` for this call, or an engine already built). The random stream is ``seed`` (None: 0); the
     same prompts, seed, batch size and engine give the same texts. ``sample`` False is greedy, else nucleus
@@ -72,9 +89,15 @@ def generate(model, tokenizer, prompts: Sequence[str], *, max_new_tokens: int, s
 
     if isinstance(engine, str):
         engine = make_engine(engine, model, tokenizer)
-    return engine.generate(prompts, max_new_tokens=max_new_tokens, sampler=sampler_for(sample, temperature, top_p),
-                           seed=0 if seed is None else seed, batch_size=batch_size, progress=progress,
-                           constraints=constraints)
+    return engine.generate(
+        prompts,
+        max_new_tokens=max_new_tokens,
+        sampler=sampler_for(sample, temperature, top_p),
+        seed=0 if seed is None else seed,
+        batch_size=batch_size,
+        progress=progress,
+        constraints=constraints,
+    )
 
 
 class PolicyLoader:

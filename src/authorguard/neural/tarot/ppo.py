@@ -43,15 +43,16 @@ from pathlib import Path
 import numpy as np
 
 from authorguard.exceptions import InputError
-from authorguard.utils.weights import require_torch
 from authorguard.neural.tarot.config import PolicyConfig, PPOConfig
 from authorguard.neural.tarot.folder import TarotFolder
+from authorguard.utils.weights import require_torch
 
 torch = require_torch()
 nn = torch.nn
 
 
 # --- the algorithm's pieces: pure functions on (B, T) tensors; mask = 1 on response tokens -------------------------
+
 
 def masked_mean(values, mask):
     """Mean of ``values`` over the positions where ``mask`` is 1 (a scalar tensor)."""
@@ -107,7 +108,7 @@ def clipped_policy_loss(logprobs, old_logprobs, advantages, mask, clip_range: fl
     clipped = -advantages * torch.clamp(ratio, 1.0 - clip_range, 1.0 + clip_range)
     loss = masked_mean(torch.maximum(unclipped, clipped), mask)
     clip_fraction = masked_mean((clipped > unclipped).float(), mask)
-    approx_kl = masked_mean(0.5 * log_ratio ** 2, mask)
+    approx_kl = masked_mean(0.5 * log_ratio**2, mask)
     return loss, clip_fraction.detach(), approx_kl.detach()
 
 
@@ -119,6 +120,7 @@ def clipped_value_loss(values, old_values, returns, mask, clip_range: float):
 
 
 # --- the model side ------------------------------------------------------------------------------------------------
+
 
 class ValueHead(nn.Module):
     """V(s_t) from the policy's last hidden state at t (detached): (B, T, H) -> (B, T)."""
@@ -138,13 +140,17 @@ def response_stats(model, value_head, sequences, attention_mask, prompt_width: i
     divided by ``temperature``, the sampling distribution), the value head's estimates and the per-token entropy,
     each shape (B, T). Positions follow the attention mask (left padding), as in generation."""
     position_ids = (attention_mask.cumsum(-1) - 1).clamp(min=0)
-    out = model(input_ids=sequences, attention_mask=attention_mask, position_ids=position_ids,
-                output_hidden_states=value_head is not None)
-    logits = out.logits[:, prompt_width - 1:-1].float() / temperature
+    out = model(
+        input_ids=sequences,
+        attention_mask=attention_mask,
+        position_ids=position_ids,
+        output_hidden_states=value_head is not None,
+    )
+    logits = out.logits[:, prompt_width - 1 : -1].float() / temperature
     log_softmax = torch.log_softmax(logits, dim=-1)
     logprobs = log_softmax.gather(-1, sequences[:, prompt_width:, None])[..., 0]
     entropy = -(log_softmax.exp() * log_softmax).sum(-1)
-    values = value_head(out.hidden_states[-1][:, prompt_width - 1:-1]) if value_head is not None else None
+    values = value_head(out.hidden_states[-1][:, prompt_width - 1 : -1]) if value_head is not None else None
     return logprobs, values, entropy
 
 
@@ -169,8 +175,18 @@ class Rollouts:
         return self.sequences.shape[0]
 
 
-def collect_rollouts(model, value_head, tokenizer, originals: Sequence[str], prompts: Sequence[str], reward,
-                     policy: PolicyConfig, config: PPOConfig, seed: int, micro_batch_size: int) -> Rollouts:
+def collect_rollouts(
+    model,
+    value_head,
+    tokenizer,
+    originals: Sequence[str],
+    prompts: Sequence[str],
+    reward,
+    policy: PolicyConfig,
+    config: PPOConfig,
+    seed: int,
+    micro_batch_size: int,
+) -> Rollouts:
     """Sample one response per prompt from ``model`` (a peft model; its adapter disabled = the reference) and score
     it; ``value_head`` None leaves the values at 0 (evaluation only)."""
     from authorguard.generation import NucleusSampler
@@ -180,8 +196,13 @@ def collect_rollouts(model, value_head, tokenizer, originals: Sequence[str], pro
     # Sampled by the fast engine over a merged copy of the policy in float32: the same distribution as the policy
     # whose log-probabilities the PPO ratio uses (bfloat16 sampling would make the rollouts slightly off-policy).
     engine = BatchedDecoder(model, tokenizer, dtype="float32", device="cpu")
-    out = engine.generate(prompts, max_new_tokens=policy.max_new_tokens, seed=seed, batch_size=len(prompts),
-                          sampler=NucleusSampler(config.temperature, config.top_p))
+    out = engine.generate(
+        prompts,
+        max_new_tokens=policy.max_new_tokens,
+        seed=seed,
+        batch_size=len(prompts),
+        sampler=NucleusSampler(config.temperature, config.top_p),
+    )
     del engine
     batch = tokenizer(list(prompts), return_tensors="pt", padding=True, add_special_tokens=False)
     width_new = max(len(row) for row in out.token_ids)
@@ -189,8 +210,8 @@ def collect_rollouts(model, value_head, tokenizer, originals: Sequence[str], pro
     mask = torch.zeros(new.shape, dtype=torch.float32)
     texts = []
     for i, row in enumerate(out.token_ids):  # each row ends at the end-of-turn token: the policy's choice too
-        new[i, :len(row)] = torch.tensor(row)
-        mask[i, :len(row)] = 1.0
+        new[i, : len(row)] = torch.tensor(row)
+        mask[i, : len(row)] = 1.0
         texts.append(clean_rewrite(out.texts[i]))
     sequences = torch.cat([batch["input_ids"], new], dim=1)
     attention_mask = torch.cat([batch["attention_mask"], mask.long()], dim=1)
@@ -199,57 +220,91 @@ def collect_rollouts(model, value_head, tokenizer, originals: Sequence[str], pro
     with torch.no_grad():
         for begin in range(0, len(prompts), micro_batch_size):
             rows = slice(begin, begin + micro_batch_size)
-            logprobs, values, _ = response_stats(model, value_head, sequences[rows], attention_mask[rows], width,
-                                                 config.temperature)
+            logprobs, values, _ = response_stats(
+                model, value_head, sequences[rows], attention_mask[rows], width, config.temperature
+            )
             with model.disable_adapter():
-                ref, _, _ = response_stats(model, None, sequences[rows], attention_mask[rows], width, config.temperature)
+                ref, _, _ = response_stats(
+                    model, None, sequences[rows], attention_mask[rows], width, config.temperature
+                )
             parts["logprobs"].append(logprobs)
             parts["values"].append(values if values is not None else torch.zeros_like(logprobs))
             parts["ref"].append(ref)
     breakdown = reward(list(originals), texts)
-    return Rollouts(sequences, attention_mask, width, mask, torch.cat(parts["logprobs"]) * mask,
-                    torch.cat(parts["ref"]) * mask, torch.cat(parts["values"]) * mask,
-                    torch.as_tensor(breakdown.total, dtype=torch.float32), breakdown, texts)
+    return Rollouts(
+        sequences,
+        attention_mask,
+        width,
+        mask,
+        torch.cat(parts["logprobs"]) * mask,
+        torch.cat(parts["ref"]) * mask,
+        torch.cat(parts["values"]) * mask,
+        torch.as_tensor(breakdown.total, dtype=torch.float32),
+        breakdown,
+        texts,
+    )
 
 
 def ppo_update(model, value_head, optimizer, rollouts: Rollouts, config: PPOConfig, generator) -> dict:
     """Advantages of ``rollouts`` and ``ppo_epochs`` passes of clipped-PPO minibatch updates; returns the means of
     the step's statistics. ``generator``: numpy Generator for the minibatch order."""
-    rewards, log_ratio = kl_penalised_rewards(rollouts.scores, rollouts.logprobs, rollouts.ref_logprobs, rollouts.mask,
-                                              config.kl_coef)
+    rewards, log_ratio = kl_penalised_rewards(
+        rollouts.scores, rollouts.logprobs, rollouts.ref_logprobs, rollouts.mask, config.kl_coef
+    )
     advantages, returns = generalised_advantages(rewards, rollouts.values, rollouts.mask, config.gamma, config.lam)
     advantages = whiten(advantages, rollouts.mask)
     trainable = [p for p in model.parameters() if p.requires_grad] + list(value_head.parameters())
-    log: dict = {k: [] for k in ("policy_loss", "value_loss", "clip_fraction", "value_clip_fraction", "approx_kl", "entropy")}
+    log: dict = {
+        k: [] for k in ("policy_loss", "value_loss", "clip_fraction", "value_clip_fraction", "approx_kl", "entropy")
+    }
     accumulation = config.mini_batch_size // config.micro_batch_size
     for _ in range(config.ppo_epochs):
         order = generator.permutation(len(rollouts))
         for begin in range(0, len(order), config.mini_batch_size):
             optimizer.zero_grad(set_to_none=True)
-            members = order[begin:begin + config.mini_batch_size]
+            members = order[begin : begin + config.mini_batch_size]
             for start in range(0, len(members), config.micro_batch_size):
-                rows = torch.as_tensor(members[start:start + config.micro_batch_size])
+                rows = torch.as_tensor(members[start : start + config.micro_batch_size])
                 mask = rollouts.mask[rows]
-                logprobs, values, entropy = response_stats(model, value_head, rollouts.sequences[rows],
-                                                           rollouts.attention_mask[rows], rollouts.prompt_width,
-                                                           config.temperature)
+                logprobs, values, entropy = response_stats(
+                    model,
+                    value_head,
+                    rollouts.sequences[rows],
+                    rollouts.attention_mask[rows],
+                    rollouts.prompt_width,
+                    config.temperature,
+                )
                 policy_loss, clip_fraction, approx_kl = clipped_policy_loss(
-                    logprobs, rollouts.logprobs[rows], advantages[rows], mask, config.clip_range)
-                value_loss, value_clip = clipped_value_loss(values, rollouts.values[rows], returns[rows], mask,
-                                                            config.clip_range_value)
+                    logprobs, rollouts.logprobs[rows], advantages[rows], mask, config.clip_range
+                )
+                value_loss, value_clip = clipped_value_loss(
+                    values, rollouts.values[rows], returns[rows], mask, config.clip_range_value
+                )
                 ((policy_loss + config.value_coef * value_loss) / accumulation).backward()
-                for key, value in (("policy_loss", policy_loss), ("value_loss", value_loss), ("clip_fraction", clip_fraction),
-                                   ("value_clip_fraction", value_clip), ("approx_kl", approx_kl),
-                                   ("entropy", masked_mean(entropy.detach(), mask))):
+                for key, value in (
+                    ("policy_loss", policy_loss),
+                    ("value_loss", value_loss),
+                    ("clip_fraction", clip_fraction),
+                    ("value_clip_fraction", value_clip),
+                    ("approx_kl", approx_kl),
+                    ("entropy", masked_mean(entropy.detach(), mask)),
+                ):
                     log[key].append(float(value.detach()))
             torch.nn.utils.clip_grad_norm_(trainable, config.max_grad_norm)
             optimizer.step()
     kl = log_ratio.sum(1)
     stats = {k: float(np.mean(v)) for k, v in log.items()}
-    stats.update({"score": float(rollouts.scores.mean()), **_prefixed(rollouts.breakdown.summary()),
-                  "kl": float(kl.mean()), "non_score_reward": float((-config.kl_coef * kl).mean()),
-                  "new_tokens": float(rollouts.mask.sum(1).mean()),
-                  "returns": float(masked_mean(returns, rollouts.mask)), "value_mean": float(masked_mean(rollouts.values, rollouts.mask))})
+    stats.update(
+        {
+            "score": float(rollouts.scores.mean()),
+            **_prefixed(rollouts.breakdown.summary()),
+            "kl": float(kl.mean()),
+            "non_score_reward": float((-config.kl_coef * kl).mean()),
+            "new_tokens": float(rollouts.mask.sum(1).mean()),
+            "returns": float(masked_mean(returns, rollouts.mask)),
+            "value_mean": float(masked_mean(rollouts.values, rollouts.mask)),
+        }
+    )
     return stats
 
 
@@ -259,6 +314,7 @@ def _prefixed(summary: dict) -> dict:
 
 # --- the loop: checkpointed, resumable ------------------------------------------------------------------------------
 
+
 def _save_checkpoint(directory: Path, model, value_head, optimizer, step: int, history: list) -> None:
     staging = directory.with_name(directory.name + ".partial")
     if staging.exists():
@@ -266,7 +322,9 @@ def _save_checkpoint(directory: Path, model, value_head, optimizer, step: int, h
 
         shutil.rmtree(staging)
     model.save_pretrained(str(staging / "adapter"))
-    torch.save({"value_head": value_head.state_dict(), "optimizer": optimizer.state_dict(), "step": step}, staging / "state.pt")
+    torch.save(
+        {"value_head": value_head.state_dict(), "optimizer": optimizer.state_dict(), "step": step}, staging / "state.pt"
+    )
     (staging / "history.json").write_text(json.dumps(history), encoding="utf-8")
     if directory.exists():
         import shutil
@@ -286,11 +344,21 @@ def _load_checkpoint(directory: Path, model, value_head, optimizer) -> tuple[int
         optimizer.load_state_dict(state["optimizer"])
         return int(state["step"]), json.loads((directory / "history.json").read_text(encoding="utf-8"))
     except (OSError, KeyError, RuntimeError, ValueError) as error:
-        raise InputError(f"TAROT PPO checkpoint {directory} is damaged ({type(error).__name__}): delete it to restart") from None
+        raise InputError(
+            f"TAROT PPO checkpoint {directory} is damaged ({type(error).__name__}): delete it to restart"
+        ) from None
 
 
-def train_ppo(folder: TarotFolder, policy: PolicyConfig, config: PPOConfig, texts: Sequence[str], base, reward,
-              monitor=None, progress=None) -> list:
+def train_ppo(
+    folder: TarotFolder,
+    policy: PolicyConfig,
+    config: PPOConfig,
+    texts: Sequence[str],
+    base,
+    reward,
+    monitor=None,
+    progress=None,
+) -> list:
     """PPO over ``base`` (the merged SFT policy) on the prompts ``texts``; a checkpoint (adapter, value head,
     optimiser, step, history) every ``checkpoint_every`` steps in ``ppo/checkpoint`` is resumed from; the adapter
     goes to ``ppo/adapter`` and the value head to ``ppo/value_head.pt``. Each step's rollouts are seeded by
@@ -306,13 +374,17 @@ def train_ppo(folder: TarotFolder, policy: PolicyConfig, config: PPOConfig, text
     model.eval()  # no dropout: the ratio π_θ/π_θold is exactly 1 before the first update
     torch.manual_seed(config.seed)
     value_head = ValueHead(model.config.hidden_size)
-    optimizer = torch.optim.AdamW([
-        {"params": [p for p in model.parameters() if p.requires_grad], "lr": config.learning_rate},
-        {"params": list(value_head.parameters()), "lr": config.value_learning_rate}], weight_decay=0.0)
+    optimizer = torch.optim.AdamW(
+        [
+            {"params": [p for p in model.parameters() if p.requires_grad], "lr": config.learning_rate},
+            {"params": list(value_head.parameters()), "lr": config.value_learning_rate},
+        ],
+        weight_decay=0.0,
+    )
     rendered = [render_prompt(tokenizer, policy.instruction, t) for t in texts]
     stage = folder.stage("ppo")
     checkpoint = stage / "checkpoint"
-    step, history = (_load_checkpoint(checkpoint, model, value_head, optimizer) if checkpoint.is_dir() else (0, []))
+    step, history = _load_checkpoint(checkpoint, model, value_head, optimizer) if checkpoint.is_dir() else (0, [])
     steps_per_epoch = -(-len(texts) // config.batch_size)
     total = config.epochs * steps_per_epoch
     if monitor is not None and not any(r["step"] == step for r in monitor.records):
@@ -321,11 +393,22 @@ def train_ppo(folder: TarotFolder, policy: PolicyConfig, config: PPOConfig, text
         started = time.perf_counter()
         epoch, index = divmod(step, steps_per_epoch)
         order = np.random.default_rng([config.seed, epoch]).permutation(len(texts))
-        members = order[index * config.batch_size:(index + 1) * config.batch_size]
-        rollouts = collect_rollouts(model, value_head, tokenizer, [texts[i] for i in members], [rendered[i] for i in members],
-                                    reward, policy, config, seed=config.seed * 100003 + step,
-                                    micro_batch_size=config.micro_batch_size)
-        stats = ppo_update(model, value_head, optimizer, rollouts, config, np.random.default_rng([config.seed, step, 1]))
+        members = order[index * config.batch_size : (index + 1) * config.batch_size]
+        rollouts = collect_rollouts(
+            model,
+            value_head,
+            tokenizer,
+            [texts[i] for i in members],
+            [rendered[i] for i in members],
+            reward,
+            policy,
+            config,
+            seed=config.seed * 100003 + step,
+            micro_batch_size=config.micro_batch_size,
+        )
+        stats = ppo_update(
+            model, value_head, optimizer, rollouts, config, np.random.default_rng([config.seed, step, 1])
+        )
         step += 1
         history.append({"step": step, "epoch": epoch, **stats, "seconds": round(time.perf_counter() - started, 1)})
         if monitor is not None and (step % monitor.every == 0 or step == total):

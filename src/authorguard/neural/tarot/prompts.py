@@ -18,8 +18,11 @@ from authorguard.text.sentences import SentenceSplitter
 
 _PARAGRAPHS = re.compile(r"\n\s*\n")
 # a first line that announces the rewrite instead of being part of it ("Here's a rewritten version of ...:")
-_PREAMBLE = re.compile(r"^\s*(?:sure[,!.]?\s*)?(?:here(?:'s| is| are)|below is|this is)\b[^\n]{0,160}?"
-                       r"(?:rewrit|version|paraphras|obfuscat|revised|text|paragraph)[^\n]{0,80}?:\s*", re.IGNORECASE)
+_PREAMBLE = re.compile(
+    r"^\s*(?:sure[,!.]?\s*)?(?:here(?:'s| is| are)|below is|this is)\b[^\n]{0,160}?"
+    r"(?:rewrit|version|paraphras|obfuscat|revised|text|paragraph)[^\n]{0,80}?:\s*",
+    re.IGNORECASE,
+)
 _QUOTES = ('"', "\u201c", "\u201d", "'")
 
 
@@ -83,8 +86,9 @@ def reassemble(chunks: Sequence[Chunk], rewrites: Sequence[str], n_documents: in
 def render_prompt(tokenizer, instruction: str, text: str) -> str:
     """The chat-formatted prompt (the tokenizer's chat template, generation prompt appended) asking to rewrite
     ``text``: one user turn, ``instruction``, a blank line, the text."""
-    return tokenizer.apply_chat_template([{"role": "user", "content": f"{instruction}\n\n{text}"}], tokenize=False,
-                                         add_generation_prompt=True)
+    return tokenizer.apply_chat_template(
+        [{"role": "user", "content": f"{instruction}\n\n{text}"}], tokenize=False, add_generation_prompt=True
+    )
 
 
 def clean_rewrite(text: str) -> str:

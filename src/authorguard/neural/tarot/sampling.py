@@ -32,9 +32,19 @@ class Samples:
         return self.new_tokens / self.seconds if self.seconds > 0 else float("nan")
 
 
-def sample_rewrites(store: str | Path, prompts: Sequence[str], repeats: int, load_policy: Callable, *, seed: int,
-                    max_new_tokens: int, temperature: float, top_p: float, block_size: int = 16,
-                    progress: Callable[[int, int], None] | None = None) -> Samples:
+def sample_rewrites(
+    store: str | Path,
+    prompts: Sequence[str],
+    repeats: int,
+    load_policy: Callable,
+    *,
+    seed: int,
+    max_new_tokens: int,
+    temperature: float,
+    top_p: float,
+    block_size: int = 16,
+    progress: Callable[[int, int], None] | None = None,
+) -> Samples:
     """``repeats`` sampled rewrites of every chat-formatted prompt. ``load_policy()`` -> (model, tokenizer) is called
     only when a block is missing."""
     store = Path(store)
@@ -44,22 +54,36 @@ def sample_rewrites(store: str | Path, prompts: Sequence[str], repeats: int, loa
     tokens, seconds = 0, 0.0
     blocks = range(0, len(prompts), block_size)
     for number, begin in enumerate(blocks):
-        members = list(prompts[begin:begin + block_size])
+        members = list(prompts[begin : begin + block_size])
         file = store / f"block-{number:05d}.json"
         record = _read_block(file, members, repeats)
         if record is None:
             if engine is None:
                 engine = make_engine(DEFAULT_ENGINE, *load_policy())
             repeated = [p for p in members for _ in range(repeats)]
-            out = generate(None, None, repeated, max_new_tokens=max_new_tokens, seed=seed * 100003 + number,
-                           temperature=temperature, top_p=top_p, batch_size=len(repeated), engine=engine)
-            record = {"prompts": members, "repeats": repeats, "raw": out.texts, "new_tokens": sum(out.new_tokens),
-                      "seconds": out.seconds}
+            out = generate(
+                None,
+                None,
+                repeated,
+                max_new_tokens=max_new_tokens,
+                seed=seed * 100003 + number,
+                temperature=temperature,
+                top_p=top_p,
+                batch_size=len(repeated),
+                engine=engine,
+            )
+            record = {
+                "prompts": members,
+                "repeats": repeats,
+                "raw": out.texts,
+                "new_tokens": sum(out.new_tokens),
+                "seconds": out.seconds,
+            }
             staging = file.with_suffix(".partial")
             staging.write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")
             staging.replace(file)
         raw = record["raw"]
-        texts.extend([clean_rewrite(t) for t in raw[i * repeats:(i + 1) * repeats]] for i in range(len(members)))
+        texts.extend([clean_rewrite(t) for t in raw[i * repeats : (i + 1) * repeats]] for i in range(len(members)))
         tokens += record["new_tokens"]
         seconds += record["seconds"]
         if progress is not None:
@@ -76,5 +100,7 @@ def _read_block(file: Path, prompts: list, repeats: int) -> dict | None:
     except ValueError:
         return None  # torn by an interruption: generate again
     if record.get("prompts") != prompts or record.get("repeats") != repeats:
-        raise InputError(f"{file} holds other prompts than this run's: the stage's config changed; delete {file.parent}")
+        raise InputError(
+            f"{file} holds other prompts than this run's: the stage's config changed; delete {file.parent}"
+        )
     return record

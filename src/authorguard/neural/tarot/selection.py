@@ -52,8 +52,14 @@ class Selection:
     seconds: float
 
 
-def select_rewrites(chunks: Sequence[str], sample: Callable, gate: RewriteGate, score: Callable | None,
-                    config: SelectionConfig, seed: int) -> Selection:
+def select_rewrites(
+    chunks: Sequence[str],
+    sample: Callable,
+    gate: RewriteGate,
+    score: Callable | None,
+    config: SelectionConfig,
+    seed: int,
+) -> Selection:
     """``sample(chunk_indices, repeats, seed) -> Generations`` of the chunks' prompts, each repeated ``repeats``
     times in a row (its ``new_tokens`` tell whether the limit was hit, via ``sample.limit``); ``score(originals,
     rewrites) -> RewardBreakdown`` ranks valid candidates (None: the first valid candidate is kept, no floor)."""
@@ -102,11 +108,15 @@ def select_rewrites(chunks: Sequence[str], sample: Callable, gate: RewriteGate, 
                 chosen[chunk] = best
         pending = still
     fell_back = [text is None for text in chosen]
-    texts = [text if text is not None else (chunks[i] if config.fallback == "keep" else "")
-             for i, text in enumerate(chosen)]
-    counts = {"candidates_sampled": sampled, "rounds": rounds,
-              "refused": {reason: refused[reason] for reason in REASONS + ("utility",) if refused[reason]},
-              "chunks_fallback": sum(fell_back)}
+    texts = [
+        text if text is not None else (chunks[i] if config.fallback == "keep" else "") for i, text in enumerate(chosen)
+    ]
+    counts = {
+        "candidates_sampled": sampled,
+        "rounds": rounds,
+        "refused": {reason: refused[reason] for reason in REASONS + ("utility",) if refused[reason]},
+        "chunks_fallback": sum(fell_back),
+    }
     return Selection(texts, fell_back, counts, tokens, seconds)
 
 
@@ -117,13 +127,20 @@ def release_stats(documents: Sequence[int], chosen: Selection, n_documents: int,
     per_document = Counter(documents)
     fell_back = Counter(d for d, fell in zip(documents, chosen.fell_back) if fell)
     flagged = sorted(fell_back)
-    return {"documents": n_documents, "chunks": len(documents), **chosen.counts,
-            "records_rewritten": len(per_document) - len(flagged), "records_flagged": len(flagged),
-            "records_blank": n_documents - len(per_document),
-            "records_fallback_whole": sum(fell_back[d] == per_document[d] for d in flagged),
-            "flagged_records": flagged,
-            # per flagged record: [chunks that got the fallback, chunks of the record]
-            "fallback_chunks": {str(d): [fell_back[d], per_document[d]] for d in flagged},
-            "fallback": fallback, "new_tokens": chosen.new_tokens, "engine": engine,
-            "seconds": round(chosen.seconds, 2),
-            "tokens_per_second": round(chosen.new_tokens / chosen.seconds, 1) if chosen.seconds else float("nan")}
+    return {
+        "documents": n_documents,
+        "chunks": len(documents),
+        **chosen.counts,
+        "records_rewritten": len(per_document) - len(flagged),
+        "records_flagged": len(flagged),
+        "records_blank": n_documents - len(per_document),
+        "records_fallback_whole": sum(fell_back[d] == per_document[d] for d in flagged),
+        "flagged_records": flagged,
+        # per flagged record: [chunks that got the fallback, chunks of the record]
+        "fallback_chunks": {str(d): [fell_back[d], per_document[d]] for d in flagged},
+        "fallback": fallback,
+        "new_tokens": chosen.new_tokens,
+        "engine": engine,
+        "seconds": round(chosen.seconds, 2),
+        "tokens_per_second": round(chosen.new_tokens / chosen.seconds, 1) if chosen.seconds else float("nan"),
+    }

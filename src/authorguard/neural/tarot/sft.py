@@ -20,10 +20,15 @@ from authorguard.neural.tarot.folder import TarotFolder
 from authorguard.neural.tarot.policy import PolicyLoader
 from authorguard.text.validity import REASONS, GateConfig, RewriteGate
 
+
 def sft_gate(config: SFTConfig, instruction: str | None = None) -> RewriteGate:
     """The validity gate with the SFT stage's own copy, length and invention limits."""
-    limits = GateConfig(max_copy=config.max_copy, min_length_ratio=config.min_length_ratio,
-                        max_length_ratio=config.max_length_ratio, max_invented=config.max_invented)
+    limits = GateConfig(
+        max_copy=config.max_copy,
+        min_length_ratio=config.min_length_ratio,
+        max_length_ratio=config.max_length_ratio,
+        max_invented=config.max_invented,
+    )
     return RewriteGate(limits, instruction)
 
 
@@ -32,8 +37,14 @@ def rewrite_problem(original: str, rewrite: str, config: SFTConfig, instruction:
     return sft_gate(config, instruction).problem(original, rewrite)
 
 
-def select_targets(originals: list, candidates: list, utility: np.ndarray, total: np.ndarray, config: SFTConfig,
-                   instruction: str | None = None) -> tuple[list, dict]:
+def select_targets(
+    originals: list,
+    candidates: list,
+    utility: np.ndarray,
+    total: np.ndarray,
+    config: SFTConfig,
+    instruction: str | None = None,
+) -> tuple[list, dict]:
     """Per prompt, the usable candidate with the highest total reward (None when none is usable), and the counts of
     why candidates were refused. ``utility`` and ``total`` are flat arrays over (prompt, candidate)."""
     reasons = dict.fromkeys(REASONS + ("utility", "kept"), 0)
@@ -56,8 +67,15 @@ def select_targets(originals: list, candidates: list, utility: np.ndarray, total
     return targets, reasons
 
 
-def build_sft_data(folder: TarotFolder, policy: PolicyConfig, config: SFTConfig, prompts, load_policy: PolicyLoader,
-                   reward, progress=None) -> dict:
+def build_sft_data(
+    folder: TarotFolder,
+    policy: PolicyConfig,
+    config: SFTConfig,
+    prompts,
+    load_policy: PolicyLoader,
+    reward,
+    progress=None,
+) -> dict:
     """Sample candidates for ``prompts`` (a :class:`~authorguard.neural.tarot.data.TrainingPrompts`), score and
     select them (the untuned policy samples: ``load_policy`` loads it only if a block is missing); returns the SFT
     examples and the counts (also written to the stage record)."""
@@ -66,29 +84,54 @@ def build_sft_data(folder: TarotFolder, policy: PolicyConfig, config: SFTConfig,
 
     tokenizer = load_policy.tokenizer
     rendered = [render_prompt(tokenizer, policy.instruction, text) for text in prompts.texts]
-    samples = sample_rewrites(folder.stage("sft") / "candidates", rendered, config.candidates, load_policy,
-                              seed=config.seed, max_new_tokens=policy.max_new_tokens, temperature=config.temperature,
-                              top_p=config.top_p, block_size=max(1, config.generation_batch_size // config.candidates),
-                              progress=progress)
+    samples = sample_rewrites(
+        folder.stage("sft") / "candidates",
+        rendered,
+        config.candidates,
+        load_policy,
+        seed=config.seed,
+        max_new_tokens=policy.max_new_tokens,
+        temperature=config.temperature,
+        top_p=config.top_p,
+        block_size=max(1, config.generation_batch_size // config.candidates),
+        progress=progress,
+    )
     originals = [t for t, mine in zip(prompts.texts, samples.texts) for _ in mine]
     flat = [c for mine in samples.texts for c in mine]
     scores = reward(originals, flat)
-    targets, reasons = select_targets(prompts.texts, samples.texts, scores.utility, scores.total, config,
-                                      policy.instruction)
-    examples = [{"text": text, "author": author, "target": target}
-                for text, author, target in zip(prompts.texts, prompts.authors, targets) if target is not None]
+    targets, reasons = select_targets(
+        prompts.texts, samples.texts, scores.utility, scores.total, config, policy.instruction
+    )
+    examples = [
+        {"text": text, "author": author, "target": target}
+        for text, author, target in zip(prompts.texts, prompts.authors, targets)
+        if target is not None
+    ]
     if not examples:
         raise InputError("TAROT SFT: no candidate passed the filter; raise candidates or loosen min_utility / max_copy")
-    return {"examples": examples, "candidates": reasons, "prompts": len(prompts.texts), "examples_kept": len(examples),
-            "candidate_reward": scores.summary(), "generation": {"new_tokens": samples.new_tokens,
-                                                                  "seconds": round(samples.seconds, 1),
-                                                                  "tokens_per_second": round(samples.tokens_per_second, 1)}}
+    return {
+        "examples": examples,
+        "candidates": reasons,
+        "prompts": len(prompts.texts),
+        "examples_kept": len(examples),
+        "candidate_reward": scores.summary(),
+        "generation": {
+            "new_tokens": samples.new_tokens,
+            "seconds": round(samples.seconds, 1),
+            "tokens_per_second": round(samples.tokens_per_second, 1),
+        },
+    }
 
 
 def chat_examples(policy: PolicyConfig, examples: list) -> list:
     """trl's conversational prompt-completion rows: the user turn (instruction + text), the assistant's target."""
-    return [{"prompt": [{"role": "user", "content": f"{policy.instruction}\n\n{e['text']}"}],
-             "completion": [{"role": "assistant", "content": e["target"]}]} for e in examples]
+    return [
+        {
+            "prompt": [{"role": "user", "content": f"{policy.instruction}\n\n{e['text']}"}],
+            "completion": [{"role": "assistant", "content": e["target"]}],
+        }
+        for e in examples
+    ]
 
 
 def train_sft(folder: TarotFolder, policy: PolicyConfig, config: SFTConfig, examples: list, base, callbacks=()) -> list:
@@ -107,15 +150,34 @@ def train_sft(folder: TarotFolder, policy: PolicyConfig, config: SFTConfig, exam
     model, tokenizer = base
     model = add_adapter(model, policy, config.seed)
     checkpoints = folder.stage("sft") / "checkpoints"
-    args = TrlSFTConfig(output_dir=str(checkpoints), num_train_epochs=config.epochs, per_device_train_batch_size=config.batch_size,
-                        gradient_accumulation_steps=config.gradient_accumulation, learning_rate=config.learning_rate,
-                        lr_scheduler_type="linear", warmup_steps=0, logging_steps=1, save_steps=config.checkpoint_every,
-                        save_total_limit=2, report_to=[], seed=config.seed, data_seed=config.seed, use_cpu=True,
-                        max_length=policy.max_sequence_tokens, completion_only_loss=True, dataloader_num_workers=0,
-                        disable_tqdm=True, gradient_checkpointing=False)
-    trainer = SFTTrainer(model=model, args=args, train_dataset=Dataset.from_list(chat_examples(policy, examples)),
-                         processing_class=tokenizer, callbacks=list(callbacks))
+    args = TrlSFTConfig(
+        output_dir=str(checkpoints),
+        num_train_epochs=config.epochs,
+        per_device_train_batch_size=config.batch_size,
+        gradient_accumulation_steps=config.gradient_accumulation,
+        learning_rate=config.learning_rate,
+        lr_scheduler_type="linear",
+        warmup_steps=0,
+        logging_steps=1,
+        save_steps=config.checkpoint_every,
+        save_total_limit=2,
+        report_to=[],
+        seed=config.seed,
+        data_seed=config.seed,
+        use_cpu=True,
+        max_length=policy.max_sequence_tokens,
+        completion_only_loss=True,
+        dataloader_num_workers=0,
+        disable_tqdm=True,
+        gradient_checkpointing=False,
+    )
+    trainer = SFTTrainer(
+        model=model,
+        args=args,
+        train_dataset=Dataset.from_list(chat_examples(policy, examples)),
+        processing_class=tokenizer,
+        callbacks=list(callbacks),
+    )
     history = run_trainer(trainer, resume_point(checkpoints))
     trainer.model.save_pretrained(str(folder.stage("sft") / "adapter"))
     return history
-

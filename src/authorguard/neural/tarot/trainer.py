@@ -17,8 +17,15 @@ from pathlib import Path
 
 from authorguard.data.io import iter_jsonl, write_jsonl
 from authorguard.exceptions import InputError
-from authorguard.neural.tarot.config import (DPOConfig, PolicyConfig, PPOConfig, PreferenceConfig, PromptConfig, RewardConfig,
-                                             SFTConfig)
+from authorguard.neural.tarot.config import (
+    DPOConfig,
+    PolicyConfig,
+    PPOConfig,
+    PreferenceConfig,
+    PromptConfig,
+    RewardConfig,
+    SFTConfig,
+)
 from authorguard.neural.tarot.data import training_prompts
 from authorguard.neural.tarot.folder import TarotFolder
 from authorguard.neural.tarot.policy import PolicyLoader, tokenizer_signature
@@ -39,8 +46,10 @@ def _open_stage(folder: TarotFolder, stage: str, config, policy: PolicyConfig, l
     folder.claim(policy, tokenizer_signature(loader.tokenizer))
     record = folder.read_record(stage)
     if record and _recorded_config(type(config), record.get("config")) != config.to_dict():
-        raise InputError(f"TAROT folder {folder.path}: stage {stage!r} was started with another config; use a new folder "
-                         f"or delete {folder.stage(stage)}")
+        raise InputError(
+            f"TAROT folder {folder.path}: stage {stage!r} was started with another config; use a new folder "
+            f"or delete {folder.stage(stage)}"
+        )
     return record
 
 
@@ -72,8 +81,16 @@ def _read_rows(path: Path) -> list:
     return rows
 
 
-def run_sft(path: str | Path, policy: PolicyConfig = PolicyConfig(), config: SFTConfig = SFTConfig(), *, reward=None,
-            base_factory: Callable | None = None, corpora: dict | None = None, progress=None) -> dict:
+def run_sft(
+    path: str | Path,
+    policy: PolicyConfig = PolicyConfig(),
+    config: SFTConfig = SFTConfig(),
+    *,
+    reward=None,
+    base_factory: Callable | None = None,
+    corpora: dict | None = None,
+    progress=None,
+) -> dict:
     """Stage 1: SFT targets by rejection sampling from the untuned policy, then LoRA fine-tuning."""
     from authorguard.neural.tarot.sft import build_sft_data, train_sft
 
@@ -86,10 +103,18 @@ def run_sft(path: str | Path, policy: PolicyConfig = PolicyConfig(), config: SFT
     if not data_file.is_file():
         started = time.perf_counter()
         prompts = training_prompts(config.prompts, _token_counter(loader.tokenizer), policy.max_chunk_tokens, corpora)
-        data = build_sft_data(folder, policy, config, prompts, loader, reward or ObfuscationReward(RewardConfig()), progress)
+        data = build_sft_data(
+            folder, policy, config, prompts, loader, reward or ObfuscationReward(RewardConfig()), progress
+        )
         write_jsonl(data_file, data.pop("examples"))
-        record = {"config": config.to_dict(), "prompt_sources": prompts.counts, **data,
-                  "data_seconds": round(time.perf_counter() - started, 1), "machine": _machine(), "done": False}
+        record = {
+            "config": config.to_dict(),
+            "prompt_sources": prompts.counts,
+            **data,
+            "data_seconds": round(time.perf_counter() - started, 1),
+            "machine": _machine(),
+            "done": False,
+        }
         folder.write_record("sft", record)
     examples = _read_rows(data_file)
     started = time.perf_counter()
@@ -99,8 +124,15 @@ def run_sft(path: str | Path, policy: PolicyConfig = PolicyConfig(), config: SFT
     return record
 
 
-def run_preferences(path: str | Path, config: PreferenceConfig = PreferenceConfig(), *, reward=None,
-                    base_factory: Callable | None = None, corpora: dict | None = None, progress=None) -> dict:
+def run_preferences(
+    path: str | Path,
+    config: PreferenceConfig = PreferenceConfig(),
+    *,
+    reward=None,
+    base_factory: Callable | None = None,
+    corpora: dict | None = None,
+    progress=None,
+) -> dict:
     """Stage 2: two rewrites per prompt from the SFT policy, scored, filtered into pairs (Algorithm 1)."""
     from authorguard.neural.tarot.dpo import build_preferences
 
@@ -109,16 +141,34 @@ def run_preferences(path: str | Path, config: PreferenceConfig = PreferenceConfi
         return record
     started = time.perf_counter()
     prompts = training_prompts(config.prompts, _token_counter(loader.tokenizer), policy.max_chunk_tokens, corpora)
-    data = build_preferences(folder, policy, config, prompts, loader, reward or ObfuscationReward(config.reward), progress)
+    data = build_preferences(
+        folder, policy, config, prompts, loader, reward or ObfuscationReward(config.reward), progress
+    )
     write_jsonl(folder.stage("prefs") / "pairs.jsonl", data.pop("pairs"))
-    record = {"config": config.to_dict(), "prompt_sources": prompts.counts, **data,
-              "seconds": round(time.perf_counter() - started, 1), "machine": _machine(), "done": True}
+    record = {
+        "config": config.to_dict(),
+        "prompt_sources": prompts.counts,
+        **data,
+        "seconds": round(time.perf_counter() - started, 1),
+        "machine": _machine(),
+        "done": True,
+    }
     folder.write_record("prefs", record)
     return record
 
 
-def _monitor(folder: TarotFolder, stage: str, used: PromptConfig, policy: PolicyConfig, loader: PolicyLoader, reward,
-             prompts: int, every: int, seed: int, corpora):
+def _monitor(
+    folder: TarotFolder,
+    stage: str,
+    used: PromptConfig,
+    policy: PolicyConfig,
+    loader: PolicyLoader,
+    reward,
+    prompts: int,
+    every: int,
+    seed: int,
+    corpora,
+):
     """A :class:`PolicyMonitor` on ``prompts`` held-out prompts: those right after the stage's training range
     ``used`` (the DPO and PPO stages of a folder trained on the same range are monitored on the same texts).
     It always scores with the full reward, whatever the stage trains on, so that ablations are comparable."""
@@ -128,12 +178,27 @@ def _monitor(folder: TarotFolder, stage: str, used: PromptConfig, policy: Policy
         return None
     held_out = dataclasses.replace(used, prompts=prompts, offset=used.offset + used.prompts)
     texts = training_prompts(held_out, _token_counter(loader.tokenizer), policy.max_chunk_tokens, corpora).texts
-    return PolicyMonitor(loader.tokenizer, texts, policy, reward or ObfuscationReward(RewardConfig()), every, seed,
-                         store=folder.stage(stage) / "monitor.jsonl")
+    return PolicyMonitor(
+        loader.tokenizer,
+        texts,
+        policy,
+        reward or ObfuscationReward(RewardConfig()),
+        every,
+        seed,
+        store=folder.stage(stage) / "monitor.jsonl",
+    )
 
 
-def run_dpo(path: str | Path, config: DPOConfig = DPOConfig(), *, reward=None, monitor_prompts: int = 16,
-            monitor_every: int = 5, base_factory: Callable | None = None, corpora: dict | None = None) -> dict:
+def run_dpo(
+    path: str | Path,
+    config: DPOConfig = DPOConfig(),
+    *,
+    reward=None,
+    monitor_prompts: int = 16,
+    monitor_every: int = 5,
+    base_factory: Callable | None = None,
+    corpora: dict | None = None,
+) -> dict:
     """Stage 3: DPO on the pairs, over the SFT policy; every ``monitor_every`` steps the policy rewrites
     ``monitor_prompts`` held-out prompts (after the preference stage's range) and their reward and KL to the SFT
     policy are recorded (0 = no monitoring)."""
@@ -144,20 +209,46 @@ def run_dpo(path: str | Path, config: DPOConfig = DPOConfig(), *, reward=None, m
         return record
     prefs = folder.read_record("prefs")
     pairs = _read_rows(folder.stage("prefs") / "pairs.jsonl")
-    monitor = _monitor(folder, "dpo", PromptConfig.from_dict(prefs["config"]["prompts"]), policy, loader, reward,
-                       monitor_prompts, monitor_every, config.seed, corpora)
+    monitor = _monitor(
+        folder,
+        "dpo",
+        PromptConfig.from_dict(prefs["config"]["prompts"]),
+        policy,
+        loader,
+        reward,
+        monitor_prompts,
+        monitor_every,
+        config.seed,
+        corpora,
+    )
     folder.write_record("dpo", {"config": config.to_dict(), "pairs": len(pairs), "done": False})
     started = time.perf_counter()
     history = train_dpo(folder, policy, config, pairs, loader(), monitor)
-    record = {"config": config.to_dict(), "pairs": len(pairs), "history": history,
-              "monitor": monitor.records if monitor is not None else [],
-              "train_seconds": round(time.perf_counter() - started, 1), "machine": _machine(), "done": True}
+    record = {
+        "config": config.to_dict(),
+        "pairs": len(pairs),
+        "history": history,
+        "monitor": monitor.records if monitor is not None else [],
+        "train_seconds": round(time.perf_counter() - started, 1),
+        "machine": _machine(),
+        "done": True,
+    }
     folder.write_record("dpo", record)
     return record
 
 
-def run_ppo(path: str | Path, config: PPOConfig = PPOConfig(), *, reward=None, monitor_reward=None, monitor_prompts: int = 16,
-            monitor_every: int = 5, base_factory: Callable | None = None, corpora: dict | None = None, progress=None) -> dict:
+def run_ppo(
+    path: str | Path,
+    config: PPOConfig = PPOConfig(),
+    *,
+    reward=None,
+    monitor_reward=None,
+    monitor_prompts: int = 16,
+    monitor_every: int = 5,
+    base_factory: Callable | None = None,
+    corpora: dict | None = None,
+    progress=None,
+) -> dict:
     """TAROT-PPO over the SFT policy: the policy rewrites ``config.prompts`` and is optimised against
     ``reward`` (default: :class:`ObfuscationReward` of ``config.reward``, so the ablation switches reach it);
     ``monitor_prompts`` held-out prompts are rewritten every ``monitor_every`` steps and scored by the full reward
@@ -168,14 +259,32 @@ def run_ppo(path: str | Path, config: PPOConfig = PPOConfig(), *, reward=None, m
     if record.get("done"):
         return record
     prompts = training_prompts(config.prompts, _token_counter(loader.tokenizer), policy.max_chunk_tokens, corpora)
-    monitor = _monitor(folder, "ppo", config.prompts, policy, loader, monitor_reward, monitor_prompts, monitor_every,
-                       config.seed, corpora)
+    monitor = _monitor(
+        folder,
+        "ppo",
+        config.prompts,
+        policy,
+        loader,
+        monitor_reward,
+        monitor_prompts,
+        monitor_every,
+        config.seed,
+        corpora,
+    )
     folder.write_record("ppo", {"config": config.to_dict(), "prompts": len(prompts.texts), "done": False})
     started = time.perf_counter()
-    history = train_ppo(folder, policy, config, prompts.texts, loader(), reward or ObfuscationReward(config.reward),
-                        monitor, progress)
-    record = {"config": config.to_dict(), "prompts": len(prompts.texts), "prompt_sources": prompts.counts,
-              "history": history, "monitor": monitor.records if monitor is not None else [],
-              "train_seconds": round(time.perf_counter() - started, 1), "machine": _machine(), "done": True}
+    history = train_ppo(
+        folder, policy, config, prompts.texts, loader(), reward or ObfuscationReward(config.reward), monitor, progress
+    )
+    record = {
+        "config": config.to_dict(),
+        "prompts": len(prompts.texts),
+        "prompt_sources": prompts.counts,
+        "history": history,
+        "monitor": monitor.records if monitor is not None else [],
+        "train_seconds": round(time.perf_counter() - started, 1),
+        "machine": _machine(),
+        "done": True,
+    }
     folder.write_record("ppo", record)
     return record

@@ -9,8 +9,11 @@ def resume_point(checkpoints: Path) -> str | None:
     """The newest ``checkpoint-<step>`` folder under ``checkpoints`` that holds a trainer state, or None."""
     if not checkpoints.is_dir():
         return None
-    found = [(int(p.name.split("-")[-1]), p) for p in checkpoints.glob("checkpoint-*")
-             if p.name.split("-")[-1].isdigit() and (p / "trainer_state.json").is_file()]
+    found = [
+        (int(p.name.split("-")[-1]), p)
+        for p in checkpoints.glob("checkpoint-*")
+        if p.name.split("-")[-1].isdigit() and (p / "trainer_state.json").is_file()
+    ]
     return str(max(found)[1]) if found else None
 
 

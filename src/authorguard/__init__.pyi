@@ -1,0 +1,11 @@
+# The public API as type checkers see it (authorguard/__init__.py loads these names on first use).
+from authorguard.api import Release as Release
+from authorguard.api import build_method as build_method
+from authorguard.api import obfuscate as obfuscate
+from authorguard.assess.run import assess as assess
+from authorguard.check.run import check as check
+from authorguard.data import load_dataset as load_dataset
+from authorguard.methods.syntf import SynTF as SynTF
+
+__version__: str
+__all__: list[str]

@@ -1,0 +1,170 @@
+"""The Python API: each use case of the command line as one function, with the same meaning.
+
+``import authorguard`` exposes :func:`obfuscate`, :func:`check`, :func:`assess`, :class:`Release` and :class:`SynTF` (loaded on first
+use, so the import itself stays light: no torch, no spaCy). The CLI's ``obfuscate`` and ``check`` commands call the
+same code.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from authorguard.exceptions import InputError
+
+if TYPE_CHECKING:  # the heavy modules are imported inside the functions
+    from authorguard.base import TextObfuscator
+
+
+@dataclass(frozen=True)
+class Release:
+    """What became of one record: ``text`` (None when withheld); ``status``: ``rewritten``, ``view`` (the
+    bottleneck released its style-free view), ``kept`` (as written) or ``withheld``; ``reason``: why, when it was
+    not simply rewritten; ``fidelity``: the fidelity meter's verdict on (input, text) — ``faithful``, ``partial``
+    or ``changed``; None when not scored (withheld, or ``fidelity=False``); ``fidelity_reason``: the meter's reason
+    when not faithful."""
+
+    text: str | None
+    status: str
+    reason: str | None = None
+    fidelity: str | None = None
+    fidelity_reason: str | None = None
+
+
+def build_method(
+    method: str,
+    *,
+    params: Mapping[str, Any] | None = None,
+    seed: int | None = None,
+    epsilon: float | None = None,
+    fallback: str | None = None,
+    model: str | os.PathLike | None = None,
+) -> TextObfuscator:
+    """The registered text method ``method`` built as ``authorguard obfuscate`` builds it: ``params`` checked
+    against the method's parameters, ``epsilon`` (a DP method's document ε) and ``fallback`` (``withhold``, ``keep``
+    or ``view``; default: the method's own when it never releases the input, else ``withhold``) set, seeded."""
+    from authorguard import registry
+    from authorguard.methods.build import FALLBACK_CHOICES, build_text_method, with_fallback
+    from authorguard.utils.extras import require_method
+    from authorguard.utils.validation import check_option
+
+    if fallback is not None:
+        check_option(fallback, "fallback", "obfuscate", FALLBACK_CHOICES)
+    if method in registry.methods:
+        require_method(method)  # a missing extra or weights: one line naming the method, before any import of it
+    params = dict(params or {})
+    if epsilon is not None:
+        if "epsilon" in params:
+            raise InputError("epsilon is given twice (as an argument and in the parameters): give one")
+        params["epsilon"] = epsilon
+    params = with_fallback(method, params, fallback)
+    return build_text_method(method, params, seed, None if model is None else str(model))
+
+
+#: records rewritten per call of the method: small enough for a moving progress bar, large enough for the LM
+#: methods' batches (a chunk batch of 64 fills from a few dozen records)
+RECORDS_PER_BATCH = 64
+
+
+def rewrite_in_batches(
+    text_method: TextObfuscator,
+    texts: Sequence[str],
+    attributes: Sequence | None,
+    seed: int | None,
+    advance: Callable[[int], object] = lambda n: None,
+) -> tuple[list, list]:
+    """(outputs, statuses) of ``texts``, ``RECORDS_PER_BATCH`` records per call, ``advance(records)`` after each.
+    The first batch uses the method as built (seeded with ``seed``); batch k re-seeds it from (seed, k), so a seeded
+    run gives the same output for the same input."""
+    import numpy as np
+
+    outputs: list = []
+    statuses: list = []
+    random = not text_method.deterministic and "random_state" in text_method.get_params()
+    for k, start in enumerate(range(0, len(texts), RECORDS_PER_BATCH)):
+        batch = list(texts[start : start + RECORDS_PER_BATCH])
+        if k and random:
+            text_method.reseed(None if seed is None else int(np.random.SeedSequence([seed, k]).generate_state(1)[0]))
+        part = text_method.obfuscate_labelled(
+            batch, None if attributes is None else attributes[start : start + len(batch)]
+        )
+        if len(part) != len(batch):  # the contract, checked: one output per input, never a silent drop
+            raise InputError(f"the method returned {len(part)} texts for {len(batch)} records")
+        outputs += part
+        statuses += text_method.record_statuses(batch, part)
+        advance(len(batch))
+    return outputs, statuses
+
+
+def _texts(texts: Iterable[str], what: str) -> list[str]:
+    if isinstance(texts, str):
+        raise InputError(f"{what}: give a list of texts, not one string (wrap it: [text])")
+    texts = list(texts)
+    for index, text in enumerate(texts):
+        if not isinstance(text, str):
+            raise InputError(f"{what}: text {index} is a {type(text).__name__}, not a string")
+        if not text.strip():
+            raise InputError(f"{what}: text {index} is empty")
+    return texts
+
+
+def obfuscate(
+    texts: Iterable[str],
+    method: str = "normalise",
+    *,
+    seed: int | None = None,
+    params: Mapping[str, Any] | None = None,
+    epsilon: float | None = None,
+    fallback: str | None = None,
+    model: str | os.PathLike | None = None,
+    attributes: Sequence | None = None,
+    fidelity: bool = True,
+    progress: Callable[[int], object] | None = None,
+) -> list[Release]:
+    """Rewrite each text with the registered text ``method`` (``authorguard methods`` lists them) — the Python side
+    of ``authorguard obfuscate``: one :class:`Release` per text, in order, saying what became of it and (with
+    ``fidelity``) whether the released text says what the input says.
+
+    ``seed``: a random method's seed (None: fresh randomness); ``params``: the method's parameters (unknown keys
+    fail naming the key); ``epsilon``: a DP method's document ε; ``fallback``: what a record the method could not
+    protect gets (``withhold``, ``keep``, ``view``); ``model``: a trained model folder (a4nt, tarot);
+    ``attributes``: each text's attribute class (A⁴NT); ``progress(n)``: called after every batch of n texts.
+
+    ```pycon
+    >>> import authorguard
+    >>> released = authorguard.obfuscate(["i dont think its fair!!!", "The meeting is on Monday."],
+    ...                                  method="normalise")
+    >>> [r.text for r in released]
+    ['I do not think its fair!', 'The meeting is on Monday.']
+    >>> [(r.status, r.fidelity) for r in released]
+    [('rewritten', 'faithful'), ('kept', 'faithful')]
+
+    ```
+    """
+    texts = _texts(texts, "obfuscate")
+    if attributes is not None and len(attributes) != len(texts):
+        raise InputError(f"obfuscate: {len(attributes)} attributes for {len(texts)} texts")
+    text_method = build_method(method, params=params, seed=seed, epsilon=epsilon, fallback=fallback, model=model)
+    if fidelity:  # a missing parser fails now, not after the rewriting
+        from authorguard.metrics.fidelity import require_meter
+
+        require_meter()
+    outputs, statuses = rewrite_in_batches(text_method, texts, attributes, seed, progress or (lambda n: None))
+    released = [None if status["status"] == "withheld" else text for text, status in zip(outputs, statuses)]
+    scores: list = [None] * len(texts)
+    if fidelity:
+        from authorguard.metrics.fidelity import FidelityMeter
+
+        scores = FidelityMeter().score(texts, released)
+    return [
+        Release(
+            text,
+            status["status"],
+            status["reason"],
+            None if score is None else score.verdict,
+            None if score is None or score.verdict == "faithful" else score.reason,
+        )
+        for text, status, score in zip(released, statuses, scores)
+    ]
