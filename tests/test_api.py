@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 import authorguard
-from authorguard.exceptions import InputError
+from authorguard.exceptions import AuthorguardError, InputError
 
 
 def _run_doctests(obj, name: str) -> doctest.TestResults:
@@ -91,7 +91,7 @@ def test_check_and_assess_are_callable_whichever_was_imported_first():
     ],
 )
 def test_bad_input_is_one_line_naming_the_problem(call, message):
-    with pytest.raises(InputError, match=message.replace("(", r"\(")) as error:
+    with pytest.raises(AuthorguardError, match=message.replace("(", r"\(")) as error:
         call()
     assert "\n" not in str(error.value)
 

@@ -54,7 +54,7 @@ def commands(body: str) -> list[list[str]]:
 def resolve(argv: list[str]) -> tuple[click.Command, list[str]]:
     command: click.Command = typer.main.get_command(app)
     rest = list(argv)
-    while isinstance(command, click.Group) and rest and not rest[0].startswith("-"):
+    while hasattr(command, "get_command") and rest and not rest[0].startswith("-"):
         sub = command.get_command(click.Context(command), rest[0])
         assert sub is not None, f"no command {rest[0]!r} in `authorguard {' '.join(argv)}`"
         command, rest = sub, rest[1:]
