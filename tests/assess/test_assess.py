@@ -517,12 +517,9 @@ def test_assess_cli_without_minilm_states_the_risk_first_and_says_what_would_mea
         Candidate("synonyms", {"rate": 0.3}, "synonyms 0.3", 1.0, 0.01),
         Candidate("dropout", {"rate": 0.9}, "dropout 0.9", 0.0, 0.001),
     )
-    assess_small = run.run_assessment
-
-    def assess(*args, **kwargs):
-        return assess_small(*args, candidates=candidates, attackers=(("char-ngrams", 0.002, False),), **kwargs)
-
-    monkeypatch.setattr(run, "run_assessment", assess)
+    # the command's settings are the module's built-in ones: a small set here
+    monkeypatch.setattr(run, "CANDIDATES", candidates)
+    monkeypatch.setattr(run, "ATTACKERS", (("char-ngrams", 0.002, False),))
     corpus, out = planted_corpus(tmp_path / "posts.jsonl", documents_per_author=6), tmp_path / "out"
     for floor in ("0.8", "0.1"):
         result = CliRunner().invoke(

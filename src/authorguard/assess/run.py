@@ -326,6 +326,8 @@ def assess(
     methods: Sequence[str] | None = None,
     attackers: Sequence[str] | None = None,
     log: Callable[[str], object] | None = None,
+    show_progress: bool = False,
+    command: Sequence[str] = (),
 ) -> dict:
     """Audit how identifiable the authors of ``records`` are and which method protects them at what cost — the
     Python side of ``authorguard assess`` (``authorguard.assess(...)`` calls this). Writes ``output_dir``/report.html, report.md and assessment.json and
@@ -335,7 +337,9 @@ def assess(
     ``records``: a JSONL/CSV/Parquet file, or dicts with ``text_field`` and ``author_field``; ``label_field``: the
     task the data is shared for (its accuracy is the utility; otherwise meaning kept is); ``budget_minutes``: time
     the measurements may take; ``methods`` / ``attackers``: a subset of the built-in settings by label or method name
-    (``authorguard.assess.plan.CANDIDATES``, ``ATTACKERS``; default: all that fit the budget).
+    (``authorguard.assess.plan.CANDIDATES``, ``ATTACKERS``; default: all that fit the budget). ``log``: called with each
+    progress line (default: print); ``show_progress``: progress bars; ``command``: the command line the report
+    records (none from Python).
 
     ```pycon
     >>> import authorguard, tempfile
@@ -368,17 +372,23 @@ def assess(
     chosen_attackers = ATTACKERS if attackers is None else _chosen(ATTACKERS, attackers, lambda a: (a[0],), "attacker")
     output = Path(output_dir)
     if isinstance(records, (str, os.PathLike)):
-        return run_assessment(
-            records, output, options, candidates=candidates, attackers=chosen_attackers, log=log or print, command=[]
-        )
-    # records given in Python are written beside the report, so the audit can be rerun from the command line
-    path = output / "records.jsonl"
-    output.mkdir(parents=True, exist_ok=True)
-    with atomic_write(path) as handle:
-        for row in records:
-            handle.write(json.dumps(dict(row), ensure_ascii=False, default=str) + "\n")
+        path = Path(records)
+    else:
+        # records given in Python are written beside the report, so the audit can be rerun from the command line
+        path = output / "records.jsonl"
+        output.mkdir(parents=True, exist_ok=True)
+        with atomic_write(path) as handle:
+            for row in records:
+                handle.write(json.dumps(dict(row), ensure_ascii=False, default=str) + "\n")
     return run_assessment(
-        path, output, options, candidates=candidates, attackers=chosen_attackers, log=log or print, command=[]
+        path,
+        output,
+        options,
+        candidates=candidates,
+        attackers=chosen_attackers,
+        log=log or print,
+        show_progress=show_progress,
+        command=list(command),
     )
 
 

@@ -56,10 +56,14 @@ def assess(
 ) -> None:
     """Audit the re-identification risk of INPUT's authors, evaluate protection methods under every threat model
     and recommend one, with the command that applies it. A second run with the same options reuses finished cells."""
-    from authorguard.assess.run import AssessOptions, run_assessment
+    import sys
 
-    options = AssessOptions(
+    from authorguard.assess.run import assess as run
+
+    assessment = run(
+        input,
         author_field=author_field,
+        output_dir=output,
         label_field=label_field,
         text_field=text_field,
         id_field=id_field,
@@ -67,9 +71,9 @@ def assess(
         min_utility=min_utility,
         max_authors=max_authors,
         seed=seed,
-    )
-    assessment = run_assessment(
-        input, output, options, show_progress=console.is_terminal, log=lambda line: console.print(line, highlight=False)
+        show_progress=console.is_terminal,
+        log=lambda line: console.print(line, highlight=False),
+        command=sys.argv,
     )
     recommendation = assessment["recommendation"]
     if not json_output:  # the risk first, then the verdict
