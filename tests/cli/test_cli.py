@@ -538,7 +538,7 @@ def test_obfuscate_epsilon_flag_goes_to_the_method_and_the_spent_epsilon_is_prin
         seen.update(params)
         return Spends()
 
-    monkeypatch.setattr("authorguard.cli.obfuscate.build_text_method", build)
+    monkeypatch.setattr("authorguard.methods.build.build_text_method", build)  # the API builds what the CLI runs
     result = _run("obfuscate", infile, "-o", tmp_path / "o.jsonl", "--method", "dp-prompt", "--epsilon", 2500)
     assert result.exit_code == 0 and seen == {"epsilon": 2500.0}
     assert "costs ε = 2,500" in " ".join(result.stderr.split())
