@@ -156,3 +156,20 @@ def test_a_long_text_is_read_in_pieces_of_the_trained_length(habits_world):
     result = check(long_text, known, background=background, config=CONFIG)
     assert result.piece_words == 500
     assert all(r.rank == 1 for r in result.rankings if r.attacker == "char-ngrams")
+
+
+def test_a_background_author_holding_the_writers_own_writing_is_left_out_and_said(habits_world):
+    """A writer whose posts sit in the background (a blogger of the staged corpus) is not their own rival."""
+    from authorguard.check.background import Background
+
+    known, mine, _, background = habits_world
+    authors = dict(background.authors)
+    authors["the-writer-again"] = ["  " + known[0].replace(" ", "\n", 3) + " \n", *known[1:3]]  # whitespace differs
+    with_the_writer = Background(authors, background.genre, background.source)
+    config = CheckConfig(sizes=(len(authors) + 1,), attackers=("char-ngrams",))
+    result = check(mine, known, background=with_the_writer, config=config)
+    assert result.background_authors == len(background.authors)  # the copy is not a candidate
+    assert any("as the-writer-again" in s and "not your own rival" in s for s in result.statements)
+    untouched = check(mine, known, background=background, config=config)
+    assert untouched.background_authors == len(background.authors)
+    assert not any("own rival" in s for s in untouched.statements)

@@ -476,9 +476,19 @@ def fit_count_model(
 def _without_the_writer(background: Background, writing: Sequence[str]) -> tuple[Background, list[str]]:
     """``background`` less the authors any of whose documents is one of ``writing`` (the text and the known
     documents, whitespace-normalised): a writer whose posts are in the staged corpus would otherwise compete with
-    themselves. Returns (background, the authors left out)."""
-    mine = set(writing)
-    yours = [a for a, docs in background.authors.items() if any(" ".join(d.split()) in mine for d in docs)]
+    themselves. Returns (background, the authors left out). Only documents whose first non-space characters match
+    one of ``writing``'s are normalised whole (the blog pool's 47,000 posts would otherwise cost ~0.4 s a check)."""
+
+    def opening(document: str) -> str:
+        return "".join(document[:1000].split())[:64]
+
+    mine = {" ".join(w.split()) for w in writing}
+    openings = {opening(w) for w in writing}
+    yours = [
+        author
+        for author, documents in background.authors.items()
+        if any(opening(d) in openings and " ".join(d.split()) in mine for d in documents)
+    ]
     return (background.without(yours), yours) if yours else (background, [])
 
 
