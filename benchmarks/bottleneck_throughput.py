@@ -68,8 +68,12 @@ def main() -> None:
             seconds.append(time.perf_counter() - started)
         rows = [json.loads(line) for line in (folder / "out.jsonl").read_text(encoding="utf-8").splitlines()]
     written = sum(len((r["text"] or "").split()) for r in rows)  # a withheld record has no text
-    statuses = {s: sum(r["release_status"] == s for r in rows) for s in ("rewritten", "view", "kept", "withheld")}
-    fidelity = {v: sum(r.get("fidelity") == v for r in rows) for v in ("faithful", "partial", "changed", None)}
+    from authorguard.base import RECORD_STATUSES
+
+    statuses = {s: sum(r["release_status"] == s for r in rows) for s in RECORD_STATUSES}
+    from authorguard.metrics.fidelity import VERDICTS
+
+    fidelity = {v: sum(r.get("fidelity") == v for r in rows) for v in (*VERDICTS, None)}
     print(
         f"{args.method}{' level ' + args.level if args.level else ''}: {len(texts)} paragraphs of {args.words} words; "
         f"{written} output words; first run {seconds[0]:.1f} s, second run {seconds[1]:.1f} s = "

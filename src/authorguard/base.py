@@ -59,7 +59,7 @@ class VectorMechanism(TransformerMixin, BaseEstimator, ABC):
 #: what became of a record: rewritten by the method, released (in part) as the style-free view the method wrote
 #: from (the bottleneck's fallback: nothing of the input's style, but not fluent text), kept as written (whole or in
 #: part), or withheld (no text)
-RECORD_STATUSES = ("rewritten", "view", "kept", "withheld")
+RECORD_STATUSES = ("rewritten", "normalised", "view", "kept", "withheld")
 
 
 def same_text(original: str, output: str) -> bool:
@@ -104,7 +104,8 @@ class TextObfuscator(BaseEstimator, ABC):
         RECORD_STATUSES, "reason": str or None}``.
 
         Read from :meth:`release_report`: a record in its ``flagged_records`` got the method's ``fallback``
-        (``withhold``: withheld; ``keep``: kept as written, whole or in part; ``view``: released as its view) or, for a method without a fallback
+        (``withhold``: withheld; ``keep``: kept as written, whole or in part; ``view``: released as its view;
+        ``normalise``: those chunks released as ``normalise``'s text) or, for a method without a fallback
         (DP-Prompt), is released as rewritten with the verdict as its reason. Any other record is ``rewritten`` when
         its output differs from the input beyond whitespace, else ``kept``."""
         report = self.release_report()
@@ -132,6 +133,17 @@ class TextObfuscator(BaseEstimator, ABC):
                                 "had no rewrite that passed", "had no realisation that passed"
                             )
                             + "; released as their view (fallback view)",
+                        }
+                    )
+                elif fallback == "normalise":
+                    statuses.append(
+                        {
+                            "status": "normalised",
+                            "reason": unprotected.replace(
+                                "had no rewrite that passed the validity gate",
+                                "could not be written under the constraint",
+                            )
+                            + "; released as normalise's text of those chunks (fallback normalise)",
                         }
                     )
                 elif fallback == "keep":

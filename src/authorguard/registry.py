@@ -115,7 +115,7 @@ methods.register(
     "Replace each word with probability rate by a WordNet synonym (TAROT's Synonyms baseline).",
     output="text",
     protects="little: an attacker retrained on its output reads through",
-    faithful="14 of 100 at rate 0.3 (BAC-10 posts)",
+    faithful="14 of 100 at rate 0.3 (BAC-10 posts, developed on)",
 )
 methods.register(
     "normalise",
@@ -123,7 +123,8 @@ methods.register(
     "Deterministic style normaliser (contractions, punctuation runs, casing, spelling and informal variants, emoticons, spacing): faithful by construction.",
     output="text",
     protects="surface habits (punctuation, casing, contractions, variants); not word choice or content",
-    faithful="100 of 100 (BAC-10 posts)",
+    faithful="146 of 150 on held-out speeches, Federalist and AMT passages (not developed on); 100 of 100 on BAC-10 "
+    "posts (developed on)",
 )
 methods.register(
     "syntf-text",
@@ -175,7 +176,7 @@ methods.register(
     extra="neural",
     protects="static stylometry, partly (a few points)",
     weights="smollm2",
-    faithful="2 of 100 kept rewrites (BAC-10 chunks)",
+    faithful="2 of 100 kept rewrites (BAC-10 chunks, developed on)",
 )
 methods.register(
     "tarot-ppo",
@@ -226,7 +227,8 @@ methods.register(
     extra="neural",
     protects="everything the view drops, by construction; not what the view keeps (its floor)",
     weights="smollm2",
-    faithful="137 of 150 at level roles, constrained (BAC-10 + 20 News, blind); 11 of 150 at level content",
+    faithful="95 of 150 at level roles on held-out speeches, Federalist and AMT passages (not developed on; 20 of "
+    "150 before issue 65); 137 of 150 on BAC-10 + 20 News (developed on, issue 56's reading); 11 of 150 at level content",
 )
 methods.register(
     "view:roles",

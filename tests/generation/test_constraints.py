@@ -16,7 +16,7 @@ import pytest
 
 from authorguard.exceptions import InputError
 from authorguard.generation.constraints import OrderedWords, WordPlan, vocabulary_of
-from authorguard.text.views import CONSTRAINED_VIEWS, FREE_WORDS
+from authorguard.text.views import CONSTRAINED_VIEWS, FREE_WORDS, free_word_allowed, word_after_gap_allowed
 
 VIEWS = [
     ["we", "met", "Anna", "in", "Paris", "on", "3", "May"],
@@ -41,18 +41,21 @@ def check_text(text: str, words: list[str], free: frozenset, most: int, breaks=(
     """``text`` says ``words`` in order, case as given (a sentence's first letter may be capital), between two of
     them at most ``most`` free words and nothing else, and a sentence stop only after word k for k in ``breaks`` or
     the last word. A word that is both required and free counts as required when it is the next one (greedy)."""
-    position, gap = 0, 0
+    position, gap = 0, []
     for match in PIECE.finditer(text):
         token = match.group(0)
         if token in (".", "!", "?"):
             assert position in set(breaks) | {len(words)}, text
             continue
         if position < len(words) and token in (words[position], words[position][:1].upper() + words[position][1:]):
-            position, gap = position + 1, 0
+            assert not gap or word_after_gap_allowed(token, tuple(gap)), ("loop before a view word", text)
+            position, gap = position + 1, []
             continue
         assert token in free or token[:1].lower() + token[1:] in free, (token, text)
-        gap += 1
-        assert gap <= most, text
+        previous = words[position - 1] if position and not gap else ""
+        assert free_word_allowed(token, tuple(gap), previous), ("a loop", token, gap, text)
+        gap.append(token.lower())
+        assert len(gap) <= most, text
     assert position == len(words), (words, text)
     assert not re.search(r"[\"()\[\]]|n't|\s{2}", text), text
 
@@ -72,16 +75,22 @@ def random_walk(plan: WordPlan, rng, limit: int = 400) -> list[int]:
 
 @pytest.mark.parametrize("view_name", sorted(CONSTRAINED_VIEWS))
 def test_random_walks_write_the_view_in_order_with_only_free_words_between(vocabulary, tokenizer, view_name):
-    free, most = CONSTRAINED_VIEWS[view_name]
+    spec = CONSTRAINED_VIEWS[view_name]
+    free, most = spec.free_words, spec.max_free
     rng = np.random.default_rng(0)
     for trial in range(30):
         words = VIEWS[trial % len(VIEWS)] if trial < len(VIEWS) else list(rng.choice(ALL_WORDS, rng.integers(1, 7)))
         breaks = sorted(set(rng.integers(1, len(words) + 1, 2).tolist()))
-        plan = WordPlan(words, free, vocabulary, breaks=breaks, max_free=most)
+        plan = WordPlan(words, free, vocabulary, breaks=breaks, max_free=most, punctuation=spec.punctuation)
         for _ in range(3):
             ids = random_walk(plan, rng)
             text = tokenizer.decode(ids)
             check_text(text, words, free, most, breaks)
+            if not spec.punctuation:  # the view's own punctuation only: none added
+                bare = text
+                for word in words:
+                    bare = bare.replace(word, "")
+                assert not re.search(r"[,;:-]", bare), text
             assert plan.accepts(text)
 
 
@@ -90,6 +99,13 @@ def test_the_end_only_after_the_last_word_and_case_is_never_folded(vocabulary):
     assert plan.accepts("We met Anna.") and plan.accepts("we met the Anna") and plan.accepts("We met Anna")
     assert not plan.accepts("We met") and not plan.accepts("We met anna.") and not plan.accepts("We MET Anna.")
     assert not plan.accepts("We met the the the Anna.")  # at most two free words a gap
+    assert not plan.accepts("We met the the Anna.") and not plan.accepts("We met the this Anna.")  # no loops
+    assert not plan.accepts("We met the such Anna.") and plan.accepts("We met such an Anna.")
+    assert plan.accepts("We met the very Anna.")
+    rate = WordPlan(["in", "a", "year"], FREE_WORDS, vocabulary)
+    assert rate.accepts("In a year.") and not rate.accepts("In a a year.") and not rate.accepts("In the a year.")
+    mine = WordPlan(["met", "my", "friend"], FREE_WORDS, vocabulary)
+    assert not mine.accepts("Met the my friend.") and mine.accepts("Met my friend.")
     assert not plan.accepts("We met. Anna.")  # no stop inside a view sentence
     assert not plan.accepts("We met Anna. The.") and not plan.accepts("We didn't meet Anna.")
     tuesday = WordPlan(["on", "Tuesday"], FREE_WORDS, vocabulary)
@@ -128,7 +144,7 @@ def test_bad_plans_and_samplers_are_one_line(vocabulary, tiny_factory):
     from authorguard.generation import ClippedSampler, make_engine
 
     with pytest.raises(InputError, match="non-empty"):
-        WordPlan(["two words"], FREE_WORDS, vocabulary)
+        WordPlan([" word"], FREE_WORDS, vocabulary)
     model, tokenizer = tiny_factory()
     plan = WordPlan(["ok"], FREE_WORDS, vocabulary)
     engine = make_engine("batched", model, tokenizer, dtype="float32")
@@ -182,9 +198,10 @@ def test_both_engines_mask_alike_and_batch_size_changes_nothing(tiny_factory, vo
 
 
 def test_the_free_sets_are_the_written_down_ones():
-    roles_free, roles_most = CONSTRAINED_VIEWS["roles"]
-    assert roles_free == {"a", "an", "the", "this", "that", "these", "those", "such", "very"} and roles_most == 2
-    content_free, _ = CONSTRAINED_VIEWS["content"]
+    roles = CONSTRAINED_VIEWS["roles"]
+    assert roles.free_words == {"a", "an", "the", "this", "that", "these", "those", "such", "very"}
+    assert roles.max_free == 2 and not roles.punctuation  # the roles view carries the text's own punctuation
+    content_free = CONSTRAINED_VIEWS["content"].free_words
     from authorguard.text.views import KEPT_FUNCTION_WORDS
 
     kept = frozenset().union(*KEPT_FUNCTION_WORDS.values())
@@ -262,3 +279,17 @@ def test_a_question_stays_a_question_and_a_statement_a_statement(vocabulary):
     plan = WordPlan(["you", "came", "we", "left"], FREE_WORDS, vocabulary, breaks=[2], questions=[2])
     assert plan.accepts("You came? We left.") and not plan.accepts("You came. We left.")
     assert not plan.accepts("You came? We left?") and not plan.accepts("You came? We left!")
+
+
+def test_atoms_are_written_verbatim_and_add_no_stop(vocabulary):
+    """A quotation (spaces inside one required word), a figure and an abbreviation are copied byte for byte; no
+    stop after a word that already ends with one; with ``punctuation=False`` no comma or hyphen is added."""
+    words = ['"Soon work will begin,"', "Kebzabo", "told", "Reuters", "in", "U.S."]
+    plan = WordPlan(words, FREE_WORDS, vocabulary, breaks=[4], punctuation=False)
+    assert plan.accepts('"Soon work will begin," Kebzabo told Reuters. In the U.S.')
+    assert not plan.accepts('"Soon work will start," Kebzabo told Reuters. In the U.S.')
+    assert not plan.accepts("Soon work will begin, Kebzabo told Reuters. In the U.S.")
+    assert not plan.accepts('"Soon work will begin," Kebzabo told Reuters. In the U.S..')
+    assert not plan.accepts('"Soon work will begin," Kebzabo, told Reuters. In the U.S.')
+    figures = WordPlan(["a", "$1", "a", "share"], FREE_WORDS, vocabulary, punctuation=False)
+    assert figures.accepts("A $1 a share.") and not figures.accepts("A 1 a share.")

@@ -18,7 +18,7 @@ SAME_VIEW = [
     ),
     (
         "Honestly, we'll never buy that car again!!! it broke down twice!",
-        "Honestly we will never buy this car again. It broke down twice.",
+        "Honestly, we will never buy this car again. It broke down twice.",
     ),
 ]
 
@@ -37,7 +37,9 @@ def tiny_bottleneck(tiny_realiser, tiny_factory, monkeypatch):
 
 @pytest.mark.parametrize("level", ["roles", "content", "lemma", "canonical", "syntf"])
 def test_same_view_same_output_at_every_level(tiny_bottleneck, level):
-    params = {"level": level, "retries": 0}
+    # the guarantee holds for every chunk the realiser writes; a chunk given the normalise fallback is the text's own
+    # (counted, status "normalised"): here the fallback is the view, so every output is the view's
+    params = {"level": level, "retries": 0, "fallback": "view"}
     if level == "syntf":
         params["n_words"] = 12
     for a, b in SAME_VIEW:
@@ -73,6 +75,28 @@ def test_records_in_records_out_and_the_input_never_comes_back(tiny_bottleneck, 
         assert "kept as written" not in (statuses[index]["reason"] or "")
 
 
+def test_a_chunk_the_constraint_cannot_write_is_released_as_normalise_wrote_it(tiny_bottleneck, monkeypatch):
+    """The roles level's default fallback: a chunk with no valid realisation is ``normalise``'s text of that chunk
+    (faithful), never the view's bare words; the record's status says so."""
+    from authorguard.neural.realiser import constrained
+    from authorguard.text.normalise import normalise
+
+    # every realisation refused: every chunk falls back
+    monkeypatch.setattr(constrained.ConstrainedGate, "problem", lambda self, view, output, truncated=False: "truncated")
+    texts = [
+        'Barrick said "work will begin soon," and its shares rose 25 percent to A$43.14 in the 1970s.',
+        "I didn't like the movie, honestly!! It's WAY too long :) Anna's dog, Rex, barked at the U.S. mailman.",
+    ]
+    method = tiny_bottleneck(random_state=0, retries=0).fit()
+    out = method.obfuscate(texts)
+    assert method.fallback_ == "normalise"
+    for text, output in zip(texts, out):
+        assert " ".join(output.split()) == " ".join(normalise(text).split())
+    statuses = method.record_statuses(texts, out)
+    assert [s["status"] for s in statuses] == ["normalised", "normalised"]
+    assert "fallback normalise" in statuses[0]["reason"]
+
+
 def test_syntf_level_reports_its_epsilon(tiny_bottleneck):
     method = tiny_bottleneck(level="syntf", n_words=12, random_state=0, retries=0).fit()
     method.obfuscate(["Our team won the final game last night. Everyone was so happy."])
@@ -98,7 +122,7 @@ def test_the_roles_level_writes_its_view_under_the_constraint(tiny_bottleneck):
         words, _, _ = view_plan_words(roles_view(text))
         said = [w.strip(",;:.!?") for w in output.split()]
         kept = [w for w in said if w.lower() not in FREE_WORDS]
-        assert [w.lower() for w in kept] == [w.lower() for w in words], (output, words)
+        assert [w.lower() for w in kept] == [w.lower().strip(",;:.!?") for w in words], (output, words)
     assert report["level"] == "roles" and "coverage" not in report.get("refused", {})
 
 
@@ -111,6 +135,8 @@ def test_bad_parameters_are_one_line(tiny_bottleneck):
         tiny_bottleneck(level="style").fit()
     with pytest.raises(InputError, match="fallback"):
         tiny_bottleneck(fallback="keep").fit()
+    with pytest.raises(InputError, match="normalise fallback needs the roles level"):
+        tiny_bottleneck(level="content", fallback="normalise").fit()
     with pytest.raises(InputError, match="not valid UTF-8"):
         tiny_bottleneck().fit().obfuscate([b"\xff\xfe"])
 
@@ -118,7 +144,7 @@ def test_bad_parameters_are_one_line(tiny_bottleneck):
 def test_view_methods_release_the_view():
     assert registry.methods.get("view:roles")().fit().obfuscate(
         ["I didn't like the movie, honestly. It's way too long!"]
-    ) == ["I did not like movie honestly. it is way too long."]
+    ) == ["I did not like movie, honestly. it is way too long."]
     out = (
         registry.methods.get("view:content")()
         .fit()

@@ -168,7 +168,7 @@ def _content_lemmas(text: str) -> list[str]:
 
     words = []
     for word in _WORD.findall(
-        normalise(text, ["contractions", "variants", "elongation", "spelling", "numbers"]).lower()
+        normalise(text, ["unicode", "contractions", "variants", "elongation", "spelling", "numbers"]).lower()
     ):
         if word not in english_stop_words() and len(word) > 2 and word != "haha":
             words.append(lemmatize(word))

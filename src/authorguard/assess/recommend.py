@@ -69,6 +69,7 @@ class SettingResult:
     records: int | None = None
     faithful: float | None = None
     changed: float | None = None
+    unsure: float | None = None  # the meter could not settle these: neither faithful nor changed
 
     @property
     def is_reference(self) -> bool:
@@ -216,6 +217,7 @@ def setting_results(frame: pd.DataFrame, labelled: bool, majority: float | None 
                 records=records,
                 faithful=_mean(content, "faithful"),
                 changed=_mean(content, "changed"),
+                unsure=_mean(content, "unsure"),
             )
         )
     return results

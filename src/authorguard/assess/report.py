@@ -138,6 +138,7 @@ def _tables(assessment: dict) -> dict[str, pd.DataFrame]:
                 "utility ↑": "not measured" if r["utility"] is None else _num(r["utility"]),
                 "task accuracy": _pct(r["task_accuracy"]) if r["task_accuracy"] is not None else "–",
                 "faithful (meter)": _pct(r.get("faithful")) if r.get("faithful") is not None else "–",
+                "unsure (meter)": _pct(r.get("unsure")) if r.get("unsure") is not None else "–",
                 "METEOR": _num(r["meteor"]),
                 "MiniLM cos": _num(r["embedding_cosine"]),
                 "detector F1": _num(r["detector_f1"]),

@@ -41,9 +41,9 @@ from authorguard.exceptions import InputError
 from authorguard.utils.validation import check_number
 
 ASSESSMENT_JSON = "assessment.json"
-SCHEMA_VERSION = (
-    5  # 3: utility may be null; headline, left_out, not_recommended, cells_computed; 4: floors; 5: faithful, changed
-)
+# 3: utility may be null; headline, left_out, not_recommended, cells_computed; 4: floors; 5: faithful, changed;
+# 6: unsure (the fidelity meter's fourth verdict)
+SCHEMA_VERSION = 6
 
 
 @dataclass(frozen=True)

@@ -114,6 +114,7 @@ def set_data_dir(data_dir: Path | None) -> None:
 FALLBACK_HELP = (
     "A record the method could not protect (a rewriter whose validity gate refused every rewrite of a "
     "chunk): 'withhold' writes no text for it, 'keep' releases it as written, 'view' (bottleneck only) its "
-    "style-free view. Default: the method's own fallback when it never releases the input (the bottleneck's "
-    "'view'), else 'withhold'. Either way its status says so."
+    "style-free view, 'normalise' (bottleneck, level roles) normalise's text of the chunks it could not write. "
+    "Default: the method's own fallback when it never releases the input as written (the bottleneck's 'auto': "
+    "'normalise' at level roles, 'view' at the others), else 'withhold'. Either way its status says so."
 )

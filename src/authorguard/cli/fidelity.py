@@ -20,7 +20,7 @@ def fidelity(
             "--output",
             "-o",
             help="Output file (.jsonl, .csv or .parquet): every record "
-            "with 'fidelity' (faithful / partial / changed; empty output: not scored) "
+            "with 'fidelity' (faithful / partial / unsure / changed; empty output: not scored) "
             "and 'fidelity_reason'.",
         ),
     ],

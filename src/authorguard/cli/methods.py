@@ -52,7 +52,7 @@ def method_block(row: dict, width: int) -> str:
     for label, text in (
         ("", row["description"]),
         ("protects against: ", row["protects"]),
-        ("faithful outputs (blind hand labels): ", row.get("faithful", "")),
+        ("faithful outputs (blind hand labels; where measured): ", row.get("faithful", "")),
     ):
         if text:
             lines += textwrap.wrap(label + text, width, initial_indent="  ", subsequent_indent="    ")

@@ -117,7 +117,7 @@ def obfuscate(
         typer.Option(
             "--fidelity/--no-fidelity",
             help="Score each released record with the "
-            "fidelity meter: fields 'fidelity' (faithful / partial / changed) and "
+            "fidelity meter: fields 'fidelity' (faithful / partial / unsure / changed) and "
             "'fidelity_reason', and a summary line (needs spaCy: the 'baselines' extra).",
         ),
     ] = True,
@@ -241,17 +241,20 @@ def fidelity_summary(scores: list, statuses: list | None = None) -> str:
     faithful = f"{counts['faithful']} faithful" + (f" ({kept} of them kept as written)" if kept else "")
     return (
         f"fidelity (automatic meter; docs/results/faithful.md): {faithful}, {counts['partial']} partial, "
-        f"{counts['changed']} changed, {counts['not scored']} not scored (withheld or too long)"
+        f"{counts['unsure']} unsure (the meter cannot settle them: read them), {counts['changed']} changed, "
+        f"{counts['not scored']} not scored (withheld or too long)"
     )
 
 
 def status_counts(statuses: list[dict]) -> str:
-    """ "N rewritten, N released as their view, N kept as written, N withheld" (every status named, zeros included)."""
+    """ "N rewritten, N partly normalised, N released as their view, N kept as written, N withheld" (every status
+    named, zeros included)."""
     from collections import Counter
 
     counts = Counter(status["status"] for status in statuses)
     return (
-        f"{counts['rewritten']} rewritten, {counts['view']} released as their view, {counts['kept']} kept as written, "
+        f"{counts['rewritten']} rewritten, {counts['normalised']} partly normalised, {counts['view']} released as "
+        f"their view, {counts['kept']} kept as written, "
         f"{counts['withheld']} withheld"
     )
 
@@ -260,9 +263,12 @@ def validity_summary(report: dict) -> str:
     """One line on what the validity gate did, from a rewriter's ``release_report``."""
     flagged = report["records_flagged"]
     if "records_rewritten" in report:  # a selecting rewriter: refused candidates were replaced or fell back
-        fallback = {"keep": "kept as written", "withhold": "withheld", "view": "released as their view"}.get(
-            report.get("fallback"), "fallback"
-        )
+        fallback = {
+            "keep": "kept as written",
+            "withhold": "withheld",
+            "view": "released as their view",
+            "normalise": "released as normalise's text",
+        }.get(report.get("fallback"), "fallback")
         chunks = (
             f"{report.get('chunks_fallback', 0)} of {report['chunks']} chunks without a valid rewrite, "
             if "chunks" in report

@@ -171,6 +171,7 @@ def attack_matrix(frame: pd.DataFrame, scenario: str, chosen: dict[str, str]) ->
 CONTENT_COLUMNS = {
     "faithful": "faithful",
     "changed": "changed",
+    "unsure": "unsure",
     "meteor": "METEOR",
     "chrf": "chrF",
     "bleu": "BLEU",

@@ -374,7 +374,8 @@ def _content_row(
 ) -> dict:
     """Mean content metrics between the original and the released text of ``documents``; with ``fluency``, the
     reference LM's perplexity of the released text (:mod:`authorguard.metrics.fluency`); with ``fidelity``, the
-    fidelity meter's shares of ``faithful`` and ``changed`` outputs among those it scored (withheld ones are not)."""
+    fidelity meter's shares of ``faithful``, ``changed`` and ``unsure`` outputs among those it scored (withheld ones
+    are not)."""
     from authorguard.metrics.content import content_metrics
 
     originals = [view.corpus.texts[i] for i in documents]
@@ -384,9 +385,10 @@ def _content_row(
         from authorguard.metrics.fidelity import FidelityMeter, verdict_counts
 
         counts = verdict_counts(FidelityMeter(n_process=1).score(originals, outputs))  # cells may run in parallel
-        scored = counts["faithful"] + counts["partial"] + counts["changed"]
+        scored = counts["faithful"] + counts["partial"] + counts["unsure"] + counts["changed"]
         means["faithful"] = counts["faithful"] / scored if scored else float("nan")
         means["changed"] = counts["changed"] / scored if scored else float("nan")
+        means["unsure"] = counts["unsure"] / scored if scored else float("nan")  # the meter could not settle these
     if fluency:
         from authorguard.metrics.fluency import fluency_scores
 

@@ -7,12 +7,18 @@ object per sequence. The constraint the style bottleneck needs is :class:`Ordere
 
 - a word is matched byte for byte as written, or with its first letter capitalised at a sentence start (the
   text's start, or after a sentence stop) — never case-blind (that would let "TUESDAY" through); free words
-  likewise (as given, or capitalised at a sentence start);
-- between two words: one space, or a comma/semicolon/colon and a space (after a required word only), or a
-  hyphen (between two required words only); a sentence stop (``.`` ``!`` ``?``; with ``questions`` given, "?"
-  after a question and "." after any other sentence) only right after the last word of a view sentence
-  (``breaks``) or the last word, then a space or the end; no quotes, brackets or apostrophes outside the words
-  themselves (a free ``n't`` would add a negation);
+  likewise (as given, or capitalised at a sentence start). A required word may hold spaces (a quotation, copied
+  whole: :mod:`authorguard.text.atoms`);
+- between two words: one space, or — only with ``punctuation`` (a view whose words carry the text's own
+  punctuation, such as ``roles``, turns it off) — a comma/semicolon/colon and a space after a required word, or a
+  hyphen between two required words; a sentence stop (``.`` ``!`` ``?``; with ``questions`` given, "?" after a
+  question and "." after any other sentence) only right after the last word of a view sentence (``breaks``) or the
+  last word, and never after a word that ends with one (``"… win."``, ``U.S.``), then a space or the end; no
+  quotes, brackets or apostrophes outside the words themselves (a free ``n't`` would add a negation);
+- no loops (:func:`~authorguard.text.views.free_word_allowed`, :func:`~authorguard.text.views.word_after_gap_allowed`):
+  never a free word twice in a gap or right after the same view word, never two determiners, no determiner before a
+  possessive, pronoun or quantifier, no free word before a quotation — each checked with look-ahead, so that no
+  state is left without a token;
 - the end of the text (the end-of-turn token) only once every word is said;
 - when a gap already holds ``max_free`` free words, only the next required word may start: the word is forced.
 
@@ -39,6 +45,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from authorguard.exceptions import InputError
+from authorguard.text.atoms import ends_sentence as ends_with_stop
+from authorguard.text.views import free_word_allowed, word_after_gap_allowed
 
 # automaton modes (a state is (next word index, free words in this gap, mode, typed bytes, sentence start))
 BEGIN, WORD, AFTER_WORD, PUNCT, SPACE, STOP, HYPHEN = range(7)
@@ -47,6 +55,8 @@ INNER_PUNCTUATION = b",;:"
 #: sentence stops, allowed only at a view's sentence marks and at the end
 SENTENCE_STOPS = b".!?"
 SPACE_BYTE, HYPHEN_BYTE = ord(" "), ord("-")
+# a gap that holds as many free words as any plan allows: after a hyphen no free word may start
+_NO_FREE = ("\x00",) * 64
 
 
 class TokenConstraint(abc.ABC):
@@ -170,9 +180,12 @@ class WordPlan:
         starts_sentence: bool = True,
         ends_sentence: bool = True,
         questions=None,
+        punctuation: bool = True,
     ) -> None:
-        if any(not w or any(ch.isspace() for ch in w) for w in words):
-            raise InputError("constrained decoding: every required word must be non-empty, without spaces")
+        if any(not w or w != w.strip() or "\n" in w for w in words):
+            raise InputError(
+                "constrained decoding: every required word must be non-empty, without spaces at its ends or line breaks"
+            )
         if max_free < 0:
             raise InputError("constrained decoding: max_free must be >= 0")
         self.words = tuple(words)
@@ -185,12 +198,13 @@ class WordPlan:
         # any other sentence — a statement never becomes a question, nor gains an exclamation
         self.questions = None if questions is None else frozenset(int(q) for q in questions)
         self.max_free = int(max_free)
+        # whether a comma, semicolon or colon may follow a required word, and a hyphen join two (False: the words
+        # carry the text's own punctuation, the realiser adds none)
+        self.punctuation = bool(punctuation)
+        # no stop after a word that already ends with one (a quotation "... win.", "U.S.")
+        self._closed = frozenset(k + 1 for k, w in enumerate(self.words) if ends_with_stop(w))
         self._required = {
             (i, start): _prefix_table(_forms(w, start)) for i, w in enumerate(self.words) for start in (False, True)
-        }
-        self._free = {
-            start: _prefix_table([f for w in sorted(self.free_words) for f in _forms(w, start)])
-            for start in (False, True)
         }
         self._required_next = {
             (i, start): _next_bytes(_forms(w, start)) for i, w in enumerate(self.words) for start in (False, True)
@@ -199,22 +213,44 @@ class WordPlan:
             start: _next_bytes([f for w in sorted(self.free_words) for f in _forms(w, start)])
             for start in (False, True)
         }
+        self._free_tables: dict = {}
         self._allowed: dict = {}
         self._after: dict = {}
 
     def start(self) -> frozenset:
-        return frozenset({(0, 0, BEGIN, b"", self.starts_sentence)})
+        return frozenset({(0, (), BEGIN, b"", self.starts_sentence)})
 
     # --- the byte automaton ---------------------------------------------------------------------------------
     def _word_end(self, state) -> list:
         """The states after the word being typed ends (none when it is not a whole required or free word)."""
         i, free, _, typed, start = state
         out = []
-        if i < len(self.words) and self._required[(i, start)].get(typed):
-            out.append((i + 1, 0, AFTER_WORD, b"", False))
-        if i < len(self.words) and free < self.max_free and self._free[start].get(typed):
-            out.append((i, free + 1, AFTER_WORD, b"", False))
+        written = tuple(f for f in free if f != _NO_FREE[0])  # after a hyphen: no free word was written
+        if (
+            i < len(self.words)
+            and self._required[(i, start)].get(typed)
+            and word_after_gap_allowed(self.words[i], written)
+        ):
+            out.append((i + 1, (), AFTER_WORD, b"", False))
+        if i < len(self.words) and len(free) < self.max_free and self._free_table(free, start, i).get(typed):
+            out.append((i, (*free, typed.decode("utf-8").lower()), AFTER_WORD, b"", False))
         return out
+
+    def _free_table(self, gap: tuple, start: bool, i: int) -> dict:
+        """The prefix table of the free words that may come next in a gap holding ``gap`` before required word
+        ``i``: none twice (nor the view word just written), no second determiner, and none after which word ``i``
+        could not follow (no dead end)."""
+        previous = self.words[i - 1] if i > 0 and not gap else ""
+        key = (gap, start, self.words[i].lower(), previous.lower())
+        table = self._free_tables.get(key)
+        if table is None:
+            words = [
+                w
+                for w in sorted(self.free_words)
+                if free_word_allowed(w, gap, previous) and word_after_gap_allowed(self.words[i], (*gap, w.lower()))
+            ]
+            table = self._free_tables[key] = _prefix_table([f for w in words for f in _forms(w, start)])
+        return table
 
     def _begin_word(self, state, byte: int) -> list:
         i, free, _, _, start = state
@@ -224,7 +260,9 @@ class WordPlan:
         i, free, _, typed, start = state
         grown = typed + bytes([byte])
         if i < len(self.words) and (
-            grown in self._required[(i, start)] or free < self.max_free and grown in self._free[start]
+            grown in self._required[(i, start)]
+            or len(free) < self.max_free
+            and grown in self._free_table(free, start, i)
         ):
             return [(i, free, WORD, grown, start)]
         return []
@@ -242,16 +280,22 @@ class WordPlan:
                 return [(i, free, SPACE, b"", start)]
             return self._begin_word(state, byte)
         if mode == HYPHEN:  # joins two required words only ("well-known"): no free word may start here
-            return self._typing((i, self.max_free + 1, WORD, b"", False), byte)
+            return self._typing((i, _NO_FREE[: self.max_free], WORD, b"", False), byte)
         if mode == AFTER_WORD:
             if byte == SPACE_BYTE and i < len(self.words):  # nothing may follow the last word but a stop
-                return [(i, free, SPACE, b"", False)]
-            if free == 0 and i > 0:
-                if byte == HYPHEN_BYTE and i < len(self.words):
+                # a sentence that ended with its own stop ("... win." | "U.S.") lets the next one start
+                return [(i, free, SPACE, b"", not free and i in self._closed and i in self.breaks)]
+            if not free and i > 0:
+                if byte == HYPHEN_BYTE and i < len(self.words) and self.punctuation:
                     return [(i, free, HYPHEN, b"", False)]
-                if byte in INNER_PUNCTUATION and i < len(self.words):
+                if byte in INNER_PUNCTUATION and i < len(self.words) and self.punctuation:
                     return [(i, free, PUNCT, b"", False)]
-                if byte in SENTENCE_STOPS and i in self.breaks and self._stop_allowed(i, byte):
+                if (
+                    byte in SENTENCE_STOPS
+                    and i in self.breaks
+                    and i not in self._closed
+                    and self._stop_allowed(i, byte)
+                ):
                     return [(i, free, STOP, b"", False)]
             return []
         if mode == PUNCT:
@@ -292,9 +336,9 @@ class WordPlan:
         n = len(self.words)
         for state in states:
             i, free, mode = state[:3]
-            if mode == STOP and i == n or mode == AFTER_WORD and i == n and free == 0:
+            if mode == STOP and i == n or mode == AFTER_WORD and i == n and not free:
                 return True
-            if mode == WORD and any(s[0] == n and s[1] == 0 for s in self._word_end(state)):
+            if mode == WORD and any(s[0] == n and not s[1] for s in self._word_end(state)):
                 return True
             if n == 0 and mode in (BEGIN, SPACE):
                 return True

@@ -116,8 +116,11 @@ class Bottleneck(TextObfuscator):
         Chunks generated together.
     retries : int, default=2
         Further rounds (other seeds) for chunks whose output the view gate refuses.
-    fallback : {"view", "withhold"}, default="view"
-        What a chunk still refused gets: its view's words, or the record is withheld. Never the input.
+    fallback : {"auto", "normalise", "view", "withhold"}, default="auto"
+        What a chunk still refused gets: ``normalise``'s text of the chunk (faithful; the chunk is not protected
+        beyond ``normalise``, and the record's status says so), its view's words, or the record is withheld. "auto"
+        = ``normalise`` at the ``roles`` level (the only view whose words map back to the text), ``view`` at the
+        others. Never the input as written.
     engine : {"batched", "torch"}, default="batched"
     epsilon, n_words : float, int
         The ``syntf`` level's SynTF ε per sampled word (SynTF's default) and words per bag (40: about a blog post's
@@ -136,7 +139,7 @@ class Bottleneck(TextObfuscator):
         top_p: float = 0.95,
         batch_size: int = 64,
         retries: int = 2,
-        fallback: str = "view",
+        fallback: str = "auto",
         engine: str = "batched",
         epsilon: float = syntf_defaults.EPSILON,
         n_words: int = BAG_WORDS,
@@ -160,7 +163,7 @@ class Bottleneck(TextObfuscator):
         nothing is learned from ``raw_documents``."""
         name = type(self).__name__
         check_option(self.level, "level", name, LEVELS)
-        check_option(self.fallback, "fallback", name, ("view", "withhold"))
+        check_option(self.fallback, "fallback", name, ("auto", "normalise", "view", "withhold"))
         check_number(self.temperature, "temperature", name, low=0, closed="neither")
         check_number(self.top_p, "top_p", name, low=0, high=1, closed="right")
         check_number(self.batch_size, "batch_size", name, kind=int, low=1, closed="left")
@@ -181,6 +184,14 @@ class Bottleneck(TextObfuscator):
             raise InputError(
                 f"{name}: level {self.level!r} cannot be written under a constraint "
                 f"(levels that can: {', '.join(CONSTRAINED_VIEWS)})"
+            )
+        self.fallback_ = (
+            ("normalise" if self.level == "roles" else "view") if self.fallback == "auto" else self.fallback
+        )
+        if self.fallback_ == "normalise" and self.level != "roles":
+            raise InputError(
+                f"{name}: the normalise fallback needs the roles level (its view's words map back to the text); "
+                f"level {self.level!r} can fall back to 'view' or 'withhold'"
             )
         if self.level == "syntf":
             from authorguard.methods.syntf_text import SynTFText
@@ -209,6 +220,11 @@ class Bottleneck(TextObfuscator):
         view = get_view(self.level)
         return [view(text) for text in texts]
 
+    def _sources(self, texts: list[str]) -> list[list[str]]:
+        from authorguard.text.views import roles_sources
+
+        return [roles_sources(text) for text in texts]
+
     def _view_of(self):
         from authorguard.text.views import get_view
 
@@ -229,8 +245,9 @@ class Bottleneck(TextObfuscator):
             top_p=self.top_p,
             batch_size=self.batch_size,
             retries=self.retries,
-            fallback=self.fallback,
+            fallback=self.fallback_,
             constrained=self.constraint_view_,
+            sources=self._sources(texts) if self.fallback_ == "normalise" else None,
         )
         from authorguard.text.views import view_words
 

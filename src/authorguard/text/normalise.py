@@ -121,6 +121,13 @@ _UNICODE = str.maketrans(
         "\u2033": '"',
         "\u00ab": '"',
         "\u00bb": '"',
+        # Windows-1252 quotes and dashes read as Latin-1 (C1 control characters that no text means): mojibake
+        "\u0091": "'",
+        "\u0092": "'",
+        "\u0093": '"',
+        "\u0094": '"',
+        "\u0096": "\u2013",
+        "\u0097": "\u2014",
         "\u00a0": " ",
         "\u2009": " ",
         "\u202f": " ",
@@ -132,7 +139,8 @@ _DASH = re.compile(r"[ \t]*[\u2014\u2013\u2015][ \t]*|(?<=\w)--+(?=\w)|[ \t]+--+
 
 
 def unicode_punctuation(text: str) -> str:
-    """Curly quotes and guillemets -> ``'`` and ``"``; en/em dashes, ``--`` between words and a spaced hyphen ->
+    """Curly quotes and guillemets -> ``'`` and ``"`` (Windows-1252 quotes and dashes read as C1 control characters
+    too); en/em dashes, ``--`` between words and a spaced hyphen ->
     `` - ``; ``…`` -> ``...``; non-breaking spaces -> spaces. A hyphen inside a word (``well-known``), before a
     number (``-5``) or an option (``-la``, ``--help``) is not a dash."""
     text = text.translate(_UNICODE).replace("\u2026", "...")

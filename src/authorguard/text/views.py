@@ -41,9 +41,19 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from authorguard.exceptions import InputError
 from authorguard.text.analysis import lemmatize
+from authorguard.text.atoms import (
+    ATOM_SPACE,
+    ends_sentence,
+    hold_quotations,
+    is_atom,
+    is_quotation,
+    is_rate_article,
+    split_token,
+)
 from authorguard.text.resources import english_stop_words, wordnet
 
 #: the marker a view puts between sentences
@@ -295,45 +305,136 @@ def _following(tokens: list[str], position: int) -> str:
 _DEMONSTRATIVES = frozenset({"this", "that", "these", "those"})
 
 
-def _roles_pieces(sentence: str) -> list[tuple[str, bool, str]]:
-    """A sentence read for the roles view: (word as the view writes it, whether it is a free word, the comma,
-    semicolon or colon right after it in the text or ""). A demonstrative is free only as a determiner (before a
-    content word: "this morning"); as a pronoun ("come to this", "that was") it is a view word."""
-    matches = list(_TOKEN.finditer(sentence))
-    raw = [m.group(0) for m in matches]
-    out: list[tuple[str, bool, str]] = []
-    for position, match in enumerate(matches):
-        pieces = [
-            p
-            for p in _roles_expand(raw[position], _following(raw, position))
-            if p.lower() not in ("s", "t", "d", "ll", "m", "re", "ve")
-        ]
-        after = sentence[match.end() : match.end() + 1]
-        for number, piece in enumerate(pieces):
-            lower = piece.lower()
-            following = raw[position + 1].lower() if position + 1 < len(raw) else ""
-            # a determiner is the whole token ("That's" is a pronoun and its verb) right before a content word
-            determiner = (
-                lower in _DEMONSTRATIVES
-                and len(pieces) == 1
-                and following
-                and following not in english_stop_words()
-                and not sentence[match.end() : matches[position + 1].start()].strip()
+@functools.lru_cache(maxsize=100_000)
+def _names_a_thing(word: str) -> bool:
+    """Whether ``word`` can follow a determiner: not a stop word, and a noun or adjective to WordNet (or unknown
+    to it: a name, a number). "this morning" is a determiner; "this happened" a pronoun."""
+    if word in english_stop_words() or not word[:1].isalnum():
+        return False
+    synsets = wordnet().synsets(word)
+    if word.endswith("ed") and any(s.pos() == "v" for s in synsets):  # "that discovered", "that happened"
+        return False
+    return not synsets or any(s.pos() in ("n", "a", "s") for s in synsets)
+
+
+#: determiners: at most one in a gap of free words, and none right before a word that is one (or a possessive, a
+#: pronoun, a quantifier): "the this", "a a", "the my" are loops, never English
+DETERMINERS = frozenset({"a", "an", "the", "this", "that", "these", "those"})
+NO_ARTICLE_BEFORE = DETERMINERS | frozenset(
+    [
+        "my",
+        "your",
+        "his",
+        "her",
+        "its",
+        "our",
+        "their",
+        "whose",
+        "some",
+        "any",
+        "no",
+        "every",
+        "each",
+        "all",
+        "both",
+        "either",
+        "neither",
+        "much",
+        "many",
+        "several",
+        "i",
+        "me",
+        "we",
+        "us",
+        "you",
+        "he",
+        "him",
+        "she",
+        "they",
+        "them",
+        "it",
+        "what",
+        "which",
+        "who",
+        "whom",
+    ]
+)
+
+
+@dataclass(frozen=True)
+class RolesPiece:
+    """One word of a sentence as the roles view reads it: the word as the view writes it (its punctuation
+    attached; a quotation with :data:`~authorguard.text.atoms.ATOM_SPACE` for its spaces), whether it is a free
+    word, and the whitespace token of the normalised text it came from ("" for a contraction's first piece)."""
+
+    word: str
+    free: bool
+    source: str
+
+
+#: the punctuation the roles view keeps around a word: what groups a sentence's parts and marks who said what (list
+#: and appositive commas, a semicolon or colon, an aside's brackets, quotation marks). Stops go to the sentence
+#: marks; ellipses, exclamations, emoticons, decoration are style (docs/results/faithful.md, issue 65, measures the
+#: cost of each).
+KEPT_PUNCTUATION = frozenset(',;:()"')
+#: a token of punctuation alone that the roles view keeps: a dash around an aside, and the symbols that say
+#: something ("$ 8.40", "A & B", "x = 5")
+KEPT_MARKS = frozenset({"-", "$", "\u00a3", "\u20ac", "\u00a5", "%", "&", "+", "#", "/", "="})
+
+
+def _meaningful(lead: str, core: str, trail: str) -> tuple[str, str, str]:
+    """A token's parts with only :data:`KEPT_PUNCTUATION` around its core ("" core: a mark the view leaves out)."""
+    if not any(ch.isalnum() for ch in core) and ATOM_SPACE not in core:
+        return ("", core, "") if core in KEPT_MARKS else ("", "", "")
+    keep = "".join
+    return keep(c for c in lead if c in KEPT_PUNCTUATION), core, keep(c for c in trail if c in KEPT_PUNCTUATION)
+
+
+def _roles_pieces(sentence: str) -> list[RolesPiece]:
+    """A sentence (quotations held: :func:`~authorguard.text.atoms.hold_quotations`) read for the roles view. A
+    whitespace token's core is copied as written when it is an atom (a quotation, a number with what is attached,
+    an abbreviation, a word with inner punctuation), else its contraction is read out and it is lower-cased unless
+    a name; the punctuation around it stays attached; the sentence's final stop is left to the sentence mark. A
+    free word has no punctuation attached; a demonstrative is free only as a determiner (before a content word:
+    "this morning"; as a pronoun, "come to this", it is a view word); an article of a rate ("$1 a share") is not
+    free."""
+    tokens = sentence.split()
+    parts = [_meaningful(*split_token(t)) for t in tokens]
+    cores = [core for _, core, _ in parts]
+    out: list[RolesPiece] = []
+    for position, (token, (lead, core, trail)) in enumerate(zip(tokens, parts)):
+        if not core:  # a mark that carries no meaning (an emoticon, "...", "~*~"): style, left out of the view
+            out.append(RolesPiece("", True, token))
+            continue
+        lower = core.lower()
+        if not lead and not trail and lower in FREE_WORDS and not is_rate_article(cores[:position], core):
+            following = cores[position + 1].lower() if position + 1 < len(cores) else ""
+            # a demonstrative before a word that cannot name a thing is a pronoun or a conjunction: "the firm that
+            # found it", "this happened"
+            determiner = lower not in _DEMONSTRATIVES or (
+                bool(following) and not parts[position + 1][0] and _names_a_thing(following)
             )
-            free = lower in FREE_WORDS and (lower not in _DEMONSTRATIVES or bool(determiner))
+            if determiner:
+                out.append(RolesPiece(lower, True, token))
+                continue
+        if is_quotation(core) or is_atom(core) or not any(ch.isalnum() for ch in core):
+            out.append(RolesPiece(lead + core + trail, False, token))
+            continue
+        following = _following(cores, position)
+        pieces = [
+            p for p in _roles_expand(core, following) if p.lower() not in ("s", "t", "d", "ll", "m", "re", "ve")
+        ] or [core]
+        for number, piece in enumerate(pieces):
             word = (
                 "I"
-                if lower == "i"
-                else lower
-                if free or not (piece[0].isdigit() or _is_name(piece, position == 0))
+                if piece.lower() == "i"
                 else piece
+                if piece[0].isdigit() or _is_name(piece, position == 0 and number == 0)
+                else piece.lower()
             )
-            out.append((word, free, after if number == len(pieces) - 1 and after in (",", ";", ":") else ""))
+            word = (lead if number == 0 else "") + word + (trail if number == len(pieces) - 1 else "")
+            out.append(RolesPiece(word, False, token if number == len(pieces) - 1 else ""))
     return out
-
-
-def _roles_words(sentence: str) -> list[str]:
-    return [word for word, free, _ in _roles_pieces(sentence) if not free]
 
 
 def _normalised(text: str) -> str:
@@ -349,39 +450,121 @@ def _is_question(sentence: str) -> bool:
     return sentence.rstrip().rstrip("\"')]").endswith("?")
 
 
+def _at_spaces(text: str, parts: list[str]) -> list[str]:
+    """Sentences cut only at whitespace: a cut inside a token (Punkt ends a sentence at '."' even inside a held
+    quotation) is undone."""
+    out: list[str] = []
+    position = 0
+    for part in parts:
+        start = text.find(part, position)
+        if out and start > 0 and not text[start - 1].isspace():
+            out[-1] += part
+        else:
+            out.append(part)
+        position = max(position, start + len(part)) if start >= 0 else position
+    return out
+
+
+_ELLIPSIS_BREAK = re.compile(r"(?<=\.\.\.)\s+(?=[\"(]?[A-Z])")
+
+
+def _whole_sentences(parts: list[str]) -> list[str]:
+    """Sentences with the splitter's cuts after an abbreviation undone — a part that starts with a lower-case
+    letter after one that ends with an abbreviation ("in the U.S. | in the 1970s") is the same sentence — and cut
+    where an ellipsis ends one ("Damn it... School has become a drag": the view drops the ellipsis, its break
+    stays)."""
+    out: list[str] = []
+    for part in (piece for whole in parts for piece in _ELLIPSIS_BREAK.split(whole)):
+        if out and part[:1].islower() and out[-1].split() and is_atom(split_token(out[-1].split()[-1])[1]):
+            out[-1] = f"{out[-1]} {part}"
+        else:
+            out.append(part)
+    return out
+
+
+def roles_sentences(text: str) -> list[tuple[list[RolesPiece], bool]]:
+    """``text`` normalised, its quotations held, cut into sentences, each read as :class:`RolesPiece` s, with
+    whether it is a question. Sentences without a view word are left out."""
+    out = []
+    held = hold_quotations(_normalised(text))
+    for sentence in _whole_sentences(_at_spaces(held, sentences(held))):
+        pieces = _roles_pieces(sentence)
+        if any(not p.free for p in pieces):
+            out.append((pieces, _is_question(sentence)))
+    return out
+
+
 def roles_view(text: str) -> str:
-    """Every word but :data:`FREE_WORDS`, contractions read out, names and numbers as written, the rest lower-cased,
-    sentence ends as :data:`SENTENCE_MARK`, a question's end as :data:`QUESTION_MARK` too: who does what to whom,
-    when and how, without the casing, punctuation, contractions, articles or layout it was written with."""
+    """Every word but :data:`FREE_WORDS`, contractions read out, names, numbers and atoms (quotations, units,
+    abbreviations: :mod:`authorguard.text.atoms`) as written, the punctuation inside a sentence attached to its
+    word, the rest lower-cased, sentence ends as :data:`SENTENCE_MARK`, a question's end as :data:`QUESTION_MARK`
+    too: who does what to whom, when and how, without the casing, contractions, articles or layout it was written
+    with."""
     parts = []
-    for sentence in sentences(_normalised(text)):
-        words = _roles_words(sentence)
-        if words and _is_question(sentence):
+    for pieces, question in roles_sentences(text):
+        words = [p.word for p in pieces if not p.free]
+        if question:
             words.append(QUESTION_MARK)
         parts.append(words)
     return _join(parts, True)
 
 
-#: the views a constrained realiser can write from, with the words it may add between the view's words and how
-#: many in one gap: ``roles`` (the articles, demonstratives and intensifiers it drops), ``content`` (every stop
-#: word it drops except the contraction pieces: pronouns, prepositions, auxiliaries — what the probe in issue 56
-#: measured; a free ``not`` is impossible, negations are view words). Lemma and canonical views are not here: their
-#: words are lemmas the text must inflect, which an ordered-words constraint cannot allow.
-CONSTRAINED_VIEWS: dict = {
-    "roles": (FREE_WORDS, 2),
-    "content": (
+def roles_sources(text: str) -> list[str]:
+    """For each token of ``roles_view(text).split()``, the stretch of the normalised text it stands for: a view
+    word's own token and the free words before it (the sentence's last word: the rest of the sentence too, its
+    stop included); "" for the marks. Joined over a chunk of the view it is ``normalise``'s text of that chunk: what
+    the bottleneck releases for a chunk it cannot write (docs/results/faithful.md, issue 65)."""
+    out: list[str] = []
+    for number, (pieces, question) in enumerate(roles_sentences(text)):
+        if number:
+            out.append("")  # the sentence mark
+        pending: list[str] = []
+        for piece in pieces:
+            if piece.source:
+                pending.append(piece.source.replace(ATOM_SPACE, " "))
+            if not piece.free:
+                out.append(" ".join(pending))
+                pending = []
+        if pending:
+            out[-1] = " ".join([out[-1], *pending]).strip()
+        if question:
+            out.append("")
+    return out
+
+
+@dataclass(frozen=True)
+class ConstraintSpec:
+    """What a constrained realiser may add to a view's words: ``free_words``, at most ``max_free`` in one gap
+    (never one twice, never two determiners, no determiner before a word of :data:`NO_ARTICLE_BEFORE`);
+    ``punctuation``: whether it may put a comma, semicolon or colon after a word and join two words with a hyphen
+    (False when the view carries the text's own punctuation, as ``roles`` does)."""
+
+    free_words: frozenset
+    max_free: int
+    punctuation: bool
+
+
+#: the views a constrained realiser can write from: ``roles`` (the articles, demonstratives and intensifiers it
+#: drops; its words carry their punctuation), ``content`` (every stop word it drops except the contraction pieces:
+#: pronouns, prepositions, auxiliaries — what the probe in issue 56 measured; a free ``not`` is impossible,
+#: negations are view words). Lemma and canonical views are not here: their words are lemmas the text must
+#: inflect, which an ordered-words constraint cannot allow.
+CONSTRAINED_VIEWS: dict[str, ConstraintSpec] = {
+    "roles": ConstraintSpec(FREE_WORDS, 2, punctuation=False),
+    "content": ConstraintSpec(
         frozenset(
             "I" if w == "i" else w
             for w in english_stop_words()
             if w not in _KEPT and "'" not in w and w not in _STOP_WORD_PIECES
         ),
         4,
+        punctuation=True,
     ),
 }
 
 
-def constraint_words(view_name: str) -> tuple[frozenset, int]:
-    """(free words, most free words in one gap) of a view a constrained realiser can write from."""
+def constraint_spec(view_name: str) -> ConstraintSpec:
+    """What a constrained realiser may add to the words of view ``view_name``."""
     if view_name not in CONSTRAINED_VIEWS:
         raise InputError(
             f"view {view_name!r} cannot be written under a constraint (views: {', '.join(CONSTRAINED_VIEWS)})"
@@ -389,38 +572,60 @@ def constraint_words(view_name: str) -> tuple[frozenset, int]:
     return CONSTRAINED_VIEWS[view_name]
 
 
+def free_word_allowed(word: str, gap: tuple[str, ...], previous: str = "") -> bool:
+    """Whether a free ``word`` may follow the free words ``gap`` already written in this gap (lower case), or, in an
+    empty gap, the view word ``previous``: never one twice ("a a"), never a second determiner ("the this"), never
+    "such" after a determiner ("the such"), no determiner after "very"."""
+    word = word.lower()
+    before = gap or ((previous.lower(),) if previous else ())  # the view word before an empty gap counts too
+    if word in before or word in DETERMINERS and any(g in DETERMINERS for g in before):
+        return False
+    # "such" comes before an article ("such a day"), never after a determiner ("the such"); "very" before none
+    return not (word == "such" and any(g in DETERMINERS for g in gap) or word in DETERMINERS and "very" in gap)
+
+
+def word_after_gap_allowed(word: str, gap: tuple[str, ...]) -> bool:
+    """Whether a view word may follow the free words ``gap``: not after a determiner when it is one of
+    :data:`NO_ARTICLE_BEFORE` ("the my"), nor right after the same word as a free one ("that that"), nor after any
+    free word when it starts with punctuation (a quotation: "these very \"We subscribe…\"")."""
+    if not gap:
+        return True
+    lower = word.lower()
+    if not lower[:1].isalnum():  # a quotation, an aside's bracket, a dash: no article or intensifier before it
+        return False
+    return lower != gap[-1] and not (gap[-1] in DETERMINERS | {"very", "such"} and lower in NO_ARTICLE_BEFORE)
+
+
 def roles_surface(text: str) -> str:
     """``text`` as a constrained realiser writes its roles view: the view's words (a sentence's first word
-    capitalised), the free words the text had between them (at most the constraint's number a gap), a comma,
-    semicolon or colon where the text had one after a view word, each sentence ended by its own stop or a full
-    stop. The realiser's training target (:mod:`authorguard.neural.realiser.data`): what it learns is exactly
-    what the constraint lets it write."""
-    _, most = CONSTRAINED_VIEWS["roles"]
+    capitalised, quotations and atoms as written, their punctuation attached), the free words the text had between
+    them (as many as the constraint allows in a gap, none that makes a loop), each sentence ended by its own stop or
+    a full stop (none after a word that ends with one). The realiser's training target
+    (:mod:`authorguard.neural.realiser.data`): what it learns is exactly what the constraint lets it write."""
+    most = CONSTRAINED_VIEWS["roles"].max_free
     out_sentences = []
-    for sentence in sentences(_normalised(text)):
-        read = _roles_pieces(sentence)
-        pieces: list[str] = []
-        frees: list[bool] = []
-        gap = 0
-        for k, (word, free, after) in enumerate(read):
-            if free:
-                if gap < most:
-                    pieces.append(word)
-                    frees.append(True)
-                    gap += 1
+    for pieces, question in roles_sentences(text):
+        words: list[str] = []
+        gap: tuple[str, ...] = ()
+        pending: list[str] = []
+        for piece in pieces:
+            if piece.free:
+                if piece.word and len(gap) < most and free_word_allowed(piece.word, gap, words[-1] if words else ""):
+                    gap += (piece.word,)
+                    pending.append(piece.word)
                 continue
-            pieces.append(word + (after if k + 1 < len(read) else ""))
-            frees.append(False)
-            gap = 0
-        while pieces and frees[-1]:  # the constraint ends on a view word
-            pieces.pop()
-            frees.pop()
-        if not any(not f for f in frees):
-            continue
-        stop = "?" if _is_question(sentence) else "."
-        first = pieces[0]
-        pieces[0] = first[0].upper() + first[1:]
-        out_sentences.append(" ".join(pieces).rstrip(",;:") + stop)
+            while gap and not word_after_gap_allowed(piece.word, gap):
+                gap, pending = gap[:-1], pending[:-1]
+            words.extend(pending)
+            words.append(piece.word.replace(ATOM_SPACE, " "))
+            gap, pending = (), []
+        first = words[0]
+        if first[:1].islower():
+            words[0] = first[0].upper() + first[1:]
+        sentence = " ".join(words)
+        if not ends_sentence(words[-1]):
+            sentence += "?" if question else "."
+        out_sentences.append(sentence)
     return " ".join(out_sentences)
 
 

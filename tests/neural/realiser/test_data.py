@@ -34,7 +34,7 @@ def test_every_roles_target_is_in_its_constraints_language(tokenizer):
 
 
 def test_the_roles_view_reads_contractions_out_and_keeps_who_does_what():
-    assert roles_view("I didn't see him, but she's seen them.") == "I did not see him but she has seen them"
+    assert roles_view("I didn't see him, but she's seen them.") == "I did not see him, but she has seen them"
     assert roles_view("We'll go. He'd left. They're here!") == "we will go | he had left | they are here"
     assert roles_view("Anna's dog barked at the mailman.") == "Anna's dog barked at mailman"
     assert target_of("content", "A  b\nc.") == "A b c."

@@ -7,6 +7,7 @@ import dataclasses
 from dataclasses import dataclass, field
 
 from authorguard.exceptions import InputError
+from authorguard.text.atoms import ATOM_SPACE
 from authorguard.utils.validation import check_number
 
 #: the prompt for an ordered view (content, lemma, canonical): its words in order, "|" between sentences
@@ -15,10 +16,9 @@ ORDERED_INSTRUCTION = "Write these words as fluent sentences ('|' ends a sentenc
 BAG_INSTRUCTION = "Write a short fluent text with these words:"
 #: the system turn of every prompt (shorter than SmolLM2's default)
 SYSTEM = "You write plain English."
-#: the prompt of a realiser trained for the roles view under its constraint (it adds articles and punctuation only)
-ROLES_INSTRUCTION = (
-    "Write these words as fluent sentences, adding only 'the', 'a' and punctuation ('|' ends a sentence):"
-)
+#: the prompt of a realiser trained for the roles view under its constraint (the view carries its punctuation; the
+#: realiser adds articles and sentence stops only)
+ROLES_INSTRUCTION = "Write these words as fluent sentences, adding only 'the', 'a' ('|' ends a sentence):"
 #: a roles view keeps nearly every word: its chunks hold up to this many (whole sentences of a ~48-token chunk)
 ROLES_VIEW_WORDS = 32
 #: the view kinds a realiser reads, and the levels whose views are of each kind
@@ -70,10 +70,11 @@ class RealiserConfig:
         return self.ordered_instruction if kind == "ordered" else self.bag_instruction
 
     def messages(self, kind: str, view: str) -> list[dict]:
-        """The chat turns asking to write ``view`` (of ``kind``): the system turn, the user turn."""
+        """The chat turns asking to write ``view`` (of ``kind``): the system turn, the user turn. A quotation's
+        :data:`~authorguard.text.atoms.ATOM_SPACE` is shown as a space."""
         return [
             {"role": "system", "content": self.system},
-            {"role": "user", "content": f"{self.instruction(kind)}\n\n{view}"},
+            {"role": "user", "content": f"{self.instruction(kind)}\n\n{view.replace(ATOM_SPACE, ' ')}"},
         ]
 
     def to_dict(self) -> dict:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from authorguard.generation.constraints import OrderedWords, WordPlan, vocabulary_of
 from authorguard.neural.realiser.data import view_plan_words
-from authorguard.text.views import constraint_words
+from authorguard.text.views import constraint_spec
 
 
 class ViewPlans:
@@ -21,7 +21,7 @@ class ViewPlans:
     chunks repeated across rounds and candidates share the work)."""
 
     def __init__(self, view_name: str, tokenizer, edges: dict | None = None) -> None:
-        self.free, self.most = constraint_words(view_name)
+        self.spec = constraint_spec(view_name)
         self.vocabulary = vocabulary_of(tokenizer)
         self.edges = edges or {}
         self._plans: dict = {}
@@ -33,11 +33,12 @@ class ViewPlans:
             starts, ends = self.edges.get(view, (True, True))
             self._plans[view] = WordPlan(
                 words,
-                self.free,
+                self.spec.free_words,
                 self.vocabulary,
                 breaks=breaks,
                 questions=questions,
-                max_free=self.most,
+                max_free=self.spec.max_free,
+                punctuation=self.spec.punctuation,
                 starts_sentence=starts,
                 ends_sentence=ends,
             )

@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from authorguard.neural.realiser.config import TrainingConfig
+from authorguard.text.atoms import ATOM_SPACE
 from authorguard.text.views import QUESTION_MARK, SENTENCE_MARK, get_view, roles_surface, view_words
 
 MIN_VIEW_WORDS = 3
@@ -35,7 +36,7 @@ def target_of(level: str, text: str) -> str:
 
 
 def view_plan_words(view: str) -> tuple[list[str], list[int], list[int]]:
-    """A view's words, the word counts after which a sentence mark stands (a constraint's ``breaks``) and those
+    """A view's words (a quotation's :data:`~authorguard.text.atoms.ATOM_SPACE` read as spaces), the word counts after which a sentence mark stands (a constraint's ``breaks``) and those
     after which a question ends (``questions``: a question mark in the view)."""
     words, breaks, questions = [], [], []
     for word in view.split():
@@ -44,7 +45,7 @@ def view_plan_words(view: str) -> tuple[list[str], list[int], list[int]]:
         elif word == QUESTION_MARK:
             questions.append(len(words))
         else:
-            words.append(word)
+            words.append(word.replace(ATOM_SPACE, " "))  # a quotation's spaces are written as spaces
     return words, breaks, questions
 
 

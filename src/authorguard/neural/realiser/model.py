@@ -17,13 +17,15 @@ from pathlib import Path
 from authorguard.exceptions import DataNotFoundError, InputError
 from authorguard.neural.realiser.config import RealiserConfig
 from authorguard.neural.realiser.trainer import read_record
-from authorguard.text.views import QUESTION_MARK, SENTENCE_MARK, view_sentences, view_words
+from authorguard.text.atoms import ATOM_SPACE, ends_sentence
+from authorguard.text.views import QUESTION_MARK, SENTENCE_MARK, view_sentences
 
 PACKAGED = Path(__file__).parent / "packaged"
 #: the realiser trained on roles views in the constraint's format (scripts/bottleneck/train_realiser.py --roles)
 PACKAGED_ROLES = Path(__file__).parent / "packaged_roles"
-#: what a chunk without a valid output gets
-FALLBACKS = ("view", "withhold")
+#: what a chunk without a valid output gets: ``normalise``'s text of the chunk (needs the texts' roles sources), its
+#: view's words, or the record is withheld
+FALLBACKS = ("normalise", "view", "withhold")
 
 
 def chunk_views(views: Sequence[str], max_words: int):
@@ -32,40 +34,73 @@ def chunk_views(views: Sequence[str], max_words: int):
     return chunk_views_with_edges(views, max_words)[0]
 
 
-def chunk_views_with_edges(views: Sequence[str], max_words: int):
+def _weight(token: str) -> int:
+    """The words a view token stands for: a quotation (one view word) counts each of its words."""
+    return 0 if token == QUESTION_MARK else token.count(ATOM_SPACE) + 1
+
+
+def _cut(tokens: list[tuple[int, str]], max_words: int) -> list[list[tuple[int, str]]]:
+    """A sentence's (position, token)s cut between words into pieces of at most ``max_words`` words (a quotation
+    longer than that is a piece of its own)."""
+    pieces: list[list[tuple[int, str]]] = []
+    for item in tokens:
+        if pieces and sum(_weight(t) for _, t in pieces[-1]) + _weight(item[1]) <= max_words:
+            pieces[-1].append(item)
+        else:
+            pieces.append([item])
+    return pieces
+
+
+def chunk_views_with_edges(views: Sequence[str], max_words: int, spans: bool = False):
     """(chunks as :func:`chunk_views`, per chunk (starts a sentence, ends a sentence)): a chunk cut out of a longer
-    sentence neither starts nor ends one, so its constraint allows no capital first word or no final stop."""
+    sentence neither starts nor ends one, so its constraint allows no capital first word or no final stop. With
+    ``spans``, a third list: per chunk the (first, end) positions in ``view.split()`` it answers for (up to the next
+    chunk's first token: the marks between them included)."""
     from authorguard.neural.tarot.prompts import Chunk
 
-    chunks, edges = [], []
+    chunks, edges, starts_at, ranges = [], [], [], []
     for index, view in enumerate(views):
-        group: list[str] = []
+        tokens = view.split()
+        sentences: list[list[tuple[int, str]]] = [[]]
+        for position, token in enumerate(tokens):
+            if token == SENTENCE_MARK:
+                sentences.append([])
+            else:
+                sentences[-1].append((position, token))
+        group: list[list[tuple[int, str]]] = []
         starts = True
-        for sentence in view_sentences(view):
-            tokens = sentence.split()
-            question = tokens[-1] == QUESTION_MARK  # stays with the sentence's last piece, counts as no word
-            tokens = tokens[:-1] if question else tokens
-            pieces = [tokens[i : i + max_words] for i in range(0, len(tokens), max_words)]
-            if question and pieces:
-                pieces[-1] = pieces[-1] + [QUESTION_MARK]
+        first = len(chunks)
+
+        def emit(group: list, index: int, starts: bool, ends: bool) -> None:
+            chunks.append(Chunk(f" {SENTENCE_MARK} ".join(" ".join(t for _, t in g) for g in group), index, 0))
+            edges.append((starts, ends))
+            starts_at.append(group[0][0][0])
+
+        for sentence in (s for s in sentences if any(t != QUESTION_MARK for _, t in s)):
+            question = sentence[-1][1] == QUESTION_MARK  # stays with the sentence's last piece, counts as no word
+            pieces = _cut(sentence[:-1] if question else sentence, max_words)
+            if question:
+                pieces[-1] = pieces[-1] + [sentence[-1]]
             for number, piece in enumerate(pieces):
-                words_in_group = sum(len(view_words(g)) for g in group)
-                if group and words_in_group + len(piece) > max_words:
-                    chunks.append(Chunk(f" {SENTENCE_MARK} ".join(group), index, 0))
-                    edges.append((starts, number == 0))
+                in_group = sum(_weight(t) for g in group for _, t in g)
+                if group and in_group + sum(_weight(t) for _, t in piece) > max_words:
+                    emit(group, index, starts, number == 0)
                     group, starts = [], number == 0
-                group.append(" ".join(piece))
+                group.append(piece)
         if group:
-            chunks.append(Chunk(f" {SENTENCE_MARK} ".join(group), index, 0))
-            edges.append((starts, True))
-    return chunks, edges
+            emit(group, index, starts, True)
+        ranges.extend(zip(starts_at[first:], [*starts_at[first + 1 :], len(tokens)]))
+    return (chunks, edges, ranges) if spans else (chunks, edges)
 
 
 def view_as_text(view: str) -> str:
-    """A view released as it is: its sentences, each ended by a full stop (a question by its question mark)."""
+    """A view released as it is: its sentences, each ended by a full stop (a question by its question mark; none
+    after a word that ends with its own, a quotation or "U.S.")."""
     return " ".join(
-        sentence[:-2] + "?" if sentence.endswith(f" {QUESTION_MARK}") else sentence + "."
-        for sentence in view_sentences(view)
+        sentence[:-2] + "?"
+        if sentence.endswith(f" {QUESTION_MARK}")
+        else sentence + ("" if ends_sentence(sentence.split()[-1]) else ".")
+        for sentence in view_sentences(view.replace(ATOM_SPACE, " "))
     )
 
 
@@ -112,9 +147,13 @@ class Realiser:
         fallback: str = "view",
         max_new_tokens: int | None = None,
         constrained: str | None = None,
+        sources: Sequence[Sequence[str]] | None = None,
     ) -> list[str]:
         """One text per view ("" for a view without words, and for a withheld record). ``constrained``: the name of
-        the view (``roles``) whose constraint every chunk is written under (:mod:`.constrained`), or None."""
+        the view (``roles``) whose constraint every chunk is written under (:mod:`.constrained`), or None.
+        ``sources``: per view, the normalised text each of its tokens stands for
+        (:func:`~authorguard.text.views.roles_sources`); needed by the ``normalise`` fallback, which releases a chunk
+        nothing valid was written for as that text."""
         from authorguard.neural.tarot.policy import generate
         from authorguard.neural.tarot.prompts import clean_rewrite, reassemble
         from authorguard.neural.tarot.selection import SelectionConfig, release_stats, select_rewrites
@@ -122,8 +161,10 @@ class Realiser:
 
         if fallback not in FALLBACKS:
             raise InputError(f"realiser: unknown fallback {fallback!r} (fallbacks: {', '.join(FALLBACKS)})")
+        if fallback == "normalise" and (sources is None or len(sources) != len(views)):
+            raise InputError("realiser: the normalise fallback needs each view's sources (one list per view)")
         instruction = self.config.instruction(kind)
-        chunks, edges = chunk_views_with_edges(views, self.config.max_view_words)
+        chunks, edges, spans = chunk_views_with_edges(views, self.config.max_view_words, spans=True)
         tokenizer = self.loader.tokenizer if chunks else None
         prompts = [
             tokenizer.apply_chat_template(
@@ -131,7 +172,9 @@ class Realiser:
             )
             for c in chunks
         ]
-        limit = max_new_tokens or self.config.max_new_tokens
+        # a chunk holding a long quotation writes more than the configured limit: about 2 tokens a word and room
+        longest = max((sum(_weight(t) for t in c.text.split()) for c in chunks), default=0)
+        limit = max_new_tokens or max(self.config.max_new_tokens, 2 * longest + 24)
 
         plans = None
         if constrained is not None and chunks:
@@ -169,12 +212,19 @@ class Realiser:
             gate = ViewGate(view_of, instruction=instruction)
         # the selection's "keep" gives a chunk its input — here the view chunk, never the original text
         selection = SelectionConfig(
-            candidates=1, retries=retries, min_utility=-1, fallback="keep" if fallback == "view" else "withhold"
+            candidates=1, retries=retries, min_utility=-1, fallback="withhold" if fallback == "withhold" else "keep"
         )
         chosen = select_rewrites([c.text for c in chunks], sample, gate, None, selection, 0 if seed is None else seed)
+
+        def fallen(chunk, span) -> str:
+            if fallback == "normalise":
+                assert sources is not None
+                return " ".join(part for part in sources[chunk.document][span[0] : span[1]] if part)
+            return view_as_text(chunk.text)
+
         texts = [
-            view_as_text(c.text) if fell and fallback == "view" else t
-            for c, t, fell in zip(chunks, chosen.texts, chosen.fell_back)
+            fallen(c, span) if fell and fallback != "withhold" else t
+            for c, span, t, fell in zip(chunks, spans, chosen.texts, chosen.fell_back)
         ]
         self.stats = release_stats([c.document for c in chunks], chosen, len(views), fallback, self.engine)
         outputs = reassemble(chunks, texts, len(views))

@@ -1,0 +1,163 @@
+"""Atoms: the stretches of a text a faithful rewrite copies verbatim, and the whitespace tokens the roles view reads.
+
+A reader loses meaning when a rewrite splits or re-spells these, whatever else it keeps (issue 65 measured each
+on news and blogs), so the roles view (:func:`authorguard.text.views.roles_view`) keeps each as one word and the
+constraint (:mod:`authorguard.generation.constraints`) writes it byte for byte:
+
+- a **quotation**: ``"..."`` with the words inside it exactly as written (a quotation is never paraphrased); its
+  spaces become :data:`ATOM_SPACE` in a view so it stays one word (:func:`hold_quotations`);
+- a **number with its unit, currency or scale**: ``$7.375``, ``A$43.14``, ``25%``, ``1970s``, ``5-7``,
+  ``1996/97``, ``3rd`` (the unit words after a number — ``percent``, ``million``, ``ounces`` — are view words
+  anyway, and the article of a rate, ``$1 a share``, is kept: :func:`is_rate_article`);
+- an **abbreviation or a name with inner punctuation**: ``U.S.``, ``Corp.``, ``Bre-X``, ``Do-Re-Mi``, ``e.g.``;
+- a URL, an e-mail address, a handle, code in backticks.
+
+The punctuation around a word (a list or appositive comma, a colon, a parenthesis, a dash standing alone, a
+quotation mark) stays with it (:func:`split_token`): the realiser writes exactly the punctuation the text had
+inside a sentence, never one it chose (a comma it adds can regroup a clause).
+"""
+
+from __future__ import annotations
+
+import re
+
+#: the character standing for a space inside an atom in a view string (a view's words are split on whitespace;
+#: ``view_plan_words`` turns it back into a space). U+2581, the block SentencePiece uses for the same purpose.
+ATOM_SPACE = "\u2581"
+
+# a double-quoted stretch inside one paragraph, at most 120 words: a quotation (an unmatched mark stays a mark)
+_QUOTATION = re.compile(r'(?<![\w"])"(?=\S)([^"\n]{1,1200}?)(?<=\S)"(?![\w])')
+#: abbreviations written with a full stop that ends no sentence (a word of the list, any case)
+ABBREVIATIONS = frozenset(
+    [
+        "mr",
+        "mrs",
+        "ms",
+        "dr",
+        "st",
+        "jr",
+        "sr",
+        "prof",
+        "gen",
+        "gov",
+        "sen",
+        "rep",
+        "col",
+        "lt",
+        "sgt",
+        "capt",
+        "inc",
+        "corp",
+        "co",
+        "ltd",
+        "bros",
+        "vs",
+        "etc",
+        "e.g",
+        "i.e",
+        "a.m",
+        "p.m",
+        "no",
+        "jan",
+        "feb",
+        "mar",
+        "apr",
+        "jun",
+        "jul",
+        "aug",
+        "sep",
+        "sept",
+        "oct",
+        "nov",
+        "dec",
+        "mt",
+        "ft",
+        "approx",
+        "dept",
+        "est",
+        "fig",
+        "vol",
+        "ca",
+    ]
+)
+# the core of a token (what is left after the punctuation around it): a URL, an e-mail, a handle, code, a number
+# with its sign, currency, unit or range, initials ("U.S."), a word with inner hyphens, slashes or apostrophes
+_URL = re.compile(r"^(?:https?://|www\.)\S+$|^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$|^@\w+$|^`[^`]+`$")
+_INITIALS = re.compile(r"^(?:[A-Za-z]\.){2,}$")
+_NUMERIC = re.compile(r"[\d]")
+# punctuation that may stand around a word's core
+_LEADING = "\"'([{"
+_TRAILING = "\"')]},;:.!?"
+
+
+def hold_quotations(text: str) -> str:
+    """``text`` with each quotation's inner whitespace replaced by :data:`ATOM_SPACE`: a quotation becomes one
+    whitespace token (a sentence splitter does not cut inside it; a view keeps it whole)."""
+    return _QUOTATION.sub(lambda m: re.sub(r"\s+", ATOM_SPACE, m.group(0)), text)
+
+
+def quotations(text: str) -> list[str]:
+    """The quotations of ``text`` (straight or curly double marks) with their marks, in order (whitespace
+    collapsed)."""
+    text = text.replace("\u201c", '"').replace("\u201d", '"')
+    return [" ".join(m.group(0).split()) for m in _QUOTATION.finditer(text)]
+
+
+def is_quotation(token: str) -> bool:
+    """Whether a whitespace token is (or holds) a held quotation."""
+    return ATOM_SPACE in token or bool(_QUOTATION.fullmatch(token.strip(_TRAILING.replace('"', ""))))
+
+
+def split_token(token: str) -> tuple[str, str, str]:
+    """A whitespace token as (leading punctuation, core, trailing punctuation). An abbreviation keeps its full stop
+    (``Corp.``, ``U.S.``, ``e.g.``), a number its sign and decimals, a quotation everything (its marks and the
+    punctuation inside). A token of punctuation only (a dash, ``&``) is all core."""
+    if is_quotation(token) and token.startswith('"'):
+        end = token.rfind('"')
+        return "", token[: end + 1], token[end + 1 :]
+    start, end = 0, len(token)
+    while start < end and token[start] in _LEADING:
+        start += 1
+    while end > start and token[end - 1] in _TRAILING:
+        end -= 1
+    if start == end:
+        return "", token, ""
+    core = token[start:end]
+    rest = token[end:]
+    # a full stop that belongs to the word: initials ("U.S."), a known abbreviation ("Corp."), a decimal's end
+    if rest.startswith(".") and (_INITIALS.match(core + ".") or core.lower() in ABBREVIATIONS):
+        core, rest = core + ".", rest[1:]
+    # a closing bracket that belongs to the word: "friend(s)", "f(x)"
+    if rest.startswith(")") and "(" in core and core.count("(") > core.count(")"):
+        core, rest = core + ")", rest[1:]
+    return token[:start], core, rest
+
+
+def is_atom(core: str) -> bool:
+    """Whether a token's core must be copied as written, never re-cased or cut: a URL, e-mail, handle or code; a
+    number with anything attached (``$1``, ``25%``, ``1970s``, ``5-7``); initials; a word with inner punctuation
+    other than an apostrophe (``Bre-X``, ``Do-Re-Mi``, ``and/or``); an abbreviation with its full stop."""
+    if _URL.match(core) or _INITIALS.match(core):
+        return True
+    if _NUMERIC.search(core):
+        return True
+    if core.endswith(".") and core[:-1].lower() in ABBREVIATIONS:
+        return True
+    inner = core.strip("'")
+    return any(not (ch.isalpha() or ch == "'") for ch in inner) and any(ch.isalpha() for ch in inner)
+
+
+def is_rate_article(previous_cores: list[str], core: str) -> bool:
+    """An article of a rate after a number (``$1 a share``, ``50 cents a share``, ``twice a day``): it is part of
+    the figure, not a free word (a realiser dropping it writes "$1 share")."""
+    if core.lower() not in ("a", "an", "per"):
+        return False
+    recent = previous_cores[-3:]
+    return any(_NUMERIC.search(c) or c.lower() in ("once", "twice", "thrice") for c in recent)
+
+
+def ends_sentence(word: str) -> bool:
+    """Whether a view word already ends with a sentence's stop (a quotation ``"... win."``, ``U.S.``): no further
+    stop may follow it."""
+    stripped = word.rstrip("\"')]")
+    return stripped.endswith((".", "!", "?"))
