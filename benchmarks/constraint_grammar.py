@@ -22,6 +22,7 @@ def lark_grammar(plan) -> str:
     """The language of a roles :class:`WordPlan` (no added punctuation) as a Lark grammar: per required word, the
     gaps of free words the plan allows before it (enumerated with the plan's own rules), the word as written or
     capitalised at a sentence start, then a space, a stop at a break, or the end."""
+    from authorguard.text.atoms import closed_gap
     from authorguard.text.views import free_word_allowed, word_after_gap_allowed
 
     words, n, most = plan.words, len(plan.words), plan.max_free
@@ -37,7 +38,9 @@ def lark_grammar(plan) -> str:
         return out
 
     def gaps(i: int) -> list[tuple[str, ...]]:
-        previous = words[i - 1] if i > 0 else ""
+        if i > 0 and closed_gap(words[i - 1], words[i]):
+            return [()]
+        previous = words[i - 1] if i > 0 and i not in plan.breaks else ""
         found, frontier = [()], [()]
         for _ in range(most):
             grown = []

@@ -141,7 +141,7 @@ class TextObfuscator(BaseEstimator, ABC):
                             "status": "normalised",
                             "reason": unprotected.replace(
                                 "had no rewrite that passed the validity gate",
-                                "could not be written under the constraint",
+                                "had no valid realisation",
                             )
                             + "; released as normalise's text of those chunks (fallback normalise)",
                         }

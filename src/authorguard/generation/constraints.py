@@ -45,6 +45,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from authorguard.exceptions import InputError
+from authorguard.text.atoms import closed_gap
 from authorguard.text.atoms import ends_sentence as ends_with_stop
 from authorguard.text.views import free_word_allowed, word_after_gap_allowed
 
@@ -203,6 +204,10 @@ class WordPlan:
         self.punctuation = bool(punctuation)
         # no stop after a word that already ends with one (a quotation "... win.", "U.S.")
         self._closed = frozenset(k + 1 for k, w in enumerate(self.words) if ends_with_stop(w))
+        # ... except a question's "?" after a word whose own stop is a full stop ("Is it in the U.S.?")
+        self._open_question = frozenset(
+            k + 1 for k, w in enumerate(self.words) if ends_with_stop(w) and not w.rstrip("\"')]").endswith("?")
+        )
         self._required = {
             (i, start): _prefix_table(_forms(w, start)) for i, w in enumerate(self.words) for start in (False, True)
         }
@@ -240,14 +245,18 @@ class WordPlan:
         """The prefix table of the free words that may come next in a gap holding ``gap`` before required word
         ``i``: none twice (nor the view word just written), no second determiner, and none after which word ``i``
         could not follow (no dead end)."""
-        previous = self.words[i - 1] if i > 0 and not gap else ""
+        # the view word just written, in this sentence ("in a a year"); a sentence break starts afresh
+        previous = self.words[i - 1] if i > 0 and not gap and i not in self.breaks else ""
         key = (gap, start, self.words[i].lower(), previous.lower())
         table = self._free_tables.get(key)
         if table is None:
+            closed = i > 0 and closed_gap(self.words[i - 1], self.words[i])  # "10 miles": nothing between
             words = [
                 w
                 for w in sorted(self.free_words)
-                if free_word_allowed(w, gap, previous) and word_after_gap_allowed(self.words[i], (*gap, w.lower()))
+                if not closed
+                and free_word_allowed(w, gap, previous)
+                and word_after_gap_allowed(self.words[i], (*gap, w.lower()))
             ]
             table = self._free_tables[key] = _prefix_table([f for w in words for f in _forms(w, start)])
         return table
@@ -293,7 +302,7 @@ class WordPlan:
                 if (
                     byte in SENTENCE_STOPS
                     and i in self.breaks
-                    and i not in self._closed
+                    and (i not in self._closed or byte == ord("?") and i in self._open_question)
                     and self._stop_allowed(i, byte)
                 ):
                     return [(i, free, STOP, b"", False)]

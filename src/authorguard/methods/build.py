@@ -7,7 +7,7 @@ from authorguard.base import TextObfuscator
 from authorguard.exceptions import InputError
 
 #: what a text method may do with a record it could not protect (its ``fallback`` parameter)
-FALLBACK_CHOICES = ("withhold", "keep", "view")
+FALLBACK_CHOICES = ("withhold", "keep", "view", "normalise")
 
 
 def with_fallback(method: str, params: dict, fallback: str | None) -> dict:

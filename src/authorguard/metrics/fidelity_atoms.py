@@ -21,42 +21,11 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from authorguard.text.atoms import quotations
+from authorguard.text.atoms import UNITS, quotations
 
 # a number as written, with a currency before it and what stands right after it (a unit word, %, a scale)
 _CURRENCY = r"(?:[A-Z]{0,2}\$|£|€|¥)"
 _NUMBER = re.compile(rf"(?<![\w.])({_CURRENCY})?\s?(\d[\d,]*(?:\.\d+)?)(s\b|%|(?:\s?(?:-\s?)?[A-Za-z]+){{0,2}})?")
-#: the words that make a number mean one thing rather than another (time words are left out: "$10,000 a year" and
-#: "an annual $10,000" say the same)
-UNITS = {
-    "percent": "%",
-    "per": "%",
-    "%": "%",
-    "million": "million",
-    "millions": "million",
-    "billion": "billion",
-    "billions": "billion",
-    "trillion": "trillion",
-    "thousand": "thousand",
-    "thousands": "thousand",
-    "hundred": "hundred",
-    "dollars": "$",
-    "dollar": "$",
-    "bucks": "$",
-    "cents": "cents",
-    "cent": "cents",
-    "pounds": "pounds",
-    "euros": "euros",
-    "miles": "miles",
-    "mile": "miles",
-    "acres": "acres",
-    "feet": "feet",
-    "ounces": "ounces",
-    "tons": "tons",
-    "barrels": "barrels",
-    "gallons": "gallons",
-    "degrees": "degrees",
-}
 _INITIALS = re.compile(r"(?<![\w.])((?:[A-Z]\.){2,})")
 _WORD = re.compile(r"[A-Za-z0-9']+")
 _ARTICLES = frozenset({"a", "an", "the"})
@@ -152,7 +121,8 @@ def loop_findings(source: str, output: str) -> list[str]:
     findings = []
     for a, b in zip(words, words[1:]):
         pair = f" {a} {b} "
-        if (a == b or a in _DETERMINERS and b in _DETERMINERS | {"that"}) and pair not in source_text:
+        # "had had", "that that" are English; "the this", "a a", "the the" are not
+        if (a == b and a not in ("had", "that") or a in _DETERMINERS and b in _DETERMINERS) and pair not in source_text:
             findings.append(f"a loop: \u201c{a} {b}\u201d")
             break
     # a phrase said twice in a row ("the this of the this"): a phrase repeated further apart is often the text's own
@@ -165,7 +135,7 @@ def loop_findings(source: str, output: str) -> list[str]:
     return findings
 
 
-_PIECE = re.compile(r"[\w'$%.-]*\w|[,;:()\[\]]")
+_PIECE = re.compile(r"\w(?:[\w'$%.-]*\w)?|[,;:()\[\]]")  # a word starts with a letter or digit: linear
 _BREAKS = frozenset(",;:()[]")
 
 

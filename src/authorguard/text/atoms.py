@@ -161,3 +161,41 @@ def ends_sentence(word: str) -> bool:
     stop may follow it."""
     stripped = word.rstrip("\"')]")
     return stripped.endswith((".", "!", "?"))
+
+
+#: the words that make a number mean one thing rather than another (time words are left out: "$10,000 a year" and
+#: "an annual $10,000" say the same)
+UNITS = {
+    "percent": "%",
+    "%": "%",
+    "million": "million",
+    "millions": "million",
+    "billion": "billion",
+    "billions": "billion",
+    "trillion": "trillion",
+    "thousand": "thousand",
+    "thousands": "thousand",
+    "hundred": "hundred",
+    "dollars": "$",
+    "dollar": "$",
+    "bucks": "$",
+    "cents": "cents",
+    "cent": "cents",
+    "pounds": "pounds",
+    "euros": "euros",
+    "miles": "miles",
+    "mile": "miles",
+    "acres": "acres",
+    "feet": "feet",
+    "ounces": "ounces",
+    "tons": "tons",
+    "barrels": "barrels",
+    "gallons": "gallons",
+    "degrees": "degrees",
+}
+
+
+def closed_gap(previous: str, word: str) -> bool:
+    """Whether nothing may stand between two view words: a number and the unit or scale after it ("10 miles",
+    "25 percent", "3.2 million") — a free word there detaches the unit."""
+    return any(ch.isdigit() for ch in previous) and word.lower().strip(",;:") in UNITS

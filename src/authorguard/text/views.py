@@ -47,6 +47,7 @@ from authorguard.exceptions import InputError
 from authorguard.text.analysis import lemmatize
 from authorguard.text.atoms import (
     ATOM_SPACE,
+    closed_gap,
     ends_sentence,
     hold_quotations,
     is_atom,
@@ -400,6 +401,11 @@ def _roles_pieces(sentence: str) -> list[RolesPiece]:
     free."""
     tokens = sentence.split()
     parts = [_meaningful(*split_token(t)) for t in tokens]
+    kept = [i for i, (_, core, _) in enumerate(parts) if core]
+    if kept:  # a sentence's last word keeps no comma or colon: the sentence mark ends it
+        lead, core, trail = parts[kept[-1]]
+        parts[kept[-1]] = (lead, core, trail.rstrip(",;:"))
+    first = kept[0] if kept else 0  # the sentence's first word (a dropped emoticon before it does not count)
     cores = [core for _, core, _ in parts]
     out: list[RolesPiece] = []
     for position, (token, (lead, core, trail)) in enumerate(zip(tokens, parts)):
@@ -429,7 +435,7 @@ def _roles_pieces(sentence: str) -> list[RolesPiece]:
                 "I"
                 if piece.lower() == "i"
                 else piece
-                if piece[0].isdigit() or _is_name(piece, position == 0 and number == 0)
+                if piece[0].isdigit() or _is_name(piece, position == first and number == 0)
                 else piece.lower()
             )
             word = (lead if number == 0 else "") + word + (trail if number == len(pieces) - 1 else "")
@@ -465,6 +471,8 @@ def _at_spaces(text: str, parts: list[str]) -> list[str]:
     return out
 
 
+#: titles before a name: the sentence goes on after them ("Mr. Brown went home")
+_TITLES = frozenset({"mr", "mrs", "ms", "dr", "prof", "gen", "gov", "sen", "rep", "col", "lt", "sgt", "capt", "st"})
 _ELLIPSIS_BREAK = re.compile(r"(?<=\.\.\.)\s+(?=[\"(]?[A-Z])")
 
 
@@ -475,7 +483,8 @@ def _whole_sentences(parts: list[str]) -> list[str]:
     stays)."""
     out: list[str] = []
     for part in (piece for whole in parts for piece in _ELLIPSIS_BREAK.split(whole)):
-        if out and part[:1].islower() and out[-1].split() and is_atom(split_token(out[-1].split()[-1])[1]):
+        last = split_token(out[-1].split()[-1])[1] if out and out[-1].split() else ""
+        if out and (part[:1].islower() and is_atom(last) or last.lower().rstrip(".") in _TITLES):
             out[-1] = f"{out[-1]} {part}"
         else:
             out.append(part)
@@ -577,8 +586,14 @@ def free_word_allowed(word: str, gap: tuple[str, ...], previous: str = "") -> bo
     empty gap, the view word ``previous``: never one twice ("a a"), never a second determiner ("the this"), never
     "such" after a determiner ("the such"), no determiner after "very"."""
     word = word.lower()
-    before = gap or ((previous.lower(),) if previous else ())  # the view word before an empty gap counts too
-    if word in before or word in DETERMINERS and any(g in DETERMINERS for g in before):
+    if not gap and previous:
+        # after a view word: not the same word again ("in a a year"), no article after a view article (a rate's
+        # "a"); a demonstrative in the view is a pronoun or conjunction ("said that the plan failed")
+        previous = previous.lower()
+        if word == previous or word in DETERMINERS and previous in ("a", "an", "the"):
+            return False
+        return not (word in _DEMONSTRATIVES and previous in _DEMONSTRATIVES)  # "this those"
+    if word in gap or word in DETERMINERS and any(g in DETERMINERS for g in gap):
         return False
     # "such" comes before an article ("such a day"), never after a determiner ("the such"); "very" before none
     return not (word == "such" and any(g in DETERMINERS for g in gap) or word in DETERMINERS and "very" in gap)
@@ -591,7 +606,7 @@ def word_after_gap_allowed(word: str, gap: tuple[str, ...]) -> bool:
     if not gap:
         return True
     lower = word.lower()
-    if not lower[:1].isalnum():  # a quotation, an aside's bracket, a dash: no article or intensifier before it
+    if not lower[:1].isalnum() and lower[:1] not in "$\u00a3\u20ac\u00a5#":  # a quotation, a bracket, a dash
         return False
     return lower != gap[-1] and not (gap[-1] in DETERMINERS | {"very", "such"} and lower in NO_ARTICLE_BEFORE)
 
@@ -607,6 +622,7 @@ def roles_surface(text: str) -> str:
     for pieces, question in roles_sentences(text):
         words: list[str] = []
         gap: tuple[str, ...] = ()
+        last_view = ""
         pending: list[str] = []
         for piece in pieces:
             if piece.free:
@@ -616,6 +632,9 @@ def roles_surface(text: str) -> str:
                 continue
             while gap and not word_after_gap_allowed(piece.word, gap):
                 gap, pending = gap[:-1], pending[:-1]
+            if last_view and closed_gap(last_view, piece.word):  # "10 miles": nothing between
+                gap, pending = (), []
+            last_view = piece.word
             words.extend(pending)
             words.append(piece.word.replace(ATOM_SPACE, " "))
             gap, pending = (), []
@@ -623,7 +642,8 @@ def roles_surface(text: str) -> str:
         if first[:1].islower():
             words[0] = first[0].upper() + first[1:]
         sentence = " ".join(words)
-        if not ends_sentence(words[-1]):
+        last = words[-1].rstrip("\"')]")
+        if not ends_sentence(words[-1]) or question and not last.endswith("?"):
             sentence += "?" if question else "."
         out_sentences.append(sentence)
     return " ".join(out_sentences)
