@@ -19,7 +19,7 @@ from authorguard.text.atoms import (
     split_token,
 )
 from authorguard.text.normalise import normalise
-from authorguard.text.views import roles_sources, roles_surface, roles_view
+from authorguard.text.views import roles_sources, roles_surface, roles_view, roles_view_and_sources
 
 
 @pytest.mark.parametrize(
@@ -66,6 +66,7 @@ def test_the_issues_passage_keeps_its_figures_quotation_and_list():
         assert figure in surface, (figure, surface)
     assert "Munk, the founder, had money, power, connections." in surface
     assert len(roles_sources(text)) == len(roles_view(text).split())
+    assert roles_view_and_sources(text) == (roles_view(text), roles_sources(text))
 
 
 @pytest.fixture(scope="module")

@@ -220,11 +220,6 @@ class Bottleneck(TextObfuscator):
         view = get_view(self.level)
         return [view(text) for text in texts]
 
-    def _sources(self, texts: list[str]) -> list[list[str]]:
-        from authorguard.text.views import roles_sources
-
-        return [roles_sources(text) for text in texts]
-
     def _view_of(self):
         from authorguard.text.views import get_view
 
@@ -234,7 +229,14 @@ class Bottleneck(TextObfuscator):
         if not hasattr(self, "realiser_"):
             self.fit()
         texts = check_texts(raw_documents, type(self).__name__)
-        views = self.views(texts)
+        sources = None
+        if self.fallback_ == "normalise":  # the roles view and, from the same reading, what each word stands for
+            from authorguard.text.views import roles_view_and_sources
+
+            readings = [roles_view_and_sources(text) for text in texts]
+            views, sources = [view for view, _ in readings], [words for _, words in readings]
+        else:
+            views = self.views(texts)
         kind = "bag" if self.level == "syntf" else "ordered"
         out = self.realiser_.realise(
             views,
@@ -247,7 +249,7 @@ class Bottleneck(TextObfuscator):
             retries=self.retries,
             fallback=self.fallback_,
             constrained=self.constraint_view_,
-            sources=self._sources(texts) if self.fallback_ == "normalise" else None,
+            sources=sources,
         )
         from authorguard.text.views import view_words
 

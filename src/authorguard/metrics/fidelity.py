@@ -512,15 +512,16 @@ class FidelityMeter:
     def read(self, texts: Sequence[str]) -> list[_Reading]:
         """Parse ``texts`` once (a researcher scoring many thresholds reads once and judges many times), each read
         through the normaliser's word-level tables first (:data:`CANONICAL_RULES`)."""
+        return self._parse([_canonical(text) for text in texts])
+
+    def _parse(self, canonical: list[str]) -> list[_Reading]:
+        """Readings of texts already read through :data:`CANONICAL_RULES`."""
         import os
 
-        from authorguard.text.normalise import normalise
-
-        if not texts:
+        if not canonical:
             return []
         cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-        processes = self.n_process or (min(4, cores) if len(texts) >= 2 * PARALLEL_FROM else 1)
-        canonical = [normalise(text, CANONICAL_RULES) for text in texts]
+        processes = self.n_process or (min(4, cores) if len(canonical) >= 2 * PARALLEL_FROM else 1)
         return [_read(doc) for doc in _nlp().pipe(canonical, batch_size=self.batch_size, n_process=processes)]
 
     def score(self, inputs: Sequence[str | None], outputs: Sequence[str | None]) -> list[FidelityScore]:
@@ -554,13 +555,14 @@ class FidelityMeter:
                 )
             else:
                 todo.append(index)
-        readings = self.read([inputs[i] for i in todo] + [outputs[i] for i in todo])
-        # both sides through the same word-level tables as the parse: "I'm" in a quotation is "I am" written out
-        canonical = {i: (_canonical(inputs[i] or ""), _canonical(outputs[i] or "")) for i in todo}
+        # both sides through the word-level tables once, for the parse and the atom findings alike ("I'm" in a
+        # quotation is "I am" written out)
+        canonical = [_canonical(inputs[i] or "") for i in todo] + [_canonical(outputs[i] or "") for i in todo]
+        readings = self._parse(canonical)
         for k, index in enumerate(todo):
             score = judge(readings[k], readings[len(todo) + k], self.thresholds)
             # what copy-based rewriting breaks and content words do not show: units, quotations, loops, lists
-            broken = atom_findings(*canonical[index])
+            broken = atom_findings(canonical[k], canonical[len(todo) + k])
             if broken:
                 score.verdict = "changed"
                 score.reasons = broken + score.reasons

@@ -509,8 +509,12 @@ def roles_view(text: str) -> str:
     word, the rest lower-cased, sentence ends as :data:`SENTENCE_MARK`, a question's end as :data:`QUESTION_MARK`
     too: who does what to whom, when and how, without the casing, contractions, articles or layout it was written
     with."""
+    return _roles_view_of(roles_sentences(text))
+
+
+def _roles_view_of(read: list[tuple[list[RolesPiece], bool]]) -> str:
     parts = []
-    for pieces, question in roles_sentences(text):
+    for pieces, question in read:
         words = [p.word for p in pieces if not p.free]
         if question:
             words.append(QUESTION_MARK)
@@ -523,8 +527,18 @@ def roles_sources(text: str) -> list[str]:
     word's own token and the free words before it (the sentence's last word: the rest of the sentence too, its
     stop included); "" for the marks. Joined over a chunk of the view it is ``normalise``'s text of that chunk: what
     the bottleneck releases for a chunk it cannot write (docs/results/faithful.md, issue 65)."""
+    return _roles_sources_of(roles_sentences(text))
+
+
+def roles_view_and_sources(text: str) -> tuple[str, list[str]]:
+    """:func:`roles_view` and :func:`roles_sources` of ``text`` from one reading (normalised and cut once)."""
+    read = roles_sentences(text)
+    return _roles_view_of(read), _roles_sources_of(read)
+
+
+def _roles_sources_of(read: list[tuple[list[RolesPiece], bool]]) -> list[str]:
     out: list[str] = []
-    for number, (pieces, question) in enumerate(roles_sentences(text)):
+    for number, (pieces, question) in enumerate(read):
         if number:
             out.append("")  # the sentence mark
         pending: list[str] = []

@@ -59,6 +59,12 @@ def chunk_views_with_edges(views: Sequence[str], max_words: int, spans: bool = F
     from authorguard.neural.tarot.prompts import Chunk
 
     chunks, edges, starts_at, ranges = [], [], [], []
+
+    def emit(group: list, index: int, starts: bool, ends: bool) -> None:
+        chunks.append(Chunk(f" {SENTENCE_MARK} ".join(" ".join(t for _, t in g) for g in group), index, 0))
+        edges.append((starts, ends))
+        starts_at.append(group[0][0][0])
+
     for index, view in enumerate(views):
         tokens = view.split()
         sentences: list[list[tuple[int, str]]] = [[]]
@@ -70,11 +76,6 @@ def chunk_views_with_edges(views: Sequence[str], max_words: int, spans: bool = F
         group: list[list[tuple[int, str]]] = []
         starts = True
         first = len(chunks)
-
-        def emit(group: list, index: int, starts: bool, ends: bool) -> None:
-            chunks.append(Chunk(f" {SENTENCE_MARK} ".join(" ".join(t for _, t in g) for g in group), index, 0))
-            edges.append((starts, ends))
-            starts_at.append(group[0][0][0])
 
         for sentence in (s for s in sentences if any(t != QUESTION_MARK for _, t in s)):
             question = sentence[-1][1] == QUESTION_MARK  # stays with the sentence's last piece, counts as no word
