@@ -2,8 +2,11 @@
 developed on (the Obama / Trump Miller Center speeches, the Federalist papers, the AMT essays).
 
     python scripts/faithful/heldout_set.py docs/results/faithful/heldout
+    python scripts/faithful/heldout_set.py docs/results/faithful/heldout-2 --seed 6502 \
+        --exclude docs/results/faithful/heldout --passages-only
 
-Writes, deterministically (seed 65):
+Writes, deterministically (seed 65; the second set, frozen after the first had been read, seed 6502, no
+window holding a sentence of the first set's passages or pair sources):
 
 - ``passages.jsonl``: 150 passages of whole sentences (50-140 words) — 38 Obama, 37 Trump (Miller Center), 30
   Federalist, 45 AMT — drawn so that about a third hold a number with a unit, currency or scale, about a third a
@@ -86,6 +89,19 @@ def _tags(text: str) -> list[str]:
     return [name for name, pattern in TAGS.items() if pattern.search(text)]
 
 
+def _excluded_sentences(folder: Path | None) -> set[str]:
+    """Every sentence of an earlier set (its passages and pair sources): a window holding one is not drawn again."""
+    if folder is None:
+        return set()
+    out: set[str] = set()
+    for name in ("passages.jsonl", "pair-sources.jsonl"):
+        path = folder / name
+        if path.exists():
+            for line in path.read_text(encoding="utf-8").splitlines():
+                out.update(_sentences(json.loads(line)["input"]))
+    return out
+
+
 def _documents() -> dict[str, list[tuple[str, str]]]:
     from authorguard.data.amt import load_amt
     from authorguard.data.federalist import load_federalist, strip_notes
@@ -127,11 +143,23 @@ def _draw(candidates: list[dict], quota: int, rng, per_document: int) -> list[di
     return chosen
 
 
+def _write(folder: Path, name: str, rows: list[dict], keys: tuple[str, ...]) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / name).write_text(
+        "".join(json.dumps({k: r[k] for k in keys}, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("output", type=Path)
+    parser.add_argument("--seed", type=int, default=SEED)
+    parser.add_argument("--exclude", type=Path, help="an earlier set's folder: none of its documents is drawn")
+    parser.add_argument("--per-document", type=int, default=2, help="most passages drawn from one document")
+    parser.add_argument("--passages-only", action="store_true", help="write passages.jsonl alone")
     args = parser.parse_args()
-    rng = np.random.default_rng(SEED)
+    rng = np.random.default_rng(args.seed)
+    excluded = _excluded_sentences(args.exclude)
     documents = _documents()
     passages: list[dict] = []
     taken: set[str] = set()
@@ -141,10 +169,12 @@ def main() -> None:
         for doc_id, text in documents[source]:
             for paragraph in _paragraphs(text):
                 for window in _windows(paragraph, 50, 140, 8):
+                    if excluded and any(sentence in excluded for sentence in _sentences(window)):
+                        continue
                     candidates.append({"source": source, "document": doc_id, "tags": _tags(window), "input": window})
                 for window in _windows(paragraph, 15, 70, 2):
                     shorts.append({"source": source, "document": doc_id, "tags": _tags(window), "input": window})
-        drawn = _draw(candidates, quota, rng, per_document=2)
+        drawn = _draw(candidates, quota, rng, per_document=args.per_document)
         if len(drawn) < quota:
             raise SystemExit(f"{source}: {len(drawn)} passages, {quota} wanted")
         passages.extend(drawn)
@@ -152,6 +182,11 @@ def main() -> None:
         short_pool.extend(s for s in shorts if not any(s["input"] in p or p in s["input"] for p in taken))
     for item, row in enumerate(passages):
         row["item"] = item
+    if args.passages_only:
+        _write(args.output, "passages.jsonl", passages, ("item", "source", "document", "tags", "input"))
+        counts = {t: sum(t in r["tags"] for r in passages) for t in TAGS}
+        print(f"{len(passages)} passages ({counts}) -> {args.output}")
+        return
     # pair sources: each change class from sources that have what it changes, then the paraphrases (biased to
     # passages with units, quotations and lists: an honest paraphrase of those is where a meter errs)
     order = [short_pool[i] for i in rng.permutation(len(short_pool))]
@@ -177,14 +212,8 @@ def main() -> None:
     pairs = [pairs[i] for i in rng.permutation(len(pairs))]
     for item, row in enumerate(pairs):
         row["item"] = item
-    args.output.mkdir(parents=True, exist_ok=True)
-    for name, rows, keys in (
-        ("passages.jsonl", passages, ("item", "source", "document", "tags", "input")),
-        ("pair-sources.jsonl", pairs, ("item", "source", "tags", "rewrite", "input")),
-    ):
-        (args.output / name).write_text(
-            "".join(json.dumps({k: r[k] for k in keys}, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8"
-        )
+    _write(args.output, "passages.jsonl", passages, ("item", "source", "document", "tags", "input"))
+    _write(args.output, "pair-sources.jsonl", pairs, ("item", "source", "tags", "rewrite", "input"))
     counts = {t: sum(t in r["tags"] for r in passages) for t in TAGS}
     print(f"{len(passages)} passages ({counts}) and {len(pairs)} pair sources -> {args.output}")
 
