@@ -3,10 +3,11 @@ developed on (the Obama / Trump Miller Center speeches, the Federalist papers, t
 
     python scripts/faithful/heldout_set.py docs/results/faithful/heldout
     python scripts/faithful/heldout_set.py docs/results/faithful/heldout-2 --seed 6502 \
-        --exclude docs/results/faithful/heldout --passages-only
+        --exclude docs/results/faithful/heldout [--passages-only]
 
 Writes, deterministically (seed 65; the second set, frozen after the first had been read, seed 6502, no
-window holding a sentence of the first set's passages or pair sources):
+window holding a sentence of the first set's passages or pair sources; its passages were frozen first with
+``--passages-only``, its pair sources after, from the same draw — the passages come out identical):
 
 - ``passages.jsonl``: 150 passages of whole sentences (50-140 words) — 38 Obama, 37 Trump (Miller Center), 30
   Federalist, 45 AMT — drawn so that about a third hold a number with a unit, currency or scale, about a third a
