@@ -2,6 +2,9 @@
 
     python scripts/faithful/heldout_outputs.py rewrite bottleneck -o docs/results/faithful/heldout/outputs-bottleneck.jsonl
     python scripts/faithful/heldout_outputs.py blind A.jsonl B.jsonl ... --parts 3 -o docs/results/faithful/heldout/blind
+    python scripts/faithful/heldout_outputs.py --set docs/results/faithful/heldout-2 rewrite bottleneck -o ...
+
+``--set``: the frozen set's folder (default the first, ``docs/results/faithful/heldout``).
 
 ``rewrite``: every passage of ``passages.jsonl`` through ``authorguard.obfuscate`` (seed 0), one row per passage
 ``{"item", "method", "text", "status", "reason", "fidelity", "fidelity_reason"}``, and the speed (output words/s).
@@ -26,10 +29,10 @@ def _rows(path: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
-def rewrite(method: str, output: Path) -> None:
+def rewrite(method: str, output: Path, held_out: Path = HELD_OUT) -> None:
     import authorguard
 
-    passages = _rows(HELD_OUT / "passages.jsonl")
+    passages = _rows(held_out / "passages.jsonl")
     start = time.time()
     released = authorguard.obfuscate([p["input"] for p in passages], method=method, seed=0)
     seconds = time.time() - start
@@ -56,8 +59,8 @@ def rewrite(method: str, output: Path) -> None:
     print(f"{method}: {len(released)} passages, {words / seconds:.0f} output words/s (load included) -> {output}")
 
 
-def blind(files: list[Path], parts: int, folder: Path) -> None:
-    passages = {p["item"]: p["input"] for p in _rows(HELD_OUT / "passages.jsonl")}
+def blind(files: list[Path], parts: int, folder: Path, held_out: Path = HELD_OUT) -> None:
+    passages = {p["item"]: p["input"] for p in _rows(held_out / "passages.jsonl")}
     rows = [r for f in files for r in _rows(f) if r.get("text")]
     order = np.random.default_rng(65).permutation(len(rows))
     folder.mkdir(parents=True, exist_ok=True)
@@ -79,6 +82,7 @@ def blind(files: list[Path], parts: int, folder: Path) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--set", type=Path, default=HELD_OUT, help="the frozen set's folder")
     commands = parser.add_subparsers(dest="command", required=True)
     one = commands.add_parser("rewrite")
     one.add_argument("method")
@@ -89,9 +93,9 @@ def main() -> None:
     many.add_argument("-o", "--output", type=Path, required=True)
     args = parser.parse_args()
     if args.command == "rewrite":
-        rewrite(args.method, args.output)
+        rewrite(args.method, args.output, args.set)
     else:
-        blind(args.files, args.parts, args.output)
+        blind(args.files, args.parts, args.output, args.set)
 
 
 if __name__ == "__main__":

@@ -4,10 +4,13 @@ developed on (the Obama / Trump Miller Center speeches, the Federalist papers, t
     python scripts/faithful/heldout_set.py docs/results/faithful/heldout
     python scripts/faithful/heldout_set.py docs/results/faithful/heldout-2 --seed 6502 \
         --exclude docs/results/faithful/heldout [--passages-only]
+    python scripts/faithful/heldout_set.py docs/results/faithful/heldout-3 --seed 6503 \
+        --exclude docs/results/faithful/heldout --exclude docs/results/faithful/heldout-2 --passages-only
 
 Writes, deterministically (seed 65; the second set, frozen after the first had been read, seed 6502, no
 window holding a sentence of the first set's passages or pair sources; its passages were frozen first with
-``--passages-only``, its pair sources after, from the same draw — the passages come out identical):
+``--passages-only``, its pair sources after, from the same draw — the passages come out identical; the third, frozen after the
+second's blind labels had been read, seed 6503, no sentence of either):
 
 - ``passages.jsonl``: 150 passages of whole sentences (50-140 words) — 38 Obama, 37 Trump (Miller Center), 30
   Federalist, 45 AMT — drawn so that about a third hold a number with a unit, currency or scale, about a third a
@@ -155,12 +158,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("output", type=Path)
     parser.add_argument("--seed", type=int, default=SEED)
-    parser.add_argument("--exclude", type=Path, help="an earlier set's folder: none of its documents is drawn")
+    parser.add_argument(
+        "--exclude",
+        type=Path,
+        action="append",
+        default=[],
+        help="an earlier set's folder (repeatable): none of its sentences is drawn",
+    )
     parser.add_argument("--per-document", type=int, default=2, help="most passages drawn from one document")
     parser.add_argument("--passages-only", action="store_true", help="write passages.jsonl alone")
     args = parser.parse_args()
     rng = np.random.default_rng(args.seed)
-    excluded = _excluded_sentences(args.exclude)
+    excluded = set().union(*(_excluded_sentences(folder) for folder in args.exclude))
     documents = _documents()
     passages: list[dict] = []
     taken: set[str] = set()

@@ -1,6 +1,7 @@
 """The held-out fidelity figures of issue 65, from the committed outputs and blind labels.
 
     python scripts/faithful/heldout_summary.py [-o docs/results/faithful/heldout/summary.json]
+    python scripts/faithful/heldout_summary.py --set docs/results/faithful/heldout-2 -o docs/results/faithful/heldout-2/summary.json
 
 Per method (``outputs-*.jsonl``): the blind labels (``blind/labels-*.jsonl`` joined through ``blind/key.jsonl``),
 the automatic checks against the normalised input — passages with a figure whose unit, currency or scale was lost,
@@ -26,15 +27,17 @@ def _rows(path: Path) -> list[dict]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("-o", "--output", type=Path, default=None)
+    parser.add_argument("--set", type=Path, default=HELD_OUT, help="the frozen set's folder")
     args = parser.parse_args()
+    held_out = args.set
     from authorguard.metrics.fidelity import FidelityMeter
     from authorguard.metrics.fidelity_atoms import has_figures, loop_findings, quotation_findings, unit_findings
     from authorguard.text.atoms import quotations
     from authorguard.text.normalise import normalise
 
-    passages = {p["item"]: p["input"] for p in _rows(HELD_OUT / "passages.jsonl")}
+    passages = {p["item"]: p["input"] for p in _rows(held_out / "passages.jsonl")}
     labels: dict[tuple[int, str], str] = {}
-    blind = HELD_OUT / "blind"
+    blind = held_out / "blind"
     if (blind / "key.jsonl").exists():
         key = {k["id"]: k for k in _rows(blind / "key.jsonl")}
         for path in sorted(blind.glob("labels-*.jsonl")):
@@ -42,7 +45,7 @@ def main() -> None:
                 labels[(key[row["id"]]["item"], key[row["id"]]["method"])] = row["label"]
     summary = {}
     meter = FidelityMeter()
-    for path in sorted(HELD_OUT.glob("outputs-*.jsonl")):
+    for path in sorted(held_out.glob("outputs-*.jsonl")):
         rows = _rows(path)
         method = rows[0]["method"]
         sources = [normalise(passages[r["item"]]) for r in rows]
