@@ -14,11 +14,11 @@ pytest.importorskip("trl")
 SAME_VIEW = [
     (
         "I really didn't enjoy the concert in Berlin!! the band was LOUD!!! 3 hours of noise.",
-        "i really did not enjoy that concert in Berlin. The band was loud. 3 hours of noise",
+        "i really did not enjoy a concert in Berlin. The band was loud. 3 hours of noise",
     ),
     (
         "Honestly, we'll never buy that car again!!! it broke down twice!",
-        "Honestly, we will never buy this car again. It broke down twice.",
+        "Honestly, we will never buy that car again. It broke down twice.",
     ),
 ]
 

@@ -24,6 +24,12 @@ def one(rule: str, text: str) -> str:
         ("decoration", "Title\n*****\nText ~~~ here", "Title\nText   here"),
         ("emphasis", "I *really* mean **this** and _that_", "I really mean this and that"),
         ("brackets", "the cost (in 1997) was [sic] high", "the cost  in 1997  was  sic  high"),
+        # brackets that say something stay: a citation, a name, a figure's aside, a list
+        (
+            "brackets",
+            "licenses (Ballaro) and (Schmitt 1974 p. 30) die (85% or more) of (vaccines, equipment)",
+            "licenses (Ballaro) and (Schmitt 1974 p. 30) die (85% or more) of (vaccines, equipment)",
+        ),
         ("punctuation", "What?!?! No!!! Wait,, so.... ok", "What? No! Wait, so... ok"),
         (
             "contractions",
@@ -32,6 +38,7 @@ def one(rule: str, text: str) -> str:
         ),
         ("contractions", "DON'T dont didn't", "DO NOT do not did not"),
         ("variants", "whilst u wanna go, ok?", "while you want to go, okay?"),
+        ("variants", "yeah, he said \"Yeah, I did.\" and 'gonna' too", "yes, he said \"Yeah, I did.\" and 'gonna' too"),
         ("elongation", "sooooo goood hahahaha", "so good haha"),
         ("spelling", "My favourite colour. Colour is a Colour Party", "My favorite color. Colour is a Colour Party"),
         (

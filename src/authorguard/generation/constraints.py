@@ -167,8 +167,10 @@ class WordPlan:
     word ``k`` (1-based count of words said) for each ``k`` in ``breaks`` and after the last word, at most
     ``max_free`` of ``free_words`` in each gap. A piece cut out of a longer sentence (``starts_sentence`` /
     ``ends_sentence`` False) allows no capital on its first word / no stop after its last. ``questions`` (word
-    counts after which a question ends) fixes each stop: "?" there, "." at every other break. Shared by every sequence written from the same view: it caches the
-    allowed tokens of each state it has seen."""
+    counts after which a question ends) fixes each stop: "?" there, "." at every other break. ``previous``: the
+    view word before a piece that starts mid-sentence (the last word of the chunk before it), so the loop rules
+    hold across a chunk's edge ("those | the principles"). Shared by every sequence written from the same view: it
+    caches the allowed tokens of each state it has seen."""
 
     def __init__(
         self,
@@ -182,6 +184,7 @@ class WordPlan:
         ends_sentence: bool = True,
         questions=None,
         punctuation: bool = True,
+        previous: str = "",
     ) -> None:
         if any(not w or w != w.strip() or "\n" in w for w in words):
             raise InputError(
@@ -194,6 +197,7 @@ class WordPlan:
         self.vocabulary = vocabulary
         # a piece of a longer sentence: no capital first word, no stop after its last word
         self.starts_sentence = bool(starts_sentence)
+        self.previous = "" if starts_sentence else previous
         self.breaks = frozenset(int(b) for b in breaks) | ({len(self.words)} if ends_sentence else set())
         # which stop a break takes: any of SENTENCE_STOPS, or (``questions`` given) "?" after a question, "." after
         # any other sentence — a statement never becomes a question, nor gains an exclamation
@@ -246,7 +250,10 @@ class WordPlan:
         ``i``: none twice (nor the view word just written), no second determiner, and none after which word ``i``
         could not follow (no dead end)."""
         # the view word just written, in this sentence ("in a a year"); a sentence break starts afresh
-        previous = self.words[i - 1] if i > 0 and not gap and i not in self.breaks else ""
+        if gap or i in self.breaks:
+            previous = ""
+        else:
+            previous = self.words[i - 1] if i > 0 else self.previous
         key = (gap, start, self.words[i].lower(), previous.lower())
         table = self._free_tables.get(key)
         if table is None:

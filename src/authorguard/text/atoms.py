@@ -8,7 +8,7 @@ constraint (:mod:`authorguard.generation.constraints`) writes it byte for byte:
   spaces become :data:`ATOM_SPACE` in a view so it stays one word (:func:`hold_quotations`);
 - a **number with its unit, currency or scale**: ``$7.375``, ``A$43.14``, ``25%``, ``1970s``, ``5-7``,
   ``1996/97``, ``3rd`` (the unit words after a number — ``percent``, ``million``, ``ounces`` — are view words
-  anyway, and the article of a rate, ``$1 a share``, is kept: :func:`is_rate_article`);
+  anyway, and the article of a rate or a quantity, ``$1 a share``, ``a few``, is kept: :func:`is_bound_article`);
 - an **abbreviation or a name with inner punctuation**: ``U.S.``, ``Corp.``, ``Bre-X``, ``Do-Re-Mi``, ``e.g.``;
 - a URL, an e-mail address, a handle, code in backticks.
 
@@ -20,13 +20,22 @@ inside a sentence, never one it chose (a comma it adds can regroup a clause).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 #: the character standing for a space inside an atom in a view string (a view's words are split on whitespace;
 #: ``view_plan_words`` turns it back into a space). U+2581, the block SentencePiece uses for the same purpose.
 ATOM_SPACE = "\u2581"
 
-# a double-quoted stretch inside one paragraph, at most 120 words: a quotation (an unmatched mark stays a mark)
-_QUOTATION = re.compile(r'(?<![\w"])"(?=\S)([^"\n]{1,1200}?)(?<=\S)"(?![\w])')
+# a quoted stretch inside one paragraph, at most 1,200 characters: double marks, or single ones around words whose
+# own apostrophes stand between letters ("'I don't know'"); an opening mark follows no letter (a possessive "dogs'"
+# opens nothing), a closing one precedes none
+_QUOTATION = re.compile(
+    r'(?<![\w"])"(?=\S)([^"\n]{1,1200}?)(?<=\S)"(?!\w)'
+    r"|(?<![\w'\"])'(?=[^\s'\d])((?:[^'\n]|(?<=\w)'(?=\w)){1,1200}?)(?<=[^\s'])'(?!\w)"
+)
+# an opening double mark with no closing one before its paragraph ends (a quotation running on into the next
+# paragraph, or a closing mark the writer forgot): held to the paragraph's end
+_UNCLOSED = re.compile(r'(?<![\w"])"(?=\S)(?:[^"\n]|\n(?![ \t]*\n)){1,1200}?(?=[ \t]*(?:\n[ \t]*\n|$))')
 #: abbreviations written with a full stop that ends no sentence (a word of the list, any case)
 ABBREVIATIONS = frozenset(
     [
@@ -91,29 +100,49 @@ _TRAILING = "\"')]},;:.!?"
 
 
 def hold_quotations(text: str) -> str:
-    """``text`` with each quotation's inner whitespace replaced by :data:`ATOM_SPACE`: a quotation becomes one
+    """``text`` with each quotation's inner whitespace replaced by :data:`ATOM_SPACE`: a quotation (double or
+    single marks; an opening double mark never closed in its paragraph runs to the paragraph's end) becomes one
     whitespace token (a sentence splitter does not cut inside it; a view keeps it whole)."""
-    return _QUOTATION.sub(lambda m: re.sub(r"\s+", ATOM_SPACE, m.group(0)), text)
+    held = _QUOTATION.sub(lambda m: re.sub(r"\s+", ATOM_SPACE, m.group(0)), text)
+    return _UNCLOSED.sub(lambda m: re.sub(r"\s+", ATOM_SPACE, m.group(0)), held)
 
 
 def quotations(text: str) -> list[str]:
-    """The quotations of ``text`` (straight or curly double marks) with their marks, in order (whitespace
-    collapsed)."""
-    text = text.replace("\u201c", '"').replace("\u201d", '"')
+    """The quotations of ``text`` (straight or curly, double or single marks) with their marks, in order
+    (whitespace collapsed; curly marks as straight ones)."""
+    text = text.translate(_STRAIGHT_MARKS)
     return [" ".join(m.group(0).split()) for m in _QUOTATION.finditer(text)]
+
+
+_STRAIGHT_MARKS = str.maketrans({"\u201c": '"', "\u201d": '"', "\u2018": "'", "\u2019": "'"})
+_MARKS = "\"'"
+
+
+def outside_quotations(text: str, rule: Callable[[str], str]) -> str:
+    """``text`` with ``rule`` applied to the stretches between its quotations only: a quotation's words are the
+    speaker's, and a rule that re-spells words ("yeah" -> "yes") would put words in their mouth."""
+    out, start = [], 0
+    for match in _QUOTATION.finditer(text):
+        out.append(rule(text[start : match.start()]) if match.start() > start else "")
+        out.append(match.group(0))
+        start = match.end()
+    out.append(rule(text[start:]) if start < len(text) else "")
+    return "".join(out)
 
 
 def is_quotation(token: str) -> bool:
     """Whether a whitespace token is (or holds) a held quotation."""
-    return ATOM_SPACE in token or bool(_QUOTATION.fullmatch(token.strip(_TRAILING.replace('"', ""))))
+    return ATOM_SPACE in token or bool(_QUOTATION.fullmatch(token.rstrip(",;:.!?)]}")))
 
 
 def split_token(token: str) -> tuple[str, str, str]:
     """A whitespace token as (leading punctuation, core, trailing punctuation). An abbreviation keeps its full stop
     (``Corp.``, ``U.S.``, ``e.g.``), a number its sign and decimals, a quotation everything (its marks and the
     punctuation inside). A token of punctuation only (a dash, ``&``) is all core."""
-    if is_quotation(token) and token.startswith('"'):
-        end = token.rfind('"')
+    if is_quotation(token) and token[:1] in _MARKS:
+        end = token.rfind(token[0])
+        if end == 0:  # an unclosed quotation: all of it
+            return "", token, ""
         return "", token[: end + 1], token[end + 1 :]
     start, end = 0, len(token)
     while start < end and token[start] in _LEADING:
@@ -147,13 +176,37 @@ def is_atom(core: str) -> bool:
     return any(not (ch.isalpha() or ch == "'") for ch in inner) and any(ch.isalpha() for ch in inner)
 
 
-def is_rate_article(previous_cores: list[str], core: str) -> bool:
-    """An article of a rate after a number (``$1 a share``, ``50 cents a share``, ``twice a day``): it is part of
-    the figure, not a free word (a realiser dropping it writes "$1 share")."""
-    if core.lower() not in ("a", "an", "per"):
+_NUMBER_WORDS = frozenset(
+    "one two three four five six seven eight nine ten eleven twelve twenty thirty forty fifty hundred thousand "
+    "million billion once twice thrice times many several".split()
+)
+#: what a rate is counted per ("many miles a week", "$5 a head")
+_RATE_NOUNS = frozenset(
+    "second minute hour day night week month year decade share head piece person pop time mile gallon pound "
+    "dozen".split()
+)
+#: the quantities an article is part of: "a few" is not "few", "a lot" not "lot"
+_QUANTITIES = frozenset("few little lot lots bit couple dozen handful hundred thousand million billion".split())
+
+
+def is_bound_article(cores: list[str], position: int) -> bool:
+    """Whether the article at ``cores[position]`` (the cores of a sentence's tokens, "" for a dropped mark) is part
+    of a figure or a quantity, not a free word: a rate after a number or a plural (``$1 a share``, ``50 cents a
+    share``, ``twice a day``, ``many miles a week``) or a quantity (``a few``, ``a lot``, ``a great deal``). A
+    realiser choosing it freely writes "$1 share", "many miles this week", "few cities" (issue 65's held-out
+    damage)."""
+    core = cores[position].lower()
+    if core not in ("a", "an", "per"):
         return False
-    recent = previous_cores[-3:]
-    return any(_NUMERIC.search(c) or c.lower() in ("once", "twice", "thrice") for c in recent)
+    previous = [c.lower() for c in cores[:position] if c][-3:]
+    following = [c.lower() for c in cores[position + 1 :] if c][:2]
+    if following and following[0] in _QUANTITIES:
+        return True
+    if following[:1] in (["great"], ["good"]) and following[1:] in (["deal"], ["many"]):
+        return True
+    if any(_NUMERIC.search(c) or c in _NUMBER_WORDS for c in previous):
+        return True
+    return bool(following and following[0] in _RATE_NOUNS and previous and previous[-1].endswith("s"))
 
 
 def ends_sentence(word: str) -> bool:

@@ -13,13 +13,15 @@ rule                  what it does (examples)
 ``decoration``        lines of only decoration (``*****``, ``~~~``, ``=-=-=``) dropped, runs of 3+ decoration
                       marks inside a line dropped
 ``emphasis``          emphasis marks around words dropped: ``*really*``, ``**this**``, ``_so_`` -> the words
-``brackets``          round and square brackets around a span on one line dropped, the span kept
+``brackets``          round and square brackets around a span on one line dropped, the span kept (not around a
+                      citation, a name or a list: ``(Smith 1974)``, ``(Ballaro)``, ``(a, b, c)``)
 ``punctuation``       repeated marks once: ``!!!`` -> ``!``, ``?!?`` -> ``?`` (a question stays a question),
                       ``,,`` -> ``,``, ``....`` / ``. . .`` -> ``...``
 ``contractions``      expanded where the reading is fixed: ``don't`` -> ``do not``, ``I'm`` -> ``I am``, ``we'll`` ->
                       ``we will``, ``can't`` -> ``cannot``, ``won't`` -> ``will not``, ``dont`` -> ``do not``;
                       ``'s`` and ``'d`` only before ``been`` (``it's been`` -> ``it has been``)
-``variants``          function-word and informal variants to one form: ``whilst`` -> ``while``, ``amongst`` ->
+``variants``          (outside quotations, as ``elongation`` and ``spelling``: a quotation keeps its words)
+                      function-word and informal variants to one form: ``whilst`` -> ``while``, ``amongst`` ->
                       ``among``, ``gonna`` -> ``going to``, ``wanna`` -> ``want to``, ``kinda`` -> ``kind of``,
                       ``cuz`` -> ``because``, ``tho`` -> ``though``, ``u`` -> ``you``, ``pls`` -> ``please``,
                       ``ok`` -> ``okay``, ``yeah`` -> ``yes``
@@ -54,6 +56,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from authorguard.exceptions import InputError
+from authorguard.text.atoms import outside_quotations
 
 
 def _unchanged(text: str) -> str:
@@ -69,6 +72,8 @@ class Rule:
     apply: Callable[[str], str]
     help: str
     protected: Callable[[str], str] = _unchanged
+    #: whether the rule also rewrites the words inside quotations (False: a quotation keeps its speaker's words)
+    in_quotations: bool = True
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -199,13 +204,28 @@ _BRACKETS = re.compile(
 )
 
 
+# an aside whose brackets say something: a citation (a capitalised word, then a figure: "Schmitt 1974"), one
+# opening with a figure ("85% or more": without brackets the figure reads as the sentence's own), a list (a comma)
+_SAYS_SOMETHING = re.compile(r"[A-Z][^\d]*\d|[$\d]|.*,")
+
+
 def brackets(text: str) -> str:
     """Round and square brackets around an aside dropped; the aside stays where it was. Not an aside, left: a
     bracket inside a word (``friend(s)``, ``f(x)``), a bracketed number (``(500)``), a formula (``(a+b)*c``), a
-    list marker (``1)``)."""
+    list marker (``1)``); and brackets that say something, kept: a citation or a name (``(Schmitt 1974, p. 30)``,
+    ``(Ballaro)``: a capitalised word and a figure, or only capitalised words), a figure's aside (``(85% or
+    more)``) and a list (a comma inside) — without its brackets each runs into the sentence as if the sentence
+    said it. ``(in 1997)`` is an aside: its brackets go."""
+
+    def drop(match: re.Match) -> str:
+        aside = match.group(1).strip()
+        if _SAYS_SOMETHING.match(aside) or all(word[:1].isupper() for word in aside.split()):
+            return match.group(0)
+        return f" {aside} " if aside else " "
+
     previous = None
     while previous != text:
-        previous, text = text, _BRACKETS.sub(lambda m: f" {m.group(1).strip()} " if m.group(1).strip() else " ", text)
+        previous, text = text, _BRACKETS.sub(drop, text)
     return text
 
 
@@ -757,9 +777,14 @@ RULES: dict[str, Rule] = {
         Rule("brackets", brackets, "brackets around a span dropped, the span kept"),
         Rule("punctuation", punctuation, "repeated marks once (!!! ?!? ,,), dots to one ellipsis"),
         Rule("contractions", contractions, "contractions with one reading expanded (don't, I'm, we'll)"),
-        Rule("variants", variants, "function-word and informal variants to one form (whilst, gonna, u, ok)"),
-        Rule("elongation", elongation, "stretched words to their dictionary form (sooo, hahaha)"),
-        Rule("spelling", spelling, "British spellings to American ones (colour, realise, centre)"),
+        Rule(
+            "variants",
+            variants,
+            "function-word and informal variants to one form (whilst, gonna, u, ok)",
+            in_quotations=False,
+        ),
+        Rule("elongation", elongation, "stretched words to their dictionary form (sooo, hahaha)", in_quotations=False),
+        Rule("spelling", spelling, "British spellings to American ones (colour, realise, centre)", in_quotations=False),
         Rule("numbers", numbers, "percent and clock times to one form (digits never touched)"),
         Rule("spacing", spacing, "spaces around punctuation, between words, and blank lines"),
         Rule("casing", casing, "shouted words lower-cased, i -> I, sentence starts capitalised"),
@@ -791,6 +816,6 @@ def normalise(text: str, rules: Sequence[str] | str | None = None) -> str:
     text, kept = _protect(text)
     for name in names:
         rule = RULES[name]
-        text = rule.apply(text)
+        text = rule.apply(text) if rule.in_quotations else outside_quotations(text, rule.apply)
         kept = [rule.protected(span) for span in kept]
     return _restore(text, kept)

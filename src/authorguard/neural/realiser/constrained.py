@@ -27,10 +27,11 @@ class ViewPlans:
         self._plans: dict = {}
 
     def plan(self, view: str) -> WordPlan:
-        """The plan of a chunk view; ``edges[view]`` = (starts a sentence, ends a sentence), default both."""
+        """The plan of a chunk view; ``edges[view]`` = (starts a sentence, ends a sentence, the view word before a
+        chunk that starts mid-sentence), default a whole sentence."""
         if view not in self._plans:
             words, breaks, questions = view_plan_words(view)
-            starts, ends = self.edges.get(view, (True, True))
+            starts, ends, previous = self.edges.get(view, (True, True, ""))
             self._plans[view] = WordPlan(
                 words,
                 self.spec.free_words,
@@ -41,6 +42,7 @@ class ViewPlans:
                 punctuation=self.spec.punctuation,
                 starts_sentence=starts,
                 ends_sentence=ends,
+                previous=previous,
             )
         return self._plans[view]
 

@@ -52,17 +52,18 @@ def _cut(tokens: list[tuple[int, str]], max_words: int) -> list[list[tuple[int, 
 
 
 def chunk_views_with_edges(views: Sequence[str], max_words: int, spans: bool = False):
-    """(chunks as :func:`chunk_views`, per chunk (starts a sentence, ends a sentence)): a chunk cut out of a longer
-    sentence neither starts nor ends one, so its constraint allows no capital first word or no final stop. With
+    """(chunks as :func:`chunk_views`, per chunk (starts a sentence, ends a sentence, the view word before it)): a
+    chunk cut out of a longer sentence neither starts nor ends one, so its constraint allows no capital first word
+    or no final stop, and knows the word before its first (no "those | the principles" across the cut). With
     ``spans``, a third list: per chunk the (first, end) positions in ``view.split()`` it answers for (up to the next
     chunk's first token: the marks between them included)."""
     from authorguard.neural.tarot.prompts import Chunk
 
     chunks, edges, starts_at, ranges = [], [], [], []
 
-    def emit(group: list, index: int, starts: bool, ends: bool) -> None:
+    def emit(group: list, index: int, starts: bool, ends: bool, previous: str) -> None:
         chunks.append(Chunk(f" {SENTENCE_MARK} ".join(" ".join(t for _, t in g) for g in group), index, 0))
-        edges.append((starts, ends))
+        edges.append((starts, ends, "" if starts else previous))
         starts_at.append(group[0][0][0])
 
     for index, view in enumerate(views):
@@ -76,6 +77,7 @@ def chunk_views_with_edges(views: Sequence[str], max_words: int, spans: bool = F
         group: list[list[tuple[int, str]]] = []
         starts = True
         first = len(chunks)
+        before = ""  # the last view word of the chunk before the group
 
         for sentence in (s for s in sentences if any(t != QUESTION_MARK for _, t in s)):
             question = sentence[-1][1] == QUESTION_MARK  # stays with the sentence's last piece, counts as no word
@@ -85,11 +87,12 @@ def chunk_views_with_edges(views: Sequence[str], max_words: int, spans: bool = F
             for number, piece in enumerate(pieces):
                 in_group = sum(_weight(t) for g in group for _, t in g)
                 if group and in_group + sum(_weight(t) for _, t in piece) > max_words:
-                    emit(group, index, starts, number == 0)
+                    emit(group, index, starts, number == 0, before)
+                    before = group[-1][-1][1]
                     group, starts = [], number == 0
                 group.append(piece)
         if group:
-            emit(group, index, starts, True)
+            emit(group, index, starts, True, before)
         ranges.extend(zip(starts_at[first:], [*starts_at[first + 1 :], len(tokens)]))
     return (chunks, edges, ranges) if spans else (chunks, edges)
 
