@@ -177,16 +177,63 @@ def is_atom(core: str) -> bool:
 
 
 _NUMBER_WORDS = frozenset(
-    "one two three four five six seven eight nine ten eleven twelve twenty thirty forty fifty hundred thousand "
-    "million billion once twice thrice times many several".split()
+    [
+        "one",
+        "two",
+        "three",
+        "four",
+        "five",
+        "six",
+        "seven",
+        "eight",
+        "nine",
+        "ten",
+        "eleven",
+        "twelve",
+        "twenty",
+        "thirty",
+        "forty",
+        "fifty",
+        "hundred",
+        "thousand",
+        "million",
+        "billion",
+        "once",
+        "twice",
+        "thrice",
+        "times",
+        "many",
+        "several",
+    ]
 )
 #: what a rate is counted per ("many miles a week", "$5 a head")
 _RATE_NOUNS = frozenset(
-    "second minute hour day night week month year decade share head piece person pop time mile gallon pound "
-    "dozen".split()
+    [
+        "second",
+        "minute",
+        "hour",
+        "day",
+        "night",
+        "week",
+        "month",
+        "year",
+        "decade",
+        "share",
+        "head",
+        "piece",
+        "person",
+        "pop",
+        "time",
+        "mile",
+        "gallon",
+        "pound",
+        "dozen",
+    ]
 )
 #: the quantities an article is part of: "a few" is not "few", "a lot" not "lot"
-_QUANTITIES = frozenset("few little lot lots bit couple dozen handful hundred thousand million billion".split())
+_QUANTITIES = frozenset(
+    ["few", "little", "lot", "lots", "bit", "couple", "dozen", "handful", "hundred", "thousand", "million", "billion"]
+)
 
 
 def is_bound_article(cores: list[str], position: int) -> bool:

@@ -51,8 +51,8 @@ from authorguard.text.atoms import (
     ends_sentence,
     hold_quotations,
     is_atom,
-    is_quotation,
     is_bound_article,
+    is_quotation,
     split_token,
 )
 from authorguard.text.resources import english_stop_words, wordnet
