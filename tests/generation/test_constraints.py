@@ -52,7 +52,8 @@ def check_text(text: str, words: list[str], free: frozenset, most: int, breaks=(
             position, gap = position + 1, []
             continue
         assert token in free or token[:1].lower() + token[1:] in free, (token, text)
-        previous = words[position - 1] if position and not gap else ""
+        # the view word just written, in this sentence: a sentence break starts afresh, as in the plan
+        previous = words[position - 1] if position and not gap and position not in set(breaks) else ""
         assert free_word_allowed(token, tuple(gap), previous), ("a loop", token, gap, text)
         gap.append(token.lower())
         assert len(gap) <= most, text

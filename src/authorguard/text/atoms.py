@@ -141,7 +141,7 @@ def split_token(token: str) -> tuple[str, str, str]:
     punctuation inside). A token of punctuation only (a dash, ``&``) is all core."""
     if is_quotation(token) and token[:1] in _MARKS:
         end = token.rfind(token[0])
-        if end == 0:  # an unclosed quotation: all of it
+        if end == 0 or any(ch.isalnum() for ch in token[end + 1 :]):  # unclosed, or a note glued on: '..";(2)'
             return "", token, ""
         return "", token[: end + 1], token[end + 1 :]
     start, end = 0, len(token)
@@ -239,21 +239,37 @@ _QUANTITIES = frozenset(
 def is_bound_article(cores: list[str], position: int) -> bool:
     """Whether the article at ``cores[position]`` (the cores of a sentence's tokens, "" for a dropped mark) is part
     of a figure or a quantity, not a free word: a rate after a number or a plural (``$1 a share``, ``50 cents a
-    share``, ``twice a day``, ``many miles a week``) or a quantity (``a few``, ``a lot``, ``a great deal``). A
+    share``, ``twice a day``, ``many miles a week``), a quantity (``a few``, ``a lot``, ``a great deal``) or a
+    paired comparative (``the older the story, the less likely``). A
     realiser choosing it freely writes "$1 share", "many miles this week", "few cities" (issue 65's held-out
     damage)."""
     core = cores[position].lower()
-    if core not in ("a", "an", "per"):
+    if core not in ("a", "an", "the", "per"):
         return False
     previous = [c.lower() for c in cores[:position] if c][-3:]
     following = [c.lower() for c in cores[position + 1 :] if c][:2]
+    if core == "the":  # "the older the story, the less likely"
+        rest = [c.lower() for c in cores if c]
+        pairs = sum(a == "the" and _comparative(b) for a, b in zip(rest, rest[1:]))
+        return bool(following) and _comparative(following[0]) and pairs >= 2
     if following and following[0] in _QUANTITIES:
         return True
     if following[:1] in (["great"], ["good"]) and following[1:] in (["deal"], ["many"]):
         return True
     if any(_NUMERIC.search(c) or c in _NUMBER_WORDS for c in previous):
         return True
+    previous = [c.lower() for c in cores[:position] if c][-3:]
+    following = [c.lower() for c in cores[position + 1 :] if c][:2]
+    if core == "the":  # "the older the story, the less likely"
+        rest = [c.lower() for c in cores if c]
+        pairs = sum(a == "the" and _comparative(b) for a, b in zip(rest, rest[1:]))
+        return bool(following) and _comparative(following[0]) and pairs >= 2
     return bool(following and following[0] in _RATE_NOUNS and previous and previous[-1].endswith("s"))
+
+
+def _comparative(word: str) -> bool:
+    word = word.strip(",;:")
+    return word in ("more", "less", "fewer", "better", "worse", "further") or (len(word) > 4 and word.endswith("er"))
 
 
 def ends_sentence(word: str) -> bool:

@@ -275,7 +275,7 @@ def _roles_expand(token: str, following: str) -> list[str]:
         if lower.endswith(ending) and len(lower) > len(ending):
             return [token[: -len(ending)], reading]
     after = following.lower()
-    perfect = after in _PARTICIPLES
+    perfect = after in _PARTICIPLES or _only_a_past_participle(after)
     if lower.endswith("'d") and after.endswith("ed"):  # "he'd left", "they'd finished": had; "he'd go": would
         perfect = True
     if lower.endswith("'s") and len(lower) > 2:
@@ -286,6 +286,27 @@ def _roles_expand(token: str, following: str) -> list[str]:
     if lower.endswith("'d") and len(lower) > 2:
         return [token[:-2], "had" if perfect else "would"]
     return [token]
+
+
+@functools.lru_cache(maxsize=100_000)
+def _is_acronym(word: str) -> bool:
+    """A word in capitals that WordNet writes so ("WHO", "IRA", "US"): its case is its meaning ("the WHO" is not
+    "the who"). A shouted word ("LOUD") is lower-cased like any other."""
+    return (
+        len(word) > 1
+        and word.isupper()
+        and any(lemma.name() == word for synset in wordnet().synsets(word) for lemma in synset.lemmas())
+    )
+
+
+@functools.lru_cache(maxsize=100_000)
+def _only_a_past_participle(word: str) -> bool:
+    """An -ed word WordNet knows only as a verb ("happened", "arrived"): after "'s" it reads "has" ("that's
+    happened"); one that is an adjective too ("tired", "closed") reads "is"."""
+    if not word.endswith("ed") or len(word) < 5:
+        return False
+    synsets = wordnet().synsets(word)
+    return bool(synsets) and all(s.pos() == "v" for s in synsets)
 
 
 def _following(tokens: list[str], position: int) -> str:
@@ -416,6 +437,7 @@ NO_ARTICLE_BEFORE = DETERMINERS | frozenset(
         "when",
         "why",
         "how",
+        "once",
     ]
 )
 #: view words after which no free determiner stands: a determiner ("the this", "a a"; "that" is left — a conjunction
@@ -460,8 +482,9 @@ def _roles_pieces(sentence: str) -> list[RolesPiece]:
     whitespace token's core is copied as written when it is an atom (a quotation, a number with what is attached,
     an abbreviation, a word with inner punctuation), else its contraction is read out and it is lower-cased unless
     a name; the punctuation around it stays attached; the sentence's final stop is left to the sentence mark. A
-    free word (an article) has no punctuation attached; an article of a rate or a quantity ("$1 a share", "a few")
-    is not free."""
+    free word (an article) has no punctuation attached; an article of a rate or a quantity ("$1 a share", "a few"),
+    or one the constraint could not write where it stands (before a number or a word that names no thing), is
+    not free."""
     tokens = sentence.split()
     parts = [_meaningful(*split_token(t)) for t in tokens]
     kept = [i for i, (_, core, _) in enumerate(parts) if core]
@@ -477,8 +500,13 @@ def _roles_pieces(sentence: str) -> list[RolesPiece]:
             continue
         lower = core.lower()
         if not lead and not trail and lower in FREE_WORDS and not is_bound_article(cores, position):
-            out.append(RolesPiece(lower, True, token))
-            continue
+            # an article the constraint could not put back here is the text's own: a view word ("the once great",
+            # "in the 1970s", "the \"Great Society\"")
+            previous = next((p.word for p in reversed(out) if not p.free), "")
+            following = next((c for c in cores[position + 1 :] if c), "")
+            if not following or free_word_allowed(lower, (), previous) and word_after_gap_allowed(following, (lower,)):
+                out.append(RolesPiece(lower, True, token))
+                continue
         if is_quotation(core) or is_atom(core) or not any(ch.isalnum() for ch in core):
             out.append(RolesPiece(lead + core + trail, False, token))
             continue
@@ -491,7 +519,7 @@ def _roles_pieces(sentence: str) -> list[RolesPiece]:
                 "I"
                 if piece.lower() == "i"
                 else piece
-                if piece[0].isdigit() or _is_name(piece, position == first and number == 0)
+                if piece[0].isdigit() or _is_acronym(piece) or _is_name(piece, position == first and number == 0)
                 else piece.lower()
             )
             word = (lead if number == 0 else "") + word + (trail if number == len(pieces) - 1 else "")
@@ -654,11 +682,14 @@ def constraint_spec(view_name: str) -> ConstraintSpec:
 def free_word_allowed(word: str, gap: tuple[str, ...], previous: str = "") -> bool:
     """Whether a free ``word`` may follow the free words ``gap`` already written in this gap (lower case), or, in an
     empty gap, the view word ``previous``: never one twice ("a a"), never a second determiner ("the this"), none
-    after a view determiner or "very" ("this the", "very the"), never "such" after a determiner ("the such"), no
-    determiner after "very"."""
+    after a view determiner or "very" ("this the", "very the"), no article after a number ("75 a new"), never
+    "such" after a determiner ("the such"), no determiner after "very"."""
     word = word.lower()
     if not gap and previous:
-        previous = previous.lower()
+        # the word a view word ends in: "Fly(the" ends in "the" (no "Fly(the the developers)")
+        previous = re.split(r"[^\w']+", previous.lower().rstrip(",;:()\"'"))[-1]
+        if word in _ARTICLES and _is_number(previous):  # "75 a new team", "2010 the": a rate's article is a view word
+            return False
         return word != previous and not (word in DETERMINERS and previous in _NO_DETERMINER_AFTER)
     if word in gap or word in DETERMINERS and any(g in DETERMINERS for g in gap):
         return False
@@ -678,7 +709,35 @@ def word_after_gap_allowed(word: str, gap: tuple[str, ...]) -> bool:
         return False
     if gap[-1] in ("a", "an") and lower in _NO_FREE_A_BEFORE:
         return False
+    if gap[-1] in _ARTICLES and not _may_follow_an_article(lower.strip(",;:()\"'")):
+        return False
     return lower != gap[-1] and not (gap[-1] in DETERMINERS | {"very", "such"} and lower in NO_ARTICLE_BEFORE)
+
+
+_ARTICLES = frozenset({"a", "an", "the"})
+_NUMBER_WORDS = frozenset(
+    ["two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "twenty", "thirty"]
+    + ["forty", "fifty", "sixty", "seventy", "eighty", "ninety", "hundred", "thousand", "million", "billion"]
+)
+
+
+def _is_number(word: str) -> bool:
+    word = word.lower().strip(",;:()\"'")
+    return any(ch.isdigit() for ch in word) or word in _NUMBER_WORDS
+
+
+@functools.lru_cache(maxsize=100_000)
+def _may_follow_an_article(word: str) -> bool:
+    """Whether a free article may stand before view word ``word``: not before a number ("a two members", "the
+    75"), nor before a word WordNet knows only as a verb or an adverb ("a often", "a benefitted", "a around") —
+    the held-out garbles of issue 65. A stop word is left to :data:`NO_ARTICLE_BEFORE`; a name or a word WordNet
+    does not know may follow one."""
+    if not word or _is_number(word):
+        return False
+    if word in english_stop_words() or not word.isalpha():
+        return True
+    synsets = wordnet().synsets(word)
+    return not synsets or any(s.pos() in ("n", "a", "s") for s in synsets)
 
 
 def roles_surface(text: str) -> str:

@@ -4,6 +4,7 @@ learns only what it may write."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -42,18 +43,30 @@ def test_the_roles_view_reads_contractions_out_and_keeps_who_does_what():
 
 @pytest.mark.parametrize("text", TRICKY)
 def test_the_roles_view_drops_only_the_free_words(text):
-    from authorguard.text.views import content_view, view_words
+    from authorguard.text.views import content_view, free_word_allowed, view_words, word_after_gap_allowed
 
-    kept = {w.lower() for w in view_words(roles_view(text))}
-    assert not kept & FREE_WORDS
-    assert {w.lower() for w in view_words(content_view(text))} - {"way"} <= kept | {"not"} or True
+    words = view_words(roles_view(text))
+    kept = {w.lower() for w in words}
+    # an article stays in the view only where the constraint could not write it back ("the the the end": a loop)
+    for i, word in enumerate(words):
+        if word.lower() in FREE_WORDS:
+            previous, following = words[i - 1] if i else "", words[i + 1] if i + 1 < len(words) else ""
+            assert not (free_word_allowed(word, (), previous) and word_after_gap_allowed(following, (word,))), text
+
+    # every word the content view keeps is said by the roles view ("not" read out of "didn't"; compared by their
+    # letters and digits: the roles view keeps punctuation and atoms whole, "movie," "3.5%" "well-known")
+    def pieces(view: str) -> set[str]:
+        return set(re.findall(r"[^\W_]+", view.lower()))
+
+    assert pieces(content_view(text)) <= pieces(" ".join(kept)) | {"not"}
 
 
 def test_questions_and_hard_wrapped_lines_in_the_roles_view():
     from authorguard.neural.realiser.model import chunk_views_with_edges, view_as_text
 
     wrapped = "I would claim that the attack on the IRA\nwas probably planned. Why don't you ask\nthem?"
-    assert roles_view(wrapped) == "I would claim that attack on ira was probably planned | why do not you ask them ?"
+    # "IRA" keeps its capitals (WordNet writes it so: an acronym, not a shouted "ira")
+    assert roles_view(wrapped) == "I would claim that attack on IRA was probably planned | why do not you ask them ?"
     assert target_of("roles", wrapped).endswith("Why do not you ask them?")
     assert view_as_text(roles_view(wrapped)).endswith("why do not you ask them?")
     chunks, _ = chunk_views_with_edges([roles_view(wrapped)], 3)
