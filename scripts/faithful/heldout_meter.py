@@ -1,6 +1,7 @@
 """The fidelity meter on the frozen held-out pairs of issue 65 (never tuned on): agreement with the blind labels.
 
     python scripts/faithful/heldout_meter.py [-o docs/results/faithful/heldout/meter.json]
+    python scripts/faithful/heldout_meter.py --set docs/results/faithful/heldout-2 -o docs/results/faithful/heldout-2/meter.json
 
 Reads ``docs/results/faithful/heldout/pairs-blind.jsonl`` (the pairs as the annotator saw them) and
 ``pairs-labels.jsonl`` (the blind labels); scores every pair with the meter as committed; prints agreement on
@@ -33,13 +34,15 @@ def kappa(a: list[bool], b: list[bool]) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("-o", "--output", type=Path, default=None)
+    parser.add_argument("--set", type=Path, default=HELD_OUT, help="the frozen set's folder")
     args = parser.parse_args()
+    held_out = args.set
     from authorguard.metrics.fidelity import FidelityMeter
 
-    pairs = [json.loads(line) for line in (HELD_OUT / "pairs-blind.jsonl").read_text(encoding="utf-8").splitlines()]
+    pairs = [json.loads(line) for line in (held_out / "pairs-blind.jsonl").read_text(encoding="utf-8").splitlines()]
     labels = {
         row["id"]: row["label"]
-        for row in map(json.loads, (HELD_OUT / "pairs-labels.jsonl").read_text(encoding="utf-8").splitlines())
+        for row in map(json.loads, (held_out / "pairs-labels.jsonl").read_text(encoding="utf-8").splitlines())
     }
     inputs, outputs = [p["input"] for p in pairs], [p["output"] for p in pairs]
     start = time.time()
