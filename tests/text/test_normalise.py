@@ -24,6 +24,8 @@ def one(rule: str, text: str) -> str:
         ("decoration", "Title\n*****\nText ~~~ here", "Title\nText   here"),
         ("emphasis", "I *really* mean **this** and _that_", "I really mean this and that"),
         ("brackets", "the cost (in 1997) was [sic] high", "the cost  in 1997  was  sic  high"),
+        # inside a quotation the brackets are the quoting writer's: kept
+        ("brackets", 'he "stalks [her] (says he)" (really)', 'he "stalks [her] (says he)"  really '),
         # brackets that say something stay: a citation, a name, a figure's aside, a list
         (
             "brackets",

@@ -14,7 +14,8 @@ rule                  what it does (examples)
                       marks inside a line dropped
 ``emphasis``          emphasis marks around words dropped: ``*really*``, ``**this**``, ``_so_`` -> the words
 ``brackets``          round and square brackets around a span on one line dropped, the span kept (not around a
-                      citation, a name or a list: ``(Smith 1974)``, ``(Ballaro)``, ``(a, b, c)``)
+                      citation, a name or a list: ``(Smith 1974)``, ``(Ballaro)``, ``(a, b, c)``; never inside a
+                      quotation: ``"stalks [her]"``)
 ``punctuation``       repeated marks once: ``!!!`` -> ``!``, ``?!?`` -> ``?`` (a question stays a question),
                       ``,,`` -> ``,``, ``....`` / ``. . .`` -> ``...``
 ``contractions``      expanded where the reading is fixed: ``don't`` -> ``do not``, ``I'm`` -> ``I am``, ``we'll`` ->
@@ -774,7 +775,9 @@ RULES: dict[str, Rule] = {
         ),
         Rule("decoration", decoration, "decoration-only lines and runs of decoration marks dropped"),
         Rule("emphasis", emphasis, "emphasis marks around words dropped (*really*, _so_)"),
-        Rule("brackets", brackets, "brackets around a span dropped, the span kept"),
+        # a quotation's brackets are the quoting writer's ("[it]", "(says he)"): without them the words read as
+        # the speaker's (issue 65's third held-out set)
+        Rule("brackets", brackets, "brackets around a span dropped, the span kept", in_quotations=False),
         Rule("punctuation", punctuation, "repeated marks once (!!! ?!? ,,), dots to one ellipsis"),
         Rule("contractions", contractions, "contractions with one reading expanded (don't, I'm, we'll)"),
         Rule(
