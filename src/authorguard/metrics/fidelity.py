@@ -39,7 +39,15 @@ from dataclasses import asdict, dataclass, field
 
 from authorguard.exceptions import InputError
 from authorguard.metrics.fidelity_atoms import atom_findings
-from authorguard.metrics.fidelity_substitution import substitutions
+from authorguard.metrics.fidelity_structure import (
+    PRONOUN,
+    Structure,
+    agent_of,
+    numbers_of,
+    read_structure,
+    structure_findings,
+)
+from authorguard.metrics.fidelity_substitution import paraphrased, substitutions
 
 #: the verdicts, from best to worst; ``unsure``: the meter cannot settle it (a new word that may stand for a lost one,
 #: or may not) — never counted as faithful
@@ -53,79 +61,6 @@ _NEGATIONS = frozenset(
 _SUBJECTS = frozenset({"nsubj", "csubj"})
 _PASSIVE_SUBJECTS = frozenset({"nsubjpass", "csubjpass"})
 _OBJECTS = frozenset({"dobj", "obj", "dative", "attr", "oprd"})
-_NUMBER_WORDS = {
-    w: str(i)
-    for i, w in enumerate(
-        [
-            "zero",
-            "one",
-            "two",
-            "three",
-            "four",
-            "five",
-            "six",
-            "seven",
-            "eight",
-            "nine",
-            "ten",
-            "eleven",
-            "twelve",
-            "thirteen",
-            "fourteen",
-            "fifteen",
-            "sixteen",
-            "seventeen",
-            "eighteen",
-            "nineteen",
-            "twenty",
-        ]
-    )
-}
-_NUMBER_WORDS.update(
-    {
-        "thirty": "30",
-        "forty": "40",
-        "fifty": "50",
-        "sixty": "60",
-        "seventy": "70",
-        "eighty": "80",
-        "ninety": "90",
-        "hundred": "100",
-        "thousand": "1000",
-        "million": "1000000",
-        "first": "1",
-        "second": "2",
-        "third": "3",
-        "half": "0.5",
-        "once": "1",
-        "twice": "2",
-        "dozen": "12",
-    }
-)
-# pronouns read as the person they name: "me" and "I" are one agent, as are "us" and "we"
-_PRONOUN = {
-    "me": "i",
-    "my": "i",
-    "mine": "i",
-    "myself": "i",
-    "us": "we",
-    "our": "we",
-    "ourselves": "we",
-    "him": "he",
-    "his": "he",
-    "himself": "he",
-    "her": "she",
-    "hers": "she",
-    "herself": "she",
-    "them": "they",
-    "their": "they",
-    "themselves": "they",
-    "your": "you",
-    "yours": "you",
-    "yourself": "you",
-    "its": "it",
-    "itself": "it",
-}
 
 
 @dataclass(frozen=True)
@@ -150,6 +85,11 @@ class FidelityThresholds:
         An output word WordNet does not relate to the input, whose GloVe cosine to a word its aligned input
         sentence lost reaches this, is a possible substitution (:mod:`authorguard.metrics.fidelity_substitution`):
         when only such words take invention over ``max_invented``, the verdict is ``unsure``. Above 1: off.
+    paraphrase_similarity : float
+        New words (invented or substituted) are a paraphrase's own when every output sentence holding one has an
+        all-MiniLM-L6-v2 cosine of at least this to the input sentence it aligns with
+        (:func:`~authorguard.metrics.fidelity_substitution.paraphrased`); they then count neither as invention
+        nor as unsure. Above 1, or without the ``minilm`` extra: off.
     """
 
     # tuned on half the committed labels (scripts/faithful/meter_agreement.py; docs/results/faithful.md)
@@ -159,6 +99,7 @@ class FidelityThresholds:
     agents: bool = False
     negation: bool = True
     substitution_similarity: float = 0.5  # scripts/faithful/substitution_threshold.py, development labels only
+    paraphrase_similarity: float = 0.75  # the best mean kappa over the development labels (issue 65 page)
 
     def __post_init__(self) -> None:
         for name in ("max_invented", "min_recall"):
@@ -189,6 +130,8 @@ class FidelityScore:
     swapped_roles: list[str] = field(default_factory=list)
     changed_agents: list[str] = field(default_factory=list)
     substituted_words: dict[str, str] = field(default_factory=dict)
+    #: the lowest sentence cosine that settled new words as a paraphrase's (None: none settled so)
+    paraphrase_cosine: float | None = None
 
     @property
     def reason(self) -> str | None:
@@ -214,6 +157,13 @@ class _Reading:
     tokens: tuple[str, ...]
     bigrams: frozenset[str]
     sentences: tuple[frozenset[str], ...] = ()
+    structure: Structure = Structure()
+    sentence_texts: tuple[str, ...] = ()
+
+    @property
+    def words(self) -> set[str]:
+        """Every word it says: content lemmas, words as written, pronouns as their person."""
+        return self.content | set(self.tokens) | {PRONOUN.get(t, t) for t in self.tokens}
 
 
 def require_meter() -> None:
@@ -253,19 +203,31 @@ def _related(word: str) -> frozenset[str]:
 
 
 _QUESTION_END = re.compile(r"\?[!?.\s\"')]*$")
-_DIGITS = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?|\d+(?:\.\d+)?")
 
 
-def _numbers(token) -> list[str]:
-    """The numbers a token says: its digit groups with their sign (``3rd`` -> 3, ``2pm`` -> 2, ``1,000`` -> 1000,
-    ``-5`` -> -5) or a number word."""
-    text = token.lower_.replace(",", "").replace("\u2212", "-")
-    return _DIGITS.findall(text) or ([_NUMBER_WORDS[text]] if text in _NUMBER_WORDS else [])
+#: words that say "not" in one word: a paraphrase writes "unless Congress acts" for "if Congress does not act",
+#: "unable" for "cannot", "fails to" for "does not"
+_LEXICAL_NEGATIONS = frozenset({"unless", "unable", "fail", "lack", "absent"})
 
 
-def _agent(token) -> str:
-    lemma = token.lemma_.lower() if token.pos_ != "PRON" else token.lower_
-    return _PRONOUN.get(lemma, lemma)
+def _negates(token) -> bool:
+    """Whether a token says "not": a negation word, one of :data:`_LEXICAL_NEGATIONS`, or an adjective WordNet
+    gives as the antonym of the word after its un-/in-/non- ("unused" / "used"); not the "or not" of "whether or
+    not" (which asks, and negates nothing)."""
+    word = token.lower_
+    if word in _NEGATIONS or token.norm_ in _NEGATIONS:
+        return not (
+            word == "not"
+            and token.i >= 2
+            and token.doc[token.i - 1].lower_ == "or"
+            and token.doc[token.i - 2].lower_ == "whether"
+        )
+    if token.lemma_.lower() in _LEXICAL_NEGATIONS:
+        return True
+    for prefix in ("un", "in", "non", "dis"):
+        if token.pos_ == "ADJ" and word.startswith(prefix) and len(word) > len(prefix) + 3:
+            return word[len(prefix) :] in _antonyms(word)
+    return False
 
 
 def _read(doc) -> _Reading:
@@ -277,7 +239,9 @@ def _read(doc) -> _Reading:
         elif entity.label_ in ("DATE", "TIME"):  # the named days and months of a date: "Sunday", "May"
             names.update(t.lower_ for t in entity if t.is_alpha and t.pos_ == "PROPN")
     for token in doc:
-        found = _numbers(token) if token.like_num or token.pos_ == "NUM" or any(c.isdigit() for c in token.text) else []
+        found = (
+            numbers_of(token) if token.like_num or token.pos_ == "NUM" or any(c.isdigit() for c in token.text) else []
+        )
         if found:
             numbers.extend(found)
             continue
@@ -287,18 +251,18 @@ def _read(doc) -> _Reading:
             agents, patients = [], []
             for child in token.children:
                 if child.dep_ in _SUBJECTS:
-                    agents.append(_agent(child))
+                    agents.append(agent_of(child))
                 elif child.dep_ in _PASSIVE_SUBJECTS or child.dep_ in _OBJECTS:
-                    patients.append(_agent(child))
+                    patients.append(agent_of(child))
                 elif child.dep_ == "agent":  # "by X" of a passive
-                    agents.extend(_agent(g) for g in child.children if g.dep_ == "pobj")
+                    agents.extend(agent_of(g) for g in child.children if g.dep_ == "pobj")
             verb = token.lemma_.lower()
             for agent in agents or ["-"]:
                 for patient in patients or ["-"]:
                     if agent != "-" or patient != "-":
                         triples.append((agent, verb, patient))
     # words, not the parse: the parse of the same words moves with casing and punctuation ("n't" is normed "not")
-    negations = sum(1 for t in doc if t.lower_ in _NEGATIONS or t.norm_ in _NEGATIONS)
+    negations = sum(1 for t in doc if _negates(t))
     # a question ends in a run of marks that holds a "?" ("really?!" is one, as its normalised "really?" is)
     questions = sum(1 for sentence in doc.sents if _QUESTION_END.search(sentence.text))
     tokens = tuple(t.lower_ for t in doc if t.is_alpha)
@@ -311,7 +275,19 @@ def _read(doc) -> _Reading:
                 if t.pos_ in _CONTENT_POS and t.is_alpha and not t.is_stop and len(t.text) > 1
             )
         )
-    return _Reading(content, names, tuple(numbers), negations, questions, triples, tokens, bigrams, tuple(sentences))
+    return _Reading(
+        content,
+        names,
+        tuple(numbers),
+        negations,
+        questions,
+        triples,
+        tokens,
+        bigrams,
+        tuple(sentences),
+        read_structure(doc),
+        tuple(sentence.text for sentence in doc.sents),
+    )
 
 
 @functools.lru_cache(maxsize=100_000)
@@ -432,8 +408,21 @@ def judge(source: _Reading, output: _Reading, thresholds: FidelityThresholds) ->
         if invented_share > thresholds.max_invented and thresholds.substitution_similarity <= 1
         else {}
     )
+    # ... unless the sentences they stand in say what their input sentences said (a paraphrase's own words)
+    if invented_share > thresholds.max_invented and thresholds.paraphrase_similarity <= 1:
+        score.paraphrase_cosine = paraphrased(
+            invented,
+            output.sentences,
+            source.sentences,
+            output.sentence_texts,
+            source.sentence_texts,
+            thresholds.paraphrase_similarity,
+        )
+    settled = score.paraphrase_cosine is not None
+    if settled:
+        substituted = {}
     score.substituted_words = {w: f"{c} ({sim:.2f})" for w, (c, sim) in substituted.items()}
-    inventions = [w for w in invented if w not in substituted]
+    inventions = [] if settled else [w for w in invented if w not in substituted]
     changes = []
     if len(inventions) / max(len(output.content), 1) > thresholds.max_invented:
         changes.append(
@@ -453,6 +442,18 @@ def judge(source: _Reading, output: _Reading, thresholds: FidelityThresholds) ->
         changes.append(f"who acts changed: {'; '.join(changed_agents[:3])}")
     if (source.questions > 0) != (output.questions > 0):
         changes.append(f"questions {source.questions} -> {output.questions}")
+    # meaning that keeps every word: a speaker changed, who acts moved, a number moved, a list item lost
+    changes.extend(
+        structure_findings(
+            source.triples,
+            output.triples,
+            source.words,
+            output.words,
+            source.structure,
+            output.structure,
+            lambda word, words: _supported(word, words, _stems(words)),
+        )
+    )
     losses = []
     if recall < thresholds.min_recall:
         losses.append(f"says {recall:.0%} of the input's content words (lost: {', '.join(lost[:5])})")
@@ -460,7 +461,7 @@ def judge(source: _Reading, output: _Reading, thresholds: FidelityThresholds) ->
         losses.append(f"drops names or numbers: {', '.join(lost_names[:5])}")
     if changes:
         score.verdict, score.reasons = "changed", changes + losses
-    elif invented_share > thresholds.max_invented:  # only substitutions took the invention over the threshold
+    elif invented_share > thresholds.max_invented and not settled:  # only substitutions took it over the threshold
         pairs = ", ".join(f"{w} for {c}" for w, c in list(score.substituted_words.items())[:5])
         score.verdict = "unsure"
         score.reasons = [f"new words that may stand for lost ones (not known synonyms): {pairs}", *losses]

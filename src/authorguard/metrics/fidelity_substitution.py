@@ -8,12 +8,16 @@ output word is paired with the input words its sentence lost: the output sentenc
 whose content words it shares most, and the word's best cosine (GloVe 6B 50-d, the project's default word vectors)
 to a lost word of that sentence decides. Word vectors cannot tell a synonym from a co-hyponym or an antonym (``dog``
 / ``cat`` 0.92, ``good`` / ``bad`` 0.80): a substitution found here is never read as faithful — it makes the verdict
-``unsure`` unless something else settles it.
+``unsure`` unless something else settles it: the sentence it stands in (:func:`paraphrased`). An output sentence
+holding new words whose all-MiniLM-L6-v2 embedding is as close to its aligned input sentence as honest paraphrases
+are (a cosine threshold chosen on development labels) says what that sentence said — its new words are the
+paraphrase's, not inventions. Without the ``minilm`` extra nothing is settled this way.
 """
 
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Sequence
 
 import numpy as np
@@ -71,3 +75,59 @@ def substitutions(
         if best is not None and best[1] >= threshold:
             found[word] = (best[0], round(best[1], 3))
     return found
+
+
+@functools.cache
+def _sentence_encoder():
+    """all-MiniLM-L6-v2, loaded once per process; None without the ``minilm`` extra."""
+    from authorguard.embeddings.sentence import load_sentence_encoder
+    from authorguard.exceptions import DataNotFoundError
+
+    try:
+        return load_sentence_encoder()
+    except DataNotFoundError:
+        return None
+
+
+@functools.lru_cache(maxsize=50_000)
+def _sentence_vector(text: str) -> np.ndarray:
+    return _sentence_encoder().encode([text], normalize_embeddings=True, convert_to_numpy=True)[0]
+
+
+_LETTERS = re.compile(r"[^\W\d_]+")
+#: the share of their words (Jaccard) above which two aligned sentences are one with a word swapped, not a
+#: paraphrase (set before looking at any figure: a paraphrase rewrites, a substitution keeps the rest)
+KEPT_WORDS = 0.6
+
+
+def paraphrased(
+    words: Sequence[str],
+    output_sentences: Sequence[frozenset[str]],
+    input_sentences: Sequence[frozenset[str]],
+    output_texts: Sequence[str],
+    input_texts: Sequence[str],
+    threshold: float,
+) -> float | None:
+    """The lowest MiniLM cosine between an output sentence holding one of ``words`` and the input sentence it
+    aligns with (:func:`aligned`), when every such sentence aligns with one, is rewritten (shares less than
+    :data:`KEPT_WORDS` of its words with it) and reaches ``threshold``: those words are a paraphrase's. None when
+    one does not (or the encoder is missing, or the sentences were not kept)."""
+    if _sentence_encoder() is None or len(output_texts) != len(output_sentences):
+        return None
+    lowest = 1.0
+    for sentence, text in zip(output_sentences, output_texts):
+        if not any(w in sentence for w in words):
+            continue
+        k = aligned(sentence, input_sentences)
+        if k is None or k >= len(input_texts):
+            return None
+        # a sentence that keeps most of its words and swaps one is a substitution, not a paraphrase: its embedding
+        # barely moves for "her house" -> "her car"
+        said, wrote = set(_LETTERS.findall(input_texts[k].lower())), set(_LETTERS.findall(text.lower()))
+        if len(said & wrote) / max(len(said | wrote), 1) >= KEPT_WORDS:
+            return None
+        cosine = float(_sentence_vector(text) @ _sentence_vector(input_texts[k]))
+        if cosine < threshold:
+            return None
+        lowest = min(lowest, cosine)
+    return round(lowest, 3)
