@@ -204,7 +204,8 @@ class WordPlan:
         self.questions = None if questions is None else frozenset(int(q) for q in questions)
         self.max_free = int(max_free)
         # whether a comma, semicolon or colon may follow a required word, and a hyphen join two (False: the words
-        # carry the text's own punctuation, the realiser adds none)
+        # carry the text's own punctuation, the realiser adds none, and each of the text's sentence ends takes its
+        # stop: "Figure 10 shows how. The objects…" never runs into one sentence)
         self.punctuation = bool(punctuation)
         # no stop after a word that already ends with one (a quotation "... win.", "U.S.")
         self._closed = frozenset(k + 1 for k, w in enumerate(self.words) if ends_with_stop(w))
@@ -299,6 +300,8 @@ class WordPlan:
             return self._typing((i, _NO_FREE[: self.max_free], WORD, b"", False), byte)
         if mode == AFTER_WORD:
             if byte == SPACE_BYTE and i < len(self.words):  # nothing may follow the last word but a stop
+                if not self.punctuation and not free and i in self.breaks and i not in self._closed:
+                    return []  # the text's own sentence end: its stop is required (no two sentences run together)
                 # a sentence that ended with its own stop ("... win." | "U.S.") lets the next one start
                 return [(i, free, SPACE, b"", not free and i in self._closed and i in self.breaks)]
             if not free and i > 0:

@@ -275,13 +275,19 @@ def _roles_expand(token: str, following: str) -> list[str]:
         if lower.endswith(ending) and len(lower) > len(ending):
             return [token[: -len(ending)], reading]
     after = following.lower()
-    perfect = after in _PARTICIPLES or _only_a_past_participle(after)
+    perfect = after in _PARTICIPLES
     if lower.endswith("'d") and after.endswith("ed"):  # "he'd left", "they'd finished": had; "he'd go": would
         perfect = True
     if lower.endswith("'s") and len(lower) > 2:
         base = token[:-2]
         if base.lower() in _PRONOUN_S:
-            return [base, "us" if base.lower() == "let" else ("has" if perfect else "is")]
+            if base.lower() == "let":
+                return [base, "us"]
+            if not perfect and _participle(after) or base.lower() in _POSSESSIVE_PRONOUNS and _noun(after):
+                # "it's called" (is) or "it's happened" (has); "everyone's wages" (a possessive) or "everyone's
+                # here": the reading is a guess, so the token is copied as written
+                return [token]
+            return [base, "has" if perfect else "is"]
         return [token]  # a possessive
     if lower.endswith("'d") and len(lower) > 2:
         return [token[:-2], "had" if perfect else "would"]
@@ -299,14 +305,20 @@ def _is_acronym(word: str) -> bool:
     )
 
 
+#: pronouns whose "'s" may be a possessive ("everyone's wages")
+_POSSESSIVE_PRONOUNS = frozenset({"everyone", "everybody", "someone", "somebody", "nobody"})
+
+
+def _participle(word: str) -> bool:
+    """A past participle by its form ("called", "happened", "taken"): after "'s" it reads "is" (passive) or "has"
+    (perfect), which the form does not tell."""
+    return len(word) > 3 and word.endswith(("ed", "en")) and word not in ("even", "seven", "often", "garden")
+
+
 @functools.lru_cache(maxsize=100_000)
-def _only_a_past_participle(word: str) -> bool:
-    """An -ed word WordNet knows only as a verb ("happened", "arrived"): after "'s" it reads "has" ("that's
-    happened"); one that is an adjective too ("tired", "closed") reads "is"."""
-    if not word.endswith("ed") or len(word) < 5:
-        return False
-    synsets = wordnet().synsets(word)
-    return bool(synsets) and all(s.pos() == "v" for s in synsets)
+def _noun(word: str) -> bool:
+    """A word WordNet knows as a noun ("wages"; not "here", "happy"): after "everyone's" it may be owned."""
+    return word.isalpha() and any(s.pos() == "n" for s in wordnet().synsets(word))
 
 
 def _following(tokens: list[str], position: int) -> str:
