@@ -13,7 +13,7 @@ fidelity meter (:mod:`authorguard.metrics.fidelity`) calls a rewrite ``changed``
   an apposition ("Munk, the founder") written side by side without their comma.
 
 Plain text only (regular expressions, no parse): thousands of words a second. The meter passes both texts through
-the normaliser's word-level tables first (curly quotes are straight, "I'm" is "I am" on both sides).
+the normaliser first (curly quotes are straight, "I'm" is "I am", asides lose their brackets on both sides).
 """
 
 from __future__ import annotations
