@@ -296,12 +296,13 @@ def _roles_expand(token: str, following: str) -> list[str]:
 
 @functools.lru_cache(maxsize=100_000)
 def _is_acronym(word: str) -> bool:
-    """A word in capitals that WordNet writes so ("WHO", "IRA", "US"): its case is its meaning ("the WHO" is not
-    "the who"). A shouted word ("LOUD") is lower-cased like any other."""
-    return (
-        len(word) > 1
-        and word.isupper()
-        and any(lemma.name() == word for synset in wordnet().synsets(word) for lemma in synset.lemmas())
+    """A word in capitals that WordNet writes so ("WHO", "IRA", "US") or that is no English word in lower case
+    ("NFL", "MSF"): its case is its meaning ("the WHO" is not "the who"). A shouted word ("LOUD") is lower-cased
+    like any other."""
+    if len(word) < 2 or not word.isupper() or not word.isalpha():
+        return False
+    return not _known_lower(word.lower()) or any(
+        lemma.name() == word for synset in wordnet().synsets(word) for lemma in synset.lemmas()
     )
 
 

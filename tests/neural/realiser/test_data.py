@@ -34,6 +34,11 @@ def test_every_roles_target_is_in_its_constraints_language(tokenizer):
         assert [w for w in said if w.lower() not in FREE_WORDS or w not in words][: len(words)] or not words
 
 
+def test_an_acronym_keeps_its_capitals_and_a_shouted_word_does_not():
+    # "the WHO" keeps its article: no free article may stand before "who", so the text's own is copied
+    assert roles_view("I like the NFL and the WHO. It was LOUD.") == "I like NFL and the WHO | it was loud"
+
+
 def test_a_contraction_whose_reading_is_a_guess_is_copied():
     # "it's called" is passive, "that's happened" perfect, "everyone's wages" a possessive: the form does not say
     assert roles_view("It's called Raja. Everyone's wages rose. He's here.") == (
