@@ -25,55 +25,18 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-NUMBER_WORDS = {
-    w: str(i)
-    for i, w in enumerate(
-        [
-            "zero",
-            "one",
-            "two",
-            "three",
-            "four",
-            "five",
-            "six",
-            "seven",
-            "eight",
-            "nine",
-            "ten",
-            "eleven",
-            "twelve",
-            "thirteen",
-            "fourteen",
-            "fifteen",
-            "sixteen",
-            "seventeen",
-            "eighteen",
-            "nineteen",
-            "twenty",
-        ]
-    )
+from authorguard.text.atoms import CARDINALS
+
+#: number words as the digits they say (cardinals, and the ordinals and multiples a count is written with)
+NUMBER_WORDS = {word: str(value) for word, value in CARDINALS.items()} | {
+    "first": "1",
+    "second": "2",
+    "third": "3",
+    "half": "0.5",
+    "once": "1",
+    "twice": "2",
+    "dozen": "12",
 }
-NUMBER_WORDS.update(
-    {
-        "thirty": "30",
-        "forty": "40",
-        "fifty": "50",
-        "sixty": "60",
-        "seventy": "70",
-        "eighty": "80",
-        "ninety": "90",
-        "hundred": "100",
-        "thousand": "1000",
-        "million": "1000000",
-        "first": "1",
-        "second": "2",
-        "third": "3",
-        "half": "0.5",
-        "once": "1",
-        "twice": "2",
-        "dozen": "12",
-    }
-)
 # pronouns read as the person they name: "me" and "I" are one agent, as are "us" and "we"
 PRONOUN = {
     "me": "i",

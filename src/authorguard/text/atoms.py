@@ -176,36 +176,37 @@ def is_atom(core: str) -> bool:
     return any(not (ch.isalpha() or ch == "'") for ch in inner) and any(ch.isalpha() for ch in inner)
 
 
-_NUMBER_WORDS = frozenset(
-    [
-        "one",
-        "two",
-        "three",
-        "four",
-        "five",
-        "six",
-        "seven",
-        "eight",
-        "nine",
-        "ten",
-        "eleven",
-        "twelve",
-        "twenty",
-        "thirty",
-        "forty",
-        "fifty",
-        "hundred",
-        "thousand",
-        "million",
-        "billion",
-        "once",
-        "twice",
-        "thrice",
-        "times",
-        "many",
-        "several",
-    ]
-)
+#: number words and their values ("a two members" is no English: no article is put before one)
+CARDINALS = {
+    word: value
+    for value, word in enumerate(
+        [
+            "zero",
+            "one",
+            "two",
+            "three",
+            "four",
+            "five",
+            "six",
+            "seven",
+            "eight",
+            "nine",
+            "ten",
+            "eleven",
+            "twelve",
+            "thirteen",
+            "fourteen",
+            "fifteen",
+            "sixteen",
+            "seventeen",
+            "eighteen",
+            "nineteen",
+            "twenty",
+        ]
+    )
+} | {"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
+CARDINALS |= {"hundred": 100, "thousand": 1_000, "million": 1_000_000, "billion": 1_000_000_000}
+_NUMBER_WORDS = frozenset(CARDINALS) | {"once", "twice", "thrice", "times", "many", "several"}
 #: what a rate is counted per ("many miles a week", "$5 a head")
 _RATE_NOUNS = frozenset(
     [
@@ -258,12 +259,6 @@ def is_bound_article(cores: list[str], position: int) -> bool:
         return True
     if any(_NUMERIC.search(c) or c in _NUMBER_WORDS for c in previous):
         return True
-    previous = [c.lower() for c in cores[:position] if c][-3:]
-    following = [c.lower() for c in cores[position + 1 :] if c][:2]
-    if core == "the":  # "the older the story, the less likely"
-        rest = [c.lower() for c in cores if c]
-        pairs = sum(a == "the" and _comparative(b) for a, b in zip(rest, rest[1:]))
-        return bool(following) and _comparative(following[0]) and pairs >= 2
     return bool(following and following[0] in _RATE_NOUNS and previous and previous[-1].endswith("s"))
 
 

@@ -47,6 +47,7 @@ from authorguard.exceptions import InputError
 from authorguard.text.analysis import lemmatize
 from authorguard.text.atoms import (
     ATOM_SPACE,
+    CARDINALS,
     closed_gap,
     ends_sentence,
     hold_quotations,
@@ -728,10 +729,7 @@ def word_after_gap_allowed(word: str, gap: tuple[str, ...]) -> bool:
 
 
 _ARTICLES = frozenset({"a", "an", "the"})
-_NUMBER_WORDS = frozenset(
-    ["two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "twenty", "thirty"]
-    + ["forty", "fifty", "sixty", "seventy", "eighty", "ninety", "hundred", "thousand", "million", "billion"]
-)
+_NUMBER_WORDS = frozenset(word for word, value in CARDINALS.items() if value >= 2)
 
 
 def _is_number(word: str) -> bool:
