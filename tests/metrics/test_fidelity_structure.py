@@ -31,10 +31,12 @@ CHANGES = [
         "They should retire with the dignified care that they have earned.",
         "a list merged",
     ),
+]
+LOSSES = [
     (
-        "Other functions included a binary conversion program and a menu function.",
-        "Other functions included a binary conversion function.",
-        "a list",  # an item lost, or the two read as one
+        "We bought apples and pears at the market on Sunday.",
+        "We bought apples at the market on Sunday.",
+        "a list item lost",  # the text says less: partial, not changed
     ),
 ]
 
@@ -59,6 +61,12 @@ def test_each_change_is_found_and_named(meter):
     scores = meter.score([c[0] for c in CHANGES], [c[1] for c in CHANGES])
     for (_, _, finding), score in zip(CHANGES, scores):
         assert score.verdict == "changed" and finding in (score.reason or ""), score.reason
+
+
+def test_a_lost_list_item_is_a_loss_not_a_change(meter):
+    scores = meter.score([c[0] for c in LOSSES], [c[1] for c in LOSSES])
+    for (_, _, finding), score in zip(LOSSES, scores):
+        assert score.verdict == "partial" and finding in (score.reason or ""), score.reason
 
 
 def test_honest_rewrites_are_not_findings(meter):

@@ -444,18 +444,17 @@ def judge(source: _Reading, output: _Reading, thresholds: FidelityThresholds) ->
     if (source.questions > 0) != (output.questions > 0):
         changes.append(f"questions {source.questions} -> {output.questions}")
     # meaning that keeps every word: a speaker changed, who acts moved, a number moved, a list item lost
-    changes.extend(
-        structure_findings(
-            source.triples,
-            output.triples,
-            source.words,
-            output.words,
-            source.structure,
-            output.structure,
-            lambda word, words: _supported(word, words, _stems(words)),
-        )
+    structural_changes, structural_losses = structure_findings(
+        source.triples,
+        output.triples,
+        source.words,
+        output.words,
+        source.structure,
+        output.structure,
+        lambda word, words: _supported(word, words, _stems(words)),
     )
-    losses = []
+    changes.extend(structural_changes)
+    losses = list(structural_losses)
     if recall < thresholds.min_recall:
         losses.append(f"says {recall:.0%} of the input's content words (lost: {', '.join(lost[:5])})")
     if lost_names:

@@ -10,8 +10,8 @@ change, named in its reason:
   input agent now acts another verb ("I can name them. Many call it" -> "Many can name them. I call it");
 - **a number moved**: a number now counting a noun the input has but does not count with it ("100,000 of our men
   and women" -> "our men and 100,000 women");
-- **a list item lost**: one of two coordinated nouns or adjectives gone while the other stays ("a conversion
-  program and a menu function" -> "a conversion menu function");
+- **a list item lost** (a loss, not a change: the text says less): one of two coordinated nouns or adjectives
+  gone while the other stays ("a conversion program and a menu function" -> "a conversion menu function");
 - **a list merged**: both still said, one now qualifying the other ("the care and the dignity" -> "the
   dignified care", "noise and echo" -> "noise echo").
 
@@ -167,11 +167,13 @@ def structure_findings(
     source: Structure,
     output: Structure,
     supported: Callable[[str, set[str]], bool],
-) -> list[str]:
-    """The changes of this module's docstring, each as a reason. ``*_triples``: (agent, verb, patient) lemmas of
-    each side ("-" for none); ``*_words``: the lemmas and lower-cased words each side says; ``supported(word,
-    words)``: whether ``words`` say ``word`` (the meter's synonym and derivation check)."""
+) -> tuple[list[str], list[str]]:
+    """(changes, losses): the findings of this module's docstring, each as a reason — a lost list item is a loss
+    (the text says less), the others changes. ``*_triples``: (agent, verb, patient) lemmas of each side ("-" for
+    none); ``*_words``: the lemmas and lower-cased words each side says; ``supported(word, words)``: whether
+    ``words`` say ``word`` (the meter's synonym and derivation check)."""
     findings: list[str] = []
+    losses: list[str] = []
     for agent, verb, _ in output_triples:
         theirs = {a for a, v, _ in source_triples if v == verb and a != "-"}
         if agent == "-" or not theirs or agent in theirs or supported(agent, theirs):
@@ -194,7 +196,7 @@ def structure_findings(
         kept = [w for w in (first, second) if w in output_words or supported(w, output_words)]
         if len(kept) == 1:
             lost = second if kept == [first] else first
-            findings.append(f"a list item lost: {lost} (of {first} and {second})")
+            losses.append(f"a list item lost: {lost} (of {first} and {second})")
         elif (
             len(kept) == 2
             and _paired(first, second, output.modified, supported)
@@ -206,4 +208,4 @@ def structure_findings(
             # both items said, one now qualifying the other: merged into one thing ("the care and the dignity" ->
             # "the dignified care", "noise and echo" -> "noise echo")
             findings.append(f"a list merged: {first} and {second} made one")
-    return list(dict.fromkeys(findings))
+    return list(dict.fromkeys(findings)), list(dict.fromkeys(losses))
