@@ -49,6 +49,9 @@ HONEST = [
     ("If Congress does not act, they lose their insurance.", "Unless Congress acts, they lose their insurance."),
     ("We asked whether or not the plan works.", "We asked whether the plan works."),
     ("Lucy, Fred and Ethel change in the alley.", "Lucy, Fred, and Ethel change in the alley."),
+    # a pronoun for its antecedent names the same speaker; "unusual" / "rare" is no negation
+    ("John said it was late. John said it again.", "John said it was late. He said it again."),
+    ("It was an unusual day.", "It was a rare day."),
 ]
 
 

@@ -38,6 +38,12 @@ def test_a_token_splits_into_its_punctuation_and_core(token, parts):
     assert split_token(token) == parts
 
 
+def test_false_quotations_are_not_held():
+    """A closing mark after a stop opens nothing; an elision ("'em", "'cause") is no opening mark."""
+    assert hold_quotations('He said "we won.", and left. Then more came.').count(ATOM_SPACE) == 1
+    assert quotations("We'll get 'em tomorrow and the students' books too.") == []
+
+
 def test_atoms_and_rates():
     for core in ("$1", "25%", "1970s", "5-7", "1996/97", "U.S.", "Corp.", "Bre-X", "e-mail", "www.x.com", "@anna"):
         assert is_atom(core), core

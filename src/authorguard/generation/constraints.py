@@ -13,7 +13,8 @@ object per sequence. The constraint the style bottleneck needs is :class:`Ordere
   punctuation, such as ``roles``, turns it off) — a comma/semicolon/colon and a space after a required word, or a
   hyphen between two required words; a sentence stop (``.`` ``!`` ``?``; with ``questions`` given, "?" after a
   question and "." after any other sentence) only right after the last word of a view sentence (``breaks``) or the
-  last word, and never after a word that ends with one (``"… win."``, ``U.S.``), then a space or the end; no
+  last word — and, without ``punctuation``, required there (the text's own sentence ends) — and never after a word
+  that ends with one (``"… win."``, ``U.S.``), then a space or the end; no
   quotes, brackets or apostrophes outside the words themselves (a free ``n't`` would add a negation);
 - no loops (:func:`~authorguard.text.views.free_word_allowed`, :func:`~authorguard.text.views.word_after_gap_allowed`):
   never a free word twice in a gap or right after the same view word, never two determiners, no determiner before a

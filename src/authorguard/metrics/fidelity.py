@@ -15,14 +15,17 @@ reader checks (docs/results/bottleneck/fidelity-reading.md):
 - **questions**: the number of questions on each side.
 - **what copy-based rewriting breaks** (:mod:`authorguard.metrics.fidelity_atoms`): a unit, currency or scale
   detached from its number, a decade read as a year, an abbreviation cut short, a quotation altered or unmarked, a
-  loop, a list run together — each makes the verdict ``changed``, named in the reason.
+  loop, a list run together — each makes the verdict ``changed``, named in the reason;
+- **meaning that keeps every word** (:mod:`authorguard.metrics.fidelity_structure`): a speaker changed, two agents
+  trading verbs, a number moved to another noun, two listed items merged (changes); a list item lost (a loss).
 
 Verdict: ``changed`` when the output invents (invention above the threshold, a new name or number), flips a
 negation, swaps or changes who does what, turns a question into an assertion (or the reverse), or breaks what
 copy-based rewriting breaks (a unit, a quotation, a loop, a list); else ``unsure`` when the invention above the
 threshold is only new words that may stand for words their aligned input sentence lost
 (:mod:`authorguard.metrics.fidelity_substitution`: similar by word vectors, not known synonyms) — the meter cannot
-settle it, and it is never counted as faithful; else ``partial`` when it loses content (recall below the threshold,
+settle it, and it is never counted as faithful (new words in a sentence that is rewritten and whose sentence
+embedding stays close to its input sentence's are the paraphrase's, and settled: ``paraphrase_similarity``); else ``partial`` when it loses content (recall below the threshold,
 a dropped name or number); else ``faithful``. An output equal to
 its input up to whitespace is ``faithful`` without parsing; an empty output is not scored (``None``: a withheld
 record). Thresholds were tuned on half the committed labels and measured on the other half
@@ -107,6 +110,8 @@ class FidelityThresholds:
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
                 raise InputError(f"FidelityThresholds.{name} must be in [0, 1]; got {value}")
+        if self.paraphrase_similarity < 0:
+            raise InputError(f"FidelityThresholds.paraphrase_similarity must be >= 0; got {self.paraphrase_similarity}")
         if self.max_new_names < 0:
             raise InputError(f"FidelityThresholds.max_new_names must be >= 0; got {self.max_new_names}")
 
@@ -207,28 +212,20 @@ _QUESTION_END = re.compile(r"\?[!?.\s\"')]*$")
 
 
 #: words that say "not" in one word: a paraphrase writes "unless Congress acts" for "if Congress does not act",
-#: "unable" for "cannot", "fails to" for "does not"
-_LEXICAL_NEGATIONS = frozenset({"unless", "unable", "fail", "lack", "absent"})
+#: "unable" for "cannot" ("unusual" / "rare", "failure" / "failed" are not negations: left out)
+_LEXICAL_NEGATIONS = frozenset({"unless", "unable"})
 
 
 def _negates(token) -> bool:
-    """Whether a token says "not": a negation word, one of :data:`_LEXICAL_NEGATIONS`, or an adjective WordNet
-    gives as the antonym of the word after its un-/in-/non- ("unused" / "used"); not the "or not" of "whether or
-    not" (which asks, and negates nothing)."""
+    """Whether a token says "not": a negation word or one of :data:`_LEXICAL_NEGATIONS`; not the "or not" of
+    "whether or not" (which asks, and negates nothing)."""
     word = token.lower_
     if word in _NEGATIONS or token.norm_ in _NEGATIONS:
-        return not (
-            word == "not"
-            and token.i >= 2
-            and token.doc[token.i - 1].lower_ == "or"
-            and token.doc[token.i - 2].lower_ == "whether"
+        after_whether = (
+            token.i >= 2 and token.doc[token.i - 1].lower_ == "or" and token.doc[token.i - 2].lower_ == "whether"
         )
-    if token.lemma_.lower() in _LEXICAL_NEGATIONS:
-        return True
-    for prefix in ("un", "in", "non", "dis"):
-        if token.pos_ == "ADJ" and word.startswith(prefix) and len(word) > len(prefix) + 3:
-            return word[len(prefix) :] in _antonyms(word)
-    return False
+        return not (word == "not" and after_whether)
+    return word in _LEXICAL_NEGATIONS
 
 
 def _read(doc) -> _Reading:

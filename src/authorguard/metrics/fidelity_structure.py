@@ -68,9 +68,11 @@ _DIGITS = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?|\d+(?:\.\d+)?")
 SPEECH_VERBS = frozenset(
     ["say", "tell", "write", "ask", "cite", "claim", "announce", "conclude", "describe", "declare", "report"]
     + ["state", "argue", "explain", "note", "add", "insist", "warn", "reply", "answer", "suggest", "quote"]
-    + ["admit", "deny", "promise", "predict", "testify", "recall", "remark", "call", "speak", "write"]
+    + ["admit", "deny", "promise", "predict", "testify", "recall", "remark", "speak"]
 )
 _NOUNS = frozenset({"NOUN", "PROPN"})
+#: personal pronouns as :func:`agent_of` reads them: who they name is the antecedent's business
+_PERSONS = frozenset({"i", "we", "you", "he", "she", "it", "they", "one", "who", "that", "which", "this"})
 #: what a list holds: things and their qualities ("the care and the dignity", "noise and echo", "ancient and modern")
 _LISTED = frozenset({"NOUN", "PROPN", "ADJ"})
 #: verbs whose subject a paraphrase moves freely ("X is Y" -> "Y is X"): their subject says little of who acts
@@ -178,7 +180,8 @@ def structure_findings(
         theirs = {a for a, v, _ in source_triples if v == verb and a != "-"}
         if agent == "-" or not theirs or agent in theirs or supported(agent, theirs):
             continue
-        if verb in SPEECH_VERBS:
+        if verb in SPEECH_VERBS and agent not in _PERSONS and not theirs & _PERSONS:
+            # a pronoun for its antecedent ("John said" -> "he said") names the same speaker
             findings.append(f"a speaker changed: {agent} {verb} (input: {', '.join(sorted(theirs))})")
         elif (
             verb not in _LIGHT_VERBS

@@ -31,11 +31,13 @@ ATOM_SPACE = "\u2581"
 # opens nothing), a closing one precedes none
 _QUOTATION = re.compile(
     r'(?<![\w"])"(?=\S)([^"\n]{1,1200}?)(?<=\S)"(?!\w)'
-    r"|(?<![\w'\"])'(?=[^\s'\d])((?:[^'\n]|(?<=\w)'(?=\w)){1,1200}?)(?<=[^\s'])'(?!\w)"
+    r"|(?<![\w'\"])'(?!(?:em|cause|cos|tis|twas|til|n|bout|round)\b)(?=[^\s'\d])((?:[^'\n]|(?<=\w)'(?=\w)){1,1200}?)(?<=[^\s'])'(?!\w)"
 )
 # an opening double mark with no closing one before its paragraph ends (a quotation running on into the next
 # paragraph, or a closing mark the writer forgot): held to the paragraph's end
-_UNCLOSED = re.compile(r'(?<![\w"])"(?=\S)(?:[^"\n]|\n(?![ \t]*\n)){1,1200}?(?=[ \t]*(?:\n[ \t]*\n|$))')
+_UNCLOSED = re.compile(
+    r'(?:(?<=\s)|(?<=^)|(?<=[(\[]))"(?=\S)(?:[^"\n]|\n(?![ \t]*\n)){1,1200}?(?=[ \t]*(?:\n[ \t]*\n|$))'
+)
 #: abbreviations written with a full stop that ends no sentence (a word of the list, any case)
 ABBREVIATIONS = frozenset(
     [
@@ -250,9 +252,10 @@ def is_bound_article(cores: list[str], position: int) -> bool:
     previous = [c.lower() for c in cores[:position] if c][-3:]
     following = [c.lower() for c in cores[position + 1 :] if c][:2]
     if core == "the":  # "the older the story, the less likely"
+        if not following or not _comparative(following[0]):
+            return False
         rest = [c.lower() for c in cores if c]
-        pairs = sum(a == "the" and _comparative(b) for a, b in zip(rest, rest[1:]))
-        return bool(following) and _comparative(following[0]) and pairs >= 2
+        return sum(a == "the" and _comparative(b) for a, b in zip(rest, rest[1:])) >= 2
     if following and following[0] in _QUANTITIES:
         return True
     if following[:1] in (["great"], ["good"]) and following[1:] in (["deal"], ["many"]):

@@ -17,8 +17,8 @@ Views, from finest to coarsest (each is a function of the one before it, so thei
 - ``content-minimal``: the words outside the stop-word list, lower-cased, no marker, nothing kept back — the
   view the issue's first floor table measured; here to measure what ``content``'s kept words cost.
 - ``lemma``: ``content`` with every word lower-cased and lemmatised (:func:`~authorguard.text.analysis.lemmatize`).
-- ``roles``: who does what — every word except :data:`FREE_WORDS` (articles, demonstrative determiners and two
-  intensifiers), so the personal pronouns, prepositions, connectives, auxiliaries and question words stay, in
+- ``roles``: who does what — every word except :data:`FREE_WORDS` (the articles, when the constraint could write
+  them back), so the demonstratives, personal pronouns, prepositions, connectives, auxiliaries and question words stay, in
   order; contractions read out (``didn't`` -> ``did not``, ``we're`` -> ``we are``, ``he's`` -> ``he is``, a
   possessive kept whole: ``Anna's``), names and numbers as written, every other word lower-cased, sentence ends as
   :data:`SENTENCE_MARK` — read from the text after :func:`~authorguard.text.normalise.normalise` (spelling
@@ -324,7 +324,7 @@ def _noun(word: str) -> bool:
 
 
 def _following(tokens: list[str], position: int) -> str:
-    """The next token after ``position`` that is not a free word or an adverb standing between an auxiliary and its
+    """The next token after ``position`` that is not a determiner or an adverb standing between an auxiliary and its
     verb ("he's *just* arrived"): what decides "'s" = is / has."""
     for token in tokens[position + 1 :]:
         if token.lower() not in DETERMINERS and token.lower() not in (
@@ -506,6 +506,11 @@ def _roles_pieces(sentence: str) -> list[RolesPiece]:
         lead, core, trail = parts[kept[-1]]
         parts[kept[-1]] = (lead, core, trail.rstrip(",;:"))
     first = kept[0] if kept else 0  # the sentence's first word (a dropped emoticon before it does not count)
+    capitals = {i for i, (_, core, _) in enumerate(parts) if len(core) > 1 and core.isalpha() and core.isupper()}
+
+    def shouting(position: int) -> bool:
+        return position - 1 in capitals or position + 1 in capitals
+
     cores = [core for _, core, _ in parts]
     out: list[RolesPiece] = []
     for position, (token, (lead, core, trail)) in enumerate(zip(tokens, parts)):
@@ -513,7 +518,9 @@ def _roles_pieces(sentence: str) -> list[RolesPiece]:
             out.append(RolesPiece("", True, token))
             continue
         lower = core.lower()
-        if not lead and not trail and lower in FREE_WORDS and not is_bound_article(cores, position):
+        # a capital "A" inside a sentence is a name ("Vitamin A", "plan A"), not the article
+        name_a = core == "A" and position != first
+        if not lead and not trail and lower in FREE_WORDS and not name_a and not is_bound_article(cores, position):
             # an article the constraint could not put back here is the text's own: a view word ("the once great",
             # "in the 1970s", "the \"Great Society\"")
             previous = next((p.word for p in reversed(out) if not p.free), "")
@@ -533,7 +540,11 @@ def _roles_pieces(sentence: str) -> list[RolesPiece]:
                 "I"
                 if piece.lower() == "i"
                 else piece
-                if piece[0].isdigit() or _is_acronym(piece) or _is_name(piece, position == first and number == 0)
+                if piece[0].isdigit()
+                # an acronym, unless a function word shouted with its neighbours ("I LOVE IT", "HELP US": style)
+                or _is_acronym(piece)
+                and not (piece.lower() in english_stop_words() and shouting(position))
+                or _is_name(piece, position == first and number == 0)
                 else piece.lower()
             )
             word = (lead if number == 0 else "") + word + (trail if number == len(pieces) - 1 else "")
@@ -665,7 +676,7 @@ class ConstraintSpec:
     punctuation: bool
 
 
-#: the views a constrained realiser can write from: ``roles`` (the articles, demonstratives and intensifiers it
+#: the views a constrained realiser can write from: ``roles`` (the articles it
 #: drops; its words carry their punctuation), ``content`` (every stop word it drops except the contraction pieces:
 #: pronouns, prepositions, auxiliaries — what the probe in issue 56 measured; a free ``not`` is impossible,
 #: negations are view words). Lemma and canonical views are not here: their words are lemmas the text must
@@ -700,10 +711,10 @@ def free_word_allowed(word: str, gap: tuple[str, ...], previous: str = "") -> bo
     "such" after a determiner ("the such"), no determiner after "very"."""
     word = word.lower()
     if not gap and previous:
+        if word in _ARTICLES and _is_number(previous):  # "75 a new team", "10% the": a rate's article is a view word
+            return False
         # the word a view word ends in: "Fly(the" ends in "the" (no "Fly(the the developers)")
         previous = re.split(r"[^\w']+", previous.lower().rstrip(",;:()\"'"))[-1]
-        if word in _ARTICLES and _is_number(previous):  # "75 a new team", "2010 the": a rate's article is a view word
-            return False
         return word != previous and not (word in DETERMINERS and previous in _NO_DETERMINER_AFTER)
     if word in gap or word in DETERMINERS and any(g in DETERMINERS for g in gap):
         return False

@@ -37,6 +37,8 @@ def test_every_roles_target_is_in_its_constraints_language(tokenizer):
 def test_an_acronym_keeps_its_capitals_and_a_shouted_word_does_not():
     # "the WHO" keeps its article: no free article may stand before "who", so the text's own is copied
     assert roles_view("I like the NFL and the WHO. It was LOUD.") == "I like NFL and the WHO | it was loud"
+    # a function word shouted with its neighbours is style; "A" inside a sentence is a name, not the article
+    assert roles_view("I LOVE IT. Vitamin A helps.") == "I love it | vitamin A helps"
 
 
 def test_a_contraction_whose_reading_is_a_guess_is_copied():
