@@ -112,7 +112,12 @@ def paraphrased(
     aligns with (:func:`aligned`), when every such sentence aligns with one, is rewritten (shares less than
     :data:`KEPT_WORDS` of its words with it) and reaches ``threshold``: those words are a paraphrase's. None when
     one does not (or the encoder is missing, or the sentences were not kept)."""
-    if _sentence_encoder() is None or len(output_texts) != len(output_sentences):
+    from authorguard.utils.extras import importable
+
+    # the encoder's packages may be gone (an install without the extra; a test that hides them) even after a load
+    if not importable("sentence_transformers") or _sentence_encoder() is None:
+        return None
+    if len(output_texts) != len(output_sentences):
         return None
     lowest = 1.0
     for sentence, text in zip(output_sentences, output_texts):
