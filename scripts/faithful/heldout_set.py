@@ -6,11 +6,15 @@ developed on (the Obama / Trump Miller Center speeches, the Federalist papers, t
         --exclude docs/results/faithful/heldout [--passages-only]
     python scripts/faithful/heldout_set.py docs/results/faithful/heldout-3 --seed 6503 \
         --exclude docs/results/faithful/heldout --exclude docs/results/faithful/heldout-2 --passages-only
+    python scripts/faithful/heldout_set.py docs/results/faithful/heldout-4 --seed 6504 \
+        --exclude docs/results/faithful/heldout --exclude docs/results/faithful/heldout-2 \
+        --exclude docs/results/faithful/heldout-3 --passages-only
 
 Writes, deterministically (seed 65; the second set, frozen after the first had been read, seed 6502, no
 window holding a sentence of the first set's passages or pair sources; its passages were frozen first with
 ``--passages-only``, its pair sources after, from the same draw — the passages come out identical; the third, frozen after the
-second's blind labels had been read, seed 6503, no sentence of either):
+second's blind labels had been read, seed 6503, no sentence of either; the fourth, frozen after the third's had
+been read and before the bottleneck's article slot, seed 6504, passages only, no sentence of the three):
 
 - ``passages.jsonl``: 150 passages of whole sentences (50-140 words) — 38 Obama, 37 Trump (Miller Center), 30
   Federalist, 45 AMT — drawn so that about a third hold a number with a unit, currency or scale, about a third a
