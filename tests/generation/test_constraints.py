@@ -16,6 +16,7 @@ import pytest
 
 from authorguard.exceptions import InputError
 from authorguard.generation.constraints import OrderedWords, WordPlan, vocabulary_of
+from authorguard.text.atoms import OPTIONAL_MARK
 from authorguard.text.views import CONSTRAINED_VIEWS, FREE_WORDS, free_word_allowed, word_after_gap_allowed
 
 VIEWS = [
@@ -222,8 +223,10 @@ def test_both_engines_mask_alike_and_batch_size_changes_nothing(tiny_factory, vo
 
 def test_the_free_sets_are_the_written_down_ones():
     roles = CONSTRAINED_VIEWS["roles"]
-    assert roles.free_words == {"a", "an", "the"}  # demonstratives, "such", "very" are view words (issue 65)
-    assert roles.max_free == 2 and not roles.punctuation  # the roles view carries the text's own punctuation
+    # the roles view marks the text's own articles optional (the article slot): nothing is free (issue 65)
+    assert roles.free_words == frozenset() and roles.max_free == 0
+    assert {"a", "an", "the"} == FREE_WORDS  # demonstratives, "such", "very" are view words
+    assert not roles.punctuation  # the roles view carries the text's own punctuation
     content_free = CONSTRAINED_VIEWS["content"].free_words
     from authorguard.text.views import KEPT_FUNCTION_WORDS
 
@@ -320,3 +323,57 @@ def test_atoms_are_written_verbatim_and_add_no_stop(vocabulary):
     assert not plan.accepts('"Soon work will begin," Kebzabo, told Reuters. In the U.S.')
     figures = WordPlan(["a", "$1", "a", "share"], FREE_WORDS, vocabulary, punctuation=False)
     assert figures.accepts("A $1 a share.") and not figures.accepts("A 1 a share.")
+
+
+def test_an_optional_word_is_written_as_given_or_left_out(vocabulary):
+    """The article slot: an optional word (the text's own article) is written exactly or not at all — never another
+    article, never one where the text had none; a sentence's first word is capitalised whichever comes first."""
+    the, a = OPTIONAL_MARK + "the", OPTIONAL_MARK + "a"
+    plan = WordPlan([the, "senate", "passed", a, "bill"], frozenset(), vocabulary, max_free=0, punctuation=False)
+    for text in (
+        "The senate passed a bill.",
+        "Senate passed a bill.",
+        "The senate passed bill.",
+        "Senate passed bill.",
+    ):
+        assert plan.accepts(text), text
+    for text in (
+        "A senate passed a bill.",
+        "The senate passed the bill.",
+        "The senate passed a the bill.",
+        "The senate the passed a bill.",
+        "The The senate passed a bill.",
+    ):
+        assert not plan.accepts(text), text
+    # after a sentence's stop the word past a left-out article starts the next sentence
+    two = WordPlan(
+        ["it", "rained", the, "match", "ended"], frozenset(), vocabulary, breaks=[2], max_free=0, punctuation=False
+    )
+    assert two.accepts("It rained. Match ended.") and two.accepts("It rained. The match ended.")
+    assert not two.accepts("It rained match ended.")
+    # a sentence's last word is never optional (the plan writes it): no text may end before it
+    last = WordPlan(["I", "saw", the], frozenset(), vocabulary, max_free=0, punctuation=False)
+    assert last.accepts("I saw the.") and not last.accepts("I saw.")
+
+
+def test_random_walks_over_optional_words_never_dead_end(vocabulary):
+    """Random walks over the allowed tokens: every text the plan ends is the required words in order with a subset
+    of the optional ones, and no state is left without a token."""
+    rng = np.random.default_rng(3)
+    words = [OPTIONAL_MARK + "the", "dog", "saw", OPTIONAL_MARK + "a", "cat", "in", OPTIONAL_MARK + "the", "1970s"]
+    plan = WordPlan(words, frozenset(), vocabulary, breaks=[3], max_free=0, punctuation=False)
+    required = ["dog", "saw", "cat", "in", "1970s"]
+    for _ in range(40):
+        constraint, ids = OrderedWords(plan), []
+        while True:
+            allowed = constraint.allowed()
+            assert len(allowed), ids
+            token = int(rng.choice(allowed))
+            if token == vocabulary.end_id:
+                break
+            constraint.advance(token)
+            ids.append(token)
+        text = b"".join(vocabulary.token_bytes[t] for t in ids).decode("utf-8")
+        said = [w.rstrip(".!?").lower() for w in text.split()]
+        assert [w for w in said if w not in ("the", "a")] == required, text
+        assert plan.accepts(text)

@@ -10,11 +10,12 @@ from authorguard.exceptions import InputError
 pytest.importorskip("torch")
 pytest.importorskip("trl")
 
-# one text and a restyling of it that keeps its view: casing, punctuation, contractions, function words changed
+# one text and a restyling of it that keeps its view: casing, punctuation, contractions changed (the roles view
+# carries the text's own articles)
 SAME_VIEW = [
     (
         "I really didn't enjoy the concert in Berlin!! the band was LOUD!!! 3 hours of noise.",
-        "i really did not enjoy a concert in Berlin. The band was loud. 3 hours of noise",
+        "i really did not enjoy the concert in Berlin. The band was loud. 3 hours of noise",
     ),
     (
         "Honestly, we'll never buy that car again!!! it broke down twice!",
@@ -106,10 +107,11 @@ def test_syntf_level_reports_its_epsilon(tiny_bottleneck):
 
 
 def test_the_roles_level_writes_its_view_under_the_constraint(tiny_bottleneck):
-    """Even a random tiny realiser writes, at the roles level, exactly the view's words in order with only free words
-    (articles, demonstratives) between them — or the chunk falls back to its view, counted."""
+    """Even a random tiny realiser writes, at the roles level, exactly the view's words in order, each article the
+    text's own or left out (the article slot) — or the chunk falls back, counted."""
     from authorguard.neural.realiser.data import view_plan_words
-    from authorguard.text.views import FREE_WORDS, roles_view
+    from authorguard.text.atoms import is_optional
+    from authorguard.text.views import roles_view
 
     texts = [
         "I didn't like the movie, honestly!! It's WAY too long.",
@@ -120,9 +122,11 @@ def test_the_roles_level_writes_its_view_under_the_constraint(tiny_bottleneck):
     report = method.release_report()
     for text, output in zip(texts, out):
         words, _, _ = view_plan_words(roles_view(text))
-        said = [w.strip(",;:.!?") for w in output.split()]
-        kept = [w for w in said if w.lower() not in FREE_WORDS]
-        assert [w.lower() for w in kept] == [w.lower().strip(",;:.!?") for w in words], (output, words)
+        required = [w.lower().strip(",;:.!?") for w in words if not is_optional(w)]
+        articles = {w[1:] for w in words if is_optional(w)}
+        said = [w.strip(",;:.!?").lower() for w in output.split()]
+        assert [w for w in said if w not in articles] == required, (output, words)
+        assert all(w in articles for w in said if w in ("a", "an", "the")), (output, words)
     assert report["level"] == "roles" and "coverage" not in report.get("refused", {})
 
 
@@ -144,7 +148,7 @@ def test_bad_parameters_are_one_line(tiny_bottleneck):
 def test_view_methods_release_the_view():
     assert registry.methods.get("view:roles")().fit().obfuscate(
         ["I didn't like the movie, honestly. It's way too long!"]
-    ) == ["I did not like movie, honestly. it is way too long."]
+    ) == ["I did not like the movie, honestly. it is way too long."]
     out = (
         registry.methods.get("view:content")()
         .fit()

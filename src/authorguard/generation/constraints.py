@@ -20,6 +20,8 @@ object per sequence. The constraint the style bottleneck needs is :class:`Ordere
   never a free word twice in a gap or right after the same view word, never two determiners, no determiner before a
   possessive, pronoun or quantifier, no free word before a quotation — each checked with look-ahead, so that no
   state is left without a token;
+- an optional word (:data:`~authorguard.text.atoms.OPTIONAL_MARK` before it in the view: the roles view's articles)
+  is written as given or left out — the article slot: an article only where the text had one, the text's own;
 - the end of the text (the end-of-turn token) only once every word is said;
 - when a gap already holds ``max_free`` free words, only the next required word may start: the word is forced.
 
@@ -46,7 +48,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from authorguard.exceptions import InputError
-from authorguard.text.atoms import closed_gap
+from authorguard.text.atoms import OPTIONAL_MARK, closed_gap, is_optional
 from authorguard.text.atoms import ends_sentence as ends_with_stop
 from authorguard.text.views import free_word_allowed, word_after_gap_allowed
 
@@ -170,8 +172,9 @@ class WordPlan:
     ``ends_sentence`` False) allows no capital on its first word / no stop after its last. ``questions`` (word
     counts after which a question ends) fixes each stop: "?" there, "." at every other break. ``previous``: the
     view word before a piece that starts mid-sentence (the last word of the chunk before it), so the loop rules
-    hold across a chunk's edge ("those | the principles"). Shared by every sequence written from the same view: it
-    caches the allowed tokens of each state it has seen."""
+    hold across a chunk's edge ("those | the principles"). A word written with
+    :data:`~authorguard.text.atoms.OPTIONAL_MARK` before it may be left out (never a sentence's last word). Shared
+    by every sequence written from the same view: it caches the allowed tokens of each state it has seen."""
 
     def __init__(
         self,
@@ -193,13 +196,17 @@ class WordPlan:
             )
         if max_free < 0:
             raise InputError("constrained decoding: max_free must be >= 0")
-        self.words = tuple(words)
-        self.free_words = frozenset(free_words)
+        self.words = tuple(w[len(OPTIONAL_MARK) :] if is_optional(w) else w for w in words)
         self.vocabulary = vocabulary
         # a piece of a longer sentence: no capital first word, no stop after its last word
         self.starts_sentence = bool(starts_sentence)
         self.previous = "" if starts_sentence else previous
         self.breaks = frozenset(int(b) for b in breaks) | ({len(self.words)} if ends_sentence else set())
+        # the words that may be left out: an optional word that ends no sentence and is not the last
+        self.optional = frozenset(
+            k for k, w in enumerate(words) if is_optional(w) and k + 1 < len(self.words) and k + 1 not in self.breaks
+        )
+        self.free_words = frozenset(free_words)
         # which stop a break takes: any of SENTENCE_STOPS, or (``questions`` given) "?" after a question, "." after
         # any other sentence — a statement never becomes a question, nor gains an exclamation
         self.questions = None if questions is None else frozenset(int(q) for q in questions)
@@ -229,7 +236,22 @@ class WordPlan:
         self._after: dict = {}
 
     def start(self) -> frozenset:
-        return frozenset({(0, (), BEGIN, b"", self.starts_sentence)})
+        return self._skipping(frozenset({(0, (), BEGIN, b"", self.starts_sentence)}))
+
+    def _skipping(self, states: frozenset) -> frozenset:
+        """``states`` and, for each that is about to start an optional word, the state past it (an article left
+        out: the next word starts where it would have, a sentence's first word capitalised as before)."""
+        if not self.optional or not any(s[0] in self.optional for s in states):
+            return states
+        out, stack = set(states), list(states)
+        while stack:
+            i, free, mode, typed, start = stack.pop()
+            if mode in (BEGIN, SPACE) and not typed and i in self.optional:
+                past = (i + 1, free, mode, typed, start)
+                if past not in out:
+                    out.add(past)
+                    stack.append(past)
+        return frozenset(out)
 
     # --- the byte automaton ---------------------------------------------------------------------------------
     def _word_end(self, state) -> list:
@@ -349,7 +371,7 @@ class WordPlan:
         return byte == (ord("?") if i in self.questions else ord("."))
 
     def step(self, states: frozenset, byte: int) -> frozenset:
-        return frozenset(s for state in states for s in self._byte(state, byte))
+        return self._skipping(frozenset(s for state in states for s in self._byte(state, byte)))
 
     def may_end(self, states: frozenset) -> bool:
         """Whether the text may end in ``states``: every word said (a view without words: before anything)."""

@@ -25,6 +25,26 @@ from collections.abc import Callable
 #: the character standing for a space inside an atom in a view string (a view's words are split on whitespace;
 #: ``view_plan_words`` turns it back into a space). U+2581, the block SentencePiece uses for the same purpose.
 ATOM_SPACE = "\u2581"
+#: the mark before a view word a constrained realiser may leave out (the roles view's articles: the text's own
+#: article, written as it was or not at all — the realiser's only freedom). U+2E3D, a mark no text here holds; a
+#: text's own is removed before it is read (:func:`without_optional_marks`).
+OPTIONAL_MARK = "\u2e3d"
+
+
+def is_optional(token: str) -> bool:
+    """Whether a view token is an optional word (:data:`OPTIONAL_MARK` before it)."""
+    return token.startswith(OPTIONAL_MARK) and len(token) > 1
+
+
+def without_optional(view: str) -> str:
+    """A view without its optional words (what a realiser is shown: it was trained on views without articles)."""
+    return " ".join(token for token in view.split() if not is_optional(token))
+
+
+def without_optional_marks(text: str) -> str:
+    """``text`` with any :data:`OPTIONAL_MARK` of its own removed, so that no word of it reads as optional."""
+    return text.replace(OPTIONAL_MARK, "")
+
 
 # a quoted stretch inside one paragraph, at most 1,200 characters: double marks, or single ones around words whose
 # own apostrophes stand between letters ("'I don't know'"); an opening mark follows no letter (a possessive "dogs'"

@@ -17,8 +17,9 @@ Views, from finest to coarsest (each is a function of the one before it, so thei
 - ``content-minimal``: the words outside the stop-word list, lower-cased, no marker, nothing kept back — the
   view the issue's first floor table measured; here to measure what ``content``'s kept words cost.
 - ``lemma``: ``content`` with every word lower-cased and lemmatised (:func:`~authorguard.text.analysis.lemmatize`).
-- ``roles``: who does what — every word except :data:`FREE_WORDS` (the articles, when the constraint could write
-  them back), so the demonstratives, personal pronouns, prepositions, connectives, auxiliaries and question words stay, in
+- ``roles``: who does what — every word, the articles (:data:`FREE_WORDS`) marked optional
+  (:data:`~authorguard.text.atoms.OPTIONAL_MARK`: a constrained realiser writes the text's own article there or
+  none, and is shown the view without them), so the demonstratives, personal pronouns, prepositions, connectives, auxiliaries and question words stay, in
   order; contractions read out (``didn't`` -> ``did not``, ``we're`` -> ``we are``, ``he's`` -> ``he is``, a
   possessive kept whole: ``Anna's``), names and numbers as written, every other word lower-cased, sentence ends as
   :data:`SENTENCE_MARK` — read from the text after :func:`~authorguard.text.normalise.normalise` (spelling
@@ -48,13 +49,15 @@ from authorguard.text.analysis import lemmatize
 from authorguard.text.atoms import (
     ATOM_SPACE,
     CARDINALS,
-    closed_gap,
+    OPTIONAL_MARK,
     ends_sentence,
     hold_quotations,
     is_atom,
     is_bound_article,
+    is_optional,
     is_quotation,
     split_token,
+    without_optional_marks,
 )
 from authorguard.text.resources import english_stop_words, wordnet
 
@@ -81,12 +84,13 @@ _IRREGULAR_NEGATIONS = {
     "cannot": ("can", "not"),
     "ain't": ("not",),
 }
-#: the words the ``roles`` view drops: a constrained realiser (:mod:`authorguard.generation.constraints`) may put
-#: them back between the view's words. The articles alone: which one a noun takes a reader recovers from the nouns,
-#: and nothing else chosen freely is safe — issue 65 measured demonstratives, "very" and "such" as free words on
-#: held-out text, and most damaged outputs were those ("This answers" -> "The answers", "To this end" -> "To end").
-#: An article that is part of a figure or a quantity ("$1 a share", "a few") is a view word too
-#: (:func:`~authorguard.text.atoms.is_bound_article`).
+#: the words the ``roles`` view marks optional: a constrained realiser (:mod:`authorguard.generation.constraints`)
+#: writes each as the text had it, or leaves it out — the article slot. The articles alone: nothing else chosen
+#: freely is safe — issue 65 measured demonstratives, "very" and "such" as free words on held-out text, and most
+#: damaged outputs were those ("This answers" -> "The answers", "To this end" -> "To end"); then articles chosen
+#: freely, on the third held-out set: "the major voice" -> "a major voice", "a higher rates". An article that is
+#: part of a figure or a quantity ("$1 a share", "a few"), or that a reader needs where it stands, is a required
+#: view word (:func:`~authorguard.text.atoms.is_bound_article`).
 FREE_WORDS = frozenset({"a", "an", "the"})
 # NLTK stop-word entries that are pieces of split contractions ("didn", "ll"), never whole words of a text
 _STOP_WORD_PIECES = frozenset(
@@ -604,7 +608,7 @@ def roles_sentences(text: str) -> list[tuple[list[RolesPiece], bool]]:
     """``text`` normalised, its quotations held, cut into sentences, each read as :class:`RolesPiece` s, with
     whether it is a question. Sentences without a view word are left out."""
     out = []
-    held = hold_quotations(_normalised(text))
+    held = hold_quotations(_normalised(without_optional_marks(text)))
     for sentence in _whole_sentences(_at_spaces(held, sentences(held))):
         pieces = _roles_pieces(sentence)
         if any(not p.free for p in pieces):
@@ -613,18 +617,19 @@ def roles_sentences(text: str) -> list[tuple[list[RolesPiece], bool]]:
 
 
 def roles_view(text: str) -> str:
-    """Every word but :data:`FREE_WORDS`, contractions read out, names, numbers and atoms (quotations, units,
-    abbreviations: :mod:`authorguard.text.atoms`) as written, the punctuation inside a sentence attached to its
-    word, the rest lower-cased, sentence ends as :data:`SENTENCE_MARK`, a question's end as :data:`QUESTION_MARK`
-    too: who does what to whom, when and how, without the casing, contractions, articles or layout it was written
-    with."""
+    """Every word, an article (:data:`FREE_WORDS`) marked optional (``"\u2e3dthe"``), contractions read out,
+    names, numbers and atoms (quotations, units, abbreviations: :mod:`authorguard.text.atoms`) as written, the
+    punctuation inside a sentence attached to its word, the rest lower-cased, sentence ends as
+    :data:`SENTENCE_MARK`, a question's end as :data:`QUESTION_MARK` too: who does what to whom, when and how,
+    without the casing, contractions or layout it was written with."""
     return _roles_view_of(roles_sentences(text))
 
 
 def _roles_view_of(read: list[tuple[list[RolesPiece], bool]]) -> str:
     parts = []
     for pieces, question in read:
-        words = [p.word for p in pieces if not p.free]
+        # an article: optional, the text's own ("\u2e3dthe"); a mark without meaning (word ""): left out
+        words = [OPTIONAL_MARK + p.word if p.free else p.word for p in pieces if p.word]
         if question:
             words.append(QUESTION_MARK)
         parts.append(words)
@@ -633,7 +638,7 @@ def _roles_view_of(read: list[tuple[list[RolesPiece], bool]]) -> str:
 
 def roles_sources(text: str) -> list[str]:
     """For each token of ``roles_view(text).split()``, the stretch of the normalised text it stands for: a view
-    word's own token and the free words before it (the sentence's last word: the rest of the sentence too, its
+    word's own token and the marks the view leaves out before it (the sentence's last word: the rest of the sentence too, its
     stop included); "" for the marks. Joined over a chunk of the view it is ``normalise``'s text of that chunk: what
     the bottleneck releases for a chunk it cannot write (docs/results/faithful.md, issue 65)."""
     return _roles_sources_of(roles_sentences(text))
@@ -654,7 +659,7 @@ def _roles_sources_of(read: list[tuple[list[RolesPiece], bool]]) -> list[str]:
         for piece in pieces:
             if piece.source:
                 pending.append(piece.source.replace(ATOM_SPACE, " "))
-            if not piece.free:
+            if piece.word:
                 out.append(" ".join(pending))
                 pending = []
         if pending:
@@ -682,7 +687,8 @@ class ConstraintSpec:
 #: negations are view words). Lemma and canonical views are not here: their words are lemmas the text must
 #: inflect, which an ordered-words constraint cannot allow.
 CONSTRAINED_VIEWS: dict[str, ConstraintSpec] = {
-    "roles": ConstraintSpec(FREE_WORDS, 2, punctuation=False),
+    # no free word: the articles are the view's optional words, each written as the text had it or not at all
+    "roles": ConstraintSpec(frozenset(), 0, punctuation=False),
     "content": ConstraintSpec(
         frozenset(
             "I" if w == "i" else w
@@ -764,31 +770,13 @@ def _may_follow_an_article(word: str) -> bool:
 
 def roles_surface(text: str) -> str:
     """``text`` as a constrained realiser writes its roles view: the view's words (a sentence's first word
-    capitalised, quotations and atoms as written, their punctuation attached), the free words the text had between
-    them (as many as the constraint allows in a gap, none that makes a loop), each sentence ended by its own stop or
-    a full stop (none after a word that ends with one). The realiser's training target
-    (:mod:`authorguard.neural.realiser.data`): what it learns is exactly what the constraint lets it write."""
-    most = CONSTRAINED_VIEWS["roles"].max_free
+    capitalised, quotations and atoms as written, their punctuation attached), every optional article where the
+    text had it, each sentence ended by its own stop or a full stop (none after a word that ends with one). The
+    realiser's training target (:mod:`authorguard.neural.realiser.data`): what it learns is in the constraint's
+    language."""
     out_sentences = []
     for pieces, question in roles_sentences(text):
-        words: list[str] = []
-        gap: tuple[str, ...] = ()
-        last_view = ""
-        pending: list[str] = []
-        for piece in pieces:
-            if piece.free:
-                if piece.word and len(gap) < most and free_word_allowed(piece.word, gap, words[-1] if words else ""):
-                    gap += (piece.word,)
-                    pending.append(piece.word)
-                continue
-            while gap and not word_after_gap_allowed(piece.word, gap):
-                gap, pending = gap[:-1], pending[:-1]
-            if last_view and closed_gap(last_view, piece.word):  # "10 miles": nothing between
-                gap, pending = (), []
-            last_view = piece.word
-            words.extend(pending)
-            words.append(piece.word.replace(ATOM_SPACE, " "))
-            gap, pending = (), []
+        words = [piece.word.replace(ATOM_SPACE, " ") for piece in pieces if piece.word]
         first = words[0]
         if first[:1].islower():
             words[0] = first[0].upper() + first[1:]
@@ -910,8 +898,8 @@ def get_view(name: str) -> Callable[[str], str]:
 
 
 def view_words(view: str) -> list[str]:
-    """The words of a view, sentence and question marks left out."""
-    return [w for w in view.split() if w not in (SENTENCE_MARK, QUESTION_MARK)]
+    """The words of a view, sentence and question marks and optional words (the roles view's articles) left out."""
+    return [w for w in view.split() if w not in (SENTENCE_MARK, QUESTION_MARK) and not is_optional(w)]
 
 
 def view_sentences(view: str) -> list[str]:

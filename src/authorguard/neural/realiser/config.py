@@ -7,7 +7,7 @@ import dataclasses
 from dataclasses import dataclass, field
 
 from authorguard.exceptions import InputError
-from authorguard.text.atoms import ATOM_SPACE
+from authorguard.text.atoms import ATOM_SPACE, without_optional
 from authorguard.utils.validation import check_number
 
 #: the prompt for an ordered view (content, lemma, canonical): its words in order, "|" between sentences
@@ -71,10 +71,12 @@ class RealiserConfig:
 
     def messages(self, kind: str, view: str) -> list[dict]:
         """The chat turns asking to write ``view`` (of ``kind``): the system turn, the user turn. A quotation's
-        :data:`~authorguard.text.atoms.ATOM_SPACE` is shown as a space."""
+        :data:`~authorguard.text.atoms.ATOM_SPACE` is shown as a space; optional words (the roles view's articles)
+        are not shown — the realiser chooses which to write, its constraint allows only those."""
+        shown = without_optional(view).replace(ATOM_SPACE, " ")
         return [
             {"role": "system", "content": self.system},
-            {"role": "user", "content": f"{self.instruction(kind)}\n\n{view.replace(ATOM_SPACE, ' ')}"},
+            {"role": "user", "content": f"{self.instruction(kind)}\n\n{shown}"},
         ]
 
     def to_dict(self) -> dict:

@@ -17,7 +17,7 @@ from pathlib import Path
 from authorguard.exceptions import DataNotFoundError, InputError
 from authorguard.neural.realiser.config import RealiserConfig
 from authorguard.neural.realiser.trainer import read_record
-from authorguard.text.atoms import ATOM_SPACE, ends_sentence
+from authorguard.text.atoms import ATOM_SPACE, OPTIONAL_MARK, ends_sentence, is_optional
 from authorguard.text.views import QUESTION_MARK, SENTENCE_MARK, view_sentences
 
 PACKAGED = Path(__file__).parent / "packaged"
@@ -35,16 +35,19 @@ def chunk_views(views: Sequence[str], max_words: int):
 
 
 def _weight(token: str) -> int:
-    """The words a view token stands for: a quotation (one view word) counts each of its words."""
-    return 0 if token == QUESTION_MARK else token.count(ATOM_SPACE) + 1
+    """The words a view token stands for: a quotation (one view word) counts each of its words; an optional word
+    (an article the realiser is not shown) none."""
+    return 0 if token == QUESTION_MARK or is_optional(token) else token.count(ATOM_SPACE) + 1
 
 
 def _cut(tokens: list[tuple[int, str]], max_words: int) -> list[list[tuple[int, str]]]:
     """A sentence's (position, token)s cut between words into pieces of at most ``max_words`` words (a quotation
-    longer than that is a piece of its own)."""
+    longer than that is a piece of its own); never after an optional word (an article stays with its word)."""
     pieces: list[list[tuple[int, str]]] = []
     for item in tokens:
-        if pieces and sum(_weight(t) for _, t in pieces[-1]) + _weight(item[1]) <= max_words:
+        if pieces and (
+            sum(_weight(t) for _, t in pieces[-1]) + _weight(item[1]) <= max_words or is_optional(pieces[-1][-1][1])
+        ):
             pieces[-1].append(item)
         else:
             pieces.append([item])
@@ -99,12 +102,12 @@ def chunk_views_with_edges(views: Sequence[str], max_words: int, spans: bool = F
 
 def view_as_text(view: str) -> str:
     """A view released as it is: its sentences, each ended by a full stop (a question by its question mark; none
-    after a word that ends with its own, a quotation or "U.S.")."""
+    after a word that ends with its own, a quotation or "U.S."), its optional words (the articles) written."""
     return " ".join(
         sentence[:-2] + "?"
         if sentence.endswith(f" {QUESTION_MARK}")
         else sentence + ("" if ends_sentence(sentence.split()[-1]) else ".")
-        for sentence in view_sentences(view.replace(ATOM_SPACE, " "))
+        for sentence in view_sentences(view.replace(ATOM_SPACE, " ").replace(OPTIONAL_MARK, ""))
     )
 
 
