@@ -23,9 +23,20 @@ def one(rule: str, text: str) -> str:
         ("emoticons", "great :-) and sad :-( and lol XD ;-)", "great :) and sad :( and lol :D ;)"),
         ("decoration", "Title\n*****\nText ~~~ here", "Title\nText   here"),
         ("emphasis", "I *really* mean **this** and _that_", "I really mean this and that"),
-        ("brackets", "the cost (in 1997) was [sic] high", "the cost  in 1997  was  sic  high"),
+        # an aside standing alone as a sentence loses its brackets; inside a sentence they mark what it does not say
+        ("brackets", "Thanks. (Applause.) So (lol)", "Thanks.  Applause.  So (lol)"),
+        ("brackets", "the cost (in 1997) was [sic] high", "the cost (in 1997) was [sic] high"),
+        (
+            "brackets",
+            'a new "muse" (model) and (and the world) (pg 327)',
+            'a new "muse" (model) and (and the world) (pg 327)',
+        ),
         # inside a quotation the brackets are the quoting writer's: kept
-        ("brackets", 'he "stalks [her] (says he)" (really)', 'he "stalks [her] (says he)"  really '),
+        (
+            "brackets",
+            'He said "she stalks [her] (says he)." (Laughter.)',
+            'He said "she stalks [her] (says he)."  Laughter. ',
+        ),
         # brackets that say something stay: a citation, a name, a figure's aside, a list
         (
             "brackets",
@@ -41,6 +52,8 @@ def one(rule: str, text: str) -> str:
         ("contractions", "DON'T dont didn't", "DO NOT do not did not"),
         ("variants", "whilst u wanna go, ok?", "while you want to go, okay?"),
         ("variants", "yeah, he said \"Yeah, I did.\" and 'gonna' too", "yes, he said \"Yeah, I did.\" and 'gonna' too"),
+        # a quotation opened and never closed runs to its paragraph's end: the speaker's words, left alone
+        ("variants", "yeah, I said, \u201cNope. Yeah ok.\n\nok", "yes, I said, \u201cNope. Yeah ok.\n\nokay"),
         ("elongation", "sooooo goood hahahaha", "so good haha"),
         ("spelling", "My favourite colour. Colour is a Colour Party", "My favorite color. Colour is a Colour Party"),
         (

@@ -56,7 +56,8 @@ _QUOTATION = re.compile(
 # an opening double mark with no closing one before its paragraph ends (a quotation running on into the next
 # paragraph, or a closing mark the writer forgot): held to the paragraph's end
 _UNCLOSED = re.compile(
-    r'(?:(?<=\s)|(?<=^)|(?<=[(\[]))"(?=\S)(?:[^"\n]|\n(?![ \t]*\n)){1,1200}?(?=[ \t]*(?:\n[ \t]*\n|$))'
+    r'(?:(?<=\s)|(?<=^)|(?<=[(\[]))["\u201c](?=\S)(?:[^"\u201c\u201d\n]|\n(?![ \t]*\n)){1,1200}?'
+    r"(?=[ \t]*(?:\n[ \t]*\n|$))"
 )
 #: abbreviations written with a full stop that ends no sentence (a word of the list, any case)
 ABBREVIATIONS = frozenset(
@@ -145,10 +146,22 @@ def outside_quotations(text: str, rule: Callable[[str], str]) -> str:
     speaker's, and a rule that re-spells words ("yeah" -> "yes") would put words in their mouth."""
     out, start = [], 0
     for match in _QUOTATION.finditer(text):
-        out.append(rule(text[start : match.start()]) if match.start() > start else "")
+        out.append(_outside_unclosed(text[start : match.start()], rule) if match.start() > start else "")
         out.append(match.group(0))
         start = match.end()
-    out.append(rule(text[start:]) if start < len(text) else "")
+    out.append(_outside_unclosed(text[start:], rule) if start < len(text) else "")
+    return "".join(out)
+
+
+def _outside_unclosed(stretch: str, rule: Callable[[str], str]) -> str:
+    """``rule`` on a stretch between closed quotations, a quotation opened and never closed in its paragraph (it
+    runs to the paragraph's end: the speaker's words too) left as written."""
+    out, start = [], 0
+    for match in _UNCLOSED.finditer(stretch):
+        out.append(rule(stretch[start : match.start()]) if match.start() > start else "")
+        out.append(match.group(0))
+        start = match.end()
+    out.append(rule(stretch[start:]) if start < len(stretch) else "")
     return "".join(out)
 
 
