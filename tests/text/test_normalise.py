@@ -25,6 +25,7 @@ def one(rule: str, text: str) -> str:
         ("emphasis", "I *really* mean **this** and _that_", "I really mean this and that"),
         # an aside standing alone as a sentence loses its brackets; inside a sentence they mark what it does not say
         ("brackets", "Thanks. (Applause.) So (lol)", "Thanks.  Applause.  So (lol)"),
+        ("brackets", "the 'present.' (pg 327) 'Problem-solving' is", "the 'present.' (pg 327) 'Problem-solving' is"),
         ("brackets", "the cost (in 1997) was [sic] high", "the cost (in 1997) was [sic] high"),
         (
             "brackets",

@@ -206,9 +206,9 @@ _BRACKETS = re.compile(
 )
 
 
-# an aside whose brackets say something: a citation (a capitalised word, then a figure: "Schmitt 1974"), one
-# opening with a figure ("85% or more": without brackets the figure reads as the sentence's own), a list (a comma)
-_SAYS_SOMETHING = re.compile(r"[A-Z][^\d]*\d|[$\d]|.*,")
+# an aside whose brackets say something even standing alone: one with a figure (a citation, "Schmitt 1974",
+# "pg 327"; "85% or more": without brackets the figure reads as the sentence's own), a list (a comma)
+_SAYS_SOMETHING = re.compile(r".*[\d$,]")
 
 
 def _stands_alone(text: str, match: re.Match) -> bool:
