@@ -10,6 +10,7 @@ from authorguard.metrics.fidelity import VERDICTS, FidelityMeter, verdict_counts
 from authorguard.metrics.fidelity_atoms import (
     abbreviation_findings,
     atom_findings,
+    bracket_findings,
     list_findings,
     loop_findings,
     quotation_findings,
@@ -57,6 +58,13 @@ CASES = [
         "a loop",
     ),
     ("We went to the shop.", "We went to the the shop.", loop_findings, "a loop"),
+    # a quotation opened and never closed (the fourth held-out set: "Nope" re-spelt inside one)
+    (
+        "I said, \u201cNope. It\u2019s got to have a 3 at the front of it.",
+        "I said, \u201cNo. It\u2019s got to have a 3 at the front of it.",
+        quotation_findings,
+        "quotation altered",
+    ),
     (
         MUNK,
         "Peter Munk suave but aggressive founder of the heavyweight Barrick Gold Corp backed by buckets of money power "
@@ -122,3 +130,19 @@ def test_a_possible_substitution_is_unsure_never_faithful(meter):
 def test_an_invention_with_nothing_lost_stays_changed(meter):
     score = meter.score(["The storm hit the coast."], ["The storm hit the coast and killed three fishermen."])[0]
     assert score.verdict == "changed"
+
+
+def test_an_aside_run_into_its_sentence_is_a_loss(meter):
+    """The fourth held-out set's readers called every lost bracket partial: the words are there, what they were
+    (a gloss, an aside, a citation) is lost. An aside standing alone as a sentence ("(Applause.)") is style."""
+    source = 'Perrier introduced a new "muse" (model) and a new ad (Figure 5).'
+    assert bracket_findings(source, 'Perrier introduced a new "muse" model and a new ad (Figure 5).') == [
+        "brackets lost: (model)"
+    ]
+    assert bracket_findings(source, source) == []
+    scores = meter.score(
+        [source, "Thank you. (Applause.) Now we go."],
+        ['Perrier introduced a new "muse" model and a new ad (Figure 5).', "Thank you. Applause. Now we go."],
+    )
+    assert scores[0].verdict == "partial" and "brackets lost" in scores[0].reason
+    assert scores[1].verdict == "faithful", scores[1].reason

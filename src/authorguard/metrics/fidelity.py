@@ -41,7 +41,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 
 from authorguard.exceptions import InputError
-from authorguard.metrics.fidelity_atoms import atom_findings
+from authorguard.metrics.fidelity_atoms import atom_findings, bracket_findings
 from authorguard.metrics.fidelity_structure import (
     PRONOUN,
     Structure,
@@ -468,8 +468,8 @@ def judge(source: _Reading, output: _Reading, thresholds: FidelityThresholds) ->
 
 
 #: the meter reads both texts through every rule of the normaliser: "idk" and "I do not know", "cant" and "cannot",
-#: "sooo" and "so", "25 percent" and "25%", "GROSS" and "gross", a bracketed aside and the same words without
-#: brackets are the same text to it (a tagger reads "dunno" without its negation; a parse moves with casing and
+#: "sooo" and "so", "25 percent" and "25%", "GROSS" and "gross", an aside standing alone as a sentence and the
+#: same words without brackets are the same text to it (inside a sentence brackets stay and their loss is read) (a tagger reads "dunno" without its negation; a parse moves with casing and
 #: punctuation, and read raw it found who-does-what changes in 24 of 1,000 normalise outputs of blog paragraphs,
 #: none after). So the meter cannot see an error the normaliser makes: the blind labels check those.
 CANONICAL_RULES = tuple(RULES)
@@ -565,6 +565,10 @@ class FidelityMeter:
             if broken:
                 score.verdict = "changed"
                 score.reasons = broken + score.reasons
+            elif score.verdict in ("faithful", "partial") and (
+                lost := bracket_findings(canonical[k], canonical[len(todo) + k])
+            ):  # an aside run into its sentence: the words are there, what they were is lost
+                score.verdict, score.reasons = "partial", lost + score.reasons
             scores[index] = score
         return scores  # type: ignore[return-value]
 

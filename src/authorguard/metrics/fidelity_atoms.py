@@ -177,6 +177,25 @@ def list_findings(source: str, output: str) -> list[str]:
     return []
 
 
+# a bracketed span inside a sentence, holding a letter: a gloss, an aside, a citation ("(model)", "(pg 327)")
+_ASIDE = re.compile(r"[(\[]([^()\[\]\n]*[A-Za-z][^()\[\]\n]*)[)\]]")
+_BRACKETED = re.compile(r"[(\[]([^()\[\]\n]+)[)\]]")
+
+
+def bracket_findings(source: str, output: str) -> list[str]:
+    """An aside the input brackets that the output writes without its brackets: it now runs into the sentence as
+    if the sentence said it (a loss — the words are there — not a change). An aside the output still brackets in
+    part ("(Tacitus, 98)" -> "Tacitus (98) put it") is kept."""
+    plain_out = f" {_normal(output)} "
+    bracketed_out = set(" ".join(_normal(m.group(1)) for m in _BRACKETED.finditer(output)).split())
+    findings = []
+    for match in _ASIDE.finditer(source):
+        words = _normal(match.group(1))
+        if words and not bracketed_out & set(words.split()) and f" {words} " in plain_out:
+            findings.append(f"brackets lost: ({_short(match.group(1).strip(), 6)})")
+    return findings
+
+
 def atom_findings(source: str, output: str) -> list[str]:
     """Every finding of this module for one (input, output) pair, in a fixed order."""
     return [

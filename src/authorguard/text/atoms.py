@@ -132,9 +132,17 @@ def hold_quotations(text: str) -> str:
 
 def quotations(text: str) -> list[str]:
     """The quotations of ``text`` (straight or curly, double or single marks) with their marks, in order
-    (whitespace collapsed; curly marks as straight ones)."""
+    (whitespace collapsed; curly marks as straight ones); one opened and never closed in its paragraph runs to the
+    paragraph's end."""
     text = text.translate(_STRAIGHT_MARKS)
-    return [" ".join(m.group(0).split()) for m in _QUOTATION.finditer(text)]
+    out: list[tuple[int, str]] = []
+    start = 0
+    for match in _QUOTATION.finditer(text):
+        out.extend((m.start(), m.group(0)) for m in _UNCLOSED.finditer(text, start, match.start()))
+        out.append((match.start(), match.group(0)))
+        start = match.end()
+    out.extend((m.start(), m.group(0)) for m in _UNCLOSED.finditer(text, start))
+    return [" ".join(quote.split()) for _, quote in out]
 
 
 _STRAIGHT_MARKS = str.maketrans({"\u201c": '"', "\u201d": '"', "\u2018": "'", "\u2019": "'"})
