@@ -213,9 +213,11 @@ _SAYS_SOMETHING = re.compile(r".*[\d$,]")
 
 def _stands_alone(text: str, match: re.Match) -> bool:
     """Whether a bracketed span is a sentence of its own: nothing before it but a sentence's end (or the text's
-    start), and after it a sentence's start or the end ("Thank you. (Applause.) Now", "(lol)")."""
-    before, after = text[: match.start()].rstrip(), text[match.end() :].lstrip()
-    return (not before or before[-1] in ".!?\"'") and (not after or after[0].isupper() or after[0] in "\"'(")
+    start), and the span ends with its own stop or the text ends after it ("Thank you. (Applause.) Now", "Ha.
+    (lol)"). Read from the marks only, not from the casing after it: normalise capitalises later, and the rule must
+    give the same answer on its own output."""
+    before, after = text[: match.start()].rstrip(), text[match.end() :].strip()
+    return (not before or before[-1] in ".!?\"'") and (not after or match.group(1).rstrip()[-1:] in ".!?")
 
 
 def brackets(text: str) -> str:
