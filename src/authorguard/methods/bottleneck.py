@@ -52,7 +52,7 @@ class ViewRelease(TextObfuscator):
 
 
 class RolesView(ViewRelease):
-    """Every word but articles, demonstratives and two intensifiers, contractions read out, after the normaliser."""
+    """Every word (the articles written as the text had them), contractions read out, after the normaliser."""
 
     view = "roles"
 
@@ -107,7 +107,8 @@ class Bottleneck(TextObfuscator):
     model : str or None
         A realiser folder (scripts/bottleneck/train_realiser.py); None = the packaged realiser of the level.
     constrained : {"auto", True, False}, default="auto"
-        Write every chunk under its view's constraint (the view's words in order, only free words between them;
+        Write every chunk under its view's constraint (the view's words in order, only free or optional words
+        between them — at ``roles`` the text's own articles, each kept or left out;
         :mod:`authorguard.generation.constraints`): "auto" = at the ``roles`` level; True at ``content`` is the
         issue-56 probe (pronouns free); the lemma, canonical and syntf levels cannot be constrained.
     temperature, top_p : float

@@ -1,10 +1,10 @@
-"""The realiser under a constraint: each chunk of a view is written with its words in order and only the view's free
-words between them (:class:`~authorguard.generation.constraints.OrderedWords`), and the gate keeps only what the
+"""The realiser under a constraint: each chunk of a view is written with its words in order, its optional words (the
+roles view's articles) kept or left out, and only the view's free words between them (:class:`~authorguard.generation.constraints.OrderedWords`), and the gate keeps only what the
 constraint does not guarantee.
 
 Under the constraint every view word is said in order and nothing but free words, a few punctuation marks and
 spaces come between them: the view gate's coverage, invention, copy, echo, refusal, meta-talk and loop rules cannot
-fire or do not apply (a constrained output *is* the view's words, with articles put back). What the constraint
+fire or do not apply (a constrained output *is* the view's words, some of its articles left out). What the constraint
 cannot guarantee is that the text reached the view's last word before the token limit: that output is refused as
 ``truncated`` and sampled again.
 """
