@@ -4,6 +4,11 @@
 on the original posts (static) and retrained on each view's own training posts (adversarial).
 
     python scripts/faithful/privacy_bac10.py -o runs/privacy-bac10 [--methods original,normalise,view:roles,bottleneck]
+    python scripts/faithful/privacy_bac10.py -o runs/generalise-bac10 --test-posts 0 --words 300 \
+        --methods "original,normalise,generalise@level=names,generalise@level=rare-2000"
+
+A method may carry its parameters after ``@`` (``key=value`` pairs separated by ``;``); ``--test-posts 0`` takes
+every test post of the split (2,350).
 
 Rewrites are cached per method in the output folder (``<method>.jsonl``, appended in batches: a killed run resumes
 where it stopped); ``results.json`` holds every accuracy with its standard error and 95 % Wilson interval, and the
@@ -33,7 +38,8 @@ def _sample(words: int, train_per_author: int, test_posts: int, seed: int):
     for author in sorted(set(authors)):
         pool = np.flatnonzero((authors == author) & (splits == "train"))
         train.extend(sorted(rng.choice(pool, min(train_per_author, len(pool)), replace=False).tolist()))
-    test = sorted(rng.choice(np.flatnonzero(splits == "test"), test_posts, replace=False).tolist())
+    pool = np.flatnonzero(splits == "test")
+    test = sorted(rng.choice(pool, test_posts, replace=False).tolist()) if 0 < test_posts < len(pool) else pool.tolist()
 
     def cut(i: int) -> str:
         return " ".join(corpus.texts[i].split()[:words])
@@ -50,6 +56,8 @@ def _rewrite(method: str, texts: list[str], cache: Path, batch: int) -> list[str
     """``texts`` through ``method`` (seed 0), cached in ``cache`` (one JSON line per text, appended per batch)."""
     if method == "original":
         return list(texts)
+    name, _, spec = method.partition("@")  # "generalise@level=rare-2000": a method with its parameters
+    params = dict(part.split("=", 1) for part in spec.split(";") if part) if spec else None
     done = (
         [json.loads(line)["text"] for line in cache.read_text(encoding="utf-8").splitlines()] if cache.exists() else []
     )
@@ -59,7 +67,7 @@ def _rewrite(method: str, texts: list[str], cache: Path, batch: int) -> list[str
         start = time.time()
         for begin in range(len(done), len(texts), batch):
             part = texts[begin : begin + batch]
-            released = authorguard.obfuscate(part, method=method, seed=begin, fidelity=False)
+            released = authorguard.obfuscate(part, method=name, seed=begin, params=params, fidelity=False)
             with cache.open("a", encoding="utf-8") as handle:
                 handle.writelines(json.dumps({"text": r.text, "status": r.status}) + "\n" for r in released)
             done.extend(r.text for r in released)
@@ -115,7 +123,7 @@ def main() -> None:
     results: dict = {"scale": vars(args) | {"output": str(args.output)}, "methods": {}}
     correct: dict = {}
     for method in args.methods.split(","):
-        safe = method.replace(":", "-")
+        safe = method.replace(":", "-").replace("@", "-").replace("=", "-").replace(";", "-")
         test_view = _rewrite(method, test, args.output / f"{safe}-test.jsonl", args.batch)
         train_view = _rewrite(method, train, args.output / f"{safe}-train.jsonl", args.batch)
         if static_models is None:

@@ -128,6 +128,13 @@ methods.register(
     "the third, 146 on the first); 100 of 100 on BAC-10 posts (developed on)",
 )
 methods.register(
+    "generalise",
+    "authorguard.methods.generalise:Generalise",
+    "Truthful generalisation on top of normalise: names, organisations and places become what they are, rare nouns a broader word, at a named level; never false.",
+    output="text",
+    protects="what a writer writes about (names, places, rare words) as far as its level goes; not style beyond normalise",
+)
+methods.register(
     "syntf-text",
     "authorguard.methods.syntf_text:SynTFText",
     "SynTF's synthetic bag of words as text (reverse-vectorised; public GloVe vocabulary by default).",

@@ -130,19 +130,25 @@ def hold_quotations(text: str) -> str:
     return _UNCLOSED.sub(lambda m: re.sub(r"\s+", ATOM_SPACE, m.group(0)), held)
 
 
-def quotations(text: str) -> list[str]:
-    """The quotations of ``text`` (straight or curly, double or single marks) with their marks, in order
-    (whitespace collapsed; curly marks as straight ones); one opened and never closed in its paragraph runs to the
-    paragraph's end."""
-    text = text.translate(_STRAIGHT_MARKS)
-    out: list[tuple[int, str]] = []
+def quotation_spans(text: str) -> list[tuple[int, int]]:
+    """The [start, end) character offsets of the quotations of ``text`` (straight or curly, double or single
+    marks; one opened and never closed in its paragraph runs to the paragraph's end), in order."""
+    text = text.translate(_STRAIGHT_MARKS)  # one character for one: the offsets stay the text's
+    out: list[tuple[int, int]] = []
     start = 0
     for match in _QUOTATION.finditer(text):
-        out.extend((m.start(), m.group(0)) for m in _UNCLOSED.finditer(text, start, match.start()))
-        out.append((match.start(), match.group(0)))
+        out.extend(m.span() for m in _UNCLOSED.finditer(text, start, match.start()))
+        out.append(match.span())
         start = match.end()
-    out.extend((m.start(), m.group(0)) for m in _UNCLOSED.finditer(text, start))
-    return [" ".join(quote.split()) for _, quote in out]
+    out.extend(m.span() for m in _UNCLOSED.finditer(text, start))
+    return out
+
+
+def quotations(text: str) -> list[str]:
+    """The quotations of ``text`` (:func:`quotation_spans`) with their marks, in order (whitespace collapsed;
+    curly marks as straight ones)."""
+    straight = text.translate(_STRAIGHT_MARKS)
+    return [" ".join(straight[start:end].split()) for start, end in quotation_spans(text)]
 
 
 _STRAIGHT_MARKS = str.maketrans({"\u201c": '"', "\u201d": '"', "\u2018": "'", "\u2019": "'"})

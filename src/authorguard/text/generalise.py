@@ -1,0 +1,684 @@
+"""Truthful generalisation: specifics replaced by less specific forms the text entails, never by false ones.
+
+What identifies a writer beyond style is what they write about — names, places, hobbies, rare words (issue 66
+measures it). Each rule here replaces a specific by a form that is true of it:
+
+- a person's name -> the description the text gives just before it ("my sister Ching" -> "my sister") or
+  "someone" (never another name); a title goes with it ("Mr. Brown" -> "someone");
+- an organisation -> its kind, read from its name ("Barrick Gold Corp." -> "a company", "Temple University" ->
+  "a university") or WordNet ("FBI" -> "an agency"), else "an organisation"; a place -> its kind from WordNet
+  ("Toronto" -> "a city", "Canada" -> "a country"), else "a place"; the first mention takes "a", later mentions of
+  the same one "the" — the same entity gets the same form throughout a record;
+- a rare noun (outside the ``top`` words the most authors use: :mod:`authorguard.text.vocabulary`) -> its nearest
+  WordNet hypernym (most frequent sense) that is common ("zirconium" -> "metal", "golden retriever" -> "dog"),
+  plural kept; a word WordNet does not know, or whose only broader forms are bland ("entity", "thing"), stays;
+- a date's day dropped at the levels that say so ("on 3 May" -> "in May"); a figure of three or more significant
+  digits rounded with a hedge only when asked ("5,370.15 points" -> "about 5,400 points");
+- never: a quotation's words (a name in a quotation stays), a negation, a number without its hedge, who did what
+  (only a span's words change; the sentence around it is the text's own).
+
+Everything runs on ``normalise``'s text (:mod:`authorguard.text.normalise`); the entities and parts of speech come
+from spaCy's en_core_web_sm (tagger and recogniser only: no parser on the path). Deterministic: no randomness.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from authorguard.exceptions import InputError
+from authorguard.text.atoms import quotation_spans
+from authorguard.text.vocabulary import word_ranks
+
+
+@dataclass(frozen=True)
+class Level:
+    """A named strength of the dial: what is generalised. ``rare_top``: nouns outside the ``rare_top`` words used
+    by the most authors get their hypernym (None: no word is); ``dates``: a date's day dropped."""
+
+    name: str
+    rare_top: int | None
+    dates: bool
+    description: str
+
+
+#: the dial, weakest first (docs/results/generalise.md measures each: privacy, words kept, task utility)
+LEVELS: dict[str, Level] = {
+    level.name: level
+    for level in (
+        Level("names", None, False, "names of people, organisations and places -> what they are"),
+        Level("rare-5000", 5000, False, "names, and nouns outside the 5,000 most widely used -> a broader word"),
+        Level("rare-2000", 2000, False, "names, and nouns outside the 2,000 most widely used -> a broader word"),
+        Level("rare-1000", 1000, True, "names, nouns outside the 1,000 most widely used, a date's day"),
+        Level("rare-500", 500, True, "names, nouns outside the 500 most widely used, a date's day"),
+    )
+}
+
+
+@dataclass(frozen=True)
+class Change:
+    """One replacement in the normalised text: [``start``, ``end``) character offsets of ``original``, what it
+    became, and its ``kind`` (person, organisation, place, word, date, number)."""
+
+    start: int
+    end: int
+    original: str
+    replacement: str
+    kind: str
+
+
+@dataclass
+class Generalised:
+    """A record's result: the text released and each change made to ``normalise``'s text of it (``source``)."""
+
+    text: str
+    source: str
+    changes: list[Change] = field(default_factory=list)
+
+
+def check_level(level: str) -> Level:
+    if level not in LEVELS:
+        raise InputError(f"generalise: unknown level {level!r} (levels: {', '.join(LEVELS)})")
+    return LEVELS[level]
+
+
+# --- what a thing is ------------------------------------------------------------------------------------------
+
+#: broader forms too bland to say anything ("a thing"): a word whose only common hypernyms are these stays
+_BLAND = frozenset(
+    [
+        "entity",
+        "physical_entity",
+        "abstraction",
+        "object",
+        "whole",
+        "thing",
+        "matter",
+        "unit",
+        "attribute",
+        "relation",
+        "group",
+        "psychological_feature",
+        "event",
+        "act",
+        "state",
+        "measure",
+        "part",
+        "causal_agent",
+        "artifact",
+        "instrumentality",
+        "communication",
+        "content",
+        "cognition",
+        "location",
+        "region",
+        "substance",
+        "being",
+        "organism",
+        "living_thing",
+        "person",
+        "people",
+        "individual",
+        "someone",
+        "somebody",
+        "human",
+    ]
+)
+#: an organisation's kind read from its name's last word
+_ORGANISATION_KINDS = {
+    **dict.fromkeys(
+        [
+            "corp",
+            "corp.",
+            "corporation",
+            "inc",
+            "inc.",
+            "ltd",
+            "ltd.",
+            "co",
+            "co.",
+            "company",
+            "plc",
+            "llc",
+            "group",
+            "holdings",
+            "industries",
+        ],
+        "company",
+    ),
+    **dict.fromkeys(["bank"], "bank"),
+    **dict.fromkeys(["university"], "university"),
+    **dict.fromkeys(["college"], "college"),
+    **dict.fromkeys(["school", "academy"], "school"),
+    **dict.fromkeys(["institute"], "institute"),
+    **dict.fromkeys(["party"], "party"),
+    **dict.fromkeys(["church"], "church"),
+    **dict.fromkeys(["hospital", "clinic"], "hospital"),
+    **dict.fromkeys(["times", "post", "news", "journal", "herald", "tribune", "gazette", "magazine"], "newspaper"),
+    **dict.fromkeys(["association", "society", "union", "council", "committee", "league", "federation"], "association"),
+    **dict.fromkeys(["agency", "department", "ministry", "office", "bureau"], "agency"),
+}
+_TITLES = frozenset(
+    ["mr", "mr.", "mrs", "mrs.", "ms", "ms.", "dr", "dr.", "prof", "prof.", "sir", "dame", "lord", "lady"]
+)
+_ENTITY_KINDS = {"PERSON": "person", "ORG": "organisation", "GPE": "place", "LOC": "place", "FAC": "place"}
+_MONTHS = [
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+    "jan",
+    "feb",
+    "mar",
+    "apr",
+    "jun",
+    "jul",
+    "aug",
+    "sep",
+    "sept",
+    "oct",
+    "nov",
+    "dec",
+]
+_DAY_MONTH = re.compile(
+    rf"^(?:(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?({'|'.join(_MONTHS)})\.?"
+    rf"|({'|'.join(_MONTHS)})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?)(?:,?\s+(\d{{4}}))?$",
+    re.IGNORECASE,
+)
+
+
+def _wordnet():
+    from authorguard.text.resources import wordnet
+
+    return wordnet()
+
+
+def _common(word: str, top: int) -> bool:
+    rank = word_ranks().get(word.lower())
+    return rank is not None and rank <= top
+
+
+@functools.lru_cache(maxsize=100_000)
+def _senses(lemma: str) -> tuple:
+    """The noun senses of ``lemma`` a reader may mean: the one SemCor counts at least three times as often as all
+    the others together, else every sense it counts (every sense when it counts none)."""
+    synsets = _wordnet().synsets(lemma.replace(" ", "_"), pos="n")
+    key = lemma.replace(" ", "_").lower()
+    counts = [sum(lemma_.count() for lemma_ in s.lemmas() if lemma_.name().lower() == key) for s in synsets]
+    if not synsets:
+        return ()
+    best = max(range(len(synsets)), key=lambda i: counts[i])
+    if counts[best] > 0 and counts[best] >= 3 * (sum(counts) - counts[best]):
+        return (synsets[best],)
+    counted = tuple(s for s, n in zip(synsets, counts) if n > 0)
+    return counted or tuple(synsets)
+
+
+#: how far above a word its broader form may stand ("hamster" -> "animal" is 6): farther up, WordNet's ancestors
+#: stop reading as what the word is ("disappointment" -> "desire")
+MAX_STEPS = 6
+
+
+#: the kinds of noun whose WordNet ancestors read as what the thing is (a poodle is a dog, zirconium a metal, a vet
+#: a doctor); abstract nouns are left alone — their ancestors read as other things ("absence" -> "want", "poll" ->
+#: "thought", "angel" -> "belief" in the blog posts this was developed on)
+CONCRETE_KINDS = frozenset(
+    [
+        "noun.animal",
+        "noun.artifact",
+        "noun.food",
+        "noun.plant",
+        "noun.substance",
+        "noun.body",
+        "noun.location",
+        "noun.person",
+        "noun.object",
+    ]
+)
+#: an activity is generalised only to one of these ("volleyball" -> "game", "ballet" -> "dance")
+_ACTIVITIES = frozenset(["game", "sport", "dance", "singing", "exercise"])
+
+
+def _names_of(synset, lemma: str, top: int) -> list[str]:
+    """The one-word names of ``synset`` a reader reads in that sense: its first lemma, or another whose only sense
+    a reader may mean is this one ("doc" for a doctor; never "wear" for clothing, "papers" for a document)."""
+    names = []
+    for number, name in enumerate(n.lower() for n in synset.lemma_names()):
+        if "_" in name or name in _BLAND or name == lemma or not _common(name, top):
+            continue
+        readings = _senses(name)
+        # the first name, if a reader reads it so first ("way" for a road reads as a manner: not that)
+        if readings == (synset,) or number == 0 and readings and _reading(name) == synset:
+            names.append(name)
+    return names
+
+
+@functools.lru_cache(maxsize=100_000)
+def _reading(name: str):
+    """The sense SemCor counts most often for noun ``name`` (the first listed on a tie)."""
+    synsets = _wordnet().synsets(name, pos="n")
+    counts = [sum(lemma.count() for lemma in s.lemmas() if lemma.name().lower() == name) for s in synsets]
+    return synsets[max(range(len(synsets)), key=lambda i: (counts[i], -i))] if synsets else None
+
+
+def _broader_forms(synset, top: int, lemma: str) -> dict[str, int]:
+    """Each common, not bland one-word name (:func:`_names_of`) of ``synset``'s hypernyms of its own kind
+    (instance hypernyms included), with how many steps up it first stands."""
+    found: dict[str, int] = {}
+    frontier, seen = [synset], {synset}
+    for depth in range(1, MAX_STEPS + 1):
+        above = []
+        for node in frontier:
+            for parent in node.hypernyms() + node.instance_hypernyms():
+                if parent not in seen:
+                    seen.add(parent)
+                    above.append(parent)
+        for parent in above:
+            if parent.name().split(".")[0] in _BLAND or parent.lexname() not in CONCRETE_KINDS | {synset.lexname()}:
+                continue  # "causal_agent, cause"; "spiritual being" -> "belief" (an abstract kind of thing)
+            for name in _names_of(parent, lemma, top):
+                found.setdefault(name, depth)
+        if not above:
+            break
+        frontier = above
+    return found
+
+
+@functools.lru_cache(maxsize=50_000)
+def broader_word(lemma: str, top: int) -> str | None:
+    """The nearest word broader than noun ``lemma`` in every sense a reader may mean (:func:`_senses`): a WordNet
+    hypernym (a named thing's kind included) written as one word among the ``top`` most widely used and not bland;
+    None when there is none — an ambiguous word ("founder": a person or a horse's disease) stays."""
+    senses = _senses(lemma)
+    if not senses or any(s.lexname() not in CONCRETE_KINDS | {"noun.act"} for s in senses):
+        return None
+    forms = [_broader_forms(s, top, lemma.lower()) for s in senses]
+    shared = set(forms[0]).intersection(*forms[1:])
+    if any(s.lexname() == "noun.act" for s in senses):
+        shared &= _ACTIVITIES
+    if not shared:
+        return None
+    ranks = word_ranks()
+    return min(shared, key=lambda name: (max(f[name] for f in forms), ranks.get(name, 10**9), name))
+
+
+def organisation_kind(name: str) -> str:
+    """What an organisation is, from its name's last word ("Barrick Gold Corp." -> "company") or WordNet when it
+    knows the name as a named thing ("FBI" -> an agency), else "organisation" — a common word the recogniser took
+    for a name ("Flames") gets no kind of its own."""
+    words = name.lower().split()
+    if words and words[-1] in _ORGANISATION_KINDS:
+        return _ORGANISATION_KINDS[words[-1]]
+    senses = _senses(name)
+    if senses and all(s.instance_hypernyms() and s.lexname() == "noun.group" for s in senses):
+        forms = [_broader_forms(s, 5000, name.lower()) for s in senses]
+        shared = set(forms[0]).intersection(*forms[1:])
+        if shared:
+            return min(shared, key=lambda kind: (max(f[kind] for f in forms), kind))
+    return "organisation"
+
+
+#: the kinds of place a reader expects, nearest first ("Toronto": a provincial capital, said "a city")
+_PLACE_KINDS = ("city", "town", "village", "country", "state", "province", "island", "river", "lake", "mountain")
+
+
+def _kinds_above(synset) -> dict[str, int]:
+    """Every lemma name of ``synset``'s ancestors (instance hypernyms included) with its distance."""
+    found: dict[str, int] = {}
+    frontier, seen = [synset], {synset}
+    for depth in range(1, 12):
+        above = [p for node in frontier for p in node.hypernyms() + node.instance_hypernyms() if p not in seen]
+        seen.update(above)
+        for parent in above:
+            for lemma in parent.lemma_names():
+                found.setdefault(lemma.lower(), depth)
+        if not above:
+            break
+        frontier = above
+    return found
+
+
+def place_kind(name: str) -> str:
+    """What a place is, from WordNet ("Toronto" -> "city", "Canada" -> "country", "Texas" -> "state"), else
+    "place"."""
+    senses = _senses(name)
+    if not senses:
+        return "place"
+    forms = [_kinds_above(s) for s in senses]
+    shared = set(forms[0]).intersection(*forms[1:]) & set(_PLACE_KINDS)
+    return min(shared, key=lambda kind: (max(f[kind] for f in forms), _PLACE_KINDS.index(kind))) if shared else "place"
+
+
+# --- English forms ---------------------------------------------------------------------------------------------
+
+
+def plural(noun: str) -> str:
+    """A noun's plural: WordNet's irregular forms, else the regular endings."""
+    irregular = _irregular_plurals().get(noun)
+    if irregular:
+        return irregular
+    if re.search(r"(?:s|x|z|ch|sh)$", noun):
+        return noun + "es"
+    if re.search(r"[^aeiou]y$", noun):
+        return noun[:-1] + "ies"
+    return noun + "s"
+
+
+@functools.cache
+def _irregular_plurals() -> dict[str, str]:
+    exceptions = _wordnet()._exception_map["n"]  # plural -> [singular]
+    return {singular[0]: form for form, singular in exceptions.items() if singular and singular[0] != form}
+
+
+def indefinite(word: str) -> str:
+    """ "a" or "an" before ``word`` (by its first letter; "hour", "honest", "uni-", "euro", "one" read by sound)."""
+    lower = word.lower()
+    if re.match(r"(?:hour|honest|honou?r|heir)", lower):
+        return "an"
+    if re.match(r"(?:uni|use|usu|euro|one|once|u[bcfhjkqrst][aeiou])", lower):
+        return "a"
+    return "an" if lower[:1] in "aeiou" else "a"
+
+
+# --- the rewriting ---------------------------------------------------------------------------------------------
+
+
+@functools.cache
+def _pipeline():
+    from authorguard.text.resources import spacy_pipeline
+
+    # the tagger and the recogniser (and what the lemmatiser needs); no parser: speed, and nothing here reads it
+    return spacy_pipeline(("parser",))
+
+
+def _inside(spans: Sequence[tuple[int, int]], start: int, end: int) -> bool:
+    return any(s < end and start < e for s, e in spans)
+
+
+def _sentence_start(text: str, position: int) -> bool:
+    before = text[:position].rstrip(" \t\"'(")
+    return not before or before[-1] in ".!?\n"
+
+
+class _Record:
+    """The changes of one record, with what makes them consistent: the same entity, the same form."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.changes: list[Change] = []
+        self.taken: list[tuple[int, int]] = []
+        self.quotations = quotation_spans(text)
+        self.people: list[set[str]] = []
+        self.named: dict[str, str] = {}  # an organisation's or place's name -> its kind (mentioned before)
+
+    def free(self, start: int, end: int) -> bool:
+        return not _inside(self.quotations, start, end) and not _inside(self.taken, start, end)
+
+    def add(self, start: int, end: int, replacement: str, kind: str) -> None:
+        if replacement and _sentence_start(self.text, start):
+            replacement = replacement[0].upper() + replacement[1:]
+        self.changes.append(Change(start, end, self.text[start:end], replacement, kind))
+        self.taken.append((start, end))
+
+    def is_person(self, name: str) -> bool:
+        words = {w.lower() for w in name.split()}
+        return any(words <= person for person in self.people)
+
+    def known_name(self, name: str) -> bool:
+        key = name.lower()
+        return any(key in k or k in key for k in self.named)
+
+    def same_person(self, name: str) -> bool:
+        words = {w.lower() for w in name.split()}
+        known = any(words <= person or person <= words for person in self.people)
+        if not known:
+            self.people.append(words)
+        return known
+
+
+def _entity_span(doc, ent) -> tuple[int, bool, str]:
+    """(start character of what the replacement covers, whether "the" comes with it, the title or "" before it)."""
+    start = ent.start
+    title = ""
+    if start > 0 and doc[start - 1].lower_ in _TITLES:
+        title = doc[start - 1].text
+        start -= 1
+    article = start > 0 and doc[start - 1].lower_ == "the"
+    if article:
+        start -= 1
+    return doc[start].idx, article, title
+
+
+def _person(record: _Record, doc, ent) -> None:
+    if record.known_name(ent.text):  # the recogniser called an organisation or place a person this time
+        _named(record, doc, ent, organisation_kind)
+        return
+    start_char, article, _ = _entity_span(doc, ent)
+    previous = doc[ent.start - 1] if ent.start > 0 else None
+    before = doc[ent.start - 2] if ent.start > 1 else None
+    record.same_person(ent.text)
+    if previous is not None and previous.tag_ == "NN" and before is not None and before.tag_ in ("PRP$", "POS"):
+        # "my sister Ching" -> "my sister": the text's own description of them
+        record.add(previous.idx + len(previous.text), ent.end_char, "", "person")
+        return
+    record.add(ent.start_char if article else start_char, ent.end_char, "someone", "person")
+
+
+def _named(record: _Record, doc, ent, kind_of) -> None:
+    if record.is_person(ent.text):  # "Munk" after "Peter Munk", whatever the recogniser says this time
+        start_char, article, _ = _entity_span(doc, ent)
+        record.add(ent.start_char if article else start_char, ent.end_char, "someone", "person")
+        return
+    start_char, article, _ = _entity_span(doc, ent)
+    key = ent.text.lower()
+    earlier = next((k for k in record.named if key in k or k in key), None)
+    if earlier is not None:
+        kind = record.named[earlier]
+        form = f"the {kind}"
+    else:
+        kind = kind_of(ent.text)
+        record.named[key] = kind
+        form = f"{indefinite(kind)} {kind}"
+    following = doc[ent.end] if ent.end < len(doc) else None
+    if following is not None and following.tag_ in ("NN", "NNS") and not following.ent_type_:
+        # a name used as a modifier ("the Busang mine", "the Toronto office"): dropped — "the mine" is true of it;
+        # "the office in a city" would move words
+        record.add(ent.start_char, ent.end_char + 1, "", _ENTITY_KINDS.get(ent.label_, "organisation"))
+        return
+    record.add(start_char, ent.end_char, form, _ENTITY_KINDS.get(ent.label_, "organisation"))
+
+
+def _looks_named(ent) -> bool:
+    """Whether a recognised entity can be a name: every word of it capitalised or a digit, and a single word that
+    is a common lower-case word only capitalised by its place ("Crap!", "Argh") or an interjection is none."""
+    if ent.label_ not in ("PERSON", "ORG", "GPE", "LOC", "FAC"):
+        return True
+    words = [t for t in ent if t.is_alpha]
+    if not words or not all(t.text[:1].isupper() for t in words) or any(c.isdigit() for c in ent.text):
+        return False  # a number in a "name" ("James 1:27", "Papercup 8"): a reference or a title — and numbers stay
+    if len(words) == 1:
+        token = words[0]
+        if token.pos_ == "INTJ" or token.tag_ == "UH":
+            return False
+        first = token.i == token.sent.start if token.doc.has_annotation("SENT_START") else token.i == 0
+        if (first or _sentence_start(token.doc.text, token.idx)) and _common(token.lower_, 5000):
+            return False
+    return True
+
+
+def _mentions(record: _Record, doc) -> None:
+    """Later mentions the recogniser missed of a person or organisation it found: "Munk said" after "Peter Munk",
+    "Barrick" after "Barrick Gold Corp." — the same one, the same form."""
+    firsts = {key.split()[0]: kind for key, kind in record.named.items() if key.split()}
+    for token in doc:
+        if token.pos_ != "PROPN" or token.ent_type_ or not record.free(token.idx, token.idx + len(token.text)):
+            continue
+        article = token.i > 0 and doc[token.i - 1].lower_ == "the"
+        start = doc[token.i - 1].idx if article else token.idx
+        if any(token.lower_ in person for person in record.people):
+            record.add(token.idx, token.idx + len(token.text), "someone", "person")
+        elif token.lower_ in firsts:
+            record.add(start, token.idx + len(token.text), f"the {firsts[token.lower_]}", "organisation")
+
+
+def _date(record: _Record, doc, ent) -> None:
+    match = _DAY_MONTH.match(ent.text.strip())
+    if not match:
+        return
+    month = match.group(1) or match.group(2)
+    month = month[0].upper() + month[1:].lower()
+    form = f"{month} {match.group(3)}" if match.group(3) else month
+    start = ent.start_char
+    if ent.start > 0 and doc[ent.start - 1].lower_ == "on":
+        start = doc[ent.start - 1].idx
+        form = f"in {form}"
+    record.add(start, ent.end_char, form, "date")
+
+
+_FIGURE = re.compile(r"^(?P<currency>[$\u00a3\u20ac])?(?P<number>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+\.\d+|\d{3,})$")
+_HEDGED = frozenset(
+    [
+        "about",
+        "around",
+        "approximately",
+        "nearly",
+        "almost",
+        "roughly",
+        "some",
+        "over",
+        "under",
+        "than",
+        "least",
+        "most",
+    ]
+)
+
+
+def _round(number: float) -> str:
+    """``number`` to two significant digits, written as people write it (thousands separated)."""
+    if number == 0:
+        return "0"
+    from math import floor, log10
+
+    digits = 1 - int(floor(log10(abs(number))))
+    rounded = round(number, digits)
+    if digits > 0:
+        return f"{rounded:,.{digits}f}".rstrip("0").rstrip(".")
+    return f"{int(rounded):,}"
+
+
+def _number(record: _Record, doc, ent) -> None:
+    if ent.start > 0 and doc[ent.start - 1].lower_ in _HEDGED:
+        return  # "more than 5,370": a hedge on a bound is not entailed
+    for token in ent:
+        match = _FIGURE.match(token.text)
+        if not match or (token.text.isdigit() and 1000 <= int(token.text) <= 2100):
+            continue  # a year
+        if token.i > 0 and doc[token.i - 1].lower_ in _HEDGED:
+            continue  # "more than 5,370" inside the entity
+        value = float(match.group("number").replace(",", ""))
+        shown = _round(value)
+        if shown.replace(",", "") == match.group("number").replace(",", ""):
+            continue  # already round
+        start, currency = token.idx, match.group("currency") or ""
+        previous = doc[token.i - 1] if token.i > 0 else None
+        if not currency and previous is not None and previous.text in ("$", "\u00a3", "\u20ac"):
+            start, currency = previous.idx, previous.text  # "$ 5,370.15" -> "about $5,400"
+        record.add(start, token.idx + len(token.text), f"about {currency}{shown}", "number")
+
+
+def _words(record: _Record, doc, top: int | None, targets: frozenset) -> None:
+    for token in doc:
+        lemma = token.lemma_.lower()
+        if token.pos_ != "NOUN" or token.ent_type_ or not token.is_alpha or token.is_stop:
+            continue
+        wanted = lemma in targets or token.lower_ in targets
+        if not wanted and (top is None or _common(lemma, top)):
+            continue
+        start, words = token.idx, lemma
+        # a compound WordNet knows whole ("golden retriever"): the modifier goes with it
+        previous = doc[token.i - 1] if token.i > 0 else None
+        if previous is not None and previous.pos_ in ("ADJ", "NOUN") and not previous.ent_type_:
+            compound = f"{previous.lower_} {lemma}"
+            if _wordnet().synsets(compound.replace(" ", "_"), pos="n"):
+                start, words = previous.idx, compound
+        broader = broader_word(words, top or 5000)
+        end = token.idx + len(token.text)
+        if broader is None or not record.free(start, end):
+            continue
+        form = plural(broader) if token.tag_ == "NNS" else broader
+        if form != broader and form not in word_ranks():
+            continue  # a plural nobody writes ("equipments"): a mass noun, or a sense the text does not mean
+        record.add(start, end, form, "word")
+
+
+def _fix_articles(text: str, changes: list[Change]) -> list[Change]:
+    """A change right after "a"/"an" that now needs the other one brings the article with it."""
+    out = []
+    for change in changes:
+        before = text[: change.start]
+        match = re.search(r"\b(a|an|A|An)\s+$", before)
+        if match and change.replacement and change.replacement.split()[0].lower() not in ("a", "an", "the"):
+            wanted = indefinite(change.replacement)
+            if wanted != match.group(1).lower():
+                wanted = wanted.capitalize() if match.group(1)[0].isupper() else wanted
+                start = match.start(1)
+                change = Change(
+                    start, change.end, text[start : change.end], f"{wanted} {change.replacement}", change.kind
+                )
+        out.append(change)
+    return out
+
+
+def _apply(text: str, changes: list[Change]) -> str:
+    out, position = [], 0
+    for change in sorted(changes, key=lambda c: c.start):
+        out.append(text[position : change.start])
+        out.append(change.replacement)
+        position = change.end
+    out.append(text[position:])
+    return re.sub(r"[ \t]{2,}", " ", "".join(out))
+
+
+def generalise_texts(
+    texts: Iterable[str], level: str, *, targets: Iterable[str] = (), numbers: bool = False, batch_size: int = 64
+) -> list[Generalised]:
+    """Each text normalised, then generalised at ``level`` (:data:`LEVELS`); ``targets``: words to generalise
+    whatever their commonness (the writer's check's evidence); ``numbers``: figures rounded with a hedge. One
+    :class:`Generalised` per text, in order; an empty text stays empty."""
+    from authorguard.text.normalise import normalise
+
+    chosen = check_level(level)
+    wanted = frozenset(t.lower() for t in targets)
+    sources = [normalise(t) for t in texts]
+    out = []
+    for source, doc in zip(sources, _pipeline().pipe(sources, batch_size=batch_size)):
+        record = _Record(source)
+        for ent in doc.ents:
+            if not record.free(ent.start_char, ent.end_char) or not _looks_named(ent):
+                continue
+            if ent.label_ == "PERSON":
+                _person(record, doc, ent)
+            elif ent.label_ == "ORG":
+                _named(record, doc, ent, organisation_kind)
+            elif ent.label_ in ("GPE", "LOC", "FAC"):
+                _named(record, doc, ent, place_kind)
+            elif ent.label_ == "DATE" and chosen.dates:
+                _date(record, doc, ent)
+            elif ent.label_ in ("MONEY", "CARDINAL", "QUANTITY", "PERCENT") and numbers:
+                _number(record, doc, ent)
+        _mentions(record, doc)
+        _words(record, doc, chosen.rare_top, wanted)
+        changes = _fix_articles(source, record.changes)
+        out.append(Generalised(_apply(source, changes), source, sorted(changes, key=lambda c: c.start)))
+    return out

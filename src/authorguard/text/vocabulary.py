@@ -1,0 +1,87 @@
+"""How common a word is across many writers: the shipped table ``generalise`` reads to tell a rare word (one that
+points to its writer: a hobby, a place, a name) from a common one.
+
+A word's commonness is the number of *authors* whose writing uses it at least once, not its count: a word one
+prolific blogger repeats is still rare. The table is built once (``scripts/generalise/word_table.py``) from the
+staged corpora's authors that no evaluation scenario selects (blogs and 20 Newsgroups; the held-out pool of
+``generalise``'s own evaluation left out too) and shipped with the package (``data/common_words.tsv.gz``: a header
+line of provenance, then ``word<TAB>authors`` by rank), so no call recomputes it.
+"""
+
+from __future__ import annotations
+
+import functools
+import gzip
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+from authorguard.exceptions import AuthorguardError
+
+#: the shipped table: rank order, most widely used first
+COMMON_WORDS = Path(__file__).parent / "data" / "common_words.tsv.gz"
+#: a word as the table counts it: letters, an inner apostrophe or hyphen, lower-cased
+WORD = re.compile(r"[a-z]+(?:['-][a-z]+)*")
+
+
+def words_of(text: str) -> set[str]:
+    """The distinct words of ``text`` as the table counts them (lower-cased letters; "don't", "well-known")."""
+    return set(WORD.findall(text.lower()))
+
+
+def author_counts(texts_by_author: Mapping[str, Iterable[str]]) -> Counter:
+    """For each word, the number of authors (keys) whose texts use it at least once."""
+    counts: Counter = Counter()
+    for texts in texts_by_author.values():
+        seen: set[str] = set()
+        for text in texts:
+            seen |= words_of(text)
+        counts.update(seen)
+    return counts
+
+
+def write_table(counts: Counter, path: Path, header: str, *, min_authors: int = 3, limit: int = 40_000) -> int:
+    """Write the table (``# header`` then ``word<TAB>authors`` by descending count, ties alphabetically; words used
+    by fewer than ``min_authors`` authors left out, at most ``limit`` rows). Returns the rows written."""
+    rows = sorted(((w, n) for w, n in counts.items() if n >= min_authors), key=lambda item: (-item[1], item[0]))
+    rows = rows[:limit]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with gzip.open(path, "wt", encoding="utf-8") as handle:
+        handle.write(f"# {header}\n")
+        handle.writelines(f"{word}\t{n}\n" for word, n in rows)
+    return len(rows)
+
+
+@functools.lru_cache(maxsize=2)
+def word_ranks(path: str | None = None) -> dict[str, int]:
+    """Word -> rank (1 = used by the most authors) from the table at ``path`` (default the shipped one)."""
+    source = Path(path) if path else COMMON_WORDS
+    try:
+        with gzip.open(source, "rt", encoding="utf-8") as handle:
+            lines = [line.rstrip("\n") for line in handle if not line.startswith("#")]
+    except (OSError, EOFError) as error:
+        raise AuthorguardError(
+            f"the common-words table {source} cannot be read ({error}): reinstall authorguard"
+        ) from error
+    ranks: dict[str, int] = {}
+    for rank, line in enumerate(lines, start=1):
+        word, _, count = line.partition("\t")
+        if not word or not count.isdigit():
+            raise AuthorguardError(f"the common-words table {source} is corrupt at row {rank}: {line[:40]!r}")
+        ranks[word] = rank
+    return ranks
+
+
+def table_header(path: str | None = None) -> str:
+    """The provenance line of the table (what it was built from)."""
+    source = Path(path) if path else COMMON_WORDS
+    with gzip.open(source, "rt", encoding="utf-8") as handle:
+        first = handle.readline()
+    return first[2:].strip() if first.startswith("# ") else ""
+
+
+def is_common(word: str, top: int) -> bool:
+    """Whether ``word`` (any case) is among the ``top`` words used by the most authors."""
+    rank = word_ranks().get(word.lower())
+    return rank is not None and rank <= top
