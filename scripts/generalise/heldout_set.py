@@ -42,7 +42,7 @@ def main() -> None:
     from bottleneck_throughput import paragraphs
 
     blogs = registry.datasets.get("blogs")()
-    developed = set(blogs.texts[:3000]) | {p for p in paragraphs(1000, 90)}
+    developed = set(blogs.texts[:3000]) | set(paragraphs(1000, 90))
     corpus = SCENARIOS["BAC-10"].selection.select(blogs)
     pool = [
         i

@@ -23,8 +23,9 @@ class Release:
     """What became of one record: ``text`` (None when withheld); ``status``: ``rewritten``, ``normalised`` (the
     bottleneck released ``normalise``'s text of chunks it could not write), ``view`` (the bottleneck released its
     style-free view), ``kept`` (as written) or ``withheld``; ``reason``: why, when it was not simply rewritten;
-    ``fidelity``: the fidelity meter's verdict on (input, text) — ``faithful``, ``partial``, ``unsure`` (the meter
-    cannot settle it: never counted as faithful) or ``changed``; None when not scored (withheld, or ``fidelity=False``); ``fidelity_reason``: the meter's reason
+    ``fidelity``: the fidelity meter's verdict on (input, text) — ``faithful``, ``generalised`` (true, less
+    specific: a name by what it is, a noun by a broader one), ``partial``, ``unsure`` (the meter cannot settle it:
+    never counted as faithful) or ``changed``; None when not scored (withheld, or ``fidelity=False``); ``fidelity_reason``: the meter's reason
     when not faithful."""
 
     text: str | None

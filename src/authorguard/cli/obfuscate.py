@@ -117,7 +117,7 @@ def obfuscate(
         typer.Option(
             "--fidelity/--no-fidelity",
             help="Score each released record with the "
-            "fidelity meter: fields 'fidelity' (faithful / partial / unsure / changed) and "
+            "fidelity meter: fields 'fidelity' (faithful / generalised / partial / unsure / changed) and "
             "'fidelity_reason', and a summary line (needs spaCy: the 'baselines' extra).",
         ),
     ] = True,
@@ -240,7 +240,9 @@ def fidelity_summary(scores: list, statuses: list | None = None) -> str:
     )
     faithful = f"{counts['faithful']} faithful" + (f" ({kept} of them kept as written)" if kept else "")
     return (
-        f"fidelity (automatic meter; docs/results/faithful.md): {faithful}, {counts['partial']} partial, "
+        f"fidelity (automatic meter; docs/results/faithful.md): {faithful}, "
+        + (f"{counts['generalised']} generalised (true, less specific), " if counts["generalised"] else "")
+        + f"{counts['partial']} partial, "
         f"{counts['unsure']} unsure (the meter cannot settle them: read them), {counts['changed']} changed, "
         f"{counts['not scored']} not scored (withheld or too long)"
     )

@@ -170,6 +170,7 @@ def attack_matrix(frame: pd.DataFrame, scenario: str, chosen: dict[str, str]) ->
 
 CONTENT_COLUMNS = {
     "faithful": "faithful",
+    "generalised": "generalised",
     "changed": "changed",
     "unsure": "unsure",
     "meteor": "METEOR",

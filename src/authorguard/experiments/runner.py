@@ -382,11 +382,12 @@ def _content_row(
     outputs = released.rows(documents).document_texts()
     means = content_metrics(originals, outputs)["mean"]
     if fidelity:
-        from authorguard.metrics.fidelity import FidelityMeter, verdict_counts
+        from authorguard.metrics.fidelity import VERDICTS, FidelityMeter, verdict_counts
 
         counts = verdict_counts(FidelityMeter(n_process=1).score(originals, outputs))  # cells may run in parallel
-        scored = counts["faithful"] + counts["partial"] + counts["unsure"] + counts["changed"]
+        scored = sum(counts[v] for v in VERDICTS)
         means["faithful"] = counts["faithful"] / scored if scored else float("nan")
+        means["generalised"] = counts["generalised"] / scored if scored else float("nan")  # true, less specific
         means["changed"] = counts["changed"] / scored if scored else float("nan")
         means["unsure"] = counts["unsure"] / scored if scored else float("nan")  # the meter could not settle these
     if fluency:

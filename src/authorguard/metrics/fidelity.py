@@ -42,6 +42,7 @@ from dataclasses import asdict, dataclass, field
 
 from authorguard.exceptions import InputError
 from authorguard.metrics.fidelity_atoms import atom_findings, bracket_findings
+from authorguard.metrics.fidelity_generalised import generalisation_findings
 from authorguard.metrics.fidelity_structure import (
     PRONOUN,
     Structure,
@@ -53,9 +54,11 @@ from authorguard.metrics.fidelity_structure import (
 from authorguard.metrics.fidelity_substitution import paraphrased, substitutions
 from authorguard.text.normalise import RULES
 
-#: the verdicts, from best to worst; ``unsure``: the meter cannot settle it (a new word that may stand for a lost one,
-#: or may not) — never counted as faithful
-VERDICTS = ("faithful", "partial", "unsure", "changed")
+#: the verdicts, from best to worst; ``generalised``: true but less specific — every difference a generalisation
+#: (:mod:`.fidelity_generalised`: a name by what it is, a noun by a broader one, a date's day dropped, a figure
+#: rounded with a hedge); ``unsure``: the meter cannot settle it (a new word that may stand for a lost one, or may
+#: not) — neither is counted as faithful
+VERDICTS = ("faithful", "generalised", "partial", "unsure", "changed")
 
 _CONTENT_POS = frozenset({"NOUN", "PROPN", "VERB", "ADJ", "ADV", "NUM"})
 _NAME_ENTS = frozenset({"PERSON", "ORG", "GPE", "LOC", "NORP", "FAC", "EVENT", "PRODUCT", "WORK_OF_ART", "LAW"})
@@ -559,6 +562,10 @@ class FidelityMeter:
         canonical = [_canonical(inputs[i] or "") for i in todo] + [_canonical(outputs[i] or "") for i in todo]
         readings = self._parse(canonical)
         for k, index in enumerate(todo):
+            generalised = generalisation_findings(canonical[k], canonical[len(todo) + k])
+            if generalised:  # every difference makes the text less specific, none makes it false
+                scores[index] = FidelityScore(verdict="generalised", reasons=generalised)
+                continue
             score = judge(readings[k], readings[len(todo) + k], self.thresholds)
             # what copy-based rewriting breaks and content words do not show: units, quotations, loops, lists
             broken = atom_findings(canonical[k], canonical[len(todo) + k])
@@ -574,7 +581,8 @@ class FidelityMeter:
 
 
 def verdict_counts(scores: Sequence[FidelityScore]) -> dict[str, int]:
-    """``{"faithful": n, "partial": n, "unsure": n, "changed": n, "not scored": n}`` (zeros included)."""
+    """``{"faithful": n, "generalised": n, "partial": n, "unsure": n, "changed": n, "not scored": n}`` (zeros
+    included)."""
     counts = dict.fromkeys(VERDICTS, 0) | {"not scored": 0}
     for score in scores:
         counts[score.verdict or "not scored"] += 1

@@ -1,0 +1,64 @@
+"""The ``generalised`` verdict (issue 66): hand-made pairs — each kind of truthful generalisation is named, and
+each near miss that says something false (another name, a sibling noun, a figure moved without a hedge, another
+day, a negation) is not; the meter gives the verdict, and on ``generalise``'s outputs of real posts."""
+
+from __future__ import annotations
+
+import pytest
+
+from authorguard.metrics.fidelity import VERDICTS, FidelityMeter
+from authorguard.metrics.fidelity_generalised import generalisation_findings
+
+GENERALISED = [
+    ("We met Peter Munk in Toronto.", "We met someone in a city.", ["a name", "a name's kind"]),
+    ("My sister Ching called.", "My sister called.", ["a name"]),
+    ("I walked my poodle on 3 May.", "I walked my dog in May.", ["a broader word", "a date's day"]),
+    ("It cost $5,370.15 in all.", "It cost about $5,400 in all.", ["a figure rounded"]),
+    ("Barrick bought the Busang mine. Barrick grew.", "A company bought the mine. The company grew.", ["a name"]),
+]
+NOT_GENERALISED = [
+    ("We met Peter Munk.", "We met John Smith."),  # another name
+    ("I walked my poodle.", "I walked my cat."),  # a sibling, not an ancestor
+    ("It cost $5,370.15 in all.", "It cost $5,400 in all."),  # a figure moved without its hedge
+    ("It cost $5,370.15 in all.", "It cost about $9,000 in all."),  # a hedge on another figure
+    ("We met on 3 May.", "We met on 4 May."),
+    ("We met Peter Munk.", "We did not meet someone."),
+]
+
+
+@pytest.mark.parametrize("source, output, kinds", GENERALISED)
+def test_each_generalisation_is_named(source, output, kinds):
+    found = generalisation_findings(source, output)
+    assert found, (source, output)
+    for kind in kinds:
+        assert any(f.startswith(kind) for f in found), found
+
+
+@pytest.mark.parametrize("source, output", NOT_GENERALISED)
+def test_a_near_miss_is_no_generalisation(source, output):
+    assert not generalisation_findings(source, output)
+
+
+def test_the_meter_says_generalised_and_never_faithful_for_it():
+    assert VERDICTS == ("faithful", "generalised", "partial", "unsure", "changed")
+    meter = FidelityMeter(n_process=1)
+    sources = [s for s, _, _ in GENERALISED] + [s for s, _ in NOT_GENERALISED]
+    outputs = [o for _, o, _ in GENERALISED] + [o for _, o in NOT_GENERALISED]
+    verdicts = [score.verdict for score in meter.score(sources, outputs)]
+    assert verdicts[: len(GENERALISED)] == ["generalised"] * len(GENERALISED)
+    assert "generalised" not in verdicts[len(GENERALISED) :] and "faithful" not in verdicts[len(GENERALISED) :]
+
+
+def test_generalise_outputs_of_real_posts_are_faithful_or_generalised():
+    from authorguard import registry
+    from authorguard.text.generalise import generalise_texts
+
+    blogs = registry.datasets.get("blogs")()
+    posts = [t for t in blogs.texts[:2000] if 30 <= len(t.split()) <= 200][:60]
+    results = generalise_texts(posts, "rare-2000")
+    changed = [r for r in results if r.changes]
+    scores = FidelityMeter(n_process=1).score([r.source for r in changed], [r.text for r in changed])
+    good = sum(s.verdict in ("faithful", "generalised") for s in scores)
+    assert len(changed) >= 20 and good / len(changed) >= 0.8, [
+        (s.verdict, s.reasons[:2]) for s in scores if s.verdict not in ("faithful", "generalised")
+    ]
