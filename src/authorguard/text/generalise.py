@@ -42,6 +42,7 @@ class Level:
     rare_top: int | None
     dates: bool
     description: str
+    modifiers: bool = False
 
 
 #: the dial, weakest first (docs/results/generalise.md measures each: privacy, words kept, task utility)
@@ -51,8 +52,27 @@ LEVELS: dict[str, Level] = {
         Level("names", None, False, "names of people, organisations and places -> what they are"),
         Level("rare-5000", 5000, False, "names, and nouns outside the 5,000 most widely used -> a broader word"),
         Level("rare-2000", 2000, False, "names, and nouns outside the 2,000 most widely used -> a broader word"),
-        Level("rare-1000", 1000, True, "names, nouns outside the 1,000 most widely used, a date's day"),
-        Level("rare-500", 500, True, "names, nouns outside the 500 most widely used, a date's day"),
+        Level(
+            "modifiers-2000",
+            2000,
+            False,
+            "rare-2000, and adjectives and manner adverbs outside the 2,000 most widely used left out",
+            True,
+        ),
+        Level(
+            "modifiers-1000",
+            1000,
+            True,
+            "names, nouns, adjectives and manner adverbs outside the 1,000 most widely used, a date's day",
+            True,
+        ),
+        Level(
+            "modifiers-500",
+            500,
+            True,
+            "names, nouns, adjectives and manner adverbs outside the 500 most widely used, a date's day",
+            True,
+        ),
     )
 }
 
@@ -612,14 +632,161 @@ def _words(record: _Record, doc, top: int | None, targets: frozenset) -> None:
             compound = f"{previous.lower_} {lemma}"
             if _wordnet().synsets(compound.replace(" ", "_"), pos="n"):
                 start, words = previous.idx, compound
-        broader = broader_word(words, top or 5000)
+        broader = broader_word(words, BROADER_TOP)
         end = token.idx + len(token.text)
-        if broader is None or not record.free(start, end):
+        if broader is None or not record.free(start, end) or not _more_common(broader, lemma):
             continue
         form = plural(broader) if token.tag_ == "NNS" else broader
         if form != broader and form not in word_ranks():
             continue  # a plural nobody writes ("equipments"): a mass noun, or a sense the text does not mean
         record.add(start, end, form, "word")
+
+
+#: the words a broader form is chosen among: the 5,000 the most authors use, at every level (the level says which
+#: words are rare; what they become must be common and more common than they are)
+BROADER_TOP = 5000
+#: adjectives that do not say "a kind of" their noun: without them the noun says something else ("a former
+#: minister" is no minister), or less of a quantity or a reference ("the only", "other")
+_KEEP_ADJECTIVES = frozenset(
+    [
+        "former",
+        "fake",
+        "false",
+        "alleged",
+        "supposed",
+        "so-called",
+        "would-be",
+        "imaginary",
+        "fictional",
+        "fictitious",
+        "pretend",
+        "mock",
+        "counterfeit",
+        "artificial",
+        "ex",
+        "potential",
+        "possible",
+        "probable",
+        "likely",
+        "unlikely",
+        "future",
+        "past",
+        "previous",
+        "late",
+        "near",
+        "apparent",
+        "virtual",
+        "only",
+        "sole",
+        "mere",
+        "other",
+        "same",
+        "different",
+        "certain",
+        "main",
+        "next",
+        "last",
+        "first",
+        "second",
+        "third",
+        "few",
+        "many",
+        "several",
+        "non-existent",
+        "nonexistent",
+        "hypothetical",
+        "theoretical",
+        "nominal",
+        "acting",
+        "deputy",
+        "vice",
+    ]
+)
+#: adverbs that say how sure, how often or how much: without them the sentence claims more than it did
+_KEEP_ADVERBS = frozenset(
+    [
+        "hardly",
+        "barely",
+        "scarcely",
+        "rarely",
+        "seldom",
+        "never",
+        "nearly",
+        "almost",
+        "only",
+        "merely",
+        "partly",
+        "partially",
+        "allegedly",
+        "supposedly",
+        "reportedly",
+        "purportedly",
+        "seemingly",
+        "apparently",
+        "arguably",
+        "presumably",
+        "possibly",
+        "probably",
+        "perhaps",
+        "maybe",
+        "likely",
+        "hopefully",
+        "theoretically",
+        "hypothetically",
+        "falsely",
+        "wrongly",
+        "formerly",
+        "previously",
+        "nominally",
+        "ostensibly",
+        "occasionally",
+        "sometimes",
+        "usually",
+        "mostly",
+        "largely",
+        "slightly",
+        "somewhat",
+        "relatively",
+        "fairly",
+    ]
+)
+
+
+def _more_common(broader: str, word: str) -> bool:
+    ranks = word_ranks()
+    return ranks.get(broader, 10**9) < ranks.get(word, 10**9)
+
+
+def _modifiers(record: _Record, doc, top: int) -> None:
+    """A rare adjective before its noun and a rare manner adverb ("-ly") beside its verb are left out: "a suave
+    founder" is a founder, "he smiled charmingly" says he smiled. Not an adjective that is no kind of its noun
+    (:data:`_KEEP_ADJECTIVES`), nor an adverb of how sure or how often (:data:`_KEEP_ADVERBS`), nor one a comma or a
+    sentence start sets apart ("Sadly, …")."""
+    for token in doc:
+        if not token.is_alpha or token.ent_type_ or _common(token.lower_, top) or _common(token.lemma_.lower(), top):
+            continue
+        following = doc[token.i + 1] if token.i + 1 < len(doc) else None
+        previous = doc[token.i - 1] if token.i > 0 else None
+        if token.tag_ in ("JJ", "JJR", "JJS") and token.lower_ not in _KEEP_ADJECTIVES:
+            if following is None or following.pos_ not in ("NOUN", "ADJ") or following.ent_type_:
+                continue  # predicative ("it was delicious") or before a name: the sentence needs it
+        elif token.tag_ == "RB" and token.lower_.endswith("ly") and token.lower_ not in _KEEP_ADVERBS:
+            beside_verb = any(t is not None and t.pos_ in ("VERB", "AUX") for t in (previous, following))
+            if (
+                not beside_verb
+                or following is not None
+                and following.text in ",;:"
+                or _sentence_start(record.text, token.idx)
+            ):
+                continue
+        else:
+            continue
+        start, end = token.idx, token.idx + len(token.text)
+        # the space after it goes with it; a hyphenated or comma-listed modifier is left ("bright, shiny")
+        if following is not None and following.text in ",-" or previous is not None and previous.text in ",-":
+            continue
+        if record.free(start, end + 1) and record.text[end : end + 1] == " ":
+            record.add(start, end + 1, "", "modifier")
 
 
 def _fix_articles(text: str, changes: list[Change]) -> list[Change]:
@@ -679,6 +846,8 @@ def generalise_texts(
                 _number(record, doc, ent)
         _mentions(record, doc)
         _words(record, doc, chosen.rare_top, wanted)
+        if chosen.modifiers and chosen.rare_top:
+            _modifiers(record, doc, chosen.rare_top)
         changes = _fix_articles(source, record.changes)
         out.append(Generalised(_apply(source, changes), source, sorted(changes, key=lambda c: c.start)))
     return out
