@@ -23,7 +23,8 @@ class Generalise(TextObfuscator):
     level : str, default="rare-2000"
         One of :data:`authorguard.text.generalise.LEVELS`, weakest first: ``names`` (people, organisations,
         places), ``rare-5000`` / ``rare-2000`` (and nouns outside the 5,000 / 2,000 words the most authors use),
-        ``rare-1000`` / ``rare-500`` (and a date's day).
+        ``modifiers-2000`` / ``-1000`` / ``-500`` (and rare adjectives and manner adverbs left out; at 1,000 and 500
+        a date's day).
     targets : sequence of str, default=()
         Words to generalise whatever their commonness: the writer's check's evidence words.
     numbers : bool, default=False

@@ -30,7 +30,20 @@ from dataclasses import dataclass, field
 
 from authorguard.exceptions import InputError
 from authorguard.text.atoms import quotation_spans
-from authorguard.text.vocabulary import word_ranks
+from authorguard.text.kinds import (
+    broader_word,
+    indefinite,
+    organisation_kind,
+    place_kind,
+    plural,
+)
+from authorguard.text.resources import wordnet
+from authorguard.text.vocabulary import is_common, word_ranks
+
+
+def _wordlist(words: str) -> frozenset[str]:
+    """A set of words written as one space-separated string (long lists stay readable)."""
+    return frozenset(words.split())
 
 
 @dataclass(frozen=True)
@@ -104,313 +117,18 @@ def check_level(level: str) -> Level:
     return LEVELS[level]
 
 
-# --- what a thing is ------------------------------------------------------------------------------------------
-
-#: broader forms too bland to say anything ("a thing"): a word whose only common hypernyms are these stays
-_BLAND = frozenset(
-    [
-        "entity",
-        "physical_entity",
-        "abstraction",
-        "object",
-        "whole",
-        "thing",
-        "matter",
-        "unit",
-        "attribute",
-        "relation",
-        "group",
-        "psychological_feature",
-        "event",
-        "act",
-        "state",
-        "measure",
-        "part",
-        "causal_agent",
-        "artifact",
-        "instrumentality",
-        "communication",
-        "content",
-        "cognition",
-        "location",
-        "region",
-        "substance",
-        "being",
-        "organism",
-        "living_thing",
-        "person",
-        "people",
-        "individual",
-        "someone",
-        "somebody",
-        "human",
-    ]
-)
-#: an organisation's kind read from its name's last word
-_ORGANISATION_KINDS = {
-    **dict.fromkeys(
-        [
-            "corp",
-            "corp.",
-            "corporation",
-            "inc",
-            "inc.",
-            "ltd",
-            "ltd.",
-            "co",
-            "co.",
-            "company",
-            "plc",
-            "llc",
-            "group",
-            "holdings",
-            "industries",
-        ],
-        "company",
-    ),
-    **dict.fromkeys(["bank"], "bank"),
-    **dict.fromkeys(["university"], "university"),
-    **dict.fromkeys(["college"], "college"),
-    **dict.fromkeys(["school", "academy"], "school"),
-    **dict.fromkeys(["institute"], "institute"),
-    **dict.fromkeys(["party"], "party"),
-    **dict.fromkeys(["church"], "church"),
-    **dict.fromkeys(["hospital", "clinic"], "hospital"),
-    **dict.fromkeys(["times", "post", "news", "journal", "herald", "tribune", "gazette", "magazine"], "newspaper"),
-    **dict.fromkeys(["association", "society", "union", "council", "committee", "league", "federation"], "association"),
-    **dict.fromkeys(["agency", "department", "ministry", "office", "bureau"], "agency"),
-}
-_TITLES = frozenset(
-    ["mr", "mr.", "mrs", "mrs.", "ms", "ms.", "dr", "dr.", "prof", "prof.", "sir", "dame", "lord", "lady"]
-)
+_TITLES = _wordlist("mr mr. mrs mrs. ms ms. dr dr. prof prof. sir dame lord lady")
 _ENTITY_KINDS = {"PERSON": "person", "ORG": "organisation", "GPE": "place", "LOC": "place", "FAC": "place"}
-_MONTHS = [
-    "january",
-    "february",
-    "march",
-    "april",
-    "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-    "jan",
-    "feb",
-    "mar",
-    "apr",
-    "jun",
-    "jul",
-    "aug",
-    "sep",
-    "sept",
-    "oct",
-    "nov",
-    "dec",
-]
+_MONTHS = sorted(
+    _wordlist(
+        "january february march april may june july august september october november december jan feb mar apr jun jul aug sep sept oct nov dec"
+    )
+)
 _DAY_MONTH = re.compile(
     rf"^(?:(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?({'|'.join(_MONTHS)})\.?"
     rf"|({'|'.join(_MONTHS)})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?)(?:,?\s+(\d{{4}}))?$",
     re.IGNORECASE,
 )
-
-
-def _wordnet():
-    from authorguard.text.resources import wordnet
-
-    return wordnet()
-
-
-def _common(word: str, top: int) -> bool:
-    rank = word_ranks().get(word.lower())
-    return rank is not None and rank <= top
-
-
-@functools.lru_cache(maxsize=100_000)
-def _senses(lemma: str) -> tuple:
-    """The noun senses of ``lemma`` a reader may mean: the one SemCor counts at least three times as often as all
-    the others together, else every sense it counts (every sense when it counts none)."""
-    synsets = _wordnet().synsets(lemma.replace(" ", "_"), pos="n")
-    key = lemma.replace(" ", "_").lower()
-    counts = [sum(lemma_.count() for lemma_ in s.lemmas() if lemma_.name().lower() == key) for s in synsets]
-    if not synsets:
-        return ()
-    best = max(range(len(synsets)), key=lambda i: counts[i])
-    if counts[best] > 0 and counts[best] >= 3 * (sum(counts) - counts[best]):
-        return (synsets[best],)
-    counted = tuple(s for s, n in zip(synsets, counts) if n > 0)
-    return counted or tuple(synsets)
-
-
-#: how far above a word its broader form may stand ("hamster" -> "animal" is 6): farther up, WordNet's ancestors
-#: stop reading as what the word is ("disappointment" -> "desire")
-MAX_STEPS = 6
-
-
-#: the kinds of noun whose WordNet ancestors read as what the thing is (a poodle is a dog, zirconium a metal, a vet
-#: a doctor); abstract nouns are left alone — their ancestors read as other things ("absence" -> "want", "poll" ->
-#: "thought", "angel" -> "belief" in the blog posts this was developed on)
-CONCRETE_KINDS = frozenset(
-    [
-        "noun.animal",
-        "noun.artifact",
-        "noun.food",
-        "noun.plant",
-        "noun.substance",
-        "noun.body",
-        "noun.location",
-        "noun.person",
-        "noun.object",
-    ]
-)
-#: an activity is generalised only to one of these ("volleyball" -> "game", "ballet" -> "dance")
-_ACTIVITIES = frozenset(["game", "sport", "dance", "singing", "exercise"])
-
-
-def _names_of(synset, lemma: str, top: int) -> list[str]:
-    """The one-word names of ``synset`` a reader reads in that sense: its first lemma, or another whose only sense
-    a reader may mean is this one ("doc" for a doctor; never "wear" for clothing, "papers" for a document)."""
-    names = []
-    for number, name in enumerate(n.lower() for n in synset.lemma_names()):
-        if "_" in name or name in _BLAND or name == lemma or not _common(name, top):
-            continue
-        readings = _senses(name)
-        # the first name, if a reader reads it so first ("way" for a road reads as a manner: not that)
-        if readings == (synset,) or number == 0 and readings and _reading(name) == synset:
-            names.append(name)
-    return names
-
-
-@functools.lru_cache(maxsize=100_000)
-def _reading(name: str):
-    """The sense SemCor counts most often for noun ``name`` (the first listed on a tie)."""
-    synsets = _wordnet().synsets(name, pos="n")
-    counts = [sum(lemma.count() for lemma in s.lemmas() if lemma.name().lower() == name) for s in synsets]
-    return synsets[max(range(len(synsets)), key=lambda i: (counts[i], -i))] if synsets else None
-
-
-def _broader_forms(synset, top: int, lemma: str) -> dict[str, int]:
-    """Each common, not bland one-word name (:func:`_names_of`) of ``synset``'s hypernyms of its own kind
-    (instance hypernyms included), with how many steps up it first stands."""
-    found: dict[str, int] = {}
-    frontier, seen = [synset], {synset}
-    for depth in range(1, MAX_STEPS + 1):
-        above = []
-        for node in frontier:
-            for parent in node.hypernyms() + node.instance_hypernyms():
-                if parent not in seen:
-                    seen.add(parent)
-                    above.append(parent)
-        for parent in above:
-            if parent.name().split(".")[0] in _BLAND or parent.lexname() not in CONCRETE_KINDS | {synset.lexname()}:
-                continue  # "causal_agent, cause"; "spiritual being" -> "belief" (an abstract kind of thing)
-            for name in _names_of(parent, lemma, top):
-                found.setdefault(name, depth)
-        if not above:
-            break
-        frontier = above
-    return found
-
-
-@functools.lru_cache(maxsize=50_000)
-def broader_word(lemma: str, top: int) -> str | None:
-    """The nearest word broader than noun ``lemma`` in every sense a reader may mean (:func:`_senses`): a WordNet
-    hypernym (a named thing's kind included) written as one word among the ``top`` most widely used and not bland;
-    None when there is none — an ambiguous word ("founder": a person or a horse's disease) stays."""
-    senses = _senses(lemma)
-    if not senses or any(s.lexname() not in CONCRETE_KINDS | {"noun.act"} for s in senses):
-        return None
-    forms = [_broader_forms(s, top, lemma.lower()) for s in senses]
-    shared = set(forms[0]).intersection(*forms[1:])
-    if any(s.lexname() == "noun.act" for s in senses):
-        shared &= _ACTIVITIES
-    if not shared:
-        return None
-    ranks = word_ranks()
-    return min(shared, key=lambda name: (max(f[name] for f in forms), ranks.get(name, 10**9), name))
-
-
-def organisation_kind(name: str) -> str:
-    """What an organisation is, from its name's last word ("Barrick Gold Corp." -> "company") or WordNet when it
-    knows the name as a named thing ("FBI" -> an agency), else "organisation" — a common word the recogniser took
-    for a name ("Flames") gets no kind of its own."""
-    words = name.lower().split()
-    if words and words[-1] in _ORGANISATION_KINDS:
-        return _ORGANISATION_KINDS[words[-1]]
-    senses = _senses(name)
-    if senses and all(s.instance_hypernyms() and s.lexname() == "noun.group" for s in senses):
-        forms = [_broader_forms(s, 5000, name.lower()) for s in senses]
-        shared = set(forms[0]).intersection(*forms[1:])
-        if shared:
-            return min(shared, key=lambda kind: (max(f[kind] for f in forms), kind))
-    return "organisation"
-
-
-#: the kinds of place a reader expects, nearest first ("Toronto": a provincial capital, said "a city")
-_PLACE_KINDS = ("city", "town", "village", "country", "state", "province", "island", "river", "lake", "mountain")
-
-
-def _kinds_above(synset) -> dict[str, int]:
-    """Every lemma name of ``synset``'s ancestors (instance hypernyms included) with its distance."""
-    found: dict[str, int] = {}
-    frontier, seen = [synset], {synset}
-    for depth in range(1, 12):
-        above = [p for node in frontier for p in node.hypernyms() + node.instance_hypernyms() if p not in seen]
-        seen.update(above)
-        for parent in above:
-            for lemma in parent.lemma_names():
-                found.setdefault(lemma.lower(), depth)
-        if not above:
-            break
-        frontier = above
-    return found
-
-
-def place_kind(name: str) -> str:
-    """What a place is, from WordNet ("Toronto" -> "city", "Canada" -> "country", "Texas" -> "state"), else
-    "place"."""
-    senses = _senses(name)
-    if not senses:
-        return "place"
-    forms = [_kinds_above(s) for s in senses]
-    shared = set(forms[0]).intersection(*forms[1:]) & set(_PLACE_KINDS)
-    return min(shared, key=lambda kind: (max(f[kind] for f in forms), _PLACE_KINDS.index(kind))) if shared else "place"
-
-
-# --- English forms ---------------------------------------------------------------------------------------------
-
-
-def plural(noun: str) -> str:
-    """A noun's plural: WordNet's irregular forms, else the regular endings."""
-    irregular = _irregular_plurals().get(noun)
-    if irregular:
-        return irregular
-    if re.search(r"(?:s|x|z|ch|sh)$", noun):
-        return noun + "es"
-    if re.search(r"[^aeiou]y$", noun):
-        return noun[:-1] + "ies"
-    return noun + "s"
-
-
-@functools.cache
-def _irregular_plurals() -> dict[str, str]:
-    exceptions = _wordnet()._exception_map["n"]  # plural -> [singular]
-    return {singular[0]: form for form, singular in exceptions.items() if singular and singular[0] != form}
-
-
-def indefinite(word: str) -> str:
-    """ "a" or "an" before ``word`` (by its first letter; "hour", "honest", "uni-", "euro", "one" read by sound)."""
-    lower = word.lower()
-    if re.match(r"(?:hour|honest|honou?r|heir)", lower):
-        return "an"
-    if re.match(r"(?:uni|use|usu|euro|one|once|u[bcfhjkqrst][aeiou])", lower):
-        return "a"
-    return "an" if lower[:1] in "aeiou" else "a"
-
-
-# --- the rewriting ---------------------------------------------------------------------------------------------
 
 
 @functools.cache
@@ -531,7 +249,7 @@ def _looks_named(ent) -> bool:
         if token.pos_ == "INTJ" or token.tag_ == "UH":
             return False
         first = token.i == token.sent.start if token.doc.has_annotation("SENT_START") else token.i == 0
-        if (first or _sentence_start(token.doc.text, token.idx)) and _common(token.lower_, 5000):
+        if (first or _sentence_start(token.doc.text, token.idx)) and is_common(token.lower_, 5000):
             return False
     return True
 
@@ -566,22 +284,7 @@ def _date(record: _Record, doc, ent) -> None:
 
 
 _FIGURE = re.compile(r"^(?P<currency>[$\u00a3\u20ac])?(?P<number>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+\.\d+|\d{3,})$")
-_HEDGED = frozenset(
-    [
-        "about",
-        "around",
-        "approximately",
-        "nearly",
-        "almost",
-        "roughly",
-        "some",
-        "over",
-        "under",
-        "than",
-        "least",
-        "most",
-    ]
-)
+_HEDGED = _wordlist("about around approximately nearly almost roughly some over under than least most")
 
 
 def _round(number: float) -> str:
@@ -623,14 +326,14 @@ def _words(record: _Record, doc, top: int | None, targets: frozenset) -> None:
         if token.pos_ != "NOUN" or token.ent_type_ or not token.is_alpha or token.is_stop:
             continue
         wanted = lemma in targets or token.lower_ in targets
-        if not wanted and (top is None or _common(lemma, top)):
+        if not wanted and (top is None or is_common(lemma, top)):
             continue
         start, words = token.idx, lemma
         # a compound WordNet knows whole ("golden retriever"): the modifier goes with it
         previous = doc[token.i - 1] if token.i > 0 else None
         if previous is not None and previous.pos_ in ("ADJ", "NOUN") and not previous.ent_type_:
             compound = f"{previous.lower_} {lemma}"
-            if _wordnet().synsets(compound.replace(" ", "_"), pos="n"):
+            if wordnet().synsets(compound.replace(" ", "_"), pos="n"):
                 start, words = previous.idx, compound
         broader = broader_word(words, BROADER_TOP)
         end = token.idx + len(token.text)
@@ -647,108 +350,12 @@ def _words(record: _Record, doc, top: int | None, targets: frozenset) -> None:
 BROADER_TOP = 5000
 #: adjectives that do not say "a kind of" their noun: without them the noun says something else ("a former
 #: minister" is no minister), or less of a quantity or a reference ("the only", "other")
-_KEEP_ADJECTIVES = frozenset(
-    [
-        "former",
-        "fake",
-        "false",
-        "alleged",
-        "supposed",
-        "so-called",
-        "would-be",
-        "imaginary",
-        "fictional",
-        "fictitious",
-        "pretend",
-        "mock",
-        "counterfeit",
-        "artificial",
-        "ex",
-        "potential",
-        "possible",
-        "probable",
-        "likely",
-        "unlikely",
-        "future",
-        "past",
-        "previous",
-        "late",
-        "near",
-        "apparent",
-        "virtual",
-        "only",
-        "sole",
-        "mere",
-        "other",
-        "same",
-        "different",
-        "certain",
-        "main",
-        "next",
-        "last",
-        "first",
-        "second",
-        "third",
-        "few",
-        "many",
-        "several",
-        "non-existent",
-        "nonexistent",
-        "hypothetical",
-        "theoretical",
-        "nominal",
-        "acting",
-        "deputy",
-        "vice",
-    ]
+_KEEP_ADJECTIVES = _wordlist(
+    "former fake false alleged supposed so-called would-be imaginary fictional fictitious pretend mock counterfeit artificial ex potential possible probable likely unlikely future past previous late near apparent virtual only sole mere other same different certain main next last first second third few many several non-existent nonexistent hypothetical theoretical nominal acting deputy vice"
 )
 #: adverbs that say how sure, how often or how much: without them the sentence claims more than it did
-_KEEP_ADVERBS = frozenset(
-    [
-        "hardly",
-        "barely",
-        "scarcely",
-        "rarely",
-        "seldom",
-        "never",
-        "nearly",
-        "almost",
-        "only",
-        "merely",
-        "partly",
-        "partially",
-        "allegedly",
-        "supposedly",
-        "reportedly",
-        "purportedly",
-        "seemingly",
-        "apparently",
-        "arguably",
-        "presumably",
-        "possibly",
-        "probably",
-        "perhaps",
-        "maybe",
-        "likely",
-        "hopefully",
-        "theoretically",
-        "hypothetically",
-        "falsely",
-        "wrongly",
-        "formerly",
-        "previously",
-        "nominally",
-        "ostensibly",
-        "occasionally",
-        "sometimes",
-        "usually",
-        "mostly",
-        "largely",
-        "slightly",
-        "somewhat",
-        "relatively",
-        "fairly",
-    ]
+_KEEP_ADVERBS = _wordlist(
+    "hardly barely scarcely rarely seldom never nearly almost only merely partly partially allegedly supposedly reportedly purportedly seemingly apparently arguably presumably possibly probably perhaps maybe likely hopefully theoretically hypothetically falsely wrongly formerly previously nominally ostensibly occasionally sometimes usually mostly largely slightly somewhat relatively fairly"
 )
 
 
@@ -763,7 +370,12 @@ def _modifiers(record: _Record, doc, top: int) -> None:
     (:data:`_KEEP_ADJECTIVES`), nor an adverb of how sure or how often (:data:`_KEEP_ADVERBS`), nor one a comma or a
     sentence start sets apart ("Sadly, …")."""
     for token in doc:
-        if not token.is_alpha or token.ent_type_ or _common(token.lower_, top) or _common(token.lemma_.lower(), top):
+        if (
+            not token.is_alpha
+            or token.ent_type_
+            or is_common(token.lower_, top)
+            or is_common(token.lemma_.lower(), top)
+        ):
             continue
         following = doc[token.i + 1] if token.i + 1 < len(doc) else None
         previous = doc[token.i - 1] if token.i > 0 else None
