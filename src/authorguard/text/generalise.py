@@ -56,6 +56,7 @@ class Level:
     dates: bool
     description: str
     modifiers: bool = False
+    vague: bool = False
 
 
 #: the dial, weakest first (docs/results/generalise.md measures each: privacy, words kept, task utility)
@@ -84,6 +85,14 @@ LEVELS: dict[str, Level] = {
             500,
             True,
             "names, nouns, adjectives and manner adverbs outside the 500 most widely used, a date's day",
+            True,
+        ),
+        Level(
+            "vague-2000",
+            2000,
+            True,
+            "modifiers-2000, a date's day, and a rare noun with no broader word -> something / someone",
+            True,
             True,
         ),
     )
@@ -320,7 +329,9 @@ def _number(record: _Record, doc, ent) -> None:
         record.add(start, token.idx + len(token.text), f"about {currency}{shown}", "number")
 
 
-def _words(record: _Record, doc, top: int | None, targets: frozenset) -> None:
+def _words(record: _Record, doc, top: int | None, targets: frozenset, vague: bool = False) -> None:
+    """Rare nouns (outside ``top``) to their broader word; with ``vague``, a rare noun with none to "something" /
+    "things" ("someone" / "people" for a person), its "a" with it, "thing(s)" after another determiner."""
     for token in doc:
         lemma = token.lemma_.lower()
         if token.pos_ != "NOUN" or token.ent_type_ or not token.is_alpha or token.is_stop:
@@ -337,12 +348,41 @@ def _words(record: _Record, doc, top: int | None, targets: frozenset) -> None:
                 start, words = previous.idx, compound
         broader = broader_word(words, BROADER_TOP)
         end = token.idx + len(token.text)
+        if broader is None and vague and record.free(token.idx, end):
+            _vaguely(record, doc, token)
+            continue
         if broader is None or not record.free(start, end) or not _more_common(broader, lemma):
             continue
         form = plural(broader) if token.tag_ == "NNS" else broader
         if form != broader and form not in word_ranks():
             continue  # a plural nobody writes ("equipments"): a mass noun, or a sense the text does not mean
         record.add(start, end, form, "word")
+
+
+def _vaguely(record: _Record, doc, token) -> None:
+    """A noun by the vaguest true word of its kind: "a poutine" -> "something", "the poutines" -> "the things",
+    "a heretic" -> "someone" (a noun WordNet knows only as a person)."""
+    from authorguard.text.kinds import senses
+
+    person = bool(senses(token.lemma_.lower())) and all(
+        s.lexname() == "noun.person" for s in senses(token.lemma_.lower())
+    )
+    many = token.tag_ == "NNS"
+    previous = doc[token.i - 1] if token.i > 0 else None
+    end = token.idx + len(token.text)
+    if previous is not None and previous.lower_ in ("a", "an") and record.free(previous.idx, end):
+        record.add(previous.idx, end, "someone" if person else "something", "vague")
+    elif previous is not None and previous.tag_ in ("DT", "PRP$", "POS", "JJ", "CD"):
+        record.add(
+            token.idx, end, ("people" if many else "person") if person else ("things" if many else "thing"), "vague"
+        )
+    else:
+        record.add(
+            token.idx,
+            end,
+            ("people" if many else "someone") if person else ("things" if many else "something"),
+            "vague",
+        )
 
 
 #: the words a broader form is chosen among: the 5,000 the most authors use, at every level (the level says which
@@ -457,7 +497,7 @@ def generalise_texts(
             elif ent.label_ in ("MONEY", "CARDINAL", "QUANTITY", "PERCENT") and numbers:
                 _number(record, doc, ent)
         _mentions(record, doc)
-        _words(record, doc, chosen.rare_top, wanted)
+        _words(record, doc, chosen.rare_top, wanted, chosen.vague)
         if chosen.modifiers and chosen.rare_top:
             _modifiers(record, doc, chosen.rare_top)
         changes = _fix_articles(source, record.changes)

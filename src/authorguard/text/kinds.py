@@ -55,7 +55,7 @@ def _wordnet():
 
 
 @functools.lru_cache(maxsize=100_000)
-def _senses(lemma: str) -> tuple:
+def senses(lemma: str) -> tuple:
     """The noun senses of ``lemma`` a reader may mean: the one SemCor counts at least three times as often as all
     the others together, else every sense it counts (every sense when it counts none)."""
     synsets = _wordnet().synsets(lemma.replace(" ", "_"), pos="n")
@@ -92,7 +92,7 @@ def _names_of(synset, lemma: str, top: int) -> list[str]:
     for number, name in enumerate(n.lower() for n in synset.lemma_names()):
         if "_" in name or name in _BLAND or name == lemma or not is_common(name, top):
             continue
-        readings = _senses(name)
+        readings = senses(name)
         # the first name, if a reader reads it so first ("way" for a road reads as a manner: not that)
         if readings == (synset,) or number == 0 and readings and _reading(name) == synset:
             names.append(name)
@@ -132,15 +132,15 @@ def _broader_forms(synset, top: int, lemma: str) -> dict[str, int]:
 
 @functools.lru_cache(maxsize=50_000)
 def broader_word(lemma: str, top: int) -> str | None:
-    """The nearest word broader than noun ``lemma`` in every sense a reader may mean (:func:`_senses`): a WordNet
+    """The nearest word broader than noun ``lemma`` in every sense a reader may mean (:func:`senses`): a WordNet
     hypernym (a named thing's kind included) written as one word among the ``top`` most widely used and not bland;
     None when there is none — an ambiguous word ("founder": a person or a horse's disease) stays."""
-    senses = _senses(lemma)
-    if not senses or any(s.lexname() not in CONCRETE_KINDS | {"noun.act"} for s in senses):
+    meant = senses(lemma)
+    if not meant or any(s.lexname() not in CONCRETE_KINDS | {"noun.act"} for s in meant):
         return None
-    forms = [_broader_forms(s, top, lemma.lower()) for s in senses]
+    forms = [_broader_forms(s, top, lemma.lower()) for s in meant]
     shared = set(forms[0]).intersection(*forms[1:])
-    if any(s.lexname() == "noun.act" for s in senses):
+    if any(s.lexname() == "noun.act" for s in meant):
         shared &= _ACTIVITIES
     if not shared:
         return None
@@ -155,9 +155,9 @@ def organisation_kind(name: str) -> str:
     words = name.lower().split()
     if words and words[-1] in _ORGANISATION_KINDS:
         return _ORGANISATION_KINDS[words[-1]]
-    senses = _senses(name)
-    if senses and all(s.instance_hypernyms() and s.lexname() == "noun.group" for s in senses):
-        forms = [_broader_forms(s, 5000, name.lower()) for s in senses]
+    meant = senses(name)
+    if meant and all(s.instance_hypernyms() and s.lexname() == "noun.group" for s in meant):
+        forms = [_broader_forms(s, 5000, name.lower()) for s in meant]
         shared = set(forms[0]).intersection(*forms[1:])
         if shared:
             return min(shared, key=lambda kind: (max(f[kind] for f in forms), kind))
@@ -187,10 +187,10 @@ def _kinds_above(synset) -> dict[str, int]:
 def place_kind(name: str) -> str:
     """What a place is, from WordNet ("Toronto" -> "city", "Canada" -> "country", "Texas" -> "state"), else
     "place"."""
-    senses = _senses(name)
-    if not senses:
+    meant = senses(name)
+    if not meant:
         return "place"
-    forms = [_kinds_above(s) for s in senses]
+    forms = [_kinds_above(s) for s in meant]
     shared = set(forms[0]).intersection(*forms[1:]) & set(_PLACE_KINDS)
     return min(shared, key=lambda kind: (max(f[kind] for f in forms), _PLACE_KINDS.index(kind))) if shared else "place"
 
