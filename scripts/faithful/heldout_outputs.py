@@ -4,7 +4,8 @@
     python scripts/faithful/heldout_outputs.py blind A.jsonl B.jsonl ... --parts 3 -o docs/results/faithful/heldout/blind
     python scripts/faithful/heldout_outputs.py --set docs/results/faithful/heldout-2 rewrite bottleneck -o ...
 
-``--set``: the frozen set's folder (default the first, ``docs/results/faithful/heldout``).
+``--set``: the frozen set's folder (default the first, ``docs/results/faithful/heldout``); a method may carry its
+parameters after ``@`` (``generalise@level=vague-2000``).
 
 ``rewrite``: every passage of ``passages.jsonl`` through ``authorguard.obfuscate`` (seed 0), one row per passage
 ``{"item", "method", "text", "status", "reason", "fidelity", "fidelity_reason"}``, and the speed (output words/s).
@@ -34,7 +35,9 @@ def rewrite(method: str, output: Path, held_out: Path = HELD_OUT) -> None:
 
     passages = _rows(held_out / "passages.jsonl")
     start = time.time()
-    released = authorguard.obfuscate([p["input"] for p in passages], method=method, seed=0)
+    name, _, spec = method.partition("@")  # "generalise@level=vague-2000": a method with its parameters
+    params = dict(part.split("=", 1) for part in spec.split(";") if part) if spec else None
+    released = authorguard.obfuscate([p["input"] for p in passages], method=name, seed=0, params=params)
     seconds = time.time() - start
     words = sum(len((r.text or "").split()) for r in released)
     output.write_text(
