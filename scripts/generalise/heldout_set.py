@@ -1,10 +1,13 @@
 """Freeze the held-out set that ``generalise``'s blind labels are read on (issue 66), before its levels are tuned.
 
     python scripts/generalise/heldout_set.py docs/results/generalise/heldout
+    python scripts/generalise/heldout_set.py docs/results/generalise/heldout-2 --seed 6602 \
+        --exclude docs/results/generalise/heldout
 
 150 BAC-10 test posts (seed 66), each cut to its first whole sentences of at most 150 words, none among the
 posts the rules were developed on (the blog sample's first 3,000 posts and ``benchmarks/bottleneck_throughput.py``'s
-paragraphs). Writes ``passages.jsonl`` rows ``{"item", "author", "input"}``. Never tune on it.
+paragraphs) nor inside a set given to ``--exclude`` (the second, frozen after the first had been read, for the next
+design). Writes ``passages.jsonl`` rows ``{"item", "author", "input"}``. Never tune on it.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ def main() -> None:
     parser.add_argument("output", type=Path)
     parser.add_argument("--seed", type=int, default=66)
     parser.add_argument("--count", type=int, default=150)
+    parser.add_argument("--exclude", type=Path, action="append", default=[])
     args = parser.parse_args()
     from authorguard import registry
     from authorguard.data.splits import SCENARIOS
@@ -43,11 +47,16 @@ def main() -> None:
 
     blogs = registry.datasets.get("blogs")()
     developed = set(blogs.texts[:3000]) | set(paragraphs(1000, 90))
+    read = {
+        json.loads(line)["input"]
+        for folder in args.exclude
+        for line in (folder / "passages.jsonl").read_text(encoding="utf-8").splitlines()
+    }
     corpus = SCENARIOS["BAC-10"].selection.select(blogs)
     pool = [
         i
         for i, (text, split) in enumerate(zip(corpus.texts, corpus.splits))
-        if split == "test" and text not in developed and len(text.split()) >= 40
+        if split == "test" and text not in developed and len(text.split()) >= 40 and _cut(text, 150) not in read
     ]
     chosen = sorted(np.random.default_rng(args.seed).choice(pool, args.count, replace=False).tolist())
     rows = [

@@ -64,7 +64,15 @@ def test_places_english_forms_and_levels():
     assert [place_kind(p) for p in ("Toronto", "Canada", "Texas")] == ["city", "country", "state"]
     assert [plural(w) for w in ("dog", "church", "city", "child")] == ["dogs", "churches", "cities", "children"]
     assert [indefinite(w) for w in ("dog", "agency", "hour", "university")] == ["a", "an", "an", "a"]
-    assert list(LEVELS) == ["names", "rare-5000", "rare-2000", "modifiers-2000", "modifiers-1000", "modifiers-500"]
+    assert list(LEVELS) == [
+        "names",
+        "rare-5000",
+        "rare-2000",
+        "modifiers-2000",
+        "modifiers-1000",
+        "modifiers-500",
+        "vague-2000",
+    ]
     with pytest.raises(InputError, match="unknown level 'max'"):
         generalise_texts(["x"], "max")
 

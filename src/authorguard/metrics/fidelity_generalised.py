@@ -96,6 +96,36 @@ def _singular(word: str) -> set[str]:
     return {lower, wordnet().morphy(lower, "n") or lower, lower.removesuffix("s"), lower.removesuffix("es")}
 
 
+@functools.lru_cache(maxsize=50_000)
+def _modifier(word: str) -> bool:
+    """Whether leaving ``word`` out says less, never something else: a lower-case word that WordNet knows as an
+    adjective or a manner adverb ("-ly"), or does not know at all (a coined or misspelt modifier: "frozzie
+    fingers"), and is no function word, no negation and none that is no kind of its noun or says how sure or how
+    often (:data:`authorguard.text.generalise.KEPT_MODIFIERS`)."""
+    from authorguard.text.generalise import KEPT_MODIFIERS
+    from authorguard.text.resources import english_stop_words, wordnet
+
+    if word in KEPT_MODIFIERS or not word.isalpha() or word in english_stop_words():
+        return False
+    kinds = {s.pos() for s in wordnet().synsets(word)}
+    return not kinds or bool(kinds & {"a", "s"}) or "r" in kinds and word.endswith("ly")
+
+
+def _vague(before: list[str], after: list[str]) -> str | None:
+    """A noun by the vaguest true word: "a poutine" -> "something", "the poutines" -> "the things", "a heretic" ->
+    "someone"."""
+    said = " ".join(after).lower()
+    if said not in ("something", "someone", "thing", "things", "person", "people"):
+        return None
+    nouns = [w for w in before if w.lower() not in ("a", "an")]
+    if len(nouns) == 1 and nouns[0].isalpha() and not nouns[0][:1].isupper():
+        from authorguard.text.resources import wordnet
+
+        if wordnet().synsets(wordnet().morphy(nouns[0].lower(), "n") or nouns[0].lower(), "n"):
+            return "a vague word"
+    return None
+
+
 def _number(text: str) -> float | None:
     try:
         return float(text.lstrip("$").replace(",", ""))
@@ -121,6 +151,13 @@ def _generalises(before: list[str], after: list[str], previous: str = "", follow
         noun = " ".join(w for w in before if w.lower() not in ("a", "an", "the"))
         if noun and _singular(word) & (_ancestors(noun.lower()) | _ancestors(noun.split()[-1].lower())):
             return "a broader word"
+    if len(before) == 1 and not after and _modifier(before[0].lower()):
+        return "a modifier left out"  # "a suave founder" -> "a founder", "smiled charmingly" -> "smiled"
+    if before and not after and all(w.lower() in ("something", "someone") for w in before):
+        return None
+    vague = _vague(before, after)
+    if vague:
+        return vague
     month = previous.lower() in _MONTHS or following.lower() in _MONTHS
     if month and before and all(_DAY.match(w) for w in before) and after in ([], ["in"]):
         return "a date's day"  # "on 3 May" -> "in May", "May 3" -> "May"

@@ -399,6 +399,10 @@ _KEEP_ADVERBS = _wordlist(
 )
 
 
+#: the modifiers generalise never leaves out (the meter reads leaving one out as no generalisation)
+KEPT_MODIFIERS = _KEEP_ADJECTIVES | _KEEP_ADVERBS
+
+
 def _more_common(broader: str, word: str) -> bool:
     ranks = word_ranks()
     return ranks.get(broader, 10**9) < ranks.get(word, 10**9)
