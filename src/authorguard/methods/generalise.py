@@ -20,7 +20,7 @@ class Generalise(TextObfuscator):
 
     Parameters
     ----------
-    level : str, default="rare-2000"
+    level : str, default="names"
         One of :data:`authorguard.text.generalise.LEVELS`, weakest first: ``names`` (people, organisations,
         places), ``rare-5000`` / ``rare-2000`` (and nouns outside the 5,000 / 2,000 words the most authors use),
         ``modifiers-2000`` / ``-1000`` / ``-500`` (and rare adjectives and manner adverbs left out; at 1,000 and 500
@@ -38,7 +38,7 @@ class Generalise(TextObfuscator):
 
     deterministic = True
 
-    def __init__(self, level: str = "rare-2000", targets=(), numbers: bool = False) -> None:
+    def __init__(self, level: str = "names", targets=(), numbers: bool = False) -> None:
         self.level = level
         self.targets = targets
         self.numbers = numbers
