@@ -132,6 +132,7 @@ methods.register(
     "authorguard.methods.generalise:Generalise",
     "Truthful generalisation on top of normalise: names, organisations and places become what they are, rare nouns a broader word, at a named level; never false.",
     output="text",
+    extra="baselines",
     protects="what a writer writes about (names, places, rare words) as far as its level goes; not style beyond normalise",
     faithful="53 of 150 faithful or generalised by blind labels at level modifiers-2000 on held-out BAC-10 test "
     "posts (not developed on): names given the wrong kind, interjections read as names, words in the wrong sense",

@@ -56,7 +56,14 @@ def test_lost_content_is_partial(meter):
 def test_withheld_and_identical_and_bad_input(meter):
     scores = meter.score(["a text", "same  text", ""], [None, "same text", "something new"])
     assert [s.verdict for s in scores] == [None, "faithful", "changed"]
-    assert verdict_counts(scores) == {"faithful": 1, "partial": 0, "unsure": 0, "changed": 1, "not scored": 1}
+    assert verdict_counts(scores) == {
+        "faithful": 1,
+        "generalised": 0,
+        "partial": 0,
+        "unsure": 0,
+        "changed": 1,
+        "not scored": 1,
+    }
     assert faithful_share(scores) == 0.5
     with pytest.raises(InputError, match="2 inputs but 1 outputs"):
         meter.score(["a", "b"], ["a"])

@@ -562,13 +562,13 @@ class FidelityMeter:
         canonical = [_canonical(inputs[i] or "") for i in todo] + [_canonical(outputs[i] or "") for i in todo]
         readings = self._parse(canonical)
         for k, index in enumerate(todo):
-            generalised = generalisation_findings(canonical[k], canonical[len(todo) + k])
+            # what copy-based rewriting breaks and content words do not show: units, quotations, loops, lists
+            broken = atom_findings(canonical[k], canonical[len(todo) + k])
+            generalised = None if broken else generalisation_findings(canonical[k], canonical[len(todo) + k])
             if generalised:  # every difference makes the text less specific, none makes it false
                 scores[index] = FidelityScore(verdict="generalised", reasons=generalised)
                 continue
             score = judge(readings[k], readings[len(todo) + k], self.thresholds)
-            # what copy-based rewriting breaks and content words do not show: units, quotations, loops, lists
-            broken = atom_findings(canonical[k], canonical[len(todo) + k])
             if broken:
                 score.verdict = "changed"
                 score.reasons = broken + score.reasons

@@ -14,37 +14,12 @@ import difflib
 import functools
 import re
 
+from authorguard.text.kinds import KINDS
+
 #: what a name may become (with "a", "an", "the" or "'s" around it)
 PERSON_FORMS = frozenset({"someone", "somebody", "a person"})
-KIND_WORDS = frozenset(
-    [
-        "company",
-        "organisation",
-        "organization",
-        "agency",
-        "bank",
-        "university",
-        "college",
-        "school",
-        "institute",
-        "party",
-        "church",
-        "hospital",
-        "newspaper",
-        "association",
-        "place",
-        "city",
-        "town",
-        "village",
-        "country",
-        "state",
-        "province",
-        "island",
-        "river",
-        "lake",
-        "mountain",
-    ]
-)
+#: what an organisation or place may become: the kinds ``generalise`` writes (:mod:`authorguard.text.kinds`)
+KIND_WORDS = KINDS
 _MONTHS = frozenset(
     [
         "january",
@@ -102,10 +77,12 @@ def _modifier(word: str) -> bool:
     adjective or a manner adverb ("-ly"), or does not know at all (a coined or misspelt modifier: "frozzie
     fingers"), and is no function word, no negation and none that is no kind of its noun or says how sure or how
     often (:data:`authorguard.text.generalise.KEPT_MODIFIERS`)."""
+    from authorguard.text.atoms import CARDINALS
     from authorguard.text.generalise import KEPT_MODIFIERS
     from authorguard.text.resources import english_stop_words, wordnet
 
-    if word in KEPT_MODIFIERS or not word.isalpha() or word in english_stop_words():
+    # a number word or a scale ("18 million people" -> "18 people") is a figure's, never a modifier
+    if word in KEPT_MODIFIERS or word in CARDINALS or not word.isalpha() or word in english_stop_words():
         return False
     kinds = {s.pos() for s in wordnet().synsets(word)}
     return not kinds or bool(kinds & {"a", "s"}) or "r" in kinds and word.endswith("ly")

@@ -168,6 +168,10 @@ def organisation_kind(name: str) -> str:
 _PLACE_KINDS = ("city", "town", "village", "country", "state", "province", "island", "river", "lake", "mountain")
 
 
+#: every kind word an organisation or a place may be given (the meter's ``generalised`` reading accepts these)
+KINDS = frozenset({*_ORGANISATION_KINDS.values(), *_PLACE_KINDS, "organisation", "organization", "place"})
+
+
 def _kinds_above(synset) -> dict[str, int]:
     """Every lemma name of ``synset``'s ancestors (instance hypernyms included) with its distance."""
     found: dict[str, int] = {}
