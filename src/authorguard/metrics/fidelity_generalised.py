@@ -119,7 +119,7 @@ def _generalises(before: list[str], after: list[str], previous: str = "", follow
     said = " ".join(after).lower()
     bare = re.sub(r"^(?:a|an|the)\s+|\s*(?:'s|’s)$", "", said)
     if before and _is_name(before):
-        if not after or bare in PERSON_FORMS:
+        if not after or bare in PERSON_FORMS or said.replace(" ", "") in ("[name]", "the[name]"):
             return "a name"
         if bare in KIND_WORDS or bare.split()[-1:] and bare.split()[-1] in _ancestors(" ".join(before[-2:])):
             return "a name's kind"
