@@ -115,8 +115,9 @@ def abbreviation_findings(source: str, output: str) -> list[str]:
 
 
 def loop_findings(source: str, output: str) -> list[str]:
-    """Words or determiners doubled, or a phrase of 2-4 words said twice in a row, that the input does not have."""
-    words = _words(output)
+    """Words or determiners doubled, or a phrase of 2-4 words said twice in a row, that the input does not have (a
+    ``[name]`` marker is a removed name, not a word: two in a row are two names)."""
+    words = _words(output.replace("[name]", " "))
     source_text = f" {_normal(source)} "
     findings = []
     for a, b in zip(words, words[1:]):
