@@ -16,7 +16,8 @@ GENERALISED = [
     ("It cost $5,370.15 in all.", "It cost about $5,400 in all.", ["a figure rounded"]),
     ("Barrick bought the Busang mine. Barrick grew.", "A company bought the mine. The company grew.", ["a name"]),
     ("A suave founder smiled charmingly.", "A founder smiled.", ["a modifier left out"]),
-    ("I played a saxophone and met a heretic.", "I played something and met someone.", ["a vague word"]),
+    ("She was lethargic and grumpy, he said.", "She was [word] and [word], he said.", ["a word withheld"]),
+    ("We went to Busang with Cory.", "We went to [name] with [name].", ["a name"]),
 ]
 NOT_GENERALISED = [
     ("We met Peter Munk.", "We met John Smith."),  # another name
@@ -27,6 +28,8 @@ NOT_GENERALISED = [
     ("We met Peter Munk.", "We did not meet someone."),
     ("He was a former minister.", "He was a minister."),  # "former": no kind of minister
     ("She allegedly stole it.", "She stole it."),  # how sure the text was
+    ("She never complained.", "She [word] complained."),  # a negation withheld says the opposite may hold
+    ("It cost 5,370 dollars.", "It cost [word] dollars."),  # a figure is never a word to withhold
 ]
 
 

@@ -116,8 +116,9 @@ def abbreviation_findings(source: str, output: str) -> list[str]:
 
 def loop_findings(source: str, output: str) -> list[str]:
     """Words or determiners doubled, or a phrase of 2-4 words said twice in a row, that the input does not have (a
-    ``[name]`` marker is a removed name, not a word: two in a row are two names)."""
-    words = _words(output.replace("[name]", " "))
+    ``[name]``, ``[word]`` or ``[words]`` marker stands for what was removed: two in a row are two things)."""
+    markers = iter(range(10**9))  # each marker its own word: "and [word] and [word]" repeats nothing
+    words = _words(re.sub(r"\[(?:name|words?)\]", lambda _: f" withheld{next(markers)} ", output))
     source_text = f" {_normal(source)} "
     findings = []
     for a, b in zip(words, words[1:]):

@@ -1,6 +1,7 @@
 """The ``generalised`` verdict: an output that differs from its input only by truthful generalisations — a name
 by "someone" or by what it is ("a company", "the city"), a name dropped where the text describes them ("my sister
-Ching" -> "my sister"), a noun by a WordNet ancestor of it ("poodle" -> "dog"), a date's day dropped ("on 3 May" ->
+Ching" -> "my sister"), a noun by a WordNet ancestor of it ("poodle" -> "dog"), a word by the marker "[word]"
+(withheld: nothing said of it), a date's day dropped ("on 3 May" ->
 "in May"), a figure rounded with a hedge ("5,370.15" -> "about 5,400"). Such an output is entailed by its input:
 true, less specific. Anything else that differs is left to the rest of the meter.
 
@@ -103,6 +104,15 @@ def _vague(before: list[str], after: list[str]) -> str | None:
     return None
 
 
+def _withholdable(word: str) -> bool:
+    """Whether a marker may stand for ``word``: a word, never a figure, a negation or a modifier of how sure or how
+    often (a withheld "never" would leave the sentence saying the opposite)."""
+    from authorguard.text.generalise import _NEGATIONS, KEPT_MODIFIERS
+
+    lower = word.lower()
+    return word.isalpha() and lower not in _NEGATIONS and lower not in KEPT_MODIFIERS and lower not in ("n't",)
+
+
 def _number(text: str) -> float | None:
     try:
         return float(text.lstrip("$").replace(",", ""))
@@ -128,6 +138,8 @@ def _generalises(before: list[str], after: list[str], previous: str = "", follow
         noun = " ".join(w for w in before if w.lower() not in ("a", "an", "the"))
         if noun and _singular(word) & (_ancestors(noun.lower()) | _ancestors(noun.split()[-1].lower())):
             return "a broader word"
+    if said.replace(" ", "") in ("[word]", "[words]") and before and all(_withholdable(w) for w in before):
+        return "a word withheld"  # "a suave founder" -> "a [word] founder": true of any word, says nothing of it
     if len(before) == 1 and not after and _modifier(before[0].lower()):
         return "a modifier left out"  # "a suave founder" -> "a founder", "smiled charmingly" -> "smiled"
     if before and not after and all(w.lower() in ("something", "someone") for w in before):

@@ -38,7 +38,7 @@ from authorguard.text.kinds import (
     plural,
 )
 from authorguard.text.resources import wordnet
-from authorguard.text.vocabulary import is_common, word_ranks
+from authorguard.text.vocabulary import first_names, is_common, word_ranks
 
 
 def _wordlist(words: str) -> frozenset[str]:
@@ -49,14 +49,16 @@ def _wordlist(words: str) -> frozenset[str]:
 @dataclass(frozen=True)
 class Level:
     """A named strength of the dial: what is generalised. ``rare_top``: nouns outside the ``rare_top`` words used
-    by the most authors get their hypernym (None: no word is); ``dates``: a date's day dropped."""
+    by the most authors get their hypernym (None: no word is); ``dates``: a date's day dropped; ``modifiers``: rare
+    adjectives and manner adverbs left out; ``withheld``: every other rare word replaced by a marker that says a word
+    (or a name) was there and nothing of what it was — the top of every generalisation hierarchy, true of anything."""
 
     name: str
     rare_top: int | None
     dates: bool
     description: str
     modifiers: bool = False
-    vague: bool = False
+    withheld: bool = False
 
 
 #: the dial, weakest first (docs/results/generalise.md measures each: privacy, words kept, task utility)
@@ -88,12 +90,18 @@ LEVELS: dict[str, Level] = {
             True,
         ),
         Level(
-            "vague-2000",
+            "withheld-5000",
+            5000,
+            False,
+            "rare-5000, and every other word outside the 5,000 most widely used withheld: [word] / [name]",
+            withheld=True,
+        ),
+        Level(
+            "withheld-2000",
             2000,
-            True,
-            "modifiers-2000, a date's day, and a rare noun with no broader word -> something / someone",
-            True,
-            True,
+            False,
+            "rare-2000, and every other word outside the 2,000 most widely used withheld: [word] / [name]",
+            withheld=True,
         ),
     )
 }
@@ -207,18 +215,34 @@ def _entity_span(doc, ent) -> tuple[int, bool, str]:
 
 
 def _person(record: _Record, doc, ent) -> None:
-    if record.known_name(ent.text) or _not_a_person(ent):  # an organisation or place met before; "Iris", "BBQ"
-        _named(record, doc, ent, confirmed_organisation)
+    start_char, article, title = _entity_span(doc, ent)
+    # a person confirmed: a title, a first name, or met before as one
+    confirmed = bool(title) or record.is_person(ent.text) or any(t.text in first_names() for t in ent)
+    if not confirmed and (record.known_name(ent.text) or _not_a_person(ent)):
+        _named(record, doc, ent, confirmed_organisation)  # an organisation or place met before; "Iris", "BBQ"
         return
-    start_char, article, _ = _entity_span(doc, ent)
     previous = doc[ent.start - 1] if ent.start > 0 else None
     before = doc[ent.start - 2] if ent.start > 1 else None
-    record.same_person(ent.text)
     if previous is not None and previous.tag_ == "NN" and before is not None and before.tag_ in ("PRP$", "POS"):
         # "my sister Ching" -> "my sister": the text's own description of them
+        record.same_person(ent.text)
         record.add(previous.idx + len(previous.text), ent.end_char, "", "person")
         return
-    record.add(ent.start_char if article else start_char, ent.end_char, "someone", "person")
+    if confirmed:
+        record.same_person(ent.text)
+        record.add(ent.start_char if article else start_char, ent.end_char, "someone", "person")
+        return
+    # the recogniser's PERSON label alone called places, pets, products and cries "someone" on the second
+    # held-out set: unconfirmed, the name is only marked; ordinary words ("Whole Brain") are no name at all
+    if not _ordinary_words(ent):
+        record.add(ent.start_char, ent.end_char, UNKNOWN_NAME, "person")
+
+
+def _ordinary_words(ent) -> bool:
+    """Whether every word of ``ent`` is a common lower-case word and none a first name ("Whole Brain Dominant",
+    "Pepper"): an unconfirmed "name" made of them is left as written (a marker there loses words, hides little)."""
+    words = [t for t in ent if t.is_alpha]
+    return bool(words) and all(is_common(t.lower_, 5000) and t.text not in first_names() for t in words)
 
 
 #: what a name becomes when its kind is not confirmed: the recogniser's label alone called people places and
@@ -241,6 +265,8 @@ def _named(record: _Record, doc, ent, kind_of) -> None:
     else:
         kind = kind_of(ent.text)
         record.named[key] = kind
+    if kind == UNKNOWN_NAME and _ordinary_words(ent):
+        return  # "the Golden Gate", "Whole Foods": unconfirmed and made of ordinary words — left as written
     if kind == UNKNOWN_NAME:
         form, start_char = UNKNOWN_NAME, ent.start_char  # "the [name]": the text's own article stays
     elif owned:
@@ -279,6 +305,13 @@ def _not_a_person(ent) -> bool:
     return bool(meant) and all(s.lexname() != "noun.person" for s in meant)
 
 
+#: a laugh or a cry the recogniser took for a name ("Heheh", "Hahah", "Yeh", "Shuddup", "Hmm", "Ugh", "Bwahaha")
+_CRY = re.compile(
+    r"(?:bw)?(?:a?h+[aeiou]+)+h*|(?:[aeiou]h+)+|ye+[ahp]*|yup+|nah+|sh+ud+(?:d?up)?|ug+h+|ar+g+h*|h+m+|m+h*m+|"
+    r"o+h+|a+w+|e+h+|w+o+[ow]*t*|y+a+y+|w+h+e+|gr+|z+|bl+a+h+|doh+|d'?oh"
+)
+
+
 def _looks_named(ent) -> bool:
     """Whether a recognised entity can be a name: every word of it capitalised or a digit, and a single word that
     is a common lower-case word only capitalised by its place ("Crap!", "Argh") or an interjection is none."""
@@ -288,8 +321,14 @@ def _looks_named(ent) -> bool:
     if not words or not all(t.text[:1].isupper() for t in words) or any(c.isdigit() for c in ent.text):
         return False  # a number in a "name" ("James 1:27", "Papercup 8"): a reference or a title — and numbers stay
     following = ent.doc[ent.end] if ent.end < len(ent.doc) else None
-    if re.search(r"(\w)\1\1", ent.text.lower()) or following is not None and following.text.startswith("!"):
-        return False  # "Woohoo", "Aaaargh", "Geez!": a cry, not a name
+    if (
+        re.search(r"(\w)\1\1", ent.text.lower())
+        or following is not None
+        and following.text.startswith("!")
+        or len(words) == 1
+        and _CRY.fullmatch(words[0].lower_)
+    ):
+        return False  # "Woohoo", "Aaaargh", "Geez!", "Heheh", "Yeh": a cry, not a name
     if len(words) == 1:
         token = words[0]
         if token.pos_ == "INTJ" or token.tag_ == "UH":
@@ -366,9 +405,8 @@ def _number(record: _Record, doc, ent) -> None:
         record.add(start, token.idx + len(token.text), f"about {currency}{shown}", "number")
 
 
-def _words(record: _Record, doc, top: int | None, targets: frozenset, vague: bool = False) -> None:
-    """Rare nouns (outside ``top``) to their broader word; with ``vague``, a rare noun with none to "something" /
-    "things" ("someone" / "people" for a person), its "a" with it, "thing(s)" after another determiner."""
+def _words(record: _Record, doc, top: int | None, targets: frozenset) -> None:
+    """Rare nouns (outside ``top``) and ``targets`` to their broader word, when WordNet has one that reads right."""
     for token in doc:
         lemma = token.lemma_.lower()
         if token.pos_ != "NOUN" or token.ent_type_ or not token.is_alpha or token.is_stop:
@@ -385,9 +423,6 @@ def _words(record: _Record, doc, top: int | None, targets: frozenset, vague: boo
                 start, words = previous.idx, compound
         broader = broader_word(words, BROADER_TOP)
         end = token.idx + len(token.text)
-        if broader is None and vague and record.free(token.idx, end):
-            _vaguely(record, doc, token)
-            continue
         if broader is None or not record.free(start, end) or not _more_common(broader, lemma):
             continue
         form = plural(broader) if token.tag_ == "NNS" else broader
@@ -396,30 +431,48 @@ def _words(record: _Record, doc, top: int | None, targets: frozenset, vague: boo
         record.add(start, end, form, "word")
 
 
-def _vaguely(record: _Record, doc, token) -> None:
-    """A noun by the vaguest true word of its kind: "a poutine" -> "something", "the poutines" -> "the things",
-    "a heretic" -> "someone" (a noun WordNet knows only as a person)."""
-    from authorguard.text.kinds import senses
+#: words never withheld whatever their commonness: a negation (a withheld one would say the opposite)
+_NEGATIONS = _wordlist("not no never nothing nobody none nor neither cannot nowhere without")
+#: the markers of a withheld word and of a withheld run of words (nothing said of what they were)
+WITHHELD_WORD, WITHHELD_WORDS = "[word]", "[words]"
 
-    person = bool(senses(token.lemma_.lower())) and all(
-        s.lexname() == "noun.person" for s in senses(token.lemma_.lower())
-    )
-    many = token.tag_ == "NNS"
-    previous = doc[token.i - 1] if token.i > 0 else None
-    end = token.idx + len(token.text)
-    if previous is not None and previous.lower_ in ("a", "an") and record.free(previous.idx, end):
-        record.add(previous.idx, end, "someone" if person else "something", "vague")
-    elif previous is not None and previous.tag_ in ("DT", "PRP$", "POS", "JJ", "CD"):
-        record.add(
-            token.idx, end, ("people" if many else "person") if person else ("things" if many else "thing"), "vague"
+
+def _withheld(record: _Record, doc, top: int | None, targets: frozenset) -> None:
+    """Every word left outside the ``top`` words the most authors use (None: none) and each of ``targets`` that no
+    rule generalised -> a marker: a
+    capitalised one inside a sentence that the tagger reads as a proper noun -> :data:`UNKNOWN_NAME`, else
+    :data:`WITHHELD_WORD`; a run of withheld words -> one :data:`WITHHELD_WORDS`. Never a negation, a figure, a
+    modifier that says how sure or how often (:data:`KEPT_MODIFIERS`), or a word in a quotation."""
+    runs: list[list] = []
+    for token in doc:
+        lower, lemma = token.lower_, token.lemma_.lower()
+        end = token.idx + len(token.text)
+        wanted = lower in targets or lemma in targets
+        if (
+            not token.is_alpha
+            or not wanted
+            and (top is None or is_common(lower, top) or is_common(lemma, top))
+            or lower in _NEGATIONS
+            or lower in KEPT_MODIFIERS
+            or not record.free(token.idx, end)
+        ):
+            continue
+        previous = runs[-1][-1] if runs else None
+        if previous is not None and previous.i == token.i - 1 and previous.whitespace_ == " ":
+            runs[-1].append(token)
+        else:
+            runs.append([token])
+    for run in runs:
+        first, last = run[0], run[-1]
+        name = all(
+            t.pos_ == "PROPN"
+            and t.text[:1].isupper()
+            and not _sentence_start(record.text, t.idx)
+            and not _CRY.fullmatch(t.lower_)
+            for t in run
         )
-    else:
-        record.add(
-            token.idx,
-            end,
-            ("people" if many else "someone") if person else ("things" if many else "something"),
-            "vague",
-        )
+        form = UNKNOWN_NAME if name else WITHHELD_WORD if len(run) == 1 else WITHHELD_WORDS
+        record.add(first.idx, last.idx + len(last.text), form, "name" if name else "withheld")
 
 
 #: the words a broader form is chosen among: the 5,000 the most authors use, at every level (the level says which
@@ -525,8 +578,10 @@ def generalise_texts(
     for source, doc in zip(sources, _pipeline().pipe(sources, batch_size=batch_size)):
         record = _Record(source)
         for ent in doc.ents:
-            if not record.free(ent.start_char, ent.end_char) or not _looks_named(ent):
+            if not record.free(ent.start_char, ent.end_char):
                 continue
+            if not _looks_named(ent) and not (ent.label_ == "PERSON" and record.is_person(ent.text)):
+                continue  # "Smith" at a sentence start is a name when "John Smith" came before
             if ent.label_ == "PERSON":
                 _person(record, doc, ent)
             elif ent.label_ == "ORG":
@@ -538,9 +593,11 @@ def generalise_texts(
             elif ent.label_ in ("MONEY", "CARDINAL", "QUANTITY", "PERCENT") and numbers:
                 _number(record, doc, ent)
         _mentions(record, doc)
-        _words(record, doc, chosen.rare_top, wanted, chosen.vague)
+        _words(record, doc, chosen.rare_top, wanted)
         if chosen.modifiers and chosen.rare_top:
             _modifiers(record, doc, chosen.rare_top)
+        if chosen.withheld or wanted:  # a target no rule generalised is withheld at every level: it was asked for
+            _withheld(record, doc, chosen.rare_top if chosen.withheld else None, wanted)
         changes = _fix_articles(source, record.changes)
         out.append(Generalised(_apply(source, changes), source, sorted(changes, key=lambda c: c.start)))
     return out

@@ -21,6 +21,9 @@ from authorguard.exceptions import AuthorguardError
 
 #: the shipped table: rank order, most widely used first
 COMMON_WORDS = Path(__file__).parent / "data" / "common_words.tsv.gz"
+#: the shipped first-names list (``scripts/generalise/first_names.py``): a "person" the recogniser finds is called
+#: "someone" only when a first name, a title or the text's own description confirms it
+FIRST_NAMES = Path(__file__).parent / "data" / "first_names.txt.gz"
 #: a word as the table counts it: letters, an inner apostrophe or hyphen, lower-cased
 WORD = re.compile(r"[a-z]+(?:['-][a-z]+)*")
 
@@ -85,3 +88,14 @@ def is_common(word: str, top: int) -> bool:
     """Whether ``word`` (any case) is among the ``top`` words used by the most authors."""
     rank = word_ranks().get(word.lower())
     return rank is not None and rank <= top
+
+
+@functools.cache
+def first_names(path: str | None = None) -> frozenset[str]:
+    """The shipped first names (capitalised as written: "John", "Meggie")."""
+    source = Path(path) if path else FIRST_NAMES
+    try:
+        with gzip.open(source, "rt", encoding="utf-8") as handle:
+            return frozenset(line.strip() for line in handle if line.strip() and not line.startswith("#"))
+    except (OSError, EOFError) as error:
+        raise AuthorguardError(f"the first-names list {source} cannot be read ({error}): reinstall authorguard") from error
