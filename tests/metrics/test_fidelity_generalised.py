@@ -30,6 +30,7 @@ NOT_GENERALISED = [
     ("She allegedly stole it.", "She stole it."),  # how sure the text was
     ("She never complained.", "She [word] complained."),  # a negation withheld says the opposite may hold
     ("It cost 5,370 dollars.", "It cost [word] dollars."),  # a figure is never a word to withhold
+    ("Fifteen hijackers came.", "[word] hijackers came."),  # nor a number word
 ]
 
 

@@ -52,6 +52,9 @@ def test_withheld_levels_mark_rare_words_and_never_a_negation_figure_or_quotatio
     # a run of rare words is one marker; the weaker level withholds less
     assert "[words]" in one("We ate spicy jambalaya yesterday.", "withheld-2000")
     assert "complained" in one(text, "withheld-5000")
+    # a number word, an ordinal or a Roman numeral is a figure: never withheld
+    assert one("Nineteen hijackers, the eighth in XXVI.", "withheld-2000").split()[0] == "Nineteen"
+    assert "eighth" in one("Nineteen hijackers, the eighth in XXVI.", "withheld-2000")
 
 
 def test_dates_and_figures_only_where_asked():

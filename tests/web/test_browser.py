@@ -59,6 +59,25 @@ def test_paste_check_rewrite_copy(server, habits_world, tmp_path):
         page.click("#apply-normalise")
         page.wait_for_selector("#recheck-state:has-text('checked your edit')", timeout=60_000)
         page.fill("#text", mine)
+        page.click("#recheck")
+        page.wait_for_selector("#recheck-state:has-text('checked your edit')", timeout=60_000)
+
+        # one click generalises one evidence word and re-checks; "Generalise what gives me away" applies them all
+        offer = page.locator("button.generalise-one").first
+        word = offer.text_content().removeprefix("Generalise: ").split(" → ")[0]
+        assert word in page.input_value("#text")
+        offer.click()
+        page.wait_for_selector("#generalised-line:has-text('Generalised')", timeout=60_000)
+        page.wait_for_selector("#recheck-state:has-text('checked your edit')", timeout=60_000)
+        assert word not in page.input_value("#text").split()
+        assert word in page.text_content("#generalised-line")  # the change is shown
+        page.fill("#text", mine)  # typed: re-checked when the writer pauses, its evidence offered again
+        page.wait_for_selector("#recheck-state:has-text('checked your edit')", timeout=60_000)
+        page.click("#generalise-all")
+        page.wait_for_selector("#generalised-line:has-text('Generalised')", timeout=60_000)
+        page.wait_for_selector("#recheck-state:has-text('checked your edit')", timeout=60_000)
+        assert "[word]" in page.input_value("#text") or "[words]" in page.input_value("#text")
+        page.fill("#text", mine)
 
         assert page.locator("#method option").all_text_contents() == ["dropout(rate=0.4)"]
         page.click("#rewrite")

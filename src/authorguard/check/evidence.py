@@ -26,7 +26,8 @@ class Evidence:
     also make; the items of one attacker sum to at most 1) and ``count`` (occurrences in the text). ``spans``:
     [start, end) character offsets of each occurrence in the text (what the page highlights); ``text_rate``,
     ``known_rate``, ``others_rate``: occurrences per 1,000 words in the text, in the writer's known writing and in
-    the other candidates' writing; ``advice``: what the writer can do about it."""
+    the other candidates' writing; ``advice``: what the writer can do about it; ``generalisation``: for a word, the
+    truthful less specific form ``generalise`` gives it in the text ("dog" for "poodle", "[name]"; "" when none)."""
 
     attacker: str
     kind: str
@@ -38,6 +39,7 @@ class Evidence:
     known_rate: float = float("nan")
     others_rate: float = float("nan")
     advice: str = ""
+    generalisation: str = ""
 
     def describe(self) -> str:
         shown = self.feature.replace(" ", "␣").replace("\n", "⏎")

@@ -64,6 +64,8 @@ class CheckResult:
     statements: list = field(default_factory=list)
     seconds: float = 0.0
     genre_reason: str = ""
+    #: the check after "Generalise what gives me away" (:class:`~authorguard.check.generalisation.GeneralisedCheck`)
+    generalised: object = None
 
     def strongest(self, rankings: list | None = None) -> AttackerRanking | None:
         """The ranking that gives the writer the highest probability (the risk is the worst attacker's)."""
@@ -111,8 +113,22 @@ class CheckResult:
         if self.evidence:
             out += ["", "What in the text pulls towards you most (against the strongest other candidate):"]
             out += [
-                f"  - {e.describe()} [{e.attacker}, {e.weight:.0%} of what pulls towards you]" for e in self.evidence
+                f"  - {e.describe()} [{e.attacker}, {e.weight:.0%} of what pulls towards you]"
+                + (f"; generalise it: “{e.feature}” -> “{e.generalisation}”" if e.generalisation else "")
+                for e in self.evidence
             ]
+        found = self.generalised
+        if found is not None:
+            out += [
+                "",
+                f"After generalising what gives you away ({len(found.changes)} changes; fidelity {found.fidelity}"
+                + (f": {found.fidelity_reason}" if found.fidelity_reason else "")
+                + "; the same attackers, nothing refitted):",
+                "  " + found.text,
+                "  changes: "
+                + ("; ".join(f"“{old}” -> “{new or '(left out)'}”" for old, new in found.changes) or "none"),
+            ]
+            out += [_ranking_line(r) for r in found.rankings]
         for rewrite in self.rewrites:
             fidelity = (
                 f"; fidelity {rewrite.fidelity}" + (f": {rewrite.fidelity_reason}" if rewrite.fidelity_reason else "")

@@ -280,6 +280,7 @@ def check(
     sizes: Sequence[int] = (10, 100),
     attackers: Sequence[str] | None = None,
     rewrite: Sequence = (),
+    generalise: int = 0,
     seed: int = 0,
     config: CheckConfig | None = None,
     progress: Callable[[str], None] | None = None,
@@ -295,7 +296,10 @@ def check(
     ``background``: other candidates instead — a JSONL file of author/text rows, a mapping author -> documents or a
     :class:`~authorguard.check.background.Background`; ``sizes``: candidate-set sizes, the writer included;
     ``attackers``: registered attackers (default: char-ngrams, function-words, writeprints-text); ``rewrite``:
-    registered method names or built text methods; ``seed``: the draws and the attackers; ``config``: a whole
+    registered method names or built text methods; ``generalise``: also check the text after "Generalise what
+    gives me away" pressed up to this many times (every evidence word and name generalised, then the new
+    evidence's, until no attacker ranks the writer first: ``result.generalised``); ``seed``: the draws and the
+    attackers; ``config``: a whole
     :class:`CheckConfig` instead of ``sizes``/``attackers``/``seed``.
 
     ```pycon
@@ -335,6 +339,10 @@ def check(
     )
     for method in rewrite:
         session.rewrite(method)
+    if generalise:
+        from authorguard.check.generalisation import generalise_evidence
+
+        generalise_evidence(session, rounds=int(generalise))
     return session.result
 
 
@@ -716,7 +724,9 @@ class CheckSession:
             writer = classes.index(WRITER)
             rival = int(np.argmax(np.where(np.arange(len(classes)) == writer, -np.inf, scores)))
             out.extend(read_evidence(model, self, text, counts, writer, rival, self.config.evidence))
-        return out
+        from authorguard.check.generalisation import with_offers
+
+        return with_offers(text, out)
 
     def rates(self, family: str, keys: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
         """Per 1,000 words: how often the writer's training pieces and the background's (largest set) use each

@@ -73,6 +73,16 @@ def check(
             help="Check the text again after this method's rewrite (repeatable), e.g. synonyms, bottleneck.",
         ),
     ] = None,
+    generalise: Annotated[
+        int,
+        typer.Option(
+            "--generalise",
+            help="Check the text again after generalising what gives you away, up to this many rounds: each "
+            "evidence word and every name replaced by a true, less specific form (a broader word, what a name is, "
+            "or [word] / [name]), then the new evidence's, until no attacker ranks you first.",
+            min=0,
+        ),
+    ] = 0,
     text_field: Annotated[str, typer.Option(help="The text field of JSONL files.")] = "text",
     seed: Annotated[int, typer.Option(help="Seed of the candidate draw, the attackers and the rewrites.")] = 0,
     json_output: Annotated[
@@ -81,7 +91,8 @@ def check(
 ) -> None:
     """Rank you among other authors as a stylometric attacker would, from TEXT and your known writing: your rank,
     the margin and a calibrated probability per attacker and candidate-set size, what in TEXT points to you, and
-    (with --rewrite) the same after a rewrite. Everything runs on this machine; nothing is sent anywhere."""
+    the same after a rewrite (--rewrite) or after generalising what gives you away (--generalise). Everything runs
+    on this machine; nothing is sent anywhere."""
     from authorguard.check import CheckConfig, prepare
     from authorguard.check.background import load_background, read_background
     from authorguard.check.run import DEFAULT_ATTACKERS
@@ -113,6 +124,10 @@ def check(
     )
     for method in rewrite or ():
         session.rewrite(method)
+    if generalise:
+        from authorguard.check.generalisation import generalise_evidence
+
+        generalise_evidence(session, rounds=generalise)
     result = session.result
     for line in result.lines():
         stdout.print(line, highlight=False)

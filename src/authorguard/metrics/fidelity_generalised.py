@@ -89,28 +89,13 @@ def _modifier(word: str) -> bool:
     return not kinds or bool(kinds & {"a", "s"}) or "r" in kinds and word.endswith("ly")
 
 
-def _vague(before: list[str], after: list[str]) -> str | None:
-    """A noun by the vaguest true word: "a poutine" -> "something", "the poutines" -> "the things", "a heretic" ->
-    "someone"."""
-    said = " ".join(after).lower()
-    if said not in ("something", "someone", "thing", "things", "person", "people"):
-        return None
-    nouns = [w for w in before if w.lower() not in ("a", "an")]
-    if len(nouns) == 1 and nouns[0].isalpha() and not nouns[0][:1].isupper():
-        from authorguard.text.resources import wordnet
-
-        if wordnet().synsets(wordnet().morphy(nouns[0].lower(), "n") or nouns[0].lower(), "n"):
-            return "a vague word"
-    return None
-
-
 def _withholdable(word: str) -> bool:
     """Whether a marker may stand for ``word``: a word, never a figure, a negation or a modifier of how sure or how
     often (a withheld "never" would leave the sentence saying the opposite)."""
-    from authorguard.text.generalise import _NEGATIONS, KEPT_MODIFIERS
+    from authorguard.text.generalise import _NEGATIONS, KEPT_MODIFIERS, is_figure_word
 
     lower = word.lower()
-    return word.isalpha() and lower not in _NEGATIONS and lower not in KEPT_MODIFIERS and lower not in ("n't",)
+    return word.isalpha() and lower not in _NEGATIONS and lower not in KEPT_MODIFIERS and not is_figure_word(word)
 
 
 def _number(text: str) -> float | None:
@@ -144,9 +129,6 @@ def _generalises(before: list[str], after: list[str], previous: str = "", follow
         return "a modifier left out"  # "a suave founder" -> "a founder", "smiled charmingly" -> "smiled"
     if before and not after and all(w.lower() in ("something", "someone") for w in before):
         return None
-    vague = _vague(before, after)
-    if vague:
-        return vague
     month = previous.lower() in _MONTHS or following.lower() in _MONTHS
     if month and before and all(_DAY.match(w) for w in before) and after in ([], ["in"]):
         return "a date's day"  # "on 3 May" -> "in May", "May 3" -> "May"

@@ -433,6 +433,23 @@ def _words(record: _Record, doc, top: int | None, targets: frozenset) -> None:
 
 #: words never withheld whatever their commonness: a negation (a withheld one would say the opposite)
 _NEGATIONS = _wordlist("not no never nothing nobody none nor neither cannot nowhere without")
+#: a number word, an ordinal or a Roman numeral: a figure, never a word to withhold ("fifteen hijackers",
+#: "the Eighth", "XXVI"; the third held-out set's readers called each withheld one changed)
+_FIGURE_WORD = re.compile(
+    r"(?:\w+-)?(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\w+teen|twenty|thirty|forty|"
+    r"fifty|sixty|seventy|eighty|ninety|hundred|thousand|million|billion|trillion|first|second|third|fourth|fifth|"
+    r"sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|\w+teenth|\w+ieth|hundredth|thousandth|millionth)s?|"
+    r"[ivxlcdm]+",
+    re.IGNORECASE,
+)
+
+
+def is_figure_word(word: str) -> bool:
+    """Whether ``word`` says a number: "fifteen", "twenty-nine", "eighth", "XXVI" (and any word of
+    Roman-numeral letters: "mix", "dim" — kept, which costs privacy, never truth)."""
+    return _FIGURE_WORD.fullmatch(word) is not None
+
+
 #: the markers of a withheld word and of a withheld run of words (nothing said of what they were)
 WITHHELD_WORD, WITHHELD_WORDS = "[word]", "[words]"
 
@@ -454,6 +471,8 @@ def _withheld(record: _Record, doc, top: int | None, targets: frozenset) -> None
             and (top is None or is_common(lower, top) or is_common(lemma, top))
             or lower in _NEGATIONS
             or lower in KEPT_MODIFIERS
+            or token.like_num
+            or is_figure_word(token.text)
             or not record.free(token.idx, end)
         ):
             continue
@@ -553,7 +572,8 @@ def _fix_articles(text: str, changes: list[Change]) -> list[Change]:
     return out
 
 
-def _apply(text: str, changes: list[Change]) -> str:
+def apply_changes(text: str, changes: list[Change]) -> str:
+    """``text`` with each of ``changes`` (offsets into ``text``, none overlapping) made."""
     out, position = [], 0
     for change in sorted(changes, key=lambda c: c.start):
         out.append(text[position : change.start])
@@ -599,5 +619,5 @@ def generalise_texts(
         if chosen.withheld or wanted:  # a target no rule generalised is withheld at every level: it was asked for
             _withheld(record, doc, chosen.rare_top if chosen.withheld else None, wanted)
         changes = _fix_articles(source, record.changes)
-        out.append(Generalised(_apply(source, changes), source, sorted(changes, key=lambda c: c.start)))
+        out.append(Generalised(apply_changes(source, changes), source, sorted(changes, key=lambda c: c.start)))
     return out

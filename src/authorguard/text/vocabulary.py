@@ -98,4 +98,6 @@ def first_names(path: str | None = None) -> frozenset[str]:
         with gzip.open(source, "rt", encoding="utf-8") as handle:
             return frozenset(line.strip() for line in handle if line.strip() and not line.startswith("#"))
     except (OSError, EOFError) as error:
-        raise AuthorguardError(f"the first-names list {source} cannot be read ({error}): reinstall authorguard") from error
+        raise AuthorguardError(
+            f"the first-names list {source} cannot be read ({error}): reinstall authorguard"
+        ) from error

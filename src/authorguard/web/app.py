@@ -67,6 +67,14 @@ class TextRequest(BaseModel):
     text: str
 
 
+class GeneraliseRequest(BaseModel):
+    """The text in the box with ``words`` (the check's evidence words) generalised, and every name with ``names``."""
+
+    text: str
+    words: list[str] = Field(default_factory=list)
+    names: bool = False
+
+
 def word_diff(original: str, rewrite: str) -> list[dict]:
     """The rewrite as segments ``{"op": "same" | "new", "text": ...}`` and the original's dropped words as
     ``{"op": "gone"}`` segments, word by word (difflib), for highlighting."""
@@ -262,6 +270,14 @@ def create_app(
         too_large(request.text)
         text = normalise(request.text)
         return {"text": text, "diff": word_diff(request.text, text)}
+
+    @app.post("/api/generalise")
+    def generalised(request: GeneraliseRequest) -> dict:
+        from authorguard.check.generalisation import generalise_words
+
+        too_large(request.text)
+        found = generalise_words(request.text, request.words, names=request.names)
+        return {"text": found.text, "changes": found.changes, "diff": word_diff(request.text, found.text)}
 
     @app.get("/api/jobs/{job_id}")
     def job(job_id: str) -> dict:
