@@ -45,13 +45,17 @@ def test_someone_only_for_a_confirmed_person_else_the_marker():
 
 
 def test_withheld_levels_mark_rare_words_and_never_a_negation_figure_or_quotation():
+    # four rare content words in the first sentence: a third of them (one) withheld, the rarest first; the quotation,
+    # the negation and the figure never
     text = 'She was lethargic and grumpy, but she never complained about the 17 syringes. He said "grumpy".'
     out = one(text, "withheld-2000")
-    assert out.startswith("She was [word] and [word], but she never [word] about the 17 ")
-    assert out.endswith('He said "grumpy".')
-    # a run of rare words is one marker; the weaker level withholds less
-    assert "[words]" in one("We ate spicy jambalaya yesterday.", "withheld-2000")
-    assert "complained" in one(text, "withheld-5000")
+    assert out == 'She was lethargic and grumpy, but she never complained about the 17 [word]. He said "grumpy".'
+    long = "Lethargic, grumpy, sullen and morose, the sommelier decanted syrupy burgundy into goblets."
+    withheld = one(long, "withheld-2000")
+    assert withheld.count("[word]") + withheld.count("[words]") >= 2 and "decanted" in withheld  # its only verb
+    # a run of withheld words is one marker (targets: withheld beyond the bound); the weaker level withholds less
+    assert one("We ate spicy jambalaya.", "names", targets=["spicy", "jambalaya"]) == "We ate [words]."
+    assert one(text, "withheld-5000").count("[word]") <= out.count("[word]")
     # a number word, an ordinal or a Roman numeral is a figure: never withheld
     assert one("Nineteen hijackers, the eighth in XXVI.", "withheld-2000").split()[0] == "Nineteen"
     assert "eighth" in one("Nineteen hijackers, the eighth in XXVI.", "withheld-2000")

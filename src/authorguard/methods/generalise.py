@@ -24,8 +24,9 @@ class Generalise(TextObfuscator):
         One of :data:`authorguard.text.generalise.LEVELS`, weakest first: ``names`` (people, organisations,
         places), ``rare-5000`` / ``rare-2000`` (and nouns outside the 5,000 / 2,000 words the most authors use),
         ``modifiers-2000`` / ``-1000`` / ``-500`` (and rare adjectives and manner adverbs left out; at 1,000 and 500
-        a date's day), ``withheld-5000`` / ``withheld-2000`` (every other word outside the 5,000 / 2,000 withheld:
-        ``[word]``, ``[words]`` for a run, ``[name]`` for a proper noun — true of anything, nothing said of it).
+        a date's day), ``withheld-5000`` / ``withheld-2000`` (names, and up to a third of each sentence's words outside
+        the 5,000 / 2,000 withheld: ``[word]``, ``[words]`` for a run, ``[name]`` for a proper noun — true of
+        anything, nothing said of it).
     targets : sequence of str, default=()
         Words to generalise whatever their commonness: the writer's check's evidence words.
     numbers : bool, default=False

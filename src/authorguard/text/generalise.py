@@ -38,7 +38,7 @@ from authorguard.text.kinds import (
     plural,
 )
 from authorguard.text.resources import wordnet
-from authorguard.text.vocabulary import first_names, is_common, word_ranks
+from authorguard.text.vocabulary import first_names, is_common, lowercase_shares, word_ranks
 
 
 def _wordlist(words: str) -> frozenset[str]:
@@ -50,8 +50,10 @@ def _wordlist(words: str) -> frozenset[str]:
 class Level:
     """A named strength of the dial: what is generalised. ``rare_top``: nouns outside the ``rare_top`` words used
     by the most authors get their hypernym (None: no word is); ``dates``: a date's day dropped; ``modifiers``: rare
-    adjectives and manner adverbs left out; ``withheld``: every other rare word replaced by a marker that says a word
-    (or a name) was there and nothing of what it was — the top of every generalisation hierarchy, true of anything."""
+    adjectives and manner adverbs left out; ``withheld``: rare words replaced by a marker that says a word (or a
+    name) was there and nothing of what it was — the top of every generalisation hierarchy, true of anything — and
+    no noun given a broader word (the third held-out set's readers found the broader words' wrong senses the
+    withheld levels' changed outputs)."""
 
     name: str
     rare_top: int | None
@@ -93,14 +95,14 @@ LEVELS: dict[str, Level] = {
             "withheld-5000",
             5000,
             False,
-            "rare-5000, and every other word outside the 5,000 most widely used withheld: [word] / [name]",
+            "names, and up to a third of each sentence's words outside the 5,000 most widely used withheld: [word]",
             withheld=True,
         ),
         Level(
             "withheld-2000",
             2000,
             False,
-            "rare-2000, and every other word outside the 2,000 most widely used withheld: [word] / [name]",
+            "names, and up to a third of each sentence's words outside the 2,000 most widely used withheld: [word]",
             withheld=True,
         ),
     )
@@ -162,6 +164,10 @@ def _inside(spans: Sequence[tuple[int, int]], start: int, end: int) -> bool:
 
 def _sentence_start(text: str, position: int) -> bool:
     before = text[:position].rstrip(" \t\"'(")
+    if before.endswith(".") and re.search(r"(?:^|\s)(?:[A-Z]|[A-Za-z]{1,4})\.$", before):
+        last = before.rsplit(None, 1)[-1].lower()
+        if last in _TITLES or len(last) == 2:  # "Mr. Twiddle", "J. Smith": a title or an initial, no sentence end
+            return False
     return not before or before[-1] in ".!?\n"
 
 
@@ -217,7 +223,7 @@ def _entity_span(doc, ent) -> tuple[int, bool, str]:
 def _person(record: _Record, doc, ent) -> None:
     start_char, article, title = _entity_span(doc, ent)
     # a person confirmed: a title, a first name, or met before as one
-    confirmed = bool(title) or record.is_person(ent.text) or any(t.text in first_names() for t in ent)
+    confirmed = bool(title) or record.is_person(ent.text) or any(is_first_name(t.text) for t in ent)
     if not confirmed and (record.known_name(ent.text) or _not_a_person(ent)):
         _named(record, doc, ent, confirmed_organisation)  # an organisation or place met before; "Iris", "BBQ"
         return
@@ -239,10 +245,25 @@ def _person(record: _Record, doc, ent) -> None:
 
 
 def _ordinary_words(ent) -> bool:
-    """Whether every word of ``ent`` is a common lower-case word and none a first name ("Whole Brain Dominant",
-    "Pepper"): an unconfirmed "name" made of them is left as written (a marker there loses words, hides little)."""
+    """Whether every word of ``ent`` is one writers mostly write in lower case inside a sentence (a share of at least
+    :data:`WORD_SHARE`: "Whole Brain Dominant", "Dim Sum", "Eww") and none a first name: an unconfirmed "name" made
+    of them is left as written (a marker there loses words, hides little)."""
     words = [t for t in ent if t.is_alpha]
-    return bool(words) and all(is_common(t.lower_, 5000) and t.text not in first_names() for t in words)
+    return bool(words) and all(_mostly_lower(t.text) and not is_first_name(t.text) for t in words)
+
+
+#: a word written in lower case at least this often inside a sentence is a word, not a name (names: under 0.1;
+#: "Mark", "Bill" 0.4; "Eww", "neat", "whole" over 0.9 — :func:`authorguard.text.vocabulary.lowercase_shares`)
+WORD_SHARE = 0.5
+
+
+def _mostly_lower(word: str) -> bool:
+    return lowercase_shares().get(word.lower(), 0.0) >= WORD_SHARE
+
+
+def is_first_name(word: str) -> bool:
+    """A first name of the shipped list that writers do not mostly write in lower case ("Strawberry", "Rose": no)."""
+    return word in first_names() and not _mostly_lower(word)
 
 
 #: what a name becomes when its kind is not confirmed: the recogniser's label alone called people places and
@@ -312,6 +333,17 @@ _CRY = re.compile(
 )
 
 
+def _trimmed(ent):
+    """``ent`` cut before a dash, a comma or a pronoun or determiner inside it: the recogniser runs a name into the
+    next words ("Ben - Your post" -> "Ben"); None when nothing is left."""
+    from spacy.tokens import Span
+
+    for k, token in enumerate(ent):
+        if k and (token.text in ("-", "\u2013", "\u2014", ",", ":", ";") or token.tag_ in ("PRP", "PRP$", "DT")):
+            return Span(ent.doc, ent.start, ent.start + k, label=ent.label_) if k else None
+    return ent
+
+
 def _looks_named(ent) -> bool:
     """Whether a recognised entity can be a name: every word of it capitalised or a digit, and a single word that
     is a common lower-case word only capitalised by its place ("Crap!", "Argh") or an interjection is none."""
@@ -334,8 +366,8 @@ def _looks_named(ent) -> bool:
         if token.pos_ == "INTJ" or token.tag_ == "UH":
             return False
         first = token.i == token.sent.start if token.doc.has_annotation("SENT_START") else token.i == 0
-        if (first or _sentence_start(token.doc.text, token.idx)) and is_common(token.lower_, 5000):
-            return False
+        if (first or _sentence_start(token.doc.text, token.idx)) and _mostly_lower(token.text):
+            return False  # a word capitalised by its place ("Crap", "Neat"), not a name
     return True
 
 
@@ -433,6 +465,21 @@ def _words(record: _Record, doc, top: int | None, targets: frozenset) -> None:
 
 #: words never withheld whatever their commonness: a negation (a withheld one would say the opposite)
 _NEGATIONS = _wordlist("not no never nothing nobody none nor neither cannot nowhere without")
+#: the share of a sentence's content words a withheld level may withhold (the rarest first)
+WITHHELD_SHARE = 1 / 3
+_CONTENT = frozenset({"NOUN", "PROPN", "VERB", "ADJ", "ADV", "INTJ", "X"})
+
+
+def _sentences(doc) -> list[list]:
+    """``doc``'s tokens cut after each full stop, question or exclamation mark and line break (no parser runs)."""
+    out: list[list] = [[]]
+    for token in doc:
+        out[-1].append(token)
+        if token.text in (".", "!", "?") or "\n" in token.text or "\n" in token.whitespace_:
+            out.append([])
+    return [sentence for sentence in out if sentence]
+
+
 #: a number word, an ordinal or a Roman numeral: a figure, never a word to withhold ("fifteen hijackers",
 #: "the Eighth", "XXVI"; the third held-out set's readers called each withheld one changed)
 _FIGURE_WORD = re.compile(
@@ -455,27 +502,45 @@ WITHHELD_WORD, WITHHELD_WORDS = "[word]", "[words]"
 
 
 def _withheld(record: _Record, doc, top: int | None, targets: frozenset) -> None:
-    """Every word left outside the ``top`` words the most authors use (None: none) and each of ``targets`` that no
-    rule generalised -> a marker: a
-    capitalised one inside a sentence that the tagger reads as a proper noun -> :data:`UNKNOWN_NAME`, else
-    :data:`WITHHELD_WORD`; a run of withheld words -> one :data:`WITHHELD_WORDS`. Never a negation, a figure, a
-    modifier that says how sure or how often (:data:`KEPT_MODIFIERS`), or a word in a quotation."""
+    """Words left outside the ``top`` words the most authors use (None: none) and each of ``targets`` that no rule
+    generalised -> a marker: a capitalised one inside a sentence that the tagger reads as a proper noun ->
+    :data:`UNKNOWN_NAME`, else :data:`WITHHELD_WORD`; a run of withheld words -> one :data:`WITHHELD_WORDS`. Never
+    a negation, a figure, a modifier that says how sure or how often (:data:`KEPT_MODIFIERS`) or a word in a
+    quotation; and, targets aside, at most :data:`WITHHELD_SHARE` of a sentence's content words (the rarest first)
+    and never its last verb: the third held-out set's readers found sentences with more withheld said nothing."""
+    chosen = []
+    for sentence in _sentences(doc):
+        content = [t for t in sentence if t.is_alpha and not t.is_stop and t.pos_ in _CONTENT]
+        budget = int(len(content) * WITHHELD_SHARE)
+        verbs = sum(t.pos_ == "VERB" for t in content)
+        rare = []
+        for token in sentence:
+            lower, lemma = token.lower_, token.lemma_.lower()
+            end = token.idx + len(token.text)
+            if (
+                not token.is_alpha
+                or lower in _NEGATIONS
+                or lower in KEPT_MODIFIERS
+                or token.like_num
+                or is_figure_word(token.text)
+                or not record.free(token.idx, end)
+            ):
+                continue
+            if lower in targets or lemma in targets:
+                chosen.append(token)
+            elif top is not None and not is_common(lower, top) and not is_common(lemma, top):
+                rare.append(token)
+        ranks = word_ranks()
+        for token in sorted(rare, key=lambda t: -ranks.get(t.lemma_.lower(), 10**9)):
+            if budget <= 0:
+                break
+            if token.pos_ == "VERB" and verbs <= 1:
+                continue  # the sentence keeps a verb: what it says of its subject
+            chosen.append(token)
+            budget -= 1
+            verbs -= token.pos_ == "VERB"
     runs: list[list] = []
-    for token in doc:
-        lower, lemma = token.lower_, token.lemma_.lower()
-        end = token.idx + len(token.text)
-        wanted = lower in targets or lemma in targets
-        if (
-            not token.is_alpha
-            or not wanted
-            and (top is None or is_common(lower, top) or is_common(lemma, top))
-            or lower in _NEGATIONS
-            or lower in KEPT_MODIFIERS
-            or token.like_num
-            or is_figure_word(token.text)
-            or not record.free(token.idx, end)
-        ):
-            continue
+    for token in sorted(chosen, key=lambda t: t.i):
         previous = runs[-1][-1] if runs else None
         if previous is not None and previous.i == token.i - 1 and previous.whitespace_ == " ":
             runs[-1].append(token)
@@ -560,7 +625,15 @@ def _fix_articles(text: str, changes: list[Change]) -> list[Change]:
     for change in changes:
         before = text[: change.start]
         match = re.search(r"\b(a|an|A|An)\s+$", before)
-        if match and change.replacement and change.replacement.split()[0].lower() not in ("a", "an", "the"):
+        following = re.match(r"\s*([A-Za-z\[]\S*)", text[change.end :])
+        if match and not change.replacement and following:
+            # a modifier or a name before a noun left out: "an EMO collection" -> "a collection"
+            wanted = indefinite(following.group(1))
+            if wanted != match.group(1).lower():
+                wanted = wanted.capitalize() if match.group(1)[0].isupper() else wanted
+                start, end = match.start(1), change.end + following.start(1)  # the article to the noun
+                change = Change(start, end, text[start:end], wanted + " ", change.kind)
+        elif match and change.replacement and change.replacement.split()[0].lower() not in ("a", "an", "the"):
             wanted = indefinite(change.replacement)
             if wanted != match.group(1).lower():
                 wanted = wanted.capitalize() if match.group(1)[0].isupper() else wanted
@@ -597,8 +670,9 @@ def generalise_texts(
     out = []
     for source, doc in zip(sources, _pipeline().pipe(sources, batch_size=batch_size)):
         record = _Record(source)
-        for ent in doc.ents:
-            if not record.free(ent.start_char, ent.end_char):
+        for found in doc.ents:
+            ent = _trimmed(found)
+            if ent is None or not record.free(ent.start_char, ent.end_char):
                 continue
             if not _looks_named(ent) and not (ent.label_ == "PERSON" and record.is_person(ent.text)):
                 continue  # "Smith" at a sentence start is a name when "John Smith" came before
@@ -613,7 +687,7 @@ def generalise_texts(
             elif ent.label_ in ("MONEY", "CARDINAL", "QUANTITY", "PERCENT") and numbers:
                 _number(record, doc, ent)
         _mentions(record, doc)
-        _words(record, doc, chosen.rare_top, wanted)
+        _words(record, doc, None if chosen.withheld else chosen.rare_top, wanted)
         if chosen.modifiers and chosen.rare_top:
             _modifiers(record, doc, chosen.rare_top)
         if chosen.withheld or wanted:  # a target no rule generalised is withheld at every level: it was asked for

@@ -24,6 +24,9 @@ COMMON_WORDS = Path(__file__).parent / "data" / "common_words.tsv.gz"
 #: the shipped first-names list (``scripts/generalise/first_names.py``): a "person" the recogniser finds is called
 #: "someone" only when a first name, a title or the text's own description confirms it
 FIRST_NAMES = Path(__file__).parent / "data" / "first_names.txt.gz"
+#: the shipped lower-case shares (``scripts/generalise/word_table.py``): how often each word is written in lower
+#: case inside a sentence — a "name" mostly written lower case is a word ("Heya", "Eww", "Neat")
+LOWERCASE_SHARE = Path(__file__).parent / "data" / "lowercase_share.tsv.gz"
 #: a word as the table counts it: letters, an inner apostrophe or hyphen, lower-cased
 WORD = re.compile(r"[a-z]+(?:['-][a-z]+)*")
 
@@ -42,6 +45,38 @@ def author_counts(texts_by_author: Mapping[str, Iterable[str]]) -> Counter:
             seen |= words_of(text)
         counts.update(seen)
     return counts
+
+
+#: a word inside a sentence: after a letter, a digit or a comma and one space (a sentence's first word is capitalised
+#: whatever it is)
+_INSIDE = re.compile(r"(?<=[A-Za-z0-9,] )([A-Za-z]+(?:['-][A-Za-z]+)*)")
+
+
+def lowercase_counts(texts_by_author: Mapping[str, Iterable[str]]) -> tuple[Counter, Counter]:
+    """(appearances written in lower case, all appearances) of each word (lower-cased) inside a sentence."""
+    lower: Counter = Counter()
+    written: Counter = Counter()
+    for texts in texts_by_author.values():
+        for text in texts:
+            for word in _INSIDE.findall(text):
+                key = word.lower()
+                written[key] += 1
+                lower[key] += word == key
+    return lower, written
+
+
+@functools.cache
+def lowercase_shares(path: str | None = None) -> dict[str, float]:
+    """Word -> the share of its appearances inside a sentence written in lower case (the shipped file)."""
+    source = Path(path) if path else LOWERCASE_SHARE
+    try:
+        with gzip.open(source, "rt", encoding="utf-8") as handle:
+            rows = [line.rstrip("\n").split("\t") for line in handle if not line.startswith("#")]
+        return {word: float(share) for word, share in rows}
+    except (OSError, EOFError, ValueError) as error:
+        raise AuthorguardError(
+            f"the lower-case shares {source} cannot be read ({error}): reinstall authorguard"
+        ) from error
 
 
 def write_table(counts: Counter, path: Path, header: str, *, min_authors: int = 3, limit: int = 40_000) -> int:
