@@ -70,6 +70,8 @@ class SettingResult:
     faithful: float | None = None
     changed: float | None = None
     unsure: float | None = None  # the meter could not settle these: neither faithful nor changed
+    generalised: float | None = None  # true but less specific (generalise's levels)
+    words_kept: float | None = None  # the original's words found in order in the release
 
     @property
     def is_reference(self) -> bool:
@@ -218,6 +220,8 @@ def setting_results(frame: pd.DataFrame, labelled: bool, majority: float | None 
                 faithful=_mean(content, "faithful"),
                 changed=_mean(content, "changed"),
                 unsure=_mean(content, "unsure"),
+                generalised=_mean(content, "generalised"),
+                words_kept=_mean(content, "words_kept"),
             )
         )
     return results

@@ -138,6 +138,8 @@ def _tables(assessment: dict) -> dict[str, pd.DataFrame]:
                 "utility ↑": "not measured" if r["utility"] is None else _num(r["utility"]),
                 "task accuracy": _pct(r["task_accuracy"]) if r["task_accuracy"] is not None else "–",
                 "faithful (meter)": _pct(r.get("faithful")) if r.get("faithful") is not None else "–",
+                "generalised (meter)": _pct(r.get("generalised")) if r.get("generalised") is not None else "–",
+                "words kept": _pct(r.get("words_kept")) if r.get("words_kept") is not None else "–",
                 "unsure (meter)": _pct(r.get("unsure")) if r.get("unsure") is not None else "–",
                 "METEOR": _num(r["meteor"]),
                 "MiniLM cos": _num(r["embedding_cosine"]),

@@ -179,6 +179,7 @@ CONTENT_COLUMNS = {
     "rougeL": "ROUGE-L",
     "embedding_cosine": "MiniLM cos",
     "unchanged": "unchanged",
+    "words_kept": "words kept",
     "perplexity": "LM ppl",
 }
 #: the registered names of the floor rows (:mod:`authorguard.methods.bottleneck`: a style-free view released as it is)

@@ -8,7 +8,9 @@ Per (original, rewritten) pair, each in [0, 1], higher = closer to the original:
 - ``rouge1``, ``rouge2``, ``rougeL``: ROUGE F-measures by rouge-score (its tokenizer: lower case, alphanumerics);
 - ``embedding_cosine``: cosine of the all-MiniLM-L6-v2 sentence embeddings (when the ``minilm`` extra is
   installed; long documents are truncated by the encoder to 256 word pieces, said in the report);
-- ``unchanged``: 1 when the rewrite is the original, character for character.
+- ``unchanged``: 1 when the rewrite is the original, character for character;
+- ``words_kept``: the share of the original's words found, in order, in the rewrite (ROUGE-L's recall: the longest
+  common subsequence over the original's length) — what ``generalise``'s levels are documented by.
 
 :func:`content_metrics` returns every per-document value and their means; a rewrite list of another length
 than the originals is an error, never a silent truncation.
@@ -25,7 +27,7 @@ import numpy as np
 from authorguard.exceptions import InputError
 from authorguard.utils.validation import check_texts
 
-METRICS = ("meteor", "bleu", "chrf", "rouge1", "rouge2", "rougeL", "embedding_cosine", "unchanged")
+METRICS = ("meteor", "bleu", "chrf", "rouge1", "rouge2", "rougeL", "embedding_cosine", "unchanged", "words_kept")
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 
 
@@ -70,14 +72,15 @@ def content_metrics(
             # ROUGE-L's LCS table is quadratic in pure Python (minutes for a corpus of long documents); a text's
             # longest common subsequence with itself is the text, so its F-measure is ROUGE-1's: 1, or 0 without tokens
             rouge = ngram_scorer.score(original, new)
-            rouge_l = rouge["rouge1"].fmeasure
+            rouge_l = kept = rouge["rouge1"].fmeasure
         else:
             rouge = scorer.score(original, new)
-            rouge_l = rouge["rougeL"].fmeasure
+            rouge_l, kept = rouge["rougeL"].fmeasure, rouge["rougeL"].recall
         values["rouge1"].append(float(rouge["rouge1"].fmeasure))
         values["rouge2"].append(float(rouge["rouge2"].fmeasure))
         values["rougeL"].append(float(rouge_l))
         values["unchanged"].append(float(original == new))
+        values["words_kept"].append(float(kept))
     if embeddings and originals:
         cosines = embedding_cosines(originals, rewritten, batch_size=batch_size)
         if cosines is not None:
