@@ -31,9 +31,17 @@ _BLAND = _wordlist(
 #: an organisation's kind read from its name's last word
 _ORGANISATION_KINDS = {
     **dict.fromkeys(
-        _wordlist("corp corp. corporation inc inc. ltd ltd. co co. company plc llc group holdings industries"),
+        _wordlist("corp corp. corporation inc inc. ltd ltd. co co. company plc llc holdings industries"),
         "company",
     ),
+    # "Support Group" is no company: "a group" is true of a firm and a circle of people alike (the fourth set)
+    **dict.fromkeys(_wordlist("group"), "group"),
+    **dict.fromkeys(_wordlist("foundation trust charity"), "foundation"),
+    **dict.fromkeys(_wordlist("monthly weekly daily quarterly review"), "publication"),
+    **dict.fromkeys(_wordlist("restaurant cafe café grill diner bistro pizzeria bakery"), "restaurant"),
+    **dict.fromkeys(_wordlist("hotel inn motel"), "hotel"),
+    **dict.fromkeys(_wordlist("band orchestra choir"), "band"),
+    **dict.fromkeys(_wordlist("club"), "club"),
     **dict.fromkeys(_wordlist("bank"), "bank"),
     **dict.fromkeys(_wordlist("university"), "university"),
     **dict.fromkeys(_wordlist("college"), "college"),
