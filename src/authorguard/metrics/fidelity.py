@@ -559,24 +559,28 @@ class FidelityMeter:
                 todo.append(index)
         # both sides through the normaliser once, for the parse and the atom findings alike ("I'm" in a
         # quotation is "I am" written out)
-        canonical = [_canonical(inputs[i] or "") for i in todo] + [_canonical(outputs[i] or "") for i in todo]
-        readings = self._parse(canonical)
+        sources = [_canonical(inputs[i] or "") for i in todo]
+        released = [_canonical(outputs[i] or "") for i in todo]
+        # what copy-based rewriting breaks and content words do not show: units, quotations, loops, lists; a pair
+        # whose every difference is a truthful generalisation is settled here, unparsed (the parse is the cost)
+        broken = [atom_findings(a, b) for a, b in zip(sources, released)]
+        judged = []
         for k, index in enumerate(todo):
-            # what copy-based rewriting breaks and content words do not show: units, quotations, loops, lists
-            broken = atom_findings(canonical[k], canonical[len(todo) + k])
-            generalised = None if broken else generalisation_findings(canonical[k], canonical[len(todo) + k])
+            generalised = None if broken[k] else generalisation_findings(sources[k], released[k])
             if generalised:  # every difference makes the text less specific, none makes it false
                 scores[index] = FidelityScore(verdict="generalised", reasons=generalised)
-                continue
-            score = judge(readings[k], readings[len(todo) + k], self.thresholds)
-            if broken:
+            else:
+                judged.append(k)
+        readings = self._parse([sources[k] for k in judged] + [released[k] for k in judged])
+        for j, k in enumerate(judged):
+            score = judge(readings[j], readings[len(judged) + j], self.thresholds)
+            if broken[k]:
                 score.verdict = "changed"
-                score.reasons = broken + score.reasons
-            elif score.verdict in ("faithful", "partial") and (
-                lost := bracket_findings(canonical[k], canonical[len(todo) + k])
-            ):  # an aside run into its sentence: the words are there, what they were is lost
+                score.reasons = broken[k] + score.reasons
+            elif score.verdict in ("faithful", "partial") and (lost := bracket_findings(sources[k], released[k])):
+                # an aside run into its sentence: the words are there, what they were is lost
                 score.verdict, score.reasons = "partial", lost + score.reasons
-            scores[index] = score
+            scores[todo[k]] = score
         return scores  # type: ignore[return-value]
 
 
