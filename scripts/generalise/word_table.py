@@ -31,7 +31,14 @@ def main() -> None:
     args = parser.parse_args()
     from authorguard import registry
     from authorguard.neural.author_encoder.episodes import evaluation_authors
-    from authorguard.text.vocabulary import COMMON_WORDS, LOWERCASE_SHARE, author_counts, lowercase_counts, write_table
+    from authorguard.text.vocabulary import (
+        COMMON_WORDS,
+        LOWERCASE_SHARE,
+        author_counts,
+        lowercase_counts,
+        table_rows,
+        write_table,
+    )
 
     texts: dict[str, list[str]] = defaultdict(list)
     pools = {}
@@ -50,10 +57,10 @@ def main() -> None:
     held_out = sorted(np.random.default_rng(args.seed).choice(long_posts, args.held_out, replace=False).tolist())
     for key in held_out:
         del texts[key]
+    counts = author_counts(texts)
+    ranked = {word for word, _ in table_rows(counts)}  # the shares are kept for the table's words only
     lower, written = lowercase_counts(texts)
-    shares = sorted(
-        (word, lower[word] / written[word]) for word in written if written[word] >= 5 and word in word_ranks_of(texts)
-    )
+    shares = sorted((word, lower[word] / written[word]) for word in written if written[word] >= 5 and word in ranked)
     with gzip.open(LOWERCASE_SHARE, "wt", encoding="utf-8") as handle:
         handle.write(
             f"# lower-case share of each word's appearances inside a sentence; the authors of {COMMON_WORDS.name}\n"
@@ -62,7 +69,6 @@ def main() -> None:
     print(f"{len(shares)} lower-case shares -> {LOWERCASE_SHARE}")
     if args.shares_only:
         return
-    counts = author_counts(texts)
     header = (
         f"authors using each word at least once; {len(texts)} authors (blogs {pools['blogs'] - len(held_out)}, "
         f"20news {pools['20news']}) outside every evaluation scenario; held out for generalise's check target "
@@ -71,13 +77,6 @@ def main() -> None:
     rows = write_table(counts, COMMON_WORDS, header)
     print(f"{rows} words from {len(texts)} authors -> {COMMON_WORDS}")
     print(header)
-
-
-def word_ranks_of(texts) -> set[str]:
-    """The words the shipped table ranks (the shares are kept for those only)."""
-    from authorguard.text.vocabulary import word_ranks
-
-    return set(word_ranks())
 
 
 if __name__ == "__main__":

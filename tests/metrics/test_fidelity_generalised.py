@@ -50,11 +50,15 @@ def test_a_near_miss_is_no_generalisation(source, output):
 def test_the_meter_says_generalised_only_for_a_generalisation():
     assert VERDICTS == ("faithful", "generalised", "partial", "unsure", "changed")
     meter = FidelityMeter(n_process=1)
-    sources = [s for s, _, _ in GENERALISED] + [s for s, _ in NOT_GENERALISED]
-    outputs = [o for _, o, _ in GENERALISED] + [o for _, o in NOT_GENERALISED]
-    verdicts = [score.verdict for score in meter.score(sources, outputs)]
-    assert verdicts[: len(GENERALISED)] == ["generalised"] * len(GENERALISED)
-    assert "generalised" not in verdicts[len(GENERALISED) :]
+    # generalised and near-miss pairs interleaved: the meter settles the first unparsed and parses the rest, and
+    # each pair's verdict and reasons are what it gets scored alone
+    pairs = [(s, o, True) for s, o, _ in GENERALISED] + [(s, o, False) for s, o in NOT_GENERALISED]
+    pairs = [pair for both in zip(pairs[::2], pairs[1::2]) for pair in both] + pairs[len(pairs) // 2 * 2 :]
+    together = meter.score([s for s, _, _ in pairs], [o for _, o, _ in pairs])
+    for (source, output, generalised), score in zip(pairs, together):
+        assert (score.verdict == "generalised") == generalised, (source, output, score.verdict)
+        alone = meter.score([source], [output])[0]
+        assert (alone.verdict, alone.reasons) == (score.verdict, score.reasons)
 
 
 def test_generalise_outputs_of_real_posts_are_faithful_or_generalised():

@@ -42,6 +42,11 @@ def test_someone_only_for_a_confirmed_person_else_the_marker():
     assert out == "Yesterday someone and someone met [name] at the lake. Someone laughed."
     # a cry is no name, and neither is a run of ordinary words nothing confirms
     assert one("Heheh, that was fun.") == "Heheh, that was fun."
+    # a title makes a person whatever the name's last word; "I" after a place is no part of its name
+    assert one("Mr. Daily said hello.") == "Someone said hello."
+    assert one("After Toronto I moved.") == "After a city I moved."
+    # an organisation's word after a name: an organisation; a magazine named after a state is no state
+    assert one("I read Texas Monthly in Texas.") == "I read a publication in a state."
 
 
 def test_withheld_levels_mark_rare_words_and_never_a_negation_figure_or_quotation():

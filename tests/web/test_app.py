@@ -232,3 +232,15 @@ def test_the_server_survives_a_client_that_leaves_mid_check():
             assert _wait(httpx.Client(base_url=base), job_id)["state"] == "done"
         finally:
             release.set()
+
+
+def test_generalise_endpoint_changes_the_words_asked_and_refuses_empty_text():
+    client = TestClient(create_app(methods=["normalise"]), base_url="http://127.0.0.1")
+    answer = client.post("/api/generalise", json={"text": "My poodle met Ching in Toronto.", "words": ["poodle"]})
+    assert answer.status_code == 200
+    body = answer.json()
+    assert body["text"] == "My dog met Ching in Toronto." and body["changes"] == [["poodle", "dog"]]
+    assert any(segment["op"] == "new" for segment in body["diff"])
+    every = client.post("/api/generalise", json={"text": "My poodle met Ching in Toronto.", "words": [], "names": True})
+    assert "Toronto" not in every.json()["text"]
+    assert client.post("/api/generalise", json={"text": "  ", "words": []}).status_code == 422

@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+#: the evidence items whose feature is a word of the text (what a generalisation can change)
+WORD_EVIDENCE = "a word you use"
 #: what a character n-gram made only of these is about
 _PUNCTUATION = set(" \t\n.,;:!?'\"()[]{}-_/\\*&%$#@~`^|<>=+…’“”")
 
@@ -56,7 +58,7 @@ class Evidence:
             )
         if self.kind == "function word":
             return f"how often you use the word “{self.feature}” ({self.count} times here{rates})"
-        if self.kind == "a word you use":
+        if self.kind == WORD_EVIDENCE:
             return f"the word “{self.feature}” (its spelling and letters; {self.count} times here{rates})"
         return (
             f"the characters “{shown}”: punctuation, spacing and symbols around words ({self.count} times here{rates})"
@@ -92,7 +94,7 @@ def char_ngram_items(terms: np.ndarray, names, text: str, most: int) -> list[tup
         core = gram.strip()
         owners = [w for w in types if core in w] if core.isalpha() and len(core) >= 3 else []
         if len(owners) == 1:  # a letter sequence of one word only: the word is what a person recognises
-            key = ("a word you use", owners[0])
+            key = (WORD_EVIDENCE, owners[0])
         elif set(gram) <= _PUNCTUATION or not core.isalnum():
             key = ("punctuation and spacing", gram)
         else:
@@ -100,7 +102,7 @@ def char_ngram_items(terms: np.ndarray, names, text: str, most: int) -> list[tup
         grouped[key] = grouped.get(key, 0.0) + share
     top = sorted(grouped.items(), key=lambda item: -item[1])[:most]
     return [
-        (kind, feature, share, words.count(feature) if kind == "a word you use" else text.count(feature))
+        (kind, feature, share, words.count(feature) if kind == WORD_EVIDENCE else text.count(feature))
         for (kind, feature), share in top
     ]
 
@@ -110,7 +112,7 @@ def spans_of(kind: str, feature: str, text: str) -> list[list[int]]:
     characters as written."""
     if kind == "function word":
         pattern = re.compile(r"(?<!\w)" + re.escape(feature) + r"(?!\w)", re.IGNORECASE)
-    elif kind == "a word you use":
+    elif kind == WORD_EVIDENCE:
         pattern = re.compile(r"(?<!\w)" + re.escape(feature) + r"(?!\w)")
     else:
         pattern = re.compile(re.escape(feature.strip() or feature))
@@ -129,7 +131,7 @@ def advice(kind: str, feature: str) -> str:
         return "the rate is what counts, not the word: rephrasing a sentence or two that use it (or could) moves it"
     if edited != core:
         return f"the automatic faithful edit (normalise) writes it “{edited}”"
-    if kind == "a word you use":
+    if kind == WORD_EVIDENCE:
         from authorguard.text.resources import wordnet
         from authorguard.text.views import canonical_word
 

@@ -16,8 +16,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-#: the evidence items whose feature is a word of the text (what a generalisation can change)
-WORD_EVIDENCE = "a word you use"
+from authorguard.check.evidence import WORD_EVIDENCE
 
 
 @dataclass(frozen=True)
@@ -50,16 +49,29 @@ def _covers(change_text: str, word: str) -> bool:
 def generalise_words(text: str, words: Sequence[str], *, names: bool = False) -> GeneralisedText:
     """``text`` normalised, with each of ``words`` generalised (its broader word, what it names, or the marker);
     ``names``: every name of a person, organisation or place too (level ``names``)."""
+    from authorguard.exceptions import InputError
     from authorguard.text.generalise import apply_changes, generalise_texts
 
-    result = generalise_texts([text], "names", targets=[w for w in words if w.strip()])[0]
-    chosen = [c for c in result.changes if names or any(_covers(c.original, w) for w in words)]
+    if not isinstance(text, str) or not text.strip():
+        raise InputError("generalise: the text is empty")
+    if isinstance(words, str) or not all(isinstance(w, str) for w in words):
+        raise InputError("generalise: words must be a list of strings (the evidence words)")
+    words = [w for w in words if w.strip()]
+    result = generalise_texts([text], "names", targets=words)[0]
+    # at level names only the targets give word kinds ("poodles" for the target "poodle" too); a name is chosen
+    # when it covers a target, or with ``names``
+    chosen = [
+        c
+        for c in result.changes
+        if names or c.kind in ("word", "withheld", "name") or any(_covers(c.original, w) for w in words)
+    ]
     return GeneralisedText(apply_changes(result.source, chosen), [[c.original.strip(), c.replacement] for c in chosen])
 
 
 def with_offers(text: str, evidence: list) -> list:
-    """``evidence`` with each word item's ``generalisation``: the form ``generalise`` gives it in ``text`` ("" when
-    it has none: a function word, a word WordNet cannot place and that is common, punctuation)."""
+    """``evidence`` with each word item's ``generalisation``: the form ``generalise`` gives it in ``text`` (a broader
+    word, what a name is, or ``[word]`` / ``[name]`` when it has no broader form; "" for function words,
+    punctuation and a negation or a figure, which are never withheld)."""
     words = sorted({e.feature for e in evidence if e.kind == WORD_EVIDENCE})
     if not words:
         return evidence

@@ -89,15 +89,6 @@ def _modifier(word: str) -> bool:
     return not kinds or bool(kinds & {"a", "s"}) or "r" in kinds and word.endswith("ly")
 
 
-def _withholdable(word: str) -> bool:
-    """Whether a marker may stand for ``word``: a word, never a figure, a negation or a modifier of how sure or how
-    often (a withheld "never" would leave the sentence saying the opposite)."""
-    from authorguard.text.generalise import _NEGATIONS, KEPT_MODIFIERS, is_figure_word
-
-    lower = word.lower()
-    return word.isalpha() and lower not in _NEGATIONS and lower not in KEPT_MODIFIERS and not is_figure_word(word)
-
-
 def _number(text: str) -> float | None:
     try:
         return float(text.lstrip("$").replace(",", ""))
@@ -123,7 +114,9 @@ def _generalises(before: list[str], after: list[str], previous: str = "", follow
         noun = " ".join(w for w in before if w.lower() not in ("a", "an", "the"))
         if noun and _singular(word) & (_ancestors(noun.lower()) | _ancestors(noun.split()[-1].lower())):
             return "a broader word"
-    if said.replace(" ", "") in ("[word]", "[words]") and before and all(_withholdable(w) for w in before):
+    from authorguard.text.generalise import withholdable
+
+    if said.replace(" ", "") in ("[word]", "[words]") and before and all(withholdable(w) for w in before):
         return "a word withheld"  # "a suave founder" -> "a [word] founder": true of any word, says nothing of it
     if len(before) == 1 and not after and _modifier(before[0].lower()):
         return "a modifier left out"  # "a suave founder" -> "a founder", "smiled charmingly" -> "smiled"

@@ -4,14 +4,17 @@ What identifies a writer beyond style is what they write about — names, places
 measures it). Each rule here replaces a specific by a form that is true of it:
 
 - a person's name -> the description the text gives just before it ("my sister Ching" -> "my sister") or
-  "someone" (never another name); a title goes with it ("Mr. Brown" -> "someone");
+  "someone" when a title, a first name (the shipped list) or an earlier mention confirms a person (never another
+  name), else the marker ``[name]``; a "name" writers mostly write in lower case is a word and stays;
 - an organisation -> its kind, read from its name ("Barrick Gold Corp." -> "a company", "Temple University" ->
   "a university") or WordNet ("FBI" -> "an agency"), else "an organisation"; a place -> its kind from WordNet
   ("Toronto" -> "a city", "Canada" -> "a country"), else "a place"; the first mention takes "a", later mentions of
   the same one "the" — the same entity gets the same form throughout a record;
 - a rare noun (outside the ``top`` words the most authors use: :mod:`authorguard.text.vocabulary`) -> its nearest
   WordNet hypernym (most frequent sense) that is common ("zirconium" -> "metal", "golden retriever" -> "dog"),
-  plural kept; a word WordNet does not know, or whose only broader forms are bland ("entity", "thing"), stays;
+  plural kept; a word WordNet does not know, or whose only broader forms are bland ("entity", "thing"), stays —
+  unless it is a target (the writer's evidence) or the level withholds rare words: then it becomes ``[word]``
+  (true of anything, nothing said of it; never a negation or a figure);
 - a date's day dropped at the levels that say so ("on 3 May" -> "in May"); a figure of three or more significant
   digits rounded with a hedge only when asked ("5,370.15 points" -> "about 5,400 points");
 - never: a quotation's words (a name in a quotation stays), a negation, a number without its hedge, who did what
@@ -166,7 +169,7 @@ def _sentence_start(text: str, position: int) -> bool:
     before = text[:position].rstrip(" \t\"'(")
     if before.endswith(".") and re.search(r"(?:^|\s)(?:[A-Z]|[A-Za-z]{1,4})\.$", before):
         last = before.rsplit(None, 1)[-1].lower()
-        if last in _TITLES or len(last) == 2:  # "Mr. Twiddle", "J. Smith": a title or an initial, no sentence end
+        if last in _TITLES or len(last) == 2 and last != "i.":  # "Mr. Twiddle", "J. Smith": no sentence end
             return False
     return not before or before[-1] in ".!?\n"
 
@@ -229,7 +232,13 @@ def _person(record: _Record, doc, ent) -> None:
     start_char, article, title = _entity_span(doc, ent)
     # a person confirmed: a title, a first name, or met before as one
     confirmed = bool(title) or record.is_person(ent.text) or any(is_first_name(t.text) for t in ent)
-    if _organisation_word(ent) or not confirmed and (record.known_name(ent.text) or _not_a_person(ent)):
+    if _organisation_word(ent) and not title:
+        if any(is_first_name(t.text) for t in ent):  # "Alex Band": a person or a band — only marked
+            record.add(ent.start_char, ent.end_char, UNKNOWN_NAME, "person")
+        else:  # "Susan G. Komen Foundation", "Support Group"
+            _named(record, doc, ent, confirmed_organisation)
+        return
+    if not confirmed and (record.known_name(ent.text) or _not_a_person(ent)):
         _named(record, doc, ent, confirmed_organisation)  # an organisation or place met before; "Iris", "BBQ"
         return
     previous = doc[ent.start - 1] if ent.start > 0 else None
@@ -294,6 +303,8 @@ def _with_tail(doc, ent):
         end < len(doc)
         and doc[end].is_alpha
         and doc[end].text[:1].isupper()
+        and doc[end].tag_ in ("NNP", "NNPS")
+        and doc[end].lower_ != "i"
         and doc[end].ent_type_ not in _ENTITY_KINDS
         and not _sentence_start(doc.text, doc[end].idx)
     ):
@@ -312,15 +323,18 @@ def _named(record: _Record, doc, ent, kind_of) -> None:
     start_char, article, _ = _entity_span(doc, ent)
     key = ent.text.lower()
     earlier = record.earlier(ent.text)
+    own = kind_of(ent.text)
+    if earlier is not None and own not in (UNKNOWN_NAME, record.named[earlier]):
+        earlier = None  # "Texas" after "Texas Monthly": a state confirmed, no shorter mention of the magazine
     before = doc[ent.start - 1] if ent.start > 0 else None
     owned = before is not None and (before.tag_ in ("PRP$", "POS") or before.lower_ in _DETERMINERS)
     if earlier is not None:
         kind = record.named[earlier]
     else:
-        kind = kind_of(ent.text)
+        kind = own
+        if kind == UNKNOWN_NAME and _ordinary_words(ent):
+            return  # "the Golden Gate", "Whole Foods": unconfirmed and made of ordinary words — left as written
         record.named[key] = kind
-    if kind == UNKNOWN_NAME and _ordinary_words(ent):
-        return  # "the Golden Gate", "Whole Foods": unconfirmed and made of ordinary words — left as written
     if kind == UNKNOWN_NAME:
         form, start_char = UNKNOWN_NAME, ent.start_char  # "the [name]": the text's own article stays
     elif owned:
@@ -368,12 +382,12 @@ _CRY = re.compile(
 
 def _trimmed(ent):
     """``ent`` cut before a dash, a comma or a pronoun or determiner inside it: the recogniser runs a name into the
-    next words ("Ben - Your post" -> "Ben"); None when nothing is left."""
+    next words ("Ben - Your post" -> "Ben"); its first word always stays."""
     from spacy.tokens import Span
 
     for k, token in enumerate(ent):
         if k and (token.text in ("-", "\u2013", "\u2014", ",", ":", ";") or token.tag_ in ("PRP", "PRP$", "DT")):
-            return Span(ent.doc, ent.start, ent.start + k, label=ent.label_) if k else None
+            return Span(ent.doc, ent.start, ent.start + k, label=ent.label_)
     return ent
 
 
@@ -417,6 +431,8 @@ def _mentions(record: _Record, doc) -> None:
         start = doc[token.i - 1].idx if article else token.idx
         if any(token.lower_ in person for person in record.people):
             record.add(token.idx, token.idx + len(token.text), "someone", "person")
+        elif token.lower_ in firsts and firsts[token.lower_] == UNKNOWN_NAME:
+            record.add(token.idx, token.idx + len(token.text), UNKNOWN_NAME, "organisation")  # no article added
         elif token.lower_ in firsts:
             record.add(start, token.idx + len(token.text), f"the {firsts[token.lower_]}", "organisation")
 
@@ -526,6 +542,13 @@ _FIGURE_WORD = re.compile(
 )
 
 
+def withholdable(word: str) -> bool:
+    """Whether a marker may stand for ``word``: a word, never a figure, a negation or a modifier of how sure or how
+    often (a withheld "never" leaves the sentence saying the opposite may hold). The meter reads markers by it."""
+    lower = word.lower()
+    return word.isalpha() and lower not in _NEGATIONS and lower not in KEPT_MODIFIERS and not is_figure_word(word)
+
+
 def is_figure_word(word: str) -> bool:
     """Whether ``word`` says a number: "fifteen", "twenty-nine", "eighth", "XXVI" (and any word of
     Roman-numeral letters: "mix", "dim" — kept, which costs privacy, never truth)."""
@@ -552,14 +575,7 @@ def _withheld(record: _Record, doc, top: int | None, targets: frozenset) -> None
         for token in sentence:
             lower, lemma = token.lower_, token.lemma_.lower()
             end = token.idx + len(token.text)
-            if (
-                not token.is_alpha
-                or lower in _NEGATIONS
-                or lower in KEPT_MODIFIERS
-                or token.like_num
-                or is_figure_word(token.text)
-                or not record.free(token.idx, end)
-            ):
+            if not withholdable(token.text) or token.like_num or not record.free(token.idx, end):
                 continue
             if lower in targets or lemma in targets:
                 chosen.append(token)
@@ -657,13 +673,16 @@ def _modifiers(record: _Record, doc, top: int) -> None:
 def _fix_articles(text: str, changes: list[Change]) -> list[Change]:
     """A change right after "a"/"an" that now needs the other one brings the article with it."""
     out = []
+    starts = {c.start: c.replacement for c in changes}
     for change in changes:
         before = text[: change.start]
         match = re.search(r"\b(a|an|A|An)\s+$", before)
         following = re.match(r"\s*([A-Za-z\[]\S*)", text[change.end :])
-        if match and not change.replacement and following:
+        # the word the article will stand before: the next change's replacement when the next word changes too
+        said = starts.get(change.end + following.start(1), following.group(1)) if following else ""
+        if match and not change.replacement and said:
             # a modifier or a name before a noun left out: "an EMO collection" -> "a collection"
-            wanted = indefinite(following.group(1))
+            wanted = indefinite(said.split()[0])
             if wanted != match.group(1).lower():
                 wanted = wanted.capitalize() if match.group(1)[0].isupper() else wanted
                 start, end = match.start(1), change.end + following.start(1)  # the article to the noun
@@ -707,7 +726,7 @@ def generalise_texts(
         record = _Record(source)
         for found in doc.ents:
             ent = _trimmed(found)
-            if ent is None or not record.free(ent.start_char, ent.end_char):
+            if not record.free(ent.start_char, ent.end_char):
                 continue
             if not _looks_named(ent) and not (ent.label_ == "PERSON" and record.is_person(ent.text)):
                 continue  # "Smith" at a sentence start is a name when "John Smith" came before

@@ -79,11 +79,17 @@ def lowercase_shares(path: str | None = None) -> dict[str, float]:
         ) from error
 
 
+def table_rows(counts: Counter, *, min_authors: int = 3, limit: int = 40_000) -> list[tuple[str, int]]:
+    """The table's rows: ``(word, authors)`` by descending count, ties alphabetically; words used by fewer than
+    ``min_authors`` authors left out, at most ``limit`` rows."""
+    rows = sorted(((w, n) for w, n in counts.items() if n >= min_authors), key=lambda item: (-item[1], item[0]))
+    return rows[:limit]
+
+
 def write_table(counts: Counter, path: Path, header: str, *, min_authors: int = 3, limit: int = 40_000) -> int:
     """Write the table (``# header`` then ``word<TAB>authors`` by descending count, ties alphabetically; words used
     by fewer than ``min_authors`` authors left out, at most ``limit`` rows). Returns the rows written."""
-    rows = sorted(((w, n) for w, n in counts.items() if n >= min_authors), key=lambda item: (-item[1], item[0]))
-    rows = rows[:limit]
+    rows = table_rows(counts, min_authors=min_authors, limit=limit)
     path.parent.mkdir(parents=True, exist_ok=True)
     with gzip.open(path, "wt", encoding="utf-8") as handle:
         handle.write(f"# {header}\n")

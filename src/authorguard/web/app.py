@@ -275,6 +275,8 @@ def create_app(
     def generalised(request: GeneraliseRequest) -> dict:
         from authorguard.check.generalisation import generalise_words
 
+        if not request.text.strip():
+            raise HTTPException(status_code=422, detail="the text is empty")
         too_large(request.text)
         found = generalise_words(request.text, request.words, names=request.names)
         return {"text": found.text, "changes": found.changes, "diff": word_diff(request.text, found.text)}
