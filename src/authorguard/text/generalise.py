@@ -261,8 +261,6 @@ def _person(record: _Record, doc, ent) -> None:
 def _organisation_word(ent) -> bool:
     """Whether a "person" ends in a word that names an organisation's kind ("Susan G. Komen Foundation", "Texas
     Monthly", "Support Group"): a first name inside it confirms no person (the fourth set's readers)."""
-    from authorguard.text.kinds import organisation_kind
-
     return organisation_kind(ent.text) != "organisation" and ent[-1].text not in first_names()
 
 
