@@ -15,7 +15,7 @@ import math
 
 import pandas as pd
 
-from authorguard.assess.statistics import wilson_interval
+from authorguard.metrics.statistics import wilson_interval
 from authorguard.experiments.runner import read_results
 
 THREATS = ("static", "augmented", "adversarial")

@@ -114,7 +114,7 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=100)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
-    from authorguard.assess.statistics import wilson_interval
+    from authorguard.metrics.statistics import wilson_interval
 
     args.output.mkdir(parents=True, exist_ok=True)
     train, train_y, test, test_y = _sample(args.words, args.train_per_author, args.test_posts, args.seed)

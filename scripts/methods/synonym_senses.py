@@ -22,7 +22,7 @@ from statistics import NormalDist
 
 import numpy as np
 
-from authorguard.assess.statistics import wilson_interval
+from authorguard.metrics.statistics import wilson_interval
 from authorguard.config import data_dir
 from authorguard.methods.perturbation import _WORD, SynonymReplacement
 

@@ -112,7 +112,7 @@ def _share(k: int, n: int) -> str:
     """k/n with its Wilson 95 % interval (exact two-sided 95 % z, as scipy's ``binomtest(...).proportion_ci`` used)."""
     from statistics import NormalDist
 
-    from authorguard.assess.statistics import wilson_interval
+    from authorguard.metrics.statistics import wilson_interval
 
     if n == 0:
         return "-"

@@ -24,9 +24,9 @@ from authorguard.assess.recommend import (
     task_is_learnable,
     task_utility,
 )
-from authorguard.assess.statistics import overlaps, wilson_interval
 from authorguard.cli.app import app
 from authorguard.exceptions import InputError
+from authorguard.metrics.statistics import wilson_interval
 
 WORDS = [
     "the",
@@ -120,27 +120,6 @@ def test_profile_counts_and_refuses_what_cannot_be_measured():
     assert profile.label_counts == {"l1": 6, "l2": 3}
     with pytest.raises(InputError, match="needs at least 2 such authors and 20 such documents"):
         profile.check_measurable()
-
-
-def test_wilson_interval_known_values_and_bounds():
-    lo, hi = wilson_interval(0.5, 100)
-    assert lo == pytest.approx(0.4038, abs=1e-4) and hi == pytest.approx(0.5962, abs=1e-4)
-    assert wilson_interval(0.0, 10)[0] == 0.0 and 0.0 < wilson_interval(0.0, 10)[1] < 0.35
-    assert wilson_interval(1.0, 10)[1] == 1.0
-    # coverage, exactly over every outcome k of n = 30 trials: the 95 % interval holds the true proportion about 95 %
-    # of the time on average over p (Wilson's known behaviour: it oscillates around the nominal level, never far below)
-    from scipy.stats import binom
-
-    def coverage(p, n=30):
-        return sum(
-            binom.pmf(k, n, p)
-            for k in range(n + 1)
-            if wilson_interval(k / n, n)[0] <= p <= wilson_interval(k / n, n)[1]
-        )
-
-    values = [coverage(p) for p in np.linspace(0.05, 0.95, 37)]
-    assert 0.935 < np.mean(values) < 0.965 and min(values) > 0.88
-    assert overlaps((0.1, 0.3), (0.25, 0.5)) and not overlaps((0.1, 0.2), (0.3, 0.4))
 
 
 def test_recommendation_ranks_only_outside_the_noise():

@@ -150,7 +150,7 @@ def test_calibrated_target_loss_sets_epsilon(tiny_corpus_file, tmp_path):
 
 
 def test_the_document_epsilon_comes_from_whichever_report_the_method_gives():
-    from authorguard.experiments.runner import _document_epsilon
+    from authorguard.experiments.cells import _document_epsilon
 
     assert _document_epsilon({"tight_epsilon": 3000.0, "method_report": {}}) == 3000.0  # SynTF: l·n
     assert (

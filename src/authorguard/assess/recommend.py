@@ -10,7 +10,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 import pandas as pd
 
-from authorguard.assess.statistics import overlaps, wilson_interval
+from authorguard.metrics.statistics import overlaps, wilson_interval
 from authorguard.experiments.results import FLOOR_PREFIX, NEURAL, REFERENCE
 
 THREATS = ("static", "augmented", "adversarial")

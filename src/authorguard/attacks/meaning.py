@@ -16,6 +16,7 @@ import numpy as np
 
 from authorguard.attacks.base import Attacker
 from authorguard.data.release import Release
+from authorguard.embeddings.memo import EmbeddingMemo
 from authorguard.metrics.classification import estimator_scores
 from authorguard.utils.validation import check_number
 
@@ -25,6 +26,15 @@ def _encoder():
     from authorguard.embeddings.sentence import load_sentence_encoder
 
     return load_sentence_encoder()
+
+
+@functools.cache
+def _memo() -> EmbeddingMemo:
+    """MiniLM's unit vectors, each text embedded once per process (the original's training documents recur under
+    every method's static threat model)."""
+    return EmbeddingMemo(
+        lambda texts: _encoder().encode(texts, batch_size=32, normalize_embeddings=True, show_progress_bar=False)
+    )
 
 
 class MeaningAttacker(Attacker):
@@ -41,7 +51,7 @@ class MeaningAttacker(Attacker):
 
     def _embed(self, release: Release) -> np.ndarray:
         texts = [" ".join(text.split()[: self.max_words]) for text in release.document_texts()]
-        return np.asarray(_encoder().encode(texts, batch_size=32, normalize_embeddings=True, show_progress_bar=False))
+        return _memo().encode(texts)
 
     def fit(self, release: Release, authors: Sequence[str]) -> MeaningAttacker:
         from sklearn.linear_model import LogisticRegression

@@ -26,6 +26,21 @@ def run(
         bool, typer.Option("--restart", help="Delete finished cells and caches in OUTPUT first.")
     ] = False,
     data_dir: Annotated[Path, typer.Option("--data-dir", help="Data directory (default: AUTHORGUARD_DATA).")] = None,
+    engine: Annotated[
+        str,
+        typer.Option(
+            "--engine",
+            help="local (N_JOBS processes here) or ray (a Ray task per preparation and cell; the same results).",
+        ),
+    ] = "local",
+    address: Annotated[
+        str,
+        typer.Option(
+            "--address",
+            help="With --engine ray: join the cluster at ADDR (e.g. 10.0.0.5:6379; OUTPUT must be on storage "
+            "every node sees). Without it Ray starts locally with N_JOBS CPUs.",
+        ),
+    ] = None,
 ) -> None:
     """Run CONFIG (resuming an interrupted run in OUTPUT), write results.parquet/.csv and experiment.json."""
     import dataclasses
@@ -42,8 +57,18 @@ def run(
     from authorguard.utils.extras import require_experiment
 
     require_experiment(resolved)  # a missing extra or weights: said before any work, with the fix
+    if engine == "ray":
+        from authorguard.utils.extras import require_extra
+
+        require_extra("ray")
     frame = run_experiment(
-        resolved, output, resume=not restart, show_progress=console.is_terminal, command=["authorguard", *sys.argv[1:]]
+        resolved,
+        output,
+        resume=not restart,
+        show_progress=console.is_terminal,
+        command=["authorguard", *sys.argv[1:]],
+        engine=engine,
+        address=address,
     )
     console.print(
         f"{len(frame)} result rows -> {output / RESULTS_PARQUET}; report: authorguard report {output} -o {output / 'report'}",

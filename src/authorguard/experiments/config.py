@@ -33,7 +33,12 @@ model's perplexity of the released text on that sample (``lm`` extra; ~30 s a ce
 lists the registered obfuscation detectors (``char-ngrams``, ``lm-stylometric``) run when ``detector`` is true.
 ``max_documents_per_author`` (benchmark scenarios only) keeps at most that many documents of each author in each
 split (seeded by ``split_seed``) and drops the validation split, which the benchmark never reads: a smaller but
-same-shaped benchmark for methods that rewrite slowly on a CPU.
+same-shaped benchmark for methods that rewrite slowly on a CPU: set it only for language-model methods, since the
+test split shrinks with it. ``max_train_documents_per_author`` caps the training split alone (the test split stays
+whole, so every figure is on the same test documents as a full run). ``attacker_train_documents`` gives an attacker
+too slow for the whole training split a seeded sample of it (``{ writeprints = 2000 }``: at most 2,000 training
+documents, each author's share kept); every result row says at what scale it was measured (``n_train``,
+``n_test``).
 ``attacker_options`` gives attackers their own parameters, e.g. ``attacker_options.transformer = { epochs = 2 }``;
 attackers that bring their own model (``transformer``, ``author-embedding``) ignore ``classifiers`` and report
 the classifier ``neural``.
@@ -67,13 +72,16 @@ CALIBRATION_PARAMETER = "target_loss"
 class MethodSpec:
     """One method of the comparison: fixed ``params`` and a ``grid`` whose cartesian product is explored.
 
-    ``label`` names the method in tables and plots (default: ``name``).
+    ``label`` names the method in tables and plots (default: ``name``). ``gpus``: what each of its jobs asks Ray
+    for (``--engine ray``), so a cluster with GPU nodes rewrites there and the attackers run on CPU nodes; the local
+    engine ignores it.
     """
 
     name: str
     params: dict = field(default_factory=dict)
     grid: dict = field(default_factory=dict)
     label: str = ""
+    gpus: float = 0.0
 
     def settings(self) -> list[dict]:
         """Every parameter setting: ``params`` updated by each point of the grid, in grid order."""
@@ -111,7 +119,9 @@ class ExperimentConfig:
     fluency: bool = False
     fidelity: bool = True
     max_documents_per_author: int | None = None
+    max_train_documents_per_author: int | None = None
     attacker_options: dict = field(default_factory=dict)
+    attacker_train_documents: dict = field(default_factory=dict)
     n_jobs: int = 1
 
     def __post_init__(self) -> None:
@@ -138,10 +148,17 @@ class ExperimentConfig:
         check_number(self.seed, "seed", owner, kind=int, low=0, closed="left")
         check_number(self.split_seed, "split_seed", owner, kind=int, low=0, closed="left")
         check_number(self.content_sample, "content_sample", owner, kind=int, low=0, closed="left")
-        if self.max_documents_per_author is not None:
-            check_number(
-                self.max_documents_per_author, "max_documents_per_author", owner, kind=int, low=1, closed="left"
-            )
+        for key in ("max_documents_per_author", "max_train_documents_per_author"):
+            if getattr(self, key) is not None:
+                check_number(getattr(self, key), key, owner, kind=int, low=1, closed="left")
+        if not isinstance(self.attacker_train_documents, dict):
+            raise InputError("experiment config: 'attacker_train_documents' must be a table of attacker name -> count")
+        for name, count in self.attacker_train_documents.items():
+            if name not in self.attackers:
+                raise InputError(
+                    f"experiment config: attacker_train_documents names {name!r}, which 'attackers' does not list"
+                )
+            check_number(count, f"attacker_train_documents.{name}", owner, kind=int, low=1, closed="left")
         for name in self.detectors:
             _require_registered(registry.detectors, name)
         if not isinstance(self.attacker_options, dict):
@@ -199,8 +216,10 @@ class ExperimentConfig:
         """Hash of everything but the methods, runs and n_jobs: cells computed under another fingerprint
         are not reused on resume."""
         relevant = {k: v for k, v in self.to_dict().items() if k not in ("methods", "runs", "n_jobs", "name")}
-        if relevant.get("max_documents_per_author") is None:  # runs made before the option existed still resume
-            relevant.pop("max_documents_per_author", None)
+        # runs made before these options existed still resume
+        for key in ("max_documents_per_author", "max_train_documents_per_author", "attacker_train_documents"):
+            if not relevant.get(key):
+                relevant.pop(key, None)
         return hashlib.sha256(json.dumps(relevant, sort_keys=True).encode()).hexdigest()[:16]
 
 
@@ -214,6 +233,7 @@ def _require_registered(table, name: str):
 
 def _validate_method(spec: MethodSpec) -> None:
     where = f"experiment config: method {spec.display_name!r}"
+    check_number(spec.gpus, "gpus", where, low=0.0, closed="left")
     cls = _require_registered(registry.methods, spec.name)
     for key, values in spec.grid.items():
         if not isinstance(values, list) or not values:

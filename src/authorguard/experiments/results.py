@@ -188,7 +188,7 @@ FLOOR_PREFIX = "view:"
 NEURAL = "neural"
 
 
-def _with_classifier(rows: pd.DataFrame, classifier: str) -> pd.DataFrame:
+def with_classifier(rows: pd.DataFrame, classifier: str) -> pd.DataFrame:
     """Rows scored with ``classifier``, plus the attackers that bring their own model (they have no choice)."""
     return rows[rows["classifier"].isin([classifier, NEURAL])]
 
@@ -241,7 +241,7 @@ def benchmark_table(
         raise InputError(f"the results have no view {view!r}")
     rows = []
     for (method, params), group in part.groupby(["method", "params"], sort=False):
-        row = {"method": method, "setting": _short(params)}
+        row = {"method": method, "setting": setting_label(params)}
         epsilon = _document_epsilon(group)
         if not np.isnan(epsilon):
             row["document ε"] = f"{epsilon:,.0f}"
@@ -250,10 +250,10 @@ def benchmark_table(
             scores = tasks[(tasks["threat_model"] == threat) | (tasks["threat_model"] == "none")]
             if not scores.empty:
                 row[f"{scores['task'].iloc[0]} ({label})"] = mean_sd(scores.groupby("run")[metric].mean())
-        attacks = _with_classifier(group[group["task"] == "attack"], classifier)
+        attacks = with_classifier(group[group["task"] == "attack"], classifier)
         for (attacker, threat), scores in _attack_means(attacks, metric).items():
             row[f"{attacker} {threat}"] = mean_sd(scores)
-        value, name = worst_case(_with_classifier(group, classifier), metric)
+        value, name = worst_case(with_classifier(group, classifier), metric)
         row["worst case"] = "–" if np.isnan(value) else f"{value:.3f} ({name.rsplit(' / ', 1)[0]})"
         content = group[group["task"] == "content"]
         for column, label in CONTENT_COLUMNS.items():
@@ -302,11 +302,11 @@ def benchmark_points(frame: pd.DataFrame, view: str, classifier: str = "svm") ->
             content = group[group["task"] == "content"]
             utility, name = (content["meteor"].mean() if "meteor" in content else np.nan), "METEOR"
         retrained = utility_rows[utility_rows["threat_model"].isin(["adversarial", "none"])]
-        privacy, _ = worst_case(_with_classifier(group, classifier))
+        privacy, _ = worst_case(with_classifier(group, classifier))
         rows.append(
             {
                 "method": method,
-                "setting": _short(params),
+                "setting": setting_label(params),
                 "utility": utility,
                 "privacy": privacy,
                 "utility_name": name,
@@ -317,6 +317,6 @@ def benchmark_points(frame: pd.DataFrame, view: str, classifier: str = "svm") ->
     return pd.DataFrame(rows)
 
 
-def _short(params: str) -> str:
+def setting_label(params: str) -> str:
     values = json.loads(params) if params else {}
     return ", ".join(f"{k}={v}" for k, v in values.items())

@@ -87,6 +87,36 @@ def cap_per_author(corpus, cap: int, seed: int) -> np.ndarray:
     return keep
 
 
+_DATASETS: dict[str, object] = {}
+_VIEWS: dict[str, View] = {}
+
+
+def cached_view(config, name: str) -> View:
+    """View ``name`` of ``config``, built once per process (datasets shared between views; a worker process of
+    either engine keeps at most four)."""
+    key = json.dumps(
+        [
+            config.dataset,
+            config.dataset_options,
+            config.scenarios,
+            config.min_test_documents,
+            config.tasks,
+            config.split_seed,
+            config.max_documents_per_author,
+            config.max_train_documents_per_author,
+            name,
+        ],
+        sort_keys=True,
+        default=str,
+    )
+    if key not in _VIEWS:
+        if len(_VIEWS) >= 4:
+            _VIEWS.clear()
+            _DATASETS.clear()
+        _VIEWS[key] = build_view(config, name, _DATASETS)
+    return _VIEWS[key]
+
+
 def build_view(config, name: str, datasets: dict | None = None) -> View:
     """Build view ``name`` of ``config`` (``datasets``: a name -> Corpus cache shared between views)."""
     from authorguard.data.splits import SCENARIOS
@@ -124,10 +154,14 @@ def build_view(config, name: str, datasets: dict | None = None) -> View:
     if key not in datasets:
         datasets[key] = load_dataset(scenario.dataset)
     corpus = scenario.selection.select(datasets[key])
+    splits = np.asarray(corpus.splits, dtype=object)
     if config.max_documents_per_author is not None:
         # the benchmark reads only train and test: a capped (slow-method) run does not rewrite validation texts
         keep = cap_per_author(corpus, config.max_documents_per_author, config.split_seed)
-        corpus = corpus.subset(keep & (np.asarray(corpus.splits, dtype=object) != "validation"))
+        corpus = corpus.subset(keep & (splits != "validation"))
+    elif config.max_train_documents_per_author is not None:  # the test split stays whole
+        keep = cap_per_author(corpus, config.max_train_documents_per_author, config.split_seed) | (splits == "test")
+        corpus = corpus.subset(keep & (splits != "validation"))
     in_train, in_test = _masks(corpus.splits)
     targets = np.array(corpus.authors if scenario.target == "authors" else corpus.labels, dtype=object)
     train, test = np.flatnonzero(in_train), np.flatnonzero(in_test)
