@@ -70,6 +70,10 @@ def test_text_benchmark_report_has_tables_and_scatter(tiny_text_run, tmp_path):
     assert (
         "| dropout | rate=0.5 | char-ngrams |" in text and "Table 3" not in text
     )  # no Top-k scenario: no SynTF-paper tables
+    assert "## AMT-10: worst-case attribution accuracy ↓ with its 95 % interval" in text
+    assert re.search(
+        r"\| dropout \| rate=0\.5 \| 128 train / 16 test \| [01]\.\d{3} \| \[0\.\d{3}, [01]\.\d{3}\] \|", text
+    )
     assert (tmp_path / "r" / "figures" / "scatter_AMT_10.png").stat().st_size > 10_000
     if find_chromium() is not None:
         assert check_html_in_chromium(paths["html"]) == (1, 1)

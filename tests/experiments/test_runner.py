@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -48,6 +49,11 @@ def test_tiny_experiment_writes_one_row_per_cell_task_attack(tiny_run):
         (frame["method"] == "original") & (frame["attacker"] == "bow") & (frame["scenario"] == "Top2-Any")
     ]
     assert original_attack["f1_macro"].min() > 0.8
+    # every attack row keeps its per-document answers (for the paired test), and they are its accuracy
+    attacks = frame[frame["task"] == "attack"]
+    assert (attacks["correct"].str.len() == attacks["n_test"]).all()
+    assert np.allclose(attacks["correct"].map(lambda c: c.count("1") / len(c)), attacks["accuracy"])
+    assert attacks.groupby("scenario")["test_digest"].nunique().eq(1).all()
 
 
 def test_results_files_round_trip_and_record_the_config(tiny_run):
@@ -157,3 +163,24 @@ def test_the_document_epsilon_comes_from_whichever_report_the_method_gives():
         _document_epsilon({"method_report": {"document_epsilon": 512.0, "tokens_per_second": 40}}) == 512.0
     )  # DP-Prompt
     assert _document_epsilon({"method_report": {"chunks": 3}}) is None and _document_epsilon({}) is None
+
+
+def test_a_train_cap_keeps_the_whole_test_split_and_an_attacker_sample_keeps_each_authors_share():
+    from authorguard.experiments.cells import attacker_sample
+    from authorguard.experiments.config import config_from_dict
+    from authorguard.experiments.views import build_view
+
+    base = {"methods": [{"name": "original"}], "scenarios": ["AMT-10"], "attackers": ["bow"], "classifiers": ["svm"]}
+    full = build_view(config_from_dict(base), "AMT-10")
+    capped = build_view(config_from_dict({**base, "max_train_documents_per_author": 3}), "AMT-10")
+    assert len(capped.attacks[0].test) == len(full.attacks[0].test) == 16
+    assert len(capped.attacks[0].train) == 30 < len(full.attacks[0].train)
+    attack = full.attacks[0]
+    sample = attacker_sample(attack.train, attack.targets, 64, seed=0)
+    assert len(sample) == 64 and set(sample) <= set(attack.train) and list(sample) == sorted(sample)
+    for author in set(attack.targets[attack.train]):  # each author's share of 64, rounded down or up
+        share = 64 * np.count_nonzero(attack.targets[attack.train] == author) / len(attack.train)
+        assert np.floor(share) <= np.count_nonzero(attack.targets[sample] == author) <= np.ceil(share)
+    assert np.array_equal(attacker_sample(attack.train, attack.targets, None, 0), attack.train)
+    with pytest.raises(InputError, match="attacker_train_documents names 'writeprints'"):
+        config_from_dict({**base, "attacker_train_documents": {"writeprints": 10}})

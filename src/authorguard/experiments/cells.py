@@ -140,11 +140,12 @@ def attacker_sample(rows: np.ndarray, targets: np.ndarray, limit: int | None, se
     rng = np.random.default_rng(seed)
     labels = targets[rows]
     classes = sorted(set(labels.tolist()), key=str)
-    quotas = {c: max(1, int(round(limit * np.count_nonzero(labels == c) / len(rows)))) for c in classes}
-    chosen = [
-        rng.choice(rows[labels == c], min(quotas[c], int(np.count_nonzero(labels == c))), replace=False)
-        for c in classes
-    ]
+    sizes = np.array([np.count_nonzero(labels == c) for c in classes])
+    exact = limit * sizes / len(rows)
+    quotas = np.floor(exact).astype(int)
+    # the largest remainders take the documents the floors left over, so the sample has exactly ``limit``
+    quotas[np.argsort(-(exact - quotas), kind="stable")[: limit - int(quotas.sum())]] += 1
+    chosen = [rng.choice(rows[labels == c], q, replace=False) for c, q in zip(classes, quotas)]
     return np.sort(np.concatenate(chosen))
 
 
