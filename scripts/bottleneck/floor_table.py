@@ -15,8 +15,8 @@ import math
 
 import pandas as pd
 
-from authorguard.metrics.statistics import wilson_interval
 from authorguard.experiments.runner import read_results
+from authorguard.metrics.statistics import wilson_interval
 
 THREATS = ("static", "augmented", "adversarial")
 

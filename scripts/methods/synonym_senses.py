@@ -22,9 +22,9 @@ from statistics import NormalDist
 
 import numpy as np
 
-from authorguard.metrics.statistics import wilson_interval
 from authorguard.config import data_dir
 from authorguard.methods.perturbation import _WORD, SynonymReplacement
+from authorguard.metrics.statistics import wilson_interval
 
 
 def posts(count: int) -> list[str]:

@@ -158,7 +158,29 @@ def test_an_abbreviation_does_not_start_a_sentence():
 
 def test_paragraphs_and_line_breaks_are_kept():
     text = "first line\nsecond line\n\nnew paragraph"
-    assert normalise(text).split("\n") == ["First line", "Second line", "", "New paragraph"]
+    assert normalise(text).split("\n") == ["First line", "second line", "", "New paragraph"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a company's suffix, a title, a month and "e.g." end no sentence (issue 68: "Placer Dome Inc. Trying to woo")
+        ("Placer Dome Inc. trying to woo Bre-X", "Placer Dome Inc. trying to woo Bre-X"),
+        ("shares of Barrick Gold Corp. rose on monday", "Shares of Barrick Gold Corp. rose on monday"),
+        ("it was signed by Sen. kennedy's aide", "It was signed by Sen. kennedy's aide"),
+        ("due by Jan. next year", "Due by Jan. next year"),
+        ("fruit, e.g. apples and pears", "Fruit, e.g. apples and pears"),
+        # a hard line break inside a paragraph (wrapped text) is no sentence start
+        (
+            "the deal is to be\nregarded as final, up 30\npercent",
+            "The deal is to be\nregarded as final, up 30\npercent",
+        ),
+        # a sentence mark before the break, or a blank line, still starts one
+        ("it rose.\nthen it fell\n\nnext day it rose", "It rose.\nThen it fell\n\nNext day it rose"),
+    ],
+)
+def test_a_sentence_start_is_a_sentence_start(text, expected):
+    assert normalise(text) == expected
 
 
 def test_unknown_rule_is_one_line_error():

@@ -10,8 +10,8 @@ from dataclasses import asdict, dataclass
 import numpy as np
 import pandas as pd
 
-from authorguard.metrics.statistics import overlaps, wilson_interval
 from authorguard.experiments.results import FLOOR_PREFIX, NEURAL, REFERENCE
+from authorguard.metrics.statistics import overlaps, wilson_interval
 
 THREATS = ("static", "augmented", "adversarial")
 #: default --min-utility: the share of the original's task accuracy above the majority class that is kept (with a

@@ -35,9 +35,9 @@ from authorguard.assess.recommend import (
     setting_results,
     unmeasured_utility,
 )
-from authorguard.metrics.statistics import wilson_interval
 from authorguard.data.io import atomic_write, read_records, write_json
 from authorguard.exceptions import InputError
+from authorguard.metrics.statistics import wilson_interval
 from authorguard.utils.validation import check_number
 
 ASSESSMENT_JSON = "assessment.json"

@@ -714,8 +714,9 @@ ACRONYMS = frozenset(
     }
 )
 _CAPS_WORD = re.compile(r"\b[A-Z][A-Z']*[A-Z]\b")
-# a sentence start: the text's or a line's start, or a space after a sentence mark; the word all lower case
-_SENTENCE_START = re.compile(r"(^|[.!?][\"')]?\s+|\n)([\"'(]?)([a-z])(?=[a-z']*(?:[\s,.;:!?\")\]]|$))")
+# a sentence start: the text's or a paragraph's start (after a blank line), or a space after a sentence mark — never
+# a line break inside a paragraph, which wrapped text puts anywhere ("to be\nregarded as"); the word all lower case
+_SENTENCE_START = re.compile(r"(^|[.!?][\"')]?\s+|\n[ \t]*\n\s*)([\"'(]?)([a-z])(?=[a-z']*(?:[\s,.;:!?\")\]]|$))")
 _LONE_I = re.compile(r"(?<![\w'-])i(?=(?:\s|$|[,.;:!?'\"]))")
 
 
@@ -735,7 +736,13 @@ def _common(word: str) -> bool:
     )
 
 
-_ABBREVIATION_END = re.compile(r"(?:\b[A-Za-z]\.|\b(?:e\.g|i\.e|etc|vs|Mr|Mrs|Ms|Dr|St|No|approx|ca)\.)[\"')]?\s+$")
+# a full stop that ends an abbreviation, not (necessarily) a sentence: an initial or "p.m.", a title, a company's
+# suffix ("Placer Dome Inc. trying to woo"), a month, a reference's "et al." / "cf." / "pp."
+_ABBREVIATION_END = re.compile(
+    r"(?:\b[A-Za-z]\.|\b(?:e\.g|i\.e|etc|vs|Mr|Mrs|Ms|Dr|St|No|approx|ca|Inc|Corp|Co|Ltd|Bros|Jr|Sr|Prof|Gen|"
+    r"Sen|Rep|Gov|Lt|Col|Capt|Mt|Ft|Ave|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec|al|cf|pp|vol|Vol|fig|Fig|"
+    r"approx|dept|Dept|est)\.)[\"')]?\s+$"
+)
 
 
 def _capitalise_start(match: re.Match) -> str:
