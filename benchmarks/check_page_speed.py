@@ -30,7 +30,7 @@ def main() -> None:
 
     from authorguard.check.background import load_background
     from authorguard.check.texts import cut_pieces, word_count
-    from authorguard.experiments.report import find_chromium
+    from authorguard.experiments.pages import find_chromium
     from authorguard.web.app import create_app
 
     pool = load_background("blog")

@@ -19,7 +19,6 @@ import sys
 import time
 from pathlib import Path
 
-
 # a throwaway cluster on one machine: Ray's token authentication off unless the caller set a mode
 ENV = {**os.environ, "RAY_AUTH_MODE": os.environ.get("RAY_AUTH_MODE", "disabled"), "RAY_ENABLE_UV_RUN_RUNTIME_ENV": "0"}
 

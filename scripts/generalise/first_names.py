@@ -29,7 +29,8 @@ def main() -> None:
     args = parser.parse_args()
     from authorguard import registry
     from authorguard.neural.author_encoder.episodes import evaluation_authors
-    from authorguard.text.generalise import _pipeline, _sentence_start
+    from authorguard.text.generalise import _pipeline
+    from authorguard.text.generalise_record import at_sentence_start
     from authorguard.text.vocabulary import FIRST_NAMES, is_common, table_header
 
     held_out = set(table_header().rsplit(":", 1)[1].split())
@@ -54,7 +55,7 @@ def main() -> None:
                 first_of_person[ent[0].text].add(author)
                 followed_by[ent[0].text].add(ent[1].text)
         for token in doc:
-            if token.is_alpha and token.text[:1].isupper() and not _sentence_start(doc.text, token.idx):
+            if token.is_alpha and token.text[:1].isupper() and not at_sentence_start(doc.text, token.idx):
                 capitalised[token.text] += 1
                 begins[token.text] += token.i in starts
     names = sorted(

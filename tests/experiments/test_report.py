@@ -8,7 +8,8 @@ import pytest
 from typer.testing import CliRunner
 
 from authorguard.cli.app import app
-from authorguard.experiments.report import build_report, check_html_in_chromium, find_chromium
+from authorguard.experiments.pages import check_html_in_chromium, find_chromium
+from authorguard.experiments.report import build_report
 
 
 @pytest.fixture(scope="module")
@@ -84,11 +85,11 @@ def test_methods_with_a_guarantee_are_plotted_against_the_document_epsilon(tiny_
 
     import pandas as pd
 
-    from authorguard.experiments.report import _epsilon_figure
+    from authorguard.experiments.figures import epsilon_figure
     from authorguard.experiments.results import benchmark_points, benchmark_table
 
     _, frame, _ = tiny_text_run
-    assert not _epsilon_figure(frame, ["AMT-10"], "svm", tmp_path / "none.png")  # one SynTF setting: no curve
+    assert not epsilon_figure(frame, ["AMT-10"], "svm", tmp_path / "none.png")  # one SynTF setting: no curve
     # a second SynTF setting (the same scores at another ε) makes a curve
     second = frame[frame["method"] == "syntf"].assign(
         params=json.dumps({"epsilon": 40.0}), document_epsilon=lambda f: f["document_epsilon"] * 2
@@ -99,13 +100,13 @@ def test_methods_with_a_guarantee_are_plotted_against_the_document_epsilon(tiny_
     assert high == pytest.approx(2 * low) and low > 0
     assert points.loc[points["method"] == "dropout", "document_epsilon"].isna().all()
     assert points["utility_retrained"].notna().all()
-    assert _epsilon_figure(both, ["AMT-10"], "svm", tmp_path / "epsilon.png")
+    assert epsilon_figure(both, ["AMT-10"], "svm", tmp_path / "epsilon.png")
     assert (tmp_path / "epsilon.png").stat().st_size > 10_000
     assert list(benchmark_table(both, "AMT-10", part_name="summary").columns[:3]) == ["method", "setting", "document ε"]
 
 
 def test_every_series_gets_its_own_colour():
-    from authorguard.experiments.report import series_styles
+    from authorguard.experiments.figures import series_styles
 
     for n in (3, 14, 40):
         styles = series_styles(n)

@@ -8,7 +8,8 @@ import re
 import pytest
 
 from authorguard.exceptions import InputError
-from authorguard.text.normalise import RULES, SPELLING, VARIANTS, check_rules, normalise
+from authorguard.text.normalise import RULES, check_rules, normalise
+from authorguard.text.normalise_words import SPELLING, VARIANTS
 
 
 def one(rule: str, text: str) -> str:

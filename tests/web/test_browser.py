@@ -9,7 +9,7 @@ import pytest
 pytest.importorskip("fastapi")
 pytest.importorskip("playwright")
 
-from authorguard.experiments.report import find_chromium
+from authorguard.experiments.pages import find_chromium
 from authorguard.web.app import create_app
 
 pytestmark = pytest.mark.skipif(

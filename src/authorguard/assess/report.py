@@ -10,7 +10,8 @@ from pathlib import Path
 import pandas as pd
 
 from authorguard.data.io import atomic_write
-from authorguard.experiments.report import Figure, html_page, markdown_table, pyplot, series_styles
+from authorguard.experiments.figures import pyplot, series_styles
+from authorguard.experiments.pages import Figure, html_page, markdown_table
 
 
 def _pct(value) -> str:

@@ -81,7 +81,7 @@ def assess(
         console.print(assessment["headline"], highlight=False)
         console.print(f"{verdict}. {recommendation['reason']}", highlight=False)
     if check_render:
-        from authorguard.experiments.report import check_html_in_chromium
+        from authorguard.experiments.pages import check_html_in_chromium
 
         loaded, total = check_html_in_chromium(output / "report.html")
         console.print(f"report.html rendered in Chromium: {loaded}/{total} figures decoded")

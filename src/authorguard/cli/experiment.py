@@ -91,7 +91,8 @@ def report(
     ] = False,
 ) -> None:
     """Write report.md, report.html (self-contained) and figures/ from experiment results."""
-    from authorguard.experiments.report import ReportOptions, build_report, check_html_in_chromium
+    from authorguard.experiments.pages import check_html_in_chromium
+    from authorguard.experiments.report import ReportOptions, build_report
 
     options = ReportOptions(attacker=attacker, threat_model=threat_model, classifier=classifier)
     paths = build_report(results, output, options, command="authorguard " + " ".join(sys.argv[1:]))

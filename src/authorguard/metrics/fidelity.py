@@ -197,7 +197,7 @@ def _related(word: str) -> frozenset[str]:
     most frequent senses, their derivationally related forms and their Porter stems: what an output may say for
     ``word`` and stay supported."""
     from authorguard.text.analysis import wordnet_synonyms
-    from authorguard.text.normalise import SPELLING
+    from authorguard.text.normalise_words import SPELLING
     from authorguard.text.resources import english_stop_words, wordnet
     from authorguard.text.validity import stem
 

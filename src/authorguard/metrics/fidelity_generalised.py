@@ -77,9 +77,9 @@ def _modifier(word: str) -> bool:
     """Whether leaving ``word`` out says less, never something else: a lower-case word that WordNet knows as an
     adjective or a manner adverb ("-ly"), or does not know at all (a coined or misspelt modifier: "frozzie
     fingers"), and is no function word, no negation and none that is no kind of its noun or says how sure or how
-    often (:data:`authorguard.text.generalise.KEPT_MODIFIERS`)."""
+    often (:data:`authorguard.text.generalise_words.KEPT_MODIFIERS`)."""
     from authorguard.text.atoms import CARDINALS
-    from authorguard.text.generalise import KEPT_MODIFIERS
+    from authorguard.text.generalise_words import KEPT_MODIFIERS
     from authorguard.text.resources import english_stop_words, wordnet
 
     # a number word or a scale ("18 million people" -> "18 people") is a figure's, never a modifier
@@ -114,7 +114,7 @@ def _generalises(before: list[str], after: list[str], previous: str = "", follow
         noun = " ".join(w for w in before if w.lower() not in ("a", "an", "the"))
         if noun and _singular(word) & (_ancestors(noun.lower()) | _ancestors(noun.split()[-1].lower())):
             return "a broader word"
-    from authorguard.text.generalise import withholdable
+    from authorguard.text.generalise_words import withholdable
 
     if said.replace(" ", "") in ("[word]", "[words]") and before and all(withholdable(w) for w in before):
         return "a word withheld"  # "a suave founder" -> "a [word] founder": true of any word, says nothing of it
