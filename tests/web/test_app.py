@@ -153,6 +153,17 @@ def test_the_editor_and_the_rewrite_reuse_the_checks_attackers(habits_world):
     assert job["partial"]["rewrite"]["text"] == job["result"]["rewrites"][0]["text"]  # shown before its rankings
     assert {r["threat_model"] for r in job["result"]["rewrites"][0]["rankings"]} == {"static", "augmented"}
     assert session.fits == 4 + 2  # only the augmented attackers are new
+    # the page sends the text as it stands in the box: the rewrite is of the edit, not of the text first checked
+    job = _wait_long(
+        client,
+        client.post(
+            "/api/rewrite", json={"session": result["session"], "method": "dropout(rate=0.4)", "text": edited}
+        ).json()["job"],
+    )
+    diff = job["result"]["rewrites"][0]["diff"]
+    assert " ".join(seg["text"] for seg in diff if seg["op"] != "new").split() == edited.split()
+    empty = client.post("/api/rewrite", json={"session": result["session"], "method": "dropout(rate=0.4)", "text": " "})
+    assert empty.status_code == 422 and empty.json()["detail"] == "the text is empty"
     normalised = client.post("/api/normalise", json={"text": "I CANT believe it!!!"}).json()
     assert normalised["text"] != "I CANT believe it!!!" and normalised["diff"]
     assert client.post("/api/recheck", json={"session": "nope", "text": "a b c"}).status_code == 404

@@ -746,12 +746,13 @@ class CheckSession:
 
     # --- rewrites ---------------------------------------------------------------------------------------------
 
-    def rewrite(self, method, shown: Callable[[dict], None] | None = None) -> RewriteCheck:
-        """Rewrite the text with ``method`` (a registered name, a spec such as ``"bottleneck(level=lemma)"`` or a
-        built text method) and check the rewrite: the fitted attackers (static) and, at the smallest set,
-        attackers that also learnt from each candidate's first pieces rewritten by the method (augmented; the
-        background's rewrites are kept on disk per method and seed, so they are made once). ``shown`` receives the
-        rewrite, its status, meaning and fidelity as soon as they are known, before the rankings."""
+    def rewrite(self, method, shown: Callable[[dict], None] | None = None, text: str | None = None) -> RewriteCheck:
+        """Rewrite ``text`` (default: the checked text; the page sends the text as it stands after the writer's
+        edits) with ``method`` (a registered name, a spec such as ``"bottleneck(level=lemma)"`` or a built text
+        method) and check the rewrite: the fitted attackers (static) and, at the smallest set, attackers that also
+        learnt from each candidate's first pieces rewritten by the method (augmented; the background's rewrites are
+        kept on disk per method and seed, so they are made once). ``shown`` receives the rewrite, its status,
+        meaning and fidelity as soon as they are known, before the rankings."""
         from authorguard.methods.build import build_text_method, parse_method_spec
 
         begin = time.perf_counter()
@@ -760,9 +761,12 @@ class CheckSession:
             rewriter = build_text_method(*parse_method_spec(method), self.config.seed)
         else:
             name, rewriter = getattr(method, "name", type(method).__name__), method
+        if text is not None and (not isinstance(text, str) or not text.strip()):
+            raise InputError("check: the text to rewrite is empty")
+        written = self.text if text is None else text
         self.say(f"rewriting with {name}")
-        output = rewriter.obfuscate([self.text])[0]
-        status = rewriter.record_statuses([self.text], [output])[0]
+        output = rewriter.obfuscate([written])[0]
+        status = rewriter.record_statuses([written], [output])[0]
         if not output or not output.strip():
             found = RewriteCheck(name, None, status["status"], float("nan"), [], round(time.perf_counter() - begin, 2))
             self.result.rewrites.append(found)
@@ -770,9 +774,9 @@ class CheckSession:
         from authorguard.metrics.content import embedding_cosines
         from authorguard.metrics.fidelity import FidelityMeter
 
-        cosines = embedding_cosines([self.text], [output])
+        cosines = embedding_cosines([written], [output])
         meaning = float(cosines[0]) if cosines else float("nan")
-        fidelity = FidelityMeter(n_process=1).score([self.text], [output])[0]
+        fidelity = FidelityMeter(n_process=1).score([written], [output])[0]
         self.say(f"{name}: fidelity {fidelity.verdict}")
         if shown is not None:
             shown(

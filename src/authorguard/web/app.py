@@ -57,10 +57,12 @@ class RecheckRequest(BaseModel):
 
 
 class RewriteRequest(BaseModel):
-    """A rewrite of check ``session``'s text by ``method``, checked by its attackers."""
+    """A rewrite by ``method``, checked by check ``session``'s attackers, of ``text`` (the text as it stands in the
+    box; default: the checked text)."""
 
     session: str
     method: str
+    text: str | None = None
 
 
 class TextRequest(BaseModel):
@@ -246,18 +248,23 @@ def create_app(
     def rewrite(request: RewriteRequest) -> dict:
         if request.method not in offered_now():
             raise HTTPException(status_code=422, detail=f"method {request.method!r} is not offered here")
+        if request.text is not None:
+            if not request.text.strip():
+                raise HTTPException(status_code=422, detail="the text is empty")
+            too_large(request.text)
         session = session_of(request.session)
         if runner.busy():
             raise HTTPException(status_code=409, detail="a check is running: wait for it to finish")
+        written = session.text if request.text is None else request.text
 
         def work_rewrite(say):
             def shown(found) -> None:  # the rewrite and its fidelity, before its rankings are ready
-                say({"rewrite": {**found, "diff": word_diff(session.text, found["text"]) if found["text"] else []}})
+                say({"rewrite": {**found, "diff": word_diff(written, found["text"]) if found["text"] else []}})
 
             with sessions.using(request.session):
                 session.say = say
-                found = session.rewrite(request.method, shown=shown)
-            view = result_view(session.result, session.text, request.session)
+                found = session.rewrite(request.method, shown=shown, text=written)
+            view = result_view(session.result, written, request.session)
             view["rewrites"] = [r for r in view["rewrites"] if r["method"] == found.method][-1:]
             return view
 
