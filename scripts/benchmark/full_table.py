@@ -15,26 +15,30 @@ import pandas as pd
 
 def table(run: str, view: str) -> pd.DataFrame:
     from authorguard.experiments.comparison import comparison_table
+    from authorguard.experiments.results import setting_label
     from authorguard.experiments.runner import read_results
 
     frame = read_results(run)
     compared = comparison_table(frame, view)
     part = frame[frame["view"] == view]
     utility, fidelity = [], []
-    for method in compared["method"]:
-        rows = part[part["method"] == method]
+    for method, setting in zip(compared["method"], compared["setting"]):
+        rows = part[(part["method"] == method) & (part["params"].map(setting_label).replace("", "–") == setting)]
+        rows = rows[rows["classifier"].isin(["svm", "", "neural"]) | rows["classifier"].isna()]
         task = rows[
             ~rows["task"].isin(["attack", "content", "detector"]) & rows["threat_model"].isin(["none", "adversarial"])
         ]
         utility.append(f"{task['accuracy'].mean():.3f}" if not task.empty else "–")
         content = rows[rows["task"] == "content"]
         if "faithful" in content and content["faithful"].notna().any():
-            shares = content[["faithful", "changed"]].mean()
-            fidelity.append(f"{shares['faithful']:.0%} faithful, {shares['changed']:.0%} changed")
+            shares = content[[c for c in ("faithful", "generalised", "changed") if c in content]].mean()
+            generalised = f"{shares['generalised']:.0%} generalised, " if shares.get("generalised", 0) > 0 else ""
+            fidelity.append(f"{shares['faithful']:.0%} faithful, {generalised}{shares['changed']:.0%} changed")
         else:
             fidelity.append("–")
     compared.insert(6, "topic accuracy (retrained)", utility)
-    compared["fidelity (meter, 500 test posts)"] = fidelity
+    sample = int(part.loc[part["task"] == "content", "n_test"].max()) if (part["task"] == "content").any() else 0
+    compared[f"fidelity (meter, {sample} test documents)"] = fidelity
     return compared
 
 

@@ -53,6 +53,9 @@ def _constructed() -> pd.DataFrame:
             _attack_row("hides", weaker, attacker="writeprints", n_train=300),
             _attack_row("same", same, threat="static"),
             _attack_row("elsewhere", same, digest="d2"),  # other test documents: no pairing
+            # a detector's and a utility task's rows train on other numbers of documents: no attacker's sample
+            {**_attack_row("same", same), "task": "detector", "attacker": "char-ngrams", "n_train": 400},
+            {**_attack_row("same", same), "task": "topic", "attacker": "", "n_train": 5000},
         ]
     )
 
@@ -73,6 +76,7 @@ def test_each_row_states_its_scale_and_an_attacker_trained_on_a_sample():
     table = comparison_table(_constructed(), "BAC-10").set_index("method")
     assert table.loc["original", "scale (documents)"] == "900 train / 1,500 test"
     assert table.loc["hides", "scale (documents)"] == "900 train / 1,500 test (writeprints on a sample)"
+    assert table.loc["same", "scale (documents)"] == "900 train / 1,500 test"
     low, high = (float(x) for x in table.loc["original", "95 % CI"].strip("[]").split(","))
     assert high - low < 0.06  # 1,500 documents: within ± 3 points
 
@@ -82,3 +86,14 @@ def test_results_without_per_document_answers_get_no_paired_test_and_an_unknown_
     assert set(comparison_table(old, "BAC-10")["real difference"]) == {"–"}
     with pytest.raises(InputError, match="no view 'AMT-10'"):
         comparison_table(old, "AMT-10")
+
+
+def test_the_answers_survive_the_csv_and_pair_from_it(tmp_path):
+    from authorguard.experiments.runner import read_results
+
+    frame = _constructed()
+    frame.loc[0, "correct"] = "0" + frame.loc[0, "correct"][1:]  # a leading zero, as a number would lose it
+    frame.to_csv(tmp_path / "results.csv", index=False)
+    again = read_results(tmp_path / "results.csv")
+    assert list(again["correct"]) == list(frame["correct"]) and again["correct"].str.len().eq(1500).all()
+    assert comparison_table(again, "BAC-10").set_index("method").loc["hides", "real difference"] == "yes"

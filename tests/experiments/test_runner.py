@@ -184,3 +184,26 @@ def test_a_train_cap_keeps_the_whole_test_split_and_an_attacker_sample_keeps_eac
     assert np.array_equal(attacker_sample(attack.train, attack.targets, None, 0), attack.train)
     with pytest.raises(InputError, match="attacker_train_documents names 'writeprints'"):
         config_from_dict({**base, "attacker_train_documents": {"writeprints": 10}})
+
+
+def test_a_stored_cell_is_never_computed_again_and_two_caps_are_refused(tmp_path, monkeypatch):
+    """A job retried after its first attempt stored the cell (a Ray worker killed after the write) finds it
+    stored and computes nothing."""
+    from authorguard.experiments import runner
+    from authorguard.experiments.config import config_from_dict
+
+    config = config_from_dict({"methods": [{"name": "original"}], "scenarios": ["AMT-10"], "attackers": ["bow"]})
+    cell = plan_cells(config)[0]
+    (tmp_path / f"{cell.key}.json").write_text(json.dumps({"key": cell.key, "rows": []}), encoding="utf-8")
+    calls = []
+    monkeypatch.setattr(runner, "evaluate_cell", lambda *args: calls.append(args) or [])
+    assert runner._run_cell(config, cell, tmp_path, tmp_path) == cell.key and calls == []
+    with pytest.raises(InputError, match="not both"):
+        config_from_dict(
+            {
+                "methods": [{"name": "original"}],
+                "scenarios": ["AMT-10"],
+                "max_documents_per_author": 5,
+                "max_train_documents_per_author": 5,
+            }
+        )

@@ -69,5 +69,5 @@ def test_a_constructed_difference_is_found_real_and_an_equal_one_is_not():
 def test_the_paired_tests_refuse_documents_that_do_not_pair():
     with pytest.raises(InputError, match="same documents"):
         mcnemar_exact([True, False], [True])
-    with pytest.raises(InputError, match="same documents"):
+    with pytest.raises(InputError, match="no documents"):
         paired_bootstrap_interval([], [], np.random.default_rng(0))

@@ -5,7 +5,7 @@ the utility tasks on it (a classifier trained on the release, and on the origina
 x classifier on each attack's documents, the content metrics and the obfuscation detectors. Each attack row keeps
 which test documents the attacker got right (``correct``, one ``0``/``1`` per document in the attack's order, and
 ``test_digest`` naming those documents), so two methods can be compared on the same documents by a paired test
-(:mod:`authorguard.experiments.statistics`).
+(:mod:`authorguard.experiments.comparison`, :mod:`authorguard.metrics.statistics`).
 """
 
 from __future__ import annotations

@@ -3,7 +3,8 @@ on the same test documents by a paired test.
 
 The worst case of a method setting is its strongest attack (the largest mean accuracy over every attacker x threat
 model); its 95 % Wilson interval is over the attack's test documents. The paired comparison takes that attack's
-per-document answers (run 0) and the original's strongest attack's on the same documents (``test_digest`` equal):
+per-document answers (run 0: with several runs the worst case is their mean, the paired test run 0's) and the
+original's strongest attack's on the same documents (``test_digest`` equal):
 the difference in accuracy with a paired-bootstrap interval, and the exact McNemar p-value; a difference is *real*
 when p < 0.05. Results stored before the runner kept per-document answers get no paired test ("–").
 """
@@ -23,7 +24,7 @@ SIGNIFICANCE = 0.05
 def _strongest_attack(attacks: pd.DataFrame, metric: str) -> pd.DataFrame | None:
     """The rows (one per run) of the attack with the largest mean ``metric``; None without attacks."""
     best, rows = -np.inf, None
-    for _, part in attacks.groupby(["attacker", "threat_model", "classifier"], sort=True):
+    for _, part in attacks.groupby(["scenario", "attacker", "threat_model", "classifier"], sort=True):
         value = part[metric].mean()
         if value > best:
             best, rows = value, part
@@ -64,7 +65,8 @@ def comparison_table(
         worst = float(attack[metric].mean())
         first = attack.iloc[0]
         n_test, n_train = int(first["n_test"]), int(first["n_train"])
-        sampled = group[(group["task"] == "attack") & (group["n_train"] < group["n_train"].max())]["attacker"].unique()
+        attacks = group[(group["task"] == "attack") & (group["scenario"] == first["scenario"])]
+        sampled = attacks[attacks["n_train"] < attacks["n_train"].max()]["attacker"].unique()
         scale = f"{n_train:,} train / {n_test:,} test"
         if len(sampled):
             scale += f" ({', '.join(sorted(sampled))} on a sample)"

@@ -151,6 +151,11 @@ class ExperimentConfig:
         for key in ("max_documents_per_author", "max_train_documents_per_author"):
             if getattr(self, key) is not None:
                 check_number(getattr(self, key), key, owner, kind=int, low=1, closed="left")
+        if self.max_documents_per_author is not None and self.max_train_documents_per_author is not None:
+            raise InputError(
+                "experiment config: give 'max_documents_per_author' (both splits) or "
+                "'max_train_documents_per_author' (the training split), not both"
+            )
         if not isinstance(self.attacker_train_documents, dict):
             raise InputError("experiment config: 'attacker_train_documents' must be a table of attacker name -> count")
         for name, count in self.attacker_train_documents.items():

@@ -14,6 +14,8 @@ from collections.abc import Callable, Sequence
 
 Job = tuple  # (function, *arguments)
 ENGINES = ("local", "ray")
+#: what a Ray worker must see as the driver does: where the data, the caches and the NLTK data are, offline mode
+SHARED_ENVIRONMENT = ("AUTHORGUARD_DATA", "AUTHORGUARD_CACHE", "NLTK_DATA", "HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE")
 
 
 def _progress(description: str, total: int, show: bool):
@@ -58,14 +60,22 @@ def experiment_job(function: Callable, *arguments):
 
 class RayEngine:
     """A Ray cluster for the run: the one at ``address`` (joined; the run folder must be on storage every node
-    sees), or a local one of ``n_cpus`` CPUs started here and stopped by :meth:`close`."""
+    sees), or a local one of ``n_cpus`` CPUs started here and stopped by :meth:`close`. A job asks for the GPUs
+    of its method (``gpus``) and one CPU; Ray hides the GPUs from a job that asks for none, so under this engine
+    the attackers and meters run on CPU (the local engine uses a GPU when torch sees one)."""
 
     def __init__(self, address: str | None = None, n_cpus: int | None = None, gpus_wanted: float = 0.0) -> None:
         import ray
 
         self._started_here = not ray.is_initialized()
         if self._started_here:
-            quiet = {"log_to_driver": False, "logging_level": logging.WARNING}
+            # the workers (on other nodes too) read the data and caches the driver was pointed at
+            shared = {k: os.environ[k] for k in SHARED_ENVIRONMENT if k in os.environ}
+            quiet = {
+                "log_to_driver": False,
+                "logging_level": logging.WARNING,
+                "runtime_env": {"env_vars": shared} if shared else None,
+            }
             if address:
                 ray.init(address=address, **quiet)
             else:

@@ -97,7 +97,7 @@ def run_experiment(
         raise InputError("--address applies to --engine ray")
     import pandas as pd
 
-    output = Path(output_dir)
+    output = Path(output_dir).resolve()  # Ray workers, on other nodes too, read and write it by this path
     cells_dir, cache_dir = output / "cells", output / "cache"
     if not resume:
         for folder in (cells_dir, cache_dir):
@@ -142,6 +142,10 @@ def run_experiment(
         )
     except BaseException:
         # a failing worker's siblings are killed mid-write and leave their temporary files: never leave them behind
+        # (the cluster first, so that no cancelled task writes one after)
+        if cluster is not None:
+            cluster.close()
+            cluster = None
         _remove_temporaries(output)
         raise
     finally:
@@ -195,7 +199,8 @@ def read_results(path: str | os.PathLike):
         frame = (
             pd.read_parquet(path)
             if path.suffix == ".parquet"
-            else pd.read_csv(path, keep_default_na=False, na_values=[""])
+            # the per-document answers are strings of 0/1 ("0101" is no number 101); the digest is hex
+            else pd.read_csv(path, keep_default_na=False, na_values=[""], dtype={"correct": str, "test_digest": str})
         )
     except Exception as error:
         raise InputError(

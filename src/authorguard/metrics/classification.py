@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
+import numpy.typing as npt
 from sklearn.feature_extraction.text import TfidfTransformer
 from sklearn.metrics import accuracy_score, f1_score
 from sklearn.naive_bayes import MultinomialNB
@@ -29,7 +30,7 @@ def make_classifier(name: str, random_state: int | None = None):
     return LinearSVC(C=1.0, random_state=random_state)
 
 
-def classification_scores(y_true: Sequence, y_predicted: Sequence) -> dict[str, float]:
+def classification_scores(y_true: npt.ArrayLike, y_predicted: npt.ArrayLike) -> dict[str, float]:
     """Macro F1 and accuracy."""
     return {
         "f1_macro": float(f1_score(y_true, y_predicted, average="macro", zero_division=0)),

@@ -4,9 +4,9 @@ paired test when both were measured on the same documents."""
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 
 import numpy as np
+import numpy.typing as npt
 
 from authorguard.exceptions import InputError
 
@@ -30,16 +30,16 @@ def overlaps(a: tuple[float, float], b: tuple[float, float]) -> bool:
     return a[0] <= b[1] and b[0] <= a[1]
 
 
-def mcnemar_exact(correct_a: Sequence[bool], correct_b: Sequence[bool]) -> float:
+def mcnemar_exact(correct_a: npt.ArrayLike, correct_b: npt.ArrayLike) -> float:
     """Two-sided exact McNemar p-value: do two classifiers scored on the *same* documents differ in accuracy?
 
     ``correct_a``, ``correct_b``: whether each got each document right, shape (n_documents,), in the same order.
     Only the documents where they disagree count (``b`` right only for A, ``c`` right only for B); under the null
     hypothesis each is A's with probability 1/2, so p = min(1, 2 · P[Binomial(b + c, 1/2) ≤ min(b, c)]). Exact
     rather than the chi-squared approximation, which is poor when few documents disagree."""
-    a, b = np.asarray(correct_a, dtype=bool), np.asarray(correct_b, dtype=bool)
+    a, b = np.atleast_1d(np.asarray(correct_a, dtype=bool)), np.atleast_1d(np.asarray(correct_b, dtype=bool))
     if a.shape != b.shape:
-        raise InputError(f"mcnemar_exact: the two need the same documents, got {a.shape[0]} and {b.shape[0]}")
+        raise InputError(f"mcnemar_exact: the two need the same documents, got {a.size} and {b.size}")
     only_a, only_b = int(np.count_nonzero(a & ~b)), int(np.count_nonzero(~a & b))
     if only_a + only_b == 0:
         return 1.0
@@ -49,13 +49,15 @@ def mcnemar_exact(correct_a: Sequence[bool], correct_b: Sequence[bool]) -> float
 
 
 def paired_bootstrap_interval(
-    correct_a: Sequence[bool], correct_b: Sequence[bool], rng: np.random.Generator, n_resamples: int = 2000
+    correct_a: npt.ArrayLike, correct_b: npt.ArrayLike, rng: np.random.Generator, n_resamples: int = 2000
 ) -> tuple[float, float]:
     """95 % percentile interval of accuracy(B) − accuracy(A) over documents resampled with replacement, the same
     draw for both (paired); shapes as :func:`mcnemar_exact`."""
-    a, b = np.asarray(correct_a, dtype=float), np.asarray(correct_b, dtype=float)
-    if a.shape != b.shape or a.size == 0:
+    a, b = np.atleast_1d(np.asarray(correct_a, dtype=float)), np.atleast_1d(np.asarray(correct_b, dtype=float))
+    if a.shape != b.shape:
         raise InputError(f"paired_bootstrap_interval: the two need the same documents, got {a.size} and {b.size}")
+    if a.size == 0:
+        raise InputError("paired_bootstrap_interval: no documents to resample")
     draws = rng.integers(0, a.size, size=(n_resamples, a.size))
     differences = (b[draws] - a[draws]).mean(axis=1)
     low, high = np.quantile(differences, [0.025, 0.975])
