@@ -3,7 +3,7 @@ against the forward pass — measure it"), and the engine's tokens/s with the re
 
 The prompts are the realiser's: 48 blog paragraphs of 90 words (as benchmarks/bottleneck_throughput.py), their roles
 views cut into chunks and rendered in the realiser's chat template. The batched engine writes them twice with the
-same seed: under each chunk's :class:`~authorguard.generation.constraints.OrderedWords` constraint, and free. Printed:
+same seed: under each chunk's :class:`~authorguard.generation.ordered_words.OrderedWords` constraint, and free. Printed:
 wall seconds, new tokens, tokens/s, the seconds spent in the constraint (building the allowed sets: the byte-trie
 walks, cached per automaton state; masking the logits; advancing the automata), its share of the constrained run,
 and the states walked.
@@ -34,7 +34,7 @@ def main() -> None:
     from authorguard.generation import constraints as constraint_module
     from authorguard.neural.realiser.constrained import ViewPlans
     from authorguard.neural.realiser.model import PACKAGED_ROLES, Realiser, chunk_views_with_edges
-    from authorguard.text.views import roles_view
+    from authorguard.text.view_roles import roles_view
 
     realiser = Realiser(args.model or PACKAGED_ROLES)
     texts = paragraphs(args.paragraphs, 90)

@@ -166,6 +166,18 @@ def test_no_import_cycles_between_packages(graph):
     assert not cycles, "packages that import each other in a circle: " + "; ".join(" <-> ".join(c) for c in cycles)
 
 
+#: the most lines a module may have: past it, a module says more than one thing (split it by responsibility)
+MAX_MODULE_LINES = 500
+
+
+def test_no_module_is_over_the_line_limit():
+    lengths = {
+        module_name(path): len(path.read_text(encoding="utf-8").splitlines()) for path in PACKAGE.rglob("*.py")
+    }
+    over = sorted((name, n) for name, n in lengths.items() if n > MAX_MODULE_LINES)
+    assert not over, f"modules over {MAX_MODULE_LINES} lines: " + ", ".join(f"{name} ({n})" for name, n in over)
+
+
 def test_the_checks_catch_what_they_guard(tmp_path):
     """The walker sees a lazy import inside a function and a relative one; an upward import and a circle are found."""
     source = tmp_path / "splits.py"

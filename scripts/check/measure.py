@@ -24,7 +24,7 @@ import numpy as np
 from authorguard.check import CheckConfig, prepare
 from authorguard.check.background import GENRES, fit_genre_classifier, genre_training_documents, load_background
 from authorguard.check.calibration import calibration_error
-from authorguard.check.run import WRITER
+from authorguard.check.config import WRITER
 from authorguard.check.texts import cut_pieces, word_count
 from authorguard.exceptions import InputError
 

@@ -43,7 +43,7 @@ def main() -> None:
 
     from authorguard.metrics.content import _encoder
     from authorguard.metrics.fidelity import FidelityMeter, FidelityThresholds, judge
-    from authorguard.text.views import sentences
+    from authorguard.text.view_reading import sentences
 
     pairs = meter_agreement.labelled_pairs()
     texts = sorted({t for p in pairs for t in (p["input"], p["output"])})

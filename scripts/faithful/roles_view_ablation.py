@@ -25,7 +25,7 @@ VARIANTS = ("full", "no-punctuation", "no-quotations", "no-atoms", "none")
 
 
 def _switch(views, variant: str) -> None:
-    """Turn off the pieces ``variant`` names, in the views module itself (the view functions read these names)."""
+    """Turn off the pieces ``variant`` names, in the roles view module itself (the view functions read these names)."""
     if variant in ("no-punctuation", "none"):
         views.KEPT_PUNCTUATION = frozenset()
         views.KEPT_MARKS = frozenset()
@@ -48,7 +48,7 @@ def main() -> None:
     for variant in args.variants.split(","):
         if variant not in VARIANTS:
             raise SystemExit(f"unknown variant {variant!r} (variants: {', '.join(VARIANTS)})")
-        import authorguard.text.views as views
+        import authorguard.text.view_roles as views
 
         views = importlib.reload(views)
         _switch(views, variant)

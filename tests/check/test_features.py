@@ -7,13 +7,14 @@ import numpy as np
 import pytest
 
 from authorguard.check import CheckConfig, prepare
+from authorguard.check import feature_cache as C
 from authorguard.check import features as F
 
 CONFIG = CheckConfig(sizes=(5, 10), attackers=("char-ngrams", "function-words", "writeprints-text"))
 
 
 def _forget_loaded():
-    F._LOADED.clear()
+    C._LOADED.clear()
 
 
 def _numbers(result):
@@ -37,10 +38,10 @@ def test_blocks_add_up_to_pieces():
 
 def test_cached_features_equal_fresh_ones_and_give_the_same_check(habits_world):
     known, mine, _, background = habits_world
-    key = F.background_key(background.genre, background.authors)
+    key = C.background_key(background.genre, background.authors)
     _forget_loaded()
     first = prepare(mine, known, background=background, config=CONFIG).result
-    cached = F.read_pool_features(F._cache_folder(key), background.authors)
+    cached = C.read_pool_features(C._cache_folder(key), background.authors)
     assert cached is not None
     # fresh: every author's blocks counted now, in the cache's columns
     for i, author in enumerate(cached.authors):
@@ -59,22 +60,22 @@ def test_cached_features_equal_fresh_ones_and_give_the_same_check(habits_world):
 
 def test_a_changed_pool_or_code_or_a_damaged_file_is_rebuilt(habits_world, monkeypatch):
     known, mine, _, background = habits_world
-    key = F.background_key(background.genre, background.authors)
+    key = C.background_key(background.genre, background.authors)
     _forget_loaded()
     reference = _numbers(prepare(mine, known, background=background, config=CONFIG).result)
-    folder = F._cache_folder(key)
+    folder = C._cache_folder(key)
 
     said = []
     _forget_loaded()
     damaged = folder / "char.npz"
     damaged.write_bytes(damaged.read_bytes()[:-100] + b"\x00" * 100)
-    assert F.read_pool_features(folder, background.authors) is None  # detected, never used
+    assert C.read_pool_features(folder, background.authors) is None  # detected, never used
     again = prepare(mine, known, background=background, config=CONFIG, progress=said.append).result
     assert any("rebuilding" in line for line in said) and _numbers(again) == reference
 
     _forget_loaded()
-    monkeypatch.setattr(F, "code_version", lambda: "another-version")
-    assert F.read_pool_features(folder, background.authors) is None
+    monkeypatch.setattr(C, "code_version", lambda: "another-version")
+    assert C.read_pool_features(folder, background.authors) is None
     said.clear()
     prepare(mine, known, background=background, config=CONFIG, progress=said.append)
     assert any("rebuilding" in line for line in said)
@@ -84,8 +85,8 @@ def test_a_changed_pool_or_code_or_a_damaged_file_is_rebuilt(habits_world, monke
     changed = {a: list(t) for a, t in background.authors.items()}
     first = next(iter(changed))
     changed[first][0] = changed[first][0] + " An added sentence."
-    assert F.background_key("own", changed) != key  # another pool: another folder
-    assert F.read_pool_features(folder, changed) is None  # and this folder's features are not its features
+    assert C.background_key("own", changed) != key  # another pool: another folder
+    assert C.read_pool_features(folder, changed) is None  # and this folder's features are not its features
     _forget_loaded()
 
 
@@ -125,7 +126,7 @@ def test_the_backgrounds_rewrites_are_made_once(habits_world, monkeypatch):
 
 
 def test_limits_are_one_line(habits_world):
-    from authorguard.check.run import KNOWN_LIMIT_WORDS, TEXT_LIMIT_WORDS
+    from authorguard.check.config import KNOWN_LIMIT_WORDS, TEXT_LIMIT_WORDS
     from authorguard.exceptions import InputError
 
     known, mine, _, background = habits_world

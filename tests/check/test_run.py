@@ -8,7 +8,7 @@ import math
 import pytest
 
 from authorguard.check import CheckConfig, check
-from authorguard.check.run import MIN_TEXT_WORDS
+from authorguard.check.config import MIN_TEXT_WORDS
 from authorguard.exceptions import AuthorguardError, InputError
 
 CONFIG = CheckConfig(sizes=(5, 10), attackers=("char-ngrams", "function-words"))

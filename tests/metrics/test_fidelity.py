@@ -117,7 +117,7 @@ def test_nothing_to_parse_loads_nothing_and_too_long_is_not_scored(monkeypatch):
     def boom():
         raise AssertionError("the parser was loaded")
 
-    monkeypatch.setattr(fidelity, "_nlp", boom)
+    monkeypatch.setattr(fidelity, "parser", boom)
     scores = FidelityMeter().score(["same", "x"], ["same", None])  # identical and withheld: nothing to parse
     assert [s.verdict for s in scores] == ["faithful", None]
     monkeypatch.setattr(fidelity, "MAX_CHARACTERS", 10)

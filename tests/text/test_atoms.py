@@ -19,7 +19,7 @@ from authorguard.text.atoms import (
     split_token,
 )
 from authorguard.text.normalise import normalise
-from authorguard.text.views import roles_sources, roles_surface, roles_view, roles_view_and_sources
+from authorguard.text.view_roles import roles_sources, roles_surface, roles_view, roles_view_and_sources
 
 
 @pytest.mark.parametrize(

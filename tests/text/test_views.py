@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from authorguard.exceptions import InputError
+from authorguard.text.view_reading import SENTENCE_MARK
 from authorguard.text.views import (
-    SENTENCE_MARK,
     canonical_from_lemma,
     canonical_view,
     canonical_word,

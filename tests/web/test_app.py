@@ -170,7 +170,7 @@ def test_the_editor_and_the_rewrite_reuse_the_checks_attackers(habits_world):
 
 
 def test_too_large_a_text_or_request_is_a_413_with_a_message():
-    from authorguard.check.run import TEXT_LIMIT_WORDS
+    from authorguard.check.config import TEXT_LIMIT_WORDS
     from authorguard.web.app import MAX_REQUEST_BYTES
 
     client = TestClient(create_app(work=_fake_work, methods=[]), base_url="http://127.0.0.1")

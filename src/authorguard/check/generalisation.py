@@ -89,7 +89,7 @@ def with_offers(text: str, evidence: list) -> list:
 
 def generalise_evidence(session, rounds: int = 1) -> GeneralisedCheck:
     """Apply every evidence word's generalisation and every name's to ``session``'s text and check the result with
-    the session's fitted attackers (a :class:`~authorguard.check.run.CheckSession` after its check). ``rounds`` > 1
+    the session's fitted attackers (a :class:`~authorguard.check.session.CheckSession` after its check). ``rounds`` > 1
     repeats it on the new evidence of the generalised text (what pressing the page's button again does), until no
     attacker ranks the writer first or the evidence offers nothing new; the changes of every round are listed."""
     from authorguard.metrics.fidelity import FidelityMeter

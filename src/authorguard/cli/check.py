@@ -95,7 +95,7 @@ def check(
     on this machine; nothing is sent anywhere."""
     from authorguard.check import CheckConfig, prepare
     from authorguard.check.background import load_background, read_background
-    from authorguard.check.run import DEFAULT_ATTACKERS
+    from authorguard.check.config import DEFAULT_ATTACKERS
     from authorguard.check.texts import decode_text, read_text_file, read_writing
     from authorguard.data.io import write_json
 

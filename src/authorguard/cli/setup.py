@@ -50,7 +50,7 @@ def build_check_features() -> None:
     from rich.progress import Progress
 
     from authorguard.check.background import GENRES, load_background
-    from authorguard.check.features import disk_bytes, pool_features
+    from authorguard.check.feature_cache import disk_bytes, pool_features
 
     with Progress(console=console, transient=False) as bar:
         for genre in GENRES:

@@ -173,7 +173,7 @@ class Bottleneck(TextObfuscator):
 
         check_option(self.engine, "engine", name, engine_names())
         from authorguard.exceptions import InputError
-        from authorguard.text.views import CONSTRAINED_VIEWS
+        from authorguard.text.view_constraints import CONSTRAINED_VIEWS
 
         if not (self.constrained == "auto" or isinstance(self.constrained, bool)):
             raise InputError(f"{name}: constrained must be 'auto', True or False, got {self.constrained!r}")
@@ -232,7 +232,7 @@ class Bottleneck(TextObfuscator):
         texts = check_texts(raw_documents, type(self).__name__)
         sources = None
         if self.fallback_ == "normalise":  # the roles view and, from the same reading, what each word stands for
-            from authorguard.text.views import roles_view_and_sources
+            from authorguard.text.view_roles import roles_view_and_sources
 
             readings = [roles_view_and_sources(text) for text in texts]
             views, sources = [view for view, _ in readings], [words for _, words in readings]

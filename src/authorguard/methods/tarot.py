@@ -60,7 +60,7 @@ class Tarot(TextObfuscator):
         What a chunk without a valid rewrite gets; either way its record is flagged in :meth:`release_report`.
     anchored : bool, default=False
         Write every chunk under an anchor constraint: the chunk's names, numbers and negations copied in order
-        (:class:`~authorguard.generation.constraints.AnchorPlan`; docs/results/faithful.md measures it).
+        (:class:`~authorguard.generation.anchors.AnchorPlan`; docs/results/faithful.md measures it).
     random_state : int, numpy Generator or None
     """
 

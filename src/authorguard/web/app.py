@@ -123,7 +123,7 @@ def run_check(
     With ``sessions``, the fitted check is kept under ``job_id`` for re-checks and rewrites."""
     from authorguard.check import CheckConfig, prepare
     from authorguard.check.background import GENRES, load_background
-    from authorguard.check.run import DEFAULT_ATTACKERS
+    from authorguard.check.config import DEFAULT_ATTACKERS
 
     config = CheckConfig(
         sizes=tuple(request.sizes), attackers=tuple(request.attackers or DEFAULT_ATTACKERS), seed=request.seed
@@ -163,7 +163,7 @@ def create_app(
     (default: :func:`run_check`, keeping each check for its follow-ups); ``methods``: the rewrites offered
     (default: those of :data:`REWRITE_METHODS` this installation can run); ``background``: the other candidates
     (default: staged authors of the text's genre)."""
-    from authorguard.check.run import check_limits
+    from authorguard.check.config import check_limits
 
     runner = runner or JobRunner()
     sessions = SessionStore()

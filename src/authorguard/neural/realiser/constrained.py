@@ -1,5 +1,5 @@
 """The realiser under a constraint: each chunk of a view is written with its words in order, its optional words (the
-roles view's articles) kept or left out, and only the view's free words between them (:class:`~authorguard.generation.constraints.OrderedWords`), and the gate keeps only what the
+roles view's articles) kept or left out, and only the view's free words between them (:class:`~authorguard.generation.ordered_words.OrderedWords`), and the gate keeps only what the
 constraint does not guarantee.
 
 Under the constraint every view word is said in order and nothing but free words, a few punctuation marks and
@@ -11,9 +11,10 @@ cannot guarantee is that the text reached the view's last word before the token 
 
 from __future__ import annotations
 
-from authorguard.generation.constraints import OrderedWords, WordPlan, vocabulary_of
+from authorguard.generation.constraints import vocabulary_of
+from authorguard.generation.ordered_words import OrderedWords, WordPlan
 from authorguard.neural.realiser.data import view_plan_words
-from authorguard.text.views import constraint_spec
+from authorguard.text.view_constraints import constraint_spec
 
 
 class ViewPlans:

@@ -18,7 +18,8 @@ from authorguard.exceptions import DataNotFoundError, InputError
 from authorguard.neural.realiser.config import RealiserConfig
 from authorguard.neural.realiser.trainer import read_record
 from authorguard.text.atoms import ATOM_SPACE, OPTIONAL_MARK, ends_sentence, is_optional
-from authorguard.text.views import QUESTION_MARK, SENTENCE_MARK, view_sentences
+from authorguard.text.view_reading import QUESTION_MARK, SENTENCE_MARK
+from authorguard.text.views import view_sentences
 
 PACKAGED = Path(__file__).parent / "packaged"
 #: the realiser trained on roles views in the constraint's format (scripts/bottleneck/train_realiser.py --roles)
@@ -159,7 +160,7 @@ class Realiser:
         """One text per view ("" for a view without words, and for a withheld record). ``constrained``: the name of
         the view (``roles``) whose constraint every chunk is written under (:mod:`.constrained`), or None.
         ``sources``: per view, the normalised text each of its tokens stands for
-        (:func:`~authorguard.text.views.roles_sources`); needed by the ``normalise`` fallback, which releases a chunk
+        (:func:`~authorguard.text.view_roles.roles_sources`); needed by the ``normalise`` fallback, which releases a chunk
         nothing valid was written for as that text."""
         from authorguard.neural.tarot.policy import generate
         from authorguard.neural.tarot.prompts import clean_rewrite, reassemble

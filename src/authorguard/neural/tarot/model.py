@@ -84,7 +84,7 @@ class TarotRewriter:
     ) -> list[str]:
         """One output per text: each chunk's selected rewrite (:mod:`~authorguard.neural.tarot.selection`), or its
         fallback; ``stats`` then counts chunks, fallbacks and flagged records. ``anchored``: each chunk is written
-        under an :class:`~authorguard.generation.constraints.AnchorPlan` of its names, numbers and negations
+        under an :class:`~authorguard.generation.anchors.AnchorPlan` of its names, numbers and negations
         (:func:`~authorguard.text.views.anchor_words`), copied in order."""
         tokenizer = self.loader.tokenizer
         count = lambda text: len(tokenizer(text, add_special_tokens=False)["input_ids"])  # noqa: E731
@@ -94,7 +94,8 @@ class TarotRewriter:
 
         plans = None
         if anchored and chunks:
-            from authorguard.generation.constraints import AnchorPlan, vocabulary_of
+            from authorguard.generation.anchors import AnchorPlan
+            from authorguard.generation.constraints import vocabulary_of
             from authorguard.text.views import anchor_words
 
             vocabulary = vocabulary_of(tokenizer)
@@ -104,7 +105,7 @@ class TarotRewriter:
             repeated = [prompts[i] for i in indices for _ in range(repeats)]
             constraints = None
             if plans is not None:
-                from authorguard.generation.constraints import AnchorsInOrder
+                from authorguard.generation.anchors import AnchorsInOrder
 
                 constraints = [AnchorsInOrder(plans[i]) for i in indices for _ in range(repeats)]
             out = generate(
