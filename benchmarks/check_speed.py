@@ -1,7 +1,8 @@
-"""Speed of ``authorguard check`` (issue 57's targets, 2 cores, warm: 10 + 100 candidates with the three default
-attackers <= 10 s; 1,000 candidates <= 60 s; a re-check of an edit <= 5 s): the command as a user runs it, on a
-blogger of the staged sample, cold (an empty cache folder: the background pool and its features are built first)
-and warm (the same command again), then the re-check of an edit through the Python API.
+"""Speed of ``authorguard check`` (issue 68's targets, 2 cores, warm: 10 + 100 candidates with the three default
+attackers <= 10 s; 1,000 candidates <= 20 s; a re-check of an edit <= 5 s): the command as a user runs it, on a
+blogger of the staged sample, cold (an empty cache folder: the background pool and its features are built first),
+then warm in the command's own process (``--no-server``) and through the resident check server (its first command
+starts it; the next ones find it warm), then the check and the re-check of an edit through the Python API.
 
 Usage:  AUTHORGUARD_DATA=../shared/data python benchmarks/check_speed.py [--sizes 10,100] [--cold] [--attacker ...]
 """
@@ -71,9 +72,21 @@ def main() -> None:
             )
         for run in range(args.runs):
             start = time.perf_counter()
-            done = subprocess.run(command, check=True, capture_output=True, text=True)
-            print(f"warm run {run + 1}: {time.perf_counter() - start:.1f} s ({shape})", flush=True)
+            done = subprocess.run([*command, "--no-server"], check=True, capture_output=True, text=True)
+            print(f"warm run {run + 1}, --no-server: {time.perf_counter() - start:.1f} s ({shape})", flush=True)
         print(done.stdout.splitlines()[0])
+        from authorguard.cli.check_server import stop_server
+
+        stop_server()  # a server of earlier code would answer otherwise
+        try:
+            for run in range(args.runs + 1):
+                start = time.perf_counter()
+                served = subprocess.run([*command, "--server"], check=True, capture_output=True, text=True)
+                what = "the server started by it" if run == 0 else "the resident server, warm"
+                print(f"run {run + 1} through {what}: {time.perf_counter() - start:.1f} s", flush=True)
+            print("same answer as --no-server:", served.stdout == done.stdout)
+        finally:
+            stop_server()
 
     from authorguard.check import CheckConfig, prepare
 

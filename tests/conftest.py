@@ -16,6 +16,8 @@ SHARED_DATA = REPO_ROOT.parent / "shared" / "data"
 # Tests and CI read local copies of the corpora: point the data directory (and NLTK) at ../shared/data.
 os.environ.setdefault("AUTHORGUARD_DATA", str(SHARED_DATA))
 os.environ.setdefault("NLTK_DATA", str(SHARED_DATA / "nltk_data"))
+# `authorguard check` checks in its own process in the tests; tests/cli/test_check_server.py runs the resident server
+os.environ.setdefault("AUTHORGUARD_CHECK_SERVER", "0")
 GLOVE_TOP100K = Path(os.environ["AUTHORGUARD_DATA"]) / "glove" / "glove.6B.50d.top100k.txt.gz"
 
 SMALL_WORDS = [

@@ -171,9 +171,7 @@ MAX_MODULE_LINES = 500
 
 
 def test_no_module_is_over_the_line_limit():
-    lengths = {
-        module_name(path): len(path.read_text(encoding="utf-8").splitlines()) for path in PACKAGE.rglob("*.py")
-    }
+    lengths = {module_name(path): len(path.read_text(encoding="utf-8").splitlines()) for path in PACKAGE.rglob("*.py")}
     over = sorted((name, n) for name, n in lengths.items() if n > MAX_MODULE_LINES)
     assert not over, f"modules over {MAX_MODULE_LINES} lines: " + ", ".join(f"{name} ({n})" for name, n in over)
 

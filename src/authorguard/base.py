@@ -112,7 +112,7 @@ class TextObfuscator(BaseEstimator, ABC):
         flagged = {int(i) for i in report.get("flagged_records", ())}
         fallback = report.get("fallback")
         refused = ", ".join(f"{reason} {n}" for reason, n in report.get("refused", {}).items())
-        statuses = []
+        statuses: list[dict[str, str | None]] = []
         for index, (original, output) in enumerate(zip(raw_documents, outputs)):
             if index in flagged:
                 chunks = report.get("fallback_chunks", {}).get(str(index))

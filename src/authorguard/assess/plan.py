@@ -12,6 +12,7 @@ seconds of every cell beside it.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
@@ -236,7 +237,7 @@ def _budget_minutes(seconds: float) -> int:
 
 def _cap_documents(authors: np.ndarray, cap: int, rng: np.random.Generator) -> list[int]:
     """At most ``cap`` documents of each author, chosen at random, in corpus order."""
-    chosen = []
+    chosen: list[np.integer] = []
     for author in sorted(set(authors.tolist()), key=str):
         members = np.flatnonzero(authors == author)
         chosen.extend(members if len(members) <= cap else rng.choice(members, cap, replace=False))
@@ -244,8 +245,8 @@ def _cap_documents(authors: np.ndarray, cap: int, rng: np.random.Generator) -> l
 
 
 def plan_assessment(
-    authors: list,
-    words: list[int],
+    authors: Sequence[object] | np.ndarray,
+    words: Sequence[int] | np.ndarray,
     budget_seconds: float,
     *,
     labelled: bool,
@@ -262,20 +263,21 @@ def plan_assessment(
     fit, the most expensive method is left out, then the next, and the costliest attacker last. What the budget left
     out is reported with the --budget-minutes that would include it. Deterministic given ``seed``."""
     rng = np.random.default_rng(seed)
-    authors = np.asarray(authors, dtype=object)
-    words = np.asarray(words, dtype=float)
+    author_of = np.asarray(authors, dtype=object)
+    lengths = np.asarray(words, dtype=float)
     left_out: dict[str, str] = {}
-    counts = {a: int((authors == a).sum()) for a in set(authors.tolist())}
+    counts = {a: int((author_of == a).sum()) for a in set(author_of.tolist())}
     ranked = sorted(counts, key=lambda a: (-counts[a], str(a)))
     if len(ranked) > max_authors:
         left_out["authors"] = (
             f"{len(ranked) - max_authors} less prolific authors (an audit keeps the {max_authors} most prolific)"
         )
         ranked = ranked[:max_authors]
-    kept = np.flatnonzero(np.isin(authors, np.array(ranked, dtype=object)))
-    words = words[kept]
-    chosen_attackers, attackers = attackers, [a for a in attackers if installed("torch") or not a[2]]
-    for name, _, neural in chosen_attackers:
+    kept = np.flatnonzero(np.isin(author_of, np.array(ranked, dtype=object)))
+    lengths = lengths[kept]
+    # the attackers the audit runs: the installed ones, less those the budget drops below
+    running = [a for a in attackers if installed("torch") or not a[2]]
+    for name, _, neural in attackers:
         if neural and not installed("torch"):
             left_out[name] = NEURAL_EXTRA
     methods = []
@@ -304,43 +306,43 @@ def plan_assessment(
             documents = sum(min(counts[a], cap) for a in ranked)
             if documents < minimum:
                 continue
-            if _estimate(methods, attackers, documents, words) <= budget_seconds:
+            if _estimate(methods, running, documents, lengths) <= budget_seconds:
                 break
         else:
             cap, documents = None, minimum
-        if cap is not None or (not methods and len(attackers) <= 1):
+        if cap is not None or (not methods and len(running) <= 1):
             break
         if methods:  # the most expensive method at the smallest size goes first
-            dropped = max(methods, key=lambda m: m.seconds(minimum, words))
+            dropped = max(methods, key=lambda m: m.seconds(minimum, lengths))
             methods.remove(dropped)
             dropped_methods.append(dropped)
         else:
-            dropped_attacker = max(attackers, key=lambda a: a[1])
-            attackers.remove(dropped_attacker)
+            dropped_attacker = max(running, key=lambda a: a[1])
+            running.remove(dropped_attacker)
             dropped_attackers.append(dropped_attacker)
     # a method the budget dropped is kept by a budget that holds it and every method dropped after it (all cheaper)
     # with every attacker, on the smallest audit; an attacker, by one that holds it and those dropped after it
     for i, method in enumerate(dropped_methods):
-        needed = _estimate(dropped_methods[i:] + methods, attackers + dropped_attackers, smallest, words)
+        needed = _estimate(dropped_methods[i:] + methods, running + dropped_attackers, smallest, lengths)
         left_out[method.name] = (
             f"does not fit the time budget: --budget-minutes {_budget_minutes(needed)} would include it"
         )
     for i, attacker in enumerate(dropped_attackers):
-        needed = _estimate([], attackers + dropped_attackers[i:], smallest, words)
+        needed = _estimate([], running + dropped_attackers[i:], smallest, lengths)
         left_out[attacker[0]] = (
             f"does not fit the time budget: --budget-minutes {_budget_minutes(needed)} would include it"
         )
     if cap is None:  # nothing left to drop: the smallest audit, over budget (the report shows the estimate)
         cap = smallest_cap
-    chosen = kept[_cap_documents(authors[kept], cap, rng)]
+    chosen = kept[_cap_documents(author_of[kept], cap, rng)]
     per_author_cap = cap if cap < max(counts[a] for a in ranked) else None
-    cells = _cell_estimates(methods, attackers, len(chosen), words)
+    cells = _cell_estimates(methods, running, len(chosen), lengths)
     return Plan(
         sorted(int(i) for i in chosen),
         len(ranked),
         per_author_cap,
         methods,
-        [a[0] for a in attackers],
+        [a[0] for a in running],
         sum(cells.values()),
         left_out,
         {k: round(v, 1) for k, v in cells.items()},

@@ -162,13 +162,14 @@ def setting_results(frame: pd.DataFrame, labelled: bool, majority: float | None 
         content = group[group["task"] == "content"]
         cosine = _mean(content, "embedding_cosine")
         task_accuracy = None
+        utility: float | None
         if labelled:
             tasks = group[
                 ~group["task"].isin(["attack", "content", "detector"])
                 & group["threat_model"].isin(["adversarial", "none"])
             ]
             task_accuracy = _mean(tasks, "accuracy")
-        if labelled_utility:
+        if labelled_utility and original_task is not None:  # a learnable task has a measured original accuracy
             utility = task_utility(task_accuracy, original_task, majority or 0.0)
             utility_name = (
                 f"share of the original's task accuracy above the majority class ({(majority or 0.0):.0%}) that the "
@@ -266,6 +267,14 @@ def content_floors(results: list[SettingResult], chance: float) -> list[dict]:
     return rows
 
 
+def _utility(result: SettingResult) -> float:
+    """The utility of a setting that is ranked: a rankable one, or the unprotected text (utility 1, or the task's
+    share), always has one."""
+    if result.utility is None:
+        raise ValueError(f"{result.method}: its utility was not measured, so it cannot be ranked")
+    return result.utility
+
+
 def front(results: list[SettingResult]) -> list[str]:
     """The rankable settings (and the unprotected text) no other beats on both worst-case accuracy (lower) and
     utility (higher)."""
@@ -275,8 +284,8 @@ def front(results: list[SettingResult]) -> list[str]:
         dominated = any(
             o is not r
             and o.worst_accuracy <= r.worst_accuracy
-            and o.utility >= r.utility
-            and (o.worst_accuracy < r.worst_accuracy or o.utility > r.utility)
+            and _utility(o) >= _utility(r)
+            and (o.worst_accuracy < r.worst_accuracy or _utility(o) > _utility(r))
             for o in candidates
         )
         if not dominated:
@@ -338,7 +347,7 @@ def _cost_of_protection(ranked: list[SettingResult], reference: SettingResult) -
     protective = [r for r in ranked if not overlaps(r.worst_interval, reference.worst_interval)]
     if not protective:
         return "No measured method lowers the worst case beyond the noise at any utility."
-    cheapest = max(protective, key=lambda r: r.utility)
+    cheapest = max(protective, key=_utility)
     return (
         f"Measurable protection costs utility here: {cheapest.method} brings the worst case to "
         f"{cheapest.worst_accuracy:.0%} at utility {cheapest.utility:.2f}."
@@ -359,7 +368,7 @@ def recommend(
     whose utility is unknown or whose records the validity gate mostly flagged."""
     reference = next((r for r in results if r.is_reference), None)
     ranked = [r for r in results if not r.is_reference and r.rankable]
-    eligible = [r for r in ranked if r.utility >= min_utility]
+    eligible = [r for r in ranked if _utility(r) >= min_utility]
     not_compared = _not_compared(results, left_out or {})
     if reference is None or not eligible:
         kept = ", ".join(f"{r.method} {r.utility:.2f}" for r in ranked)
@@ -371,14 +380,14 @@ def recommend(
         if reference is not None and ranked:
             parts.append(_cost_of_protection(ranked, reference))
         return Recommendation(None, None, None, [], " ".join(parts + not_compared))
-    best = min(eligible, key=lambda r: (r.worst_accuracy, -r.utility))
+    best = min(eligible, key=lambda r: (r.worst_accuracy, -_utility(r)))
     tied = [
         r
         for r in eligible
         if overlaps(r.worst_interval, best.worst_interval)
         and (r is best or not overlaps(r.worst_interval, reference.worst_interval))
     ]
-    choice = max(tied, key=lambda r: (r.utility, -r.worst_accuracy))
+    choice = max(tied, key=lambda r: (_utility(r), -r.worst_accuracy))
     lo, hi = choice.worst_interval
     parts = []
     if overlaps(best.worst_interval, reference.worst_interval):

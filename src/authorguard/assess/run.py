@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -39,6 +39,9 @@ from authorguard.data.io import atomic_write, read_records, write_json
 from authorguard.exceptions import InputError
 from authorguard.metrics.statistics import wilson_interval
 from authorguard.utils.validation import check_number
+
+if TYPE_CHECKING:  # the experiment harness is imported inside the functions
+    from authorguard.experiments.config import ExperimentConfig
 
 ASSESSMENT_JSON = "assessment.json"
 # 3: utility may be null; headline, left_out, not_recommended, cells_computed; 4: floors; 5: faithful, changed;
@@ -82,7 +85,7 @@ def split_within_authors(authors: np.ndarray, test_share: float, seed: int) -> n
 def _experiment_config(
     corpus_path: Path, options: AssessOptions, methods: list[Candidate], attackers: list[str], n_authors: int
 ) -> dict:
-    method_entries = [{"name": "original", "label": "original"}]
+    method_entries: list[dict[str, Any]] = [{"name": "original", "label": "original"}]
     for candidate in methods:
         params = dict(candidate.params)
         if candidate.method == "syntf":
@@ -118,7 +121,7 @@ def _experiment_config(
 
 
 def _measure(
-    configure: Callable[[list[Candidate]], object],
+    configure: Callable[[list[Candidate]], ExperimentConfig],
     plan: Plan,
     run_dir: Path,
     deadline: float,
@@ -233,7 +236,7 @@ def run_assessment(
         with atomic_write(corpus_path) as handle:
             handle.write(payload)
 
-    def configure(methods: list[Candidate]):
+    def configure(methods: list[Candidate]) -> ExperimentConfig:
         return config_from_dict(
             _experiment_config(corpus_path, options, methods, plan.attackers, plan.authors), "assess"
         )

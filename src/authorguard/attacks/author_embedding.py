@@ -48,21 +48,21 @@ class AuthorEmbeddingAttacker(Attacker):
         return self.encoder_
 
     def fit(self, release: Release, authors: Sequence[str]) -> AuthorEmbeddingAttacker:
-        authors = np.asarray(authors, dtype=object)
+        labels = np.asarray(authors, dtype=object)
         rng = np.random.default_rng(self.random_state)
-        self.classes_ = np.array(sorted(set(authors)), dtype=object)
-        keep = []
+        self.classes_ = np.array(sorted(set(labels)), dtype=object)
+        keep: list[np.ndarray] = []
         for author in self.classes_:
-            mine = np.flatnonzero(authors == author)
+            mine = np.flatnonzero(labels == author)
             keep.append(
                 np.sort(rng.choice(mine, self.max_train_documents, replace=False))
                 if len(mine) > self.max_train_documents
                 else mine
             )
-        keep = np.concatenate(keep)
-        texts = release.rows(keep).document_texts()
+        kept = np.concatenate(keep)
+        texts = release.rows(kept).document_texts()
         vectors = self._encoder().encode(texts, windows=self.windows)
-        centroids = np.stack([vectors[authors[keep] == a].mean(0) for a in self.classes_])
+        centroids = np.stack([vectors[labels[kept] == a].mean(0) for a in self.classes_])
         self.centroids_ = centroids / np.maximum(np.linalg.norm(centroids, axis=1, keepdims=True), 1e-12)
         return self
 

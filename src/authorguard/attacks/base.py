@@ -40,6 +40,8 @@ class Attacker(ABC):
     #: None: the attacker takes the experiment's ``classifier`` ("nb" / "svm"); otherwise it brings its own model
     #: and its result rows carry this name in the classifier column (e.g. "neural").
     own_classifier: str | None = None
+    #: the trained authors, set by :meth:`fit`: the order of :meth:`scores`' columns
+    classes_: Sequence[str] | np.ndarray
 
     @abstractmethod
     def fit(self, release: Release, authors: Sequence[str]) -> Attacker:

@@ -120,9 +120,11 @@ class LikelihoodStyleDetector(ObfuscationDetector):
                 details=True,
                 allow_empty=True,
             )  # an emptied text is a finding, not an error
+            entropies, ranks = scores.token_entropies, scores.token_ranks
+            assert entropies is not None and ranks is not None  # details=True gives both
             for position, i in enumerate(todo):
                 _LM_FEATURES[keys[i]] = likelihood_features(
-                    scores.token_log_probs[position], scores.token_entropies[position], scores.token_ranks[position]
+                    scores.token_log_probs[position], entropies[position], ranks[position]
                 )
         return np.array(
             [_LM_FEATURES[k] + stylometric_features(t, words) for k, t in zip(keys, texts)], dtype=np.float64

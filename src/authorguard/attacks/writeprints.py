@@ -42,7 +42,7 @@ from __future__ import annotations
 import re
 import string
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 
 import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
@@ -159,7 +159,7 @@ class WritePrintsLimited(TransformerMixin, BaseEstimator):
         return [name for name, _ in within_words[: self.top_k]]
 
     @staticmethod
-    def _frequencies(counts: Counter, keys: Sequence[str], total: float) -> list[float]:
+    def _frequencies(counts: Counter, keys: Sequence[Hashable], total: float) -> list[float]:
         return [counts[k] / total for k in keys] if total else [0.0] * len(keys)
 
     def _document_features(self, text: str) -> list[float]:

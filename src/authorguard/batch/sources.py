@@ -13,7 +13,7 @@ from __future__ import annotations
 import csv
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -87,7 +87,7 @@ def _csv_rows(path: Path) -> Iterator[tuple[int, dict]]:
             raise InputError(f"{path}: not a readable CSV file ({error})") from None
 
 
-def _csv_header(path: Path) -> list[str] | None:
+def _csv_header(path: Path) -> Sequence[str] | None:
     with open(path, encoding="utf-8-sig", errors="surrogateescape", newline="") as handle:
         return csv.DictReader(handle).fieldnames
 
@@ -217,7 +217,7 @@ def read_shard(shard: Shard, text_field: str, id_field: str) -> Iterator[SourceR
     seen: set[str] = set()
     for position, row, error in _raw_rows(shard):
         fallback_id = f"{path.name}#{position}"
-        if error is not None:
+        if row is None:  # _raw_rows gives no row exactly where it gives an error
             yield SourceRecord(fallback_id, None, error)
             continue
         raw_id = row.get(id_field)

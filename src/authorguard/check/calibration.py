@@ -33,7 +33,7 @@ def probabilities(scores: np.ndarray, temperature: float) -> np.ndarray:
 OBJECTIVES = ("likelihood", "top")
 
 
-def fit_temperature(scores: np.ndarray, truth: Sequence[int], objective: str = "likelihood") -> float:
+def fit_temperature(scores: np.ndarray, truth: Sequence[int] | np.ndarray, objective: str = "likelihood") -> float:
     """The T minimising the mean negative log-likelihood of candidate ``truth[i]`` for text i (``"likelihood"``),
     or of the outcomes "the top candidate is the author" under the top candidate's probability (``"top"``);
     ``scores``: (n_texts, n_candidates). Needs at least one text."""
@@ -55,7 +55,9 @@ def fit_temperature(scores: np.ndarray, truth: Sequence[int], objective: str = "
     return float(np.exp(minimize_scalar(loss, bounds=LOG_T_BOUNDS, method="bounded").x))
 
 
-def calibration_error(confidence: Sequence[float], correct: Sequence[bool], bins: int = 10) -> float:
+def calibration_error(
+    confidence: Sequence[float] | np.ndarray, correct: Sequence[bool] | np.ndarray, bins: int = 10
+) -> float:
     """Expected calibration error: sum over equal-width bins of (texts in bin / texts) x |accuracy - mean
     confidence|. ``confidence``: the top candidate's probability per text; ``correct``: whether it was the author."""
     confidence = np.asarray(confidence, dtype=float)
@@ -72,7 +74,11 @@ def calibration_error(confidence: Sequence[float], correct: Sequence[bool], bins
 
 
 def cross_fitted(
-    scores: np.ndarray, truth: Sequence[int], rng: np.random.Generator, folds: int = 2, objective: str = "likelihood"
+    scores: np.ndarray,
+    truth: Sequence[int] | np.ndarray,
+    rng: np.random.Generator,
+    folds: int = 2,
+    objective: str = "likelihood",
 ) -> tuple[np.ndarray, np.ndarray]:
     """Temperature scaling judged on texts it was not fitted on: T fitted on all folds but one, each held-out
     text's top probability (``confidence``) and whether its top candidate is its author (``correct``), all folds
@@ -91,7 +97,9 @@ def cross_fitted(
     return confidence, correct
 
 
-def cross_fitted_error(scores: np.ndarray, truth: Sequence[int], rng: np.random.Generator, folds: int = 2) -> float:
+def cross_fitted_error(
+    scores: np.ndarray, truth: Sequence[int] | np.ndarray, rng: np.random.Generator, folds: int = 2
+) -> float:
     """The ECE of :func:`cross_fitted`'s probabilities; NaN with fewer texts than 2 x folds."""
     confidence, correct = cross_fitted(scores, truth, rng, folds)
     return calibration_error(confidence, correct) if len(confidence) else float("nan")

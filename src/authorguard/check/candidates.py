@@ -69,7 +69,7 @@ def background_runs(
     to as many words as the writer's plus ``keep`` pieces, cut into runs; authors with at least half the writer's
     known words (and one piece) to learn from besides ``keep`` held-out pieces. ``among``: the pool's authors that
     may be drawn (default: all)."""
-    out = []
+    out: list[tuple[str, list[list[int]]]] = []
     limit = known_words + keep * blocks * BLOCK_WORDS
     for i in rng.permutation(len(features.authors)):
         if len(out) >= needed:

@@ -65,13 +65,15 @@ class PoolFeatures:
     """The counted blocks of a background pool. ``authors``: names in pool order; ``starts[i]``: the first block
     of author i (``starts[-1]``: the number of blocks); ``block_words``: words per block; ``counts[family]``: a
     :class:`StoredCounts` of (n_blocks, len(vocabulary[family])) integer counts, read when first asked for;
-    ``vocabulary[family]``: the keys, column order."""
+    ``vocabulary[family]``: the keys, column order; ``digest``: the digest of the pool they were counted from, set
+    by :func:`pool_features` once read."""
 
     authors: list
     starts: np.ndarray
     block_words: np.ndarray
     counts: dict
     vocabulary: dict
+    digest: str | None = None
 
     def blocks_of(self, author: int) -> range:
         return range(int(self.starts[author]), int(self.starts[author + 1]))
@@ -117,7 +119,7 @@ class StoredCounts:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self._file = None
+        self._file: np.lib.npyio.NpzFile | None = None
         self._authors: dict[int, tuple] = {}
 
     def _open(self):
@@ -226,7 +228,10 @@ def build_pool_features(
 
 def _write_part(path: Path, result: tuple) -> None:
     counted, block_words, starts = result
-    arrays = {"block_words": np.asarray(block_words, dtype=np.int32), "starts": np.asarray(starts, dtype=np.int64)}
+    arrays: dict[str, np.ndarray] = {
+        "block_words": np.asarray(block_words, dtype=np.int32),
+        "starts": np.asarray(starts, dtype=np.int64),
+    }
     keys = {}
     for family, (matrix, names) in counted.items():
         arrays[f"{family}_data"] = matrix.data
@@ -237,7 +242,8 @@ def _write_part(path: Path, result: tuple) -> None:
     arrays["keys"] = np.frombuffer(json.dumps(keys).encode("utf-8", "surrogatepass"), dtype=np.uint8)
     partial = path.with_name(path.name + ".partial")
     with open(partial, "wb") as handle:
-        np.savez_compressed(handle, **arrays)
+        # (allow_pickle, numpy's default, named so that no member of ``arrays`` is taken for it)
+        np.savez_compressed(handle, allow_pickle=True, **arrays)
     partial.replace(path)
 
 
@@ -296,7 +302,8 @@ def _consolidate(folder: Path, authors: list, parts: list, digest: str, version:
         path = folder / f"{family}.npz"
         _save_csr(path, stacked, author_starts)
         files[family] = _file_digest(path)
-    starts, block_words, offset = [0], [], 0
+    starts, offset = [0], 0
+    block_words: list[int] = []
     for _, words, shard_starts in shards:
         starts.extend(int(s) + offset for s in shard_starts[1:])
         offset += int(shard_starts[-1])
@@ -364,7 +371,7 @@ def pool_features(
     process once read."""
     digest = _pool_digest(pool)
     held = _LOADED.get(key)
-    if held is not None and held.authors == list(pool) and getattr(held, "digest", None) == digest:
+    if held is not None and held.authors == list(pool) and held.digest == digest:
         return held
     folder = _cache_folder(key)
     features = read_pool_features(folder, pool)

@@ -31,12 +31,12 @@ class GeneralisedText:
 @dataclass(frozen=True)
 class GeneralisedCheck:
     """The check of the text after "Generalise what gives me away": the ``text`` released, its ``changes``, the
-    fidelity meter's verdict on (the text checked, ``text``) and the rankings by the same fitted attackers (static:
-    nothing refitted)."""
+    fidelity meter's verdict on (the text checked, ``text``; None: not scored, too long for the meter) and the
+    rankings by the same fitted attackers (static: nothing refitted)."""
 
     text: str
     changes: list
-    fidelity: str
+    fidelity: str | None
     fidelity_reason: str | None
     rankings: list = field(default_factory=list)
     seconds: float = 0.0
@@ -95,7 +95,8 @@ def generalise_evidence(session, rounds: int = 1) -> GeneralisedCheck:
     from authorguard.metrics.fidelity import FidelityMeter
 
     start = time.perf_counter()
-    text, evidence, changes, rankings = session.text, session.result.evidence, [], session.result.rankings
+    changes: list[list[str]] = []
+    text, evidence, rankings = session.text, session.result.evidence, session.result.rankings
     for _ in range(max(1, rounds)):
         words = [e.feature for e in evidence if e.kind == WORD_EVIDENCE]
         step = generalise_words(text, words, names=True)

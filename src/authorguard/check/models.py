@@ -106,12 +106,14 @@ class CountModel(ABC):
 
     name = ""
     families: tuple = ()
+    #: the features' names, column order (set by each model's ``_prepare``)
+    feature_names_: list[str]
 
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
 
     def fit(
-        self, counts: dict, labels: Sequence[str], vocabulary: dict, part: tuple[int, int] | None = None
+        self, counts: dict, labels: Sequence[str] | np.ndarray, vocabulary: dict, part: tuple[int, int] | None = None
     ) -> CountModel:
         """Fit on ``counts`` ({family: (n_pieces, width)}) of pieces by ``labels``. ``part=(k, n)``: only the
         one-vs-rest SVMs of every n-th class from the k-th (the others merged into one "rest" label, so each of

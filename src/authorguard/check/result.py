@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from authorguard.check.generalisation import GeneralisedCheck
 
 
 @dataclass(frozen=True)
@@ -65,7 +69,7 @@ class CheckResult:
     seconds: float = 0.0
     genre_reason: str = ""
     #: the check after "Generalise what gives me away" (:class:`~authorguard.check.generalisation.GeneralisedCheck`)
-    generalised: object = None
+    generalised: GeneralisedCheck | None = None
 
     def strongest(self, rankings: list | None = None) -> AttackerRanking | None:
         """The ranking that gives the writer the highest probability (the risk is the worst attacker's)."""

@@ -107,6 +107,50 @@ def check(
         from authorguard.check.generalisation import generalise_evidence
 
         generalise_evidence(session, rounds=int(generalise))
+    assert session.result is not None  # prepare sets it
+    return session.result
+
+
+def run_command(
+    text: str,
+    known: Sequence[str],
+    *,
+    config: CheckConfig,
+    background_file: str | None = None,
+    genre: str | None = None,
+    text_field: str = "text",
+    rewrite: Sequence[str] = (),
+    generalise: int = 0,
+    progress: Callable[[str], None] | None = None,
+) -> CheckResult:
+    """What ``authorguard check`` runs, in its own process or in a resident server (:mod:`authorguard.web.resident`):
+    the check of ``text`` against the ``known`` documents, among the authors of ``background_file`` (a JSONL file of
+    author/``text_field`` rows) or of ``genre``'s staged pool (default: the text's genre, guessed), then each
+    ``rewrite`` method and ``generalise`` rounds."""
+    from authorguard.check.background import load_background, read_background
+
+    if background_file is not None and genre is not None:
+        raise InputError("give --background or --genre, not both")
+    others = (
+        read_background(background_file, text_field=text_field)
+        if background_file is not None
+        else (load_background(genre) if genre else None)
+    )
+    session = prepare(
+        text,
+        known,
+        background=others,
+        config=config,
+        progress=progress,
+        genre_reason="chosen with --genre" if genre else None,
+    )
+    for method in rewrite:
+        session.rewrite(method)
+    if generalise:
+        from authorguard.check.generalisation import generalise_evidence
+
+        generalise_evidence(session, rounds=generalise)
+    assert session.result is not None  # prepare sets it
     return session.result
 
 

@@ -35,7 +35,7 @@ class PieceSource:
         self._counts: dict = {}
 
     def __len__(self) -> int:
-        return len(self.runs) if self.runs is not None else len(self._texts)
+        return len(self.runs) if self.runs is not None else len(self.texts())
 
     def counts(self, families: Sequence[str]) -> dict:
         missing = [f for f in families if f not in self._counts]
@@ -43,11 +43,13 @@ class PieceSource:
             if self.runs is not None:
                 self._counts.update(self.session.matrix.pieces(self.runs, missing))
             else:
-                self._counts.update(count_texts(self.session.matrix, self._texts, missing))
+                self._counts.update(count_texts(self.session.matrix, self.texts(), missing))
         return {f: self._counts[f] for f in families}
 
     def texts(self) -> list[str]:
         if self._texts is None:
+            if self.runs is None:
+                raise InputError("check: pieces need runs of the block matrix or texts")
             self._texts = [self.session.run_text(run) for run in self.runs]
         return list(self._texts)
 
@@ -124,12 +126,12 @@ def calibrate(scores: np.ndarray, classes, names: list, truth: list, seed: int, 
     ``names``; ``objective``: :data:`~authorguard.check.calibration.OBJECTIVES`)."""
     order = [list(classes).index(n) for n in names]
     scores = scores[:, order]
-    truth = np.asarray(truth)
-    temperature = fit_temperature(scores, truth, objective)
-    confidence, correct = cross_fitted(scores, truth, np.random.default_rng(seed), objective=objective)
+    labels = np.asarray(truth)
+    temperature = fit_temperature(scores, labels, objective)
+    confidence, correct = cross_fitted(scores, labels, np.random.default_rng(seed), objective=objective)
     error = calibration_error(confidence, correct) if len(confidence) else float("nan")
     pairs = [[round(float(c), 4), bool(k)] for c, k in zip(confidence, correct)]
-    return temperature, error, len(truth), pairs
+    return temperature, error, len(labels), pairs
 
 
 def calibration_objective(model) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
 import time
 from collections.abc import Callable, Sequence
 
@@ -34,10 +35,9 @@ from authorguard.check.texts import cut_pieces, word_count
 from authorguard.exceptions import InputError
 
 
-def warm_word_tables():
+def warm_word_tables() -> threading.Thread:
     """Load WordNet (the evidence's common synonyms; ~3 s) in a thread while worker processes fit the attackers
     (in this process it would hold the interpreter the fitting needs)."""
-    import threading
 
     def load() -> None:
         try:
@@ -75,13 +75,27 @@ class CheckSession:
         self.result: CheckResult | None = None
         self._rewritten_writer: dict = {}
         self._places: dict = {}  # family -> ({column name: column}, the writer's and the others' sums): rates
+        self._block_texts: list[str] | None = None  # the text of each row of the block matrix, made when first read
+        self._first_source: PieceSource | None = None  # the checked text as first ranked
+        self._warming: threading.Thread | None = None  # WordNet loading while the attackers are fitted
+
+    def _checked(self) -> CheckResult:
+        """The check's result, which :func:`~authorguard.check.run.prepare` sets before the session is used."""
+        if self.result is None:
+            raise RuntimeError("the session has no check yet: make it with authorguard.check.prepare")
+        return self.result
+
+    def _background(self) -> Background:
+        if self.background is None:
+            raise InputError("check: no background authors to fit the attackers among")
+        return self.background
 
     # --- the candidates ---------------------------------------------------------------------------------------
 
     def fit(self) -> None:
         from authorguard.check.feature_cache import background_key, pool_features
 
-        background, config = self.background, self.config
+        background, config = self._background(), self.config
         pool = background.pool if background.pool is not None else background.authors
         features = pool_features(background_key(background.genre, pool), pool, say=self.say)
         self.features = features
@@ -99,21 +113,21 @@ class CheckSession:
         )
         used = [range(runs[0][0], runs[-1][-1] + 1) for _, runs in chosen]
         # "words" always: the evidence's rates per 1,000 words read it
-        families = sorted({f for name in self.runnable if name in MODELS for f in MODELS[name].families} | {"words"})
+        counted = sorted({f for name in self.runnable if name in MODELS for f in MODELS[name].families} | {"words"})
         self.say(f"counting your writing ({len(own_blocks)} blocks) beside {len(chosen)} background authors")
-        self.matrix, placed = stack_blocks(features, used, own_blocks, families)
+        self.matrix, placed = stack_blocks(features, used, own_blocks, counted)
         self._own_blocks = own_blocks
         self._placed = list(zip([name for name, _ in chosen], used, placed))
 
         def moved(runs, source: range, target: range):
             return [[target.start + (row - source.start) for row in run] for run in runs]
 
-        pool = []
+        drawn: list[tuple[str, list[list[int]], list[list[int]]]] = []
         for (name, runs), source, target in zip(chosen, used, placed):
             runs = moved(runs, source, target)
-            pool.append((name, runs[: -config.calibration_pieces], runs[-config.calibration_pieces :]))
+            drawn.append((name, runs[: -config.calibration_pieces], runs[-config.calibration_pieces :]))
         writer_runs = runs_of(placed[-1], blocks)
-        self.sets = candidate_sets(config.sizes, writer_runs, pool, self.result.statements)
+        self.sets = candidate_sets(config.sizes, writer_runs, drawn, self._checked().statements)
         jobs, local, held_of = [], [], {}
         parallel = max(len(c.names) for c in self.sets) >= PARALLEL_CANDIDATES
         for candidates in self.sets:
@@ -155,11 +169,11 @@ class CheckSession:
             model = (
                 parts[0][1] if parts[0][0] is None else merge_parts([m for _, m in sorted(parts, key=lambda p: p[0])])
             )
-            held, candidates = held_of[key]
+            held_counts, candidates = held_of[key]
             self.fitted[key] = (
                 model,
                 calibrate(
-                    model.scores(held),
+                    model.scores(held_counts),
                     model.classes_,
                     candidates.names,
                     candidates.held_labels,
@@ -177,10 +191,10 @@ class CheckSession:
 
     def run_text(self, run: Sequence[int]) -> str:
         """The text of a piece of the block matrix (its blocks joined by a space)."""
-        if not hasattr(self, "_block_texts"):
+        if self._block_texts is None:
             texts: list[str] = []
             for name, used, _ in self._placed:
-                author_blocks = cut_blocks(self.background.authors[name], AUTHOR_WORDS)
+                author_blocks = cut_blocks(self._background().authors[name], AUTHOR_WORDS)
                 first = used.start - int(self.features.starts[self.features.authors.index(name)])
                 texts.extend(author_blocks[first : first + len(used)])
             self._block_texts = texts + list(self._own_blocks)
@@ -230,7 +244,7 @@ class CheckSession:
     def rank(self, text: str) -> tuple[list, list]:
         """(rankings, evidence) of ``text`` by the fitted attackers (nothing refitted)."""
         source = self._text_source(text)
-        if not hasattr(self, "_first_source"):
+        if self._first_source is None:
             self._first_source = source
         rankings = [self._ranking(key, model, source) for key, (model, _) in self.fitted.items()]
         return rankings, self._evidence(text, source)
@@ -241,7 +255,7 @@ class CheckSession:
         start = time.perf_counter()
         if not isinstance(text, str) or not text.strip():
             raise InputError("check: the text is empty")
-        first = self.result
+        first = self._checked()
         result = CheckResult(
             word_count(text),
             first.known_words,
@@ -260,7 +274,7 @@ class CheckSession:
     def _evidence(self, text: str, source: PieceSource) -> list:
         from authorguard.check.evidence import read_evidence
 
-        if getattr(self, "_warming", None) is not None:
+        if self._warming is not None:
             self._warming.join()
             self._warming = None
         largest = len(self.sets[-1].names) if self.fitted else 0
@@ -308,6 +322,7 @@ class CheckSession:
         from authorguard.methods.build import build_text_method, parse_method_spec
 
         begin = time.perf_counter()
+        result = self._checked()
         if isinstance(method, str):
             name = method
             rewriter = build_text_method(*parse_method_spec(method), self.config.seed)
@@ -321,7 +336,7 @@ class CheckSession:
         status = rewriter.record_statuses([written], [output])[0]
         if not output or not output.strip():
             found = RewriteCheck(name, None, status["status"], float("nan"), [], round(time.perf_counter() - begin, 2))
-            self.result.rewrites.append(found)
+            result.rewrites.append(found)
             return found
         from authorguard.metrics.content import embedding_cosines
         from authorguard.metrics.fidelity import FidelityMeter
@@ -361,7 +376,7 @@ class CheckSession:
             fidelity.verdict,
             fidelity.reason,
         )
-        self.result.rewrites.append(found)
+        result.rewrites.append(found)
         return found
 
     def _augmented(self, rewriter, name: str, candidates: Candidates) -> tuple[PieceSource, list]:

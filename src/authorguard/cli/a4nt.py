@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.progress import TaskID
 
 from authorguard.cli.common import console, handle_errors, print_json, progress, set_data_dir
 
@@ -22,15 +23,19 @@ def train(
     setting: Annotated[
         str, typer.Option(help="Attribute setting: blog-age, blog-gender, speech, speech-millercenter.")
     ] = "blog-age",
-    config: Annotated[Path, typer.Option("--config", help="TOML / JSON / YAML table of A4NTConfig keys.")] = None,
+    config: Annotated[
+        Path | None, typer.Option("--config", help="TOML / JSON / YAML table of A4NTConfig keys.")
+    ] = None,
     stage: Annotated[
-        list[str],
+        list[str] | None,
         typer.Option(
             "--stage",
             help="Stages to run (repeat; default all): data, classifiers, language-models, autoencoder, adversarial.",
         ),
     ] = None,
-    data_dir: Annotated[Path, typer.Option("--data-dir", help="Data directory (default: AUTHORGUARD_DATA).")] = None,
+    data_dir: Annotated[
+        Path | None, typer.Option("--data-dir", help="Data directory (default: AUTHORGUARD_DATA).")
+    ] = None,
     device: Annotated[
         str, typer.Option("--device", help="Where to train: cpu, cuda, cuda:N or auto (a GPU if torch sees one).")
     ] = "cpu",
@@ -47,7 +52,7 @@ def train(
     params.setdefault("setting", setting)
     resolved = dataclass_from_params(A4NTConfig, params, str(config or "A4NT options"))
     with progress() as bars:
-        tasks: dict[str, int] = {}
+        tasks: dict[str, TaskID] = {}
 
         def report(name: str, step: int, total: int, record: dict) -> None:
             if name not in tasks:
@@ -76,13 +81,16 @@ def evaluate(
     model: Annotated[Path, typer.Argument(help="A trained A4NT model folder.")],
     split: Annotated[str, typer.Option(help="Documents to rewrite and score: validation or test.")] = "test",
     variant: Annotated[
-        list[str], typer.Option("--variant", help="Variants (repeat; default: autoencoder and every trained one).")
+        list[str] | None,
+        typer.Option("--variant", help="Variants (repeat; default: autoencoder and every trained one)."),
     ] = None,
     samples: Annotated[int, typer.Option(help="Rewrites per sentence (1 = greedy).")] = 1,
     select: Annotated[str, typer.Option(help="With samples > 1: random, max-meteor or min-meteor.")] = "random",
     seed: Annotated[int, typer.Option(help="Seed of sampling and of the METEOR sentence sample.")] = 0,
-    output: Annotated[Path, typer.Option("--output", "-o", help="Write the figures as JSON here.")] = None,
-    data_dir: Annotated[Path, typer.Option("--data-dir", help="Data directory (default: AUTHORGUARD_DATA).")] = None,
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write the figures as JSON here.")] = None,
+    data_dir: Annotated[
+        Path | None, typer.Option("--data-dir", help="Data directory (default: AUTHORGUARD_DATA).")
+    ] = None,
     json_output: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
 ) -> None:
     """The paper's Tables II–IV on a split: sentence / document F1 of the attribute classifier and the holdouts

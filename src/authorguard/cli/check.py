@@ -88,16 +88,22 @@ def check(
     json_output: Annotated[
         Path | None, typer.Option("--json", help="Also write the whole result as JSON here.")
     ] = None,
+    server: Annotated[
+        bool,
+        typer.Option(
+            "--server/--no-server",
+            envvar="AUTHORGUARD_CHECK_SERVER",
+            help="Check in the resident check server (started on demand on 127.0.0.1, it keeps the attackers' "
+            "processes and the background warm for the next check and stops after 15 idle minutes; `authorguard "
+            "serve --stop` stops it), or in this process only.",
+        ),
+    ] = True,
 ) -> None:
     """Rank you among other authors as a stylometric attacker would, from TEXT and your known writing: your rank,
     the margin and a calibrated probability per attacker and candidate-set size, what in TEXT points to you, and
     the same after a rewrite (--rewrite) or after generalising what gives you away (--generalise). Everything runs
     on this machine; nothing is sent anywhere."""
-    from authorguard.check import CheckConfig, prepare
-    from authorguard.check.background import load_background, read_background
-    from authorguard.check.config import DEFAULT_ATTACKERS
     from authorguard.check.texts import decode_text, read_text_file, read_writing
-    from authorguard.data.io import write_json
 
     if text == "-":
         body = decode_text(sys.stdin.buffer.read(), "standard input")
@@ -108,29 +114,59 @@ def check(
     writing = read_writing(known, text_field)
     if background is not None and genre is not None:
         raise InputError("give --background or --genre, not both")
-    others = (
-        read_background(str(background), text_field=text_field)
-        if background is not None
-        else (load_background(genre) if genre else None)
-    )
-    config = CheckConfig(sizes=parse_sizes(sizes), attackers=tuple(attacker or DEFAULT_ATTACKERS), seed=seed)
-    session = prepare(
-        body,
-        writing,
-        background=others,
-        config=config,
-        progress=lambda line: console.print(line, highlight=False),
-        genre_reason="chosen with --genre" if genre else None,
-    )
-    for method in rewrite or ():
-        session.rewrite(method)
-    if generalise:
-        from authorguard.check.generalisation import generalise_evidence
+    if background is not None and not background.is_file():
+        raise InputError(f"{background}: no such background file")
+    options = {
+        "background_file": str(background.resolve()) if background is not None else "",
+        "genre": genre or "",
+        "text_field": text_field,
+        "sizes": list(parse_sizes(sizes)),
+        "attackers": list(attacker or ()),
+        "rewrite": list(rewrite or ()),
+        "generalise": generalise,
+        "seed": seed,
+    }
+    found = None
+    if server:
+        from authorguard.cli.check_server import ServerUnavailable, check_through_server, web_installed
 
-        generalise_evidence(session, rounds=generalise)
-    result = session.result
-    for line in result.lines():
+        if web_installed():
+            try:
+                found = check_through_server({"text": body, "known": writing, **options}, say)
+            except ServerUnavailable as error:
+                console.print(f"{error}: checking in this process", highlight=False)
+    if found is None:
+        found = _check_here(body, writing, options)
+    for line in found["lines"]:
         stdout.print(line, highlight=False)
     if json_output is not None:
-        write_json(json_output, result.to_dict())
+        from authorguard.data.io import write_json
+
+        write_json(json_output, found["result"])
         console.print(f"result: {json_output}")
+
+
+def say(line: str) -> None:
+    console.print(line, highlight=False)
+
+
+def _check_here(body: str, writing: list[str], options: dict) -> dict:
+    """The check in this process: what the resident server runs, with the same options."""
+    from authorguard.check.config import DEFAULT_ATTACKERS, CheckConfig
+    from authorguard.check.run import run_command
+
+    config = CheckConfig(
+        sizes=tuple(options["sizes"]), attackers=tuple(options["attackers"] or DEFAULT_ATTACKERS), seed=options["seed"]
+    )
+    result = run_command(
+        body,
+        writing,
+        config=config,
+        background_file=options["background_file"] or None,
+        genre=options["genre"] or None,
+        text_field=options["text_field"],
+        rewrite=options["rewrite"],
+        generalise=options["generalise"],
+        progress=say,
+    )
+    return {"lines": result.lines(), "result": result.to_dict()}

@@ -16,6 +16,7 @@ from rich.progress import (
     MofNCompleteColumn,
     Progress,
     SpinnerColumn,
+    TaskID,
     TextColumn,
     TimeElapsedColumn,
     TimeRemainingColumn,
@@ -79,7 +80,7 @@ class Stages:
     def __init__(self, command: str) -> None:
         self.command = command
         self.bars = progress()
-        self._task = None
+        self._task: TaskID | None = None
 
     def __enter__(self) -> Stages:
         self.bars.__enter__()
@@ -97,7 +98,11 @@ class Stages:
             size = f" ({total:,})" if total else ""
             console.print(f"{self.command}: {description}{size}", highlight=False)
         task = self._task
-        return lambda units=1: self.bars.advance(task, units)
+
+        def advance(units: int = 1) -> None:
+            self.bars.advance(task, units)
+
+        return advance
 
 
 def print_json(obj: object) -> None:

@@ -131,12 +131,13 @@ def demo(
 
     split = np.random.default_rng(seed).random(len(corpus)) < 0.75
     if split.sum() and (~split).sum():
-        original = _topic_accuracy(counts[split], counts[~split], labels[split], labels[~split])
-        released = _topic_accuracy(synthetic[split], synthetic[~split], labels[split], labels[~split])
+        original_accuracy = _topic_accuracy(counts[split], counts[~split], labels[split], labels[~split])
+        released_accuracy = _topic_accuracy(synthetic[split], synthetic[~split], labels[split], labels[~split])
         console.print(
             f"What it costs: a topic classifier (tf-idf + naive Bayes, {int(split.sum())} messages to train, "
-            f"{int((~split).sum())} to test, {len(set(labels))} newsgroups) reaches accuracy {released:.2f} on "
-            f"released vectors and {original:.2f} on the originals (chance {1 / len(set(labels)):.2f})."
+            f"{int((~split).sum())} to test, {len(set(labels))} newsgroups) reaches accuracy "
+            f"{released_accuracy:.2f} on released vectors and {original_accuracy:.2f} on the originals "
+            f"(chance {1 / len(set(labels)):.2f})."
         )
     console.print(
         "The vocabulary is public (the embeddings' 30,000 most frequent words), as for a real release: "

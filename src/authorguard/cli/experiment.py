@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -19,13 +19,17 @@ app = typer.Typer(
 @handle_errors
 def run(
     config: Annotated[Path, typer.Argument(help="Experiment config (.toml, .yaml); see docs/experiments.md.")],
-    output: Annotated[Path, typer.Option("--output", "-o", help="Run folder: results, cells, caches.")] = None,
-    n_jobs: Annotated[int, typer.Option("--n-jobs", help="Processes (overrides the config; -1 = all cores).")] = None,
-    runs: Annotated[int, typer.Option("--runs", help="Runs per setting (overrides the config).")] = None,
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="Run folder: results, cells, caches.")] = None,
+    n_jobs: Annotated[
+        int | None, typer.Option("--n-jobs", help="Processes (overrides the config; -1 = all cores).")
+    ] = None,
+    runs: Annotated[int | None, typer.Option("--runs", help="Runs per setting (overrides the config).")] = None,
     restart: Annotated[
         bool, typer.Option("--restart", help="Delete finished cells and caches in OUTPUT first.")
     ] = False,
-    data_dir: Annotated[Path, typer.Option("--data-dir", help="Data directory (default: AUTHORGUARD_DATA).")] = None,
+    data_dir: Annotated[
+        Path | None, typer.Option("--data-dir", help="Data directory (default: AUTHORGUARD_DATA).")
+    ] = None,
     engine: Annotated[
         str,
         typer.Option(
@@ -34,7 +38,7 @@ def run(
         ),
     ] = "local",
     address: Annotated[
-        str,
+        str | None,
         typer.Option(
             "--address",
             help="With --engine ray: join the cluster at ADDR (e.g. 10.0.0.5:6379; OUTPUT must be on storage "
@@ -50,7 +54,7 @@ def run(
 
     set_data_dir(data_dir)
     resolved = load_config(config)
-    overrides = {k: v for k, v in (("n_jobs", n_jobs), ("runs", runs)) if v is not None}
+    overrides: dict[str, Any] = {k: v for k, v in (("n_jobs", n_jobs), ("runs", runs)) if v is not None}
     if overrides:
         resolved = dataclasses.replace(resolved, **overrides)
     output = output or Path("runs") / resolved.name

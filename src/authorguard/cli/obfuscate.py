@@ -21,7 +21,7 @@ def text_method_lines() -> str:
         if info.get("output") != "text":
             continue
         needs = {"required": " (needs --model DIR)", "packaged": " (packaged model; --model DIR overrides)"}.get(
-            info.get("model"), ""
+            info.get("model", ""), ""
         )
         extra = f" (extra: {info['extra']})" if info.get("extra") else ""
         lines.append(f"{name}: {registry.methods.describe(name)}{needs}{extra}")
@@ -270,7 +270,7 @@ def validity_summary(report: dict) -> str:
             "withhold": "withheld",
             "view": "released as their view",
             "normalise": "released as normalise's text",
-        }.get(report.get("fallback"), "fallback")
+        }.get(report.get("fallback", ""), "fallback")
         chunks = (
             f"{report.get('chunks_fallback', 0)} of {report['chunks']} chunks without a valid rewrite, "
             if "chunks" in report

@@ -67,6 +67,7 @@ def syntf(
     if (vocab_size is None) == (embeddings is None):
         raise InputError("give exactly one of --vocab-size and --embeddings")
     if embeddings is None:
+        assert vocab_size is not None  # exactly one of the two is given (checked above)
         report = SynTFPrivacyReport.compute(epsilon, n_words, vocab_size)
     else:
         SynTFPrivacyReport.compute(epsilon, n_words, 1)  # validate before loading anything
@@ -139,6 +140,7 @@ def dp_prompt(
     if (temperature is None) == (epsilon is None):
         raise InputError("give exactly one of --temperature and --epsilon")
     if temperature is None:
+        assert epsilon is not None  # exactly one of the two is given (checked above)
         temperature = temperature_for(epsilon, clip[0], clip[1], max_tokens)
     report = DPPromptPrivacyReport.compute(clip[0], clip[1], temperature, max_tokens, relative=relative).to_dict()
     if json_output:

@@ -47,7 +47,7 @@ def _smollm2_path() -> str | None:
 
 def build_check_features() -> None:
     """Each staged genre's background pool and its counted features (cached; a progress bar per genre)."""
-    from rich.progress import Progress
+    from rich.progress import Progress, TaskID
 
     from authorguard.check.background import GENRES, load_background
     from authorguard.check.feature_cache import disk_bytes, pool_features
@@ -56,11 +56,11 @@ def build_check_features() -> None:
         for genre in GENRES:
             task = bar.add_task(f"{genre} background", total=None)
             pool = load_background(genre)
-            pool_features(
-                genre,
-                pool.authors,
-                progress=lambda done, total, task=task: bar.update(task, completed=done, total=total),
-            )
+
+            def report(done: int, total: int, task: TaskID = task) -> None:
+                bar.update(task, completed=done, total=total)
+
+            pool_features(genre, pool.authors, progress=report)
             bar.update(task, description=f"{genre} background: {len(pool)} authors, {disk_bytes(genre) / 1e6:.0f} MB")
 
 

@@ -16,11 +16,13 @@ app = typer.Typer(
 )
 
 Output = Annotated[Path, typer.Option("--output", "-o", help="The model folder (shared by the stages).")]
-ConfigFile = Annotated[Path, typer.Option("--config", help="TOML / JSON / YAML table of the stage's config keys.")]
+ConfigFile = Annotated[
+    Path | None, typer.Option("--config", help="TOML / JSON / YAML table of the stage's config keys.")
+]
 Resume = Annotated[
     bool, typer.Option("--resume", help="Continue an interrupted stage (generation blocks, checkpoints).")
 ]
-DataDir = Annotated[Path, typer.Option("--data-dir", help="Data directory (default: AUTHORGUARD_DATA).")]
+DataDir = Annotated[Path | None, typer.Option("--data-dir", help="Data directory (default: AUTHORGUARD_DATA).")]
 
 
 def _check_fresh(folder: Path, stage: str, resume: bool) -> None:

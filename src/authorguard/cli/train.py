@@ -18,14 +18,16 @@ app = typer.Typer(help="Train neural components (the author encoder) from the lo
 @handle_errors
 def author_encoder(
     config: Annotated[
-        Path, typer.Option("--config", help="TOML / JSON / YAML table of AuthorEncoderConfig keys.")
+        Path | None, typer.Option("--config", help="TOML / JSON / YAML table of AuthorEncoderConfig keys.")
     ] = None,
     output: Annotated[
-        Path,
+        Path | None,
         typer.Option("--output", "-o", help="Training folder (default: <AUTHORGUARD_CACHE>/models/author-encoder)."),
     ] = None,
-    steps: Annotated[int, typer.Option("--steps", help="Optimiser steps (overrides the config).")] = None,
-    data_dir: Annotated[Path, typer.Option("--data-dir", help="Data directory (default: AUTHORGUARD_DATA).")] = None,
+    steps: Annotated[int | None, typer.Option("--steps", help="Optimiser steps (overrides the config).")] = None,
+    data_dir: Annotated[
+        Path | None, typer.Option("--data-dir", help="Data directory (default: AUTHORGUARD_DATA).")
+    ] = None,
     json_output: Annotated[bool, typer.Option("--json", help="Print the provenance as JSON on stdout.")] = False,
 ) -> None:
     """Train the author encoder contrastively on authors no evaluation scenario uses; resumes from a checkpoint

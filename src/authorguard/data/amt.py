@@ -92,7 +92,9 @@ def load_amt(collection: str = "amt", *, data_dir: str | os.PathLike | None = No
             _, folder, author, stem = match.groups()
             if author != folder:
                 raise InputError(f"{path}: {member.name} is not named after its folder's author")
-            text, fallback = _decode(archive.extractfile(member).read())
+            handle = archive.extractfile(member)
+            assert handle is not None  # extractfile gives None only for a non-file member, skipped above
+            text, fallback = _decode(handle.read())
             fallbacks += fallback
             kind = document_kind(stem)
             if kind == "demographics":
@@ -106,7 +108,7 @@ def load_amt(collection: str = "amt", *, data_dir: str | os.PathLike | None = No
     documents.sort()
     authors = [author for _, author, _, _ in documents]
     attributes: dict[str, list] = {"kind": [kind for _, _, kind, _ in documents]}
-    labels = None
+    labels: tuple[str | None, ...] = (None,) * len(authors)  # no labels outside amt (as Corpus's default)
     if collection == "amt":
         missing = sorted(set(authors) - set(demographics))
         if missing:
@@ -114,13 +116,13 @@ def load_amt(collection: str = "amt", *, data_dir: str | os.PathLike | None = No
         unknown = sorted({d["background"] for d in demographics.values()} - set(BACKGROUND))
         if unknown:
             raise InputError(f"{path}: background answer {unknown[0]!r} is neither {' nor '.join(BACKGROUND)}")
-        labels = [BACKGROUND[demographics[a]["background"]] for a in authors]
+        labels = tuple(BACKGROUND[demographics[a]["background"]] for a in authors)
         for key in ("gender", "age", "education", "occupation", "language"):
             attributes[key] = [demographics[a][key] for a in authors]
     return Corpus(
-        ids=[d for d, _, _, _ in documents],
-        texts=[t for _, _, _, t in documents],
-        authors=authors,
+        ids=tuple(d for d, _, _, _ in documents),
+        texts=tuple(t for _, _, _, t in documents),
+        authors=tuple(authors),
         labels=labels,
         name=collection,
         metadata={"source": str(path), "cp1252_files": fallbacks},

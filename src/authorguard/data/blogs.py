@@ -75,10 +75,10 @@ def load_blogs(*, data_dir: str | os.PathLike | None = None, download: bool = Fa
     empty = sum(1 for r in records if str(r["id"]) not in duplicates and not r["text"].strip())
     dropped = Counter(str(r["id"]) for r in records if str(r["id"]) in duplicates)
     return Corpus(
-        ids=[f"{r['id']}-{r['post_index']}" for r in kept],
-        texts=[r["text"] for r in kept],
-        authors=[str(r["id"]) for r in kept],
-        labels=[r["topic"] for r in kept],
+        ids=tuple(f"{r['id']}-{r['post_index']}" for r in kept),
+        texts=tuple(r["text"] for r in kept),
+        authors=tuple(str(r["id"]) for r in kept),
+        labels=tuple(r["topic"] for r in kept),
         name="blogs",
         metadata={
             "source": str(sample_path),

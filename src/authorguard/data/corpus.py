@@ -64,7 +64,10 @@ class Corpus:
         object.__setattr__(self, "attributes", attributes)
         if len(set(self.ids)) != n:
             seen: set[str] = set()
-            duplicate = next(i for i in self.ids if i in seen or seen.add(i))
+            for duplicate in self.ids:
+                if duplicate in seen:
+                    break
+                seen.add(duplicate)
             raise InputError(f"corpus {self.name!r}: duplicate document id {duplicate!r}")
 
     def __len__(self) -> int:

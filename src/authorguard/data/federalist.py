@@ -61,11 +61,11 @@ def load_federalist(*, data_dir: str | os.PathLike | None = None, verify: bool =
             )
     papers.sort(key=lambda p: int(p["number"]))
     return Corpus(
-        ids=[f"federalist-{int(p['number']):02d}" for p in papers],
-        texts=[strip_notes(p["text"]) for p in papers],
-        authors=[AUTHORS[p["author_label_mw"]] for p in papers],
-        labels=[p["author_label_mw"] for p in papers],
-        splits=["test" if p["disputed"] else "train" for p in papers],
+        ids=tuple(f"federalist-{int(p['number']):02d}" for p in papers),
+        texts=tuple(strip_notes(p["text"]) for p in papers),
+        authors=tuple(AUTHORS[p["author_label_mw"]] for p in papers),
+        labels=tuple(p["author_label_mw"] for p in papers),
+        splits=tuple("test" if p["disputed"] else "train" for p in papers),
         name="federalist",
         metadata={"source": str(path)},
         attributes={

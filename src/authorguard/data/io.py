@@ -84,7 +84,7 @@ def iter_jsonl(
 
 def _jsonl_rows(path: Path) -> Iterator[tuple[str, dict]]:
     for line_number, row, error in iter_jsonl(path):
-        if error is not None:
+        if row is None:  # iter_jsonl gives no row exactly where it gives an error
             raise InputError(f"{path}: {error}")
         yield f"line {line_number}", row
 

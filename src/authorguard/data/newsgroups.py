@@ -112,7 +112,9 @@ def read_20newsgroups_archive(path: str | os.PathLike, subset: str = "all", remo
                 if not match or (subset != "all" and match.group(1) != subset):
                     continue
                 split, group, number = match.groups()
-                raw = _decode(archive.extractfile(member).read())
+                handle = archive.extractfile(member)
+                assert handle is not None  # extractfile gives None only for a non-file member, skipped above
+                raw = _decode(handle.read())
                 headers, body = split_message(raw)
                 text = raw if "headers" not in remove else body
                 if "quotes" in remove:

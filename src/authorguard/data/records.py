@@ -36,10 +36,10 @@ def load_records_corpus(
                 f"{path}: record {position}: field {split_field!r} must be 'train' or 'test', got {split!r}"
             )
     return Corpus(
-        ids=[str(i) for i in records.ids],
-        texts=records.texts,
-        authors=records.fields[author_field],
-        labels=records.fields[label_field] if label_field is not None else [None] * len(records.texts),
-        splits=splits,
+        ids=tuple(str(i) for i in records.ids),
+        texts=tuple(records.texts),
+        authors=tuple(records.fields[author_field]),
+        labels=tuple(records.fields[label_field]) if label_field is not None else (None,) * len(records.texts),
+        splits=tuple(splits),
         name=name or os.path.basename(str(path)),
     )

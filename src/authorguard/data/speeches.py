@@ -109,10 +109,10 @@ def load_speeches(
             sources.append(source)
             speech_dates.append(dates.get((stem, number)))
     return Corpus(
-        ids=ids,
-        texts=texts,
-        authors=speakers,
-        labels=speakers,
+        ids=tuple(ids),
+        texts=tuple(texts),
+        authors=tuple(speakers),
+        labels=tuple(speakers),
         name="speeches",
         attributes={"set": set_names, "source": sources, "date": speech_dates},
     )

@@ -99,7 +99,7 @@ class TopAuthors:
 
     def authors(self, corpus: Corpus) -> list[str]:
         """The chosen authors, in rank order."""
-        counts = Counter(a for a, keep in zip(corpus.authors, _filtered(corpus, self.where)) if keep)
+        counts = Counter(a for a, keep in zip(corpus.authors, _filtered(corpus, self.where)) if keep and a is not None)
         if len(counts) < self.top_k:
             raise InputError(
                 f"scenario {self.name}: only {len(counts)} authors in {corpus.name!r}, {self.top_k} needed"
@@ -179,6 +179,7 @@ class AttributeSplit:
         class_of_author: dict[str, str] = {}
         for i in positions:
             author, label = corpus.authors[i], classes[i]
+            assert author is not None and label is not None  # `keep` holds documents with an author and a class
             if class_of_author.setdefault(author, label) != label and self.unit == "author":
                 raise InputError(
                     f"scenario {self.name}: author {author!r} has documents of two classes "
@@ -195,23 +196,27 @@ class AttributeSplit:
                 sampled.update(members[i] for i in np.sort(rng.choice(len(members), take, replace=False)))
             positions = np.array([i for i in positions if corpus.authors[i] in sampled], dtype=np.int64)
         # the unit of each kept document: its author, or the document itself
-        units = [corpus.authors[i] if self.unit == "author" else corpus.ids[i] for i in positions]
-        class_of_unit = dict(zip(units, (classes[i] for i in positions)))
+        units: list[str] = []
+        unit_classes: list[str] = []
+        for i in positions:
+            unit, label = corpus.authors[i] if self.unit == "author" else corpus.ids[i], classes[i]
+            assert unit is not None and label is not None  # `keep` holds documents with an author and a class
+            units.append(unit)
+            unit_classes.append(label)
+        class_of_unit = dict(zip(units, unit_classes))
         split_of_unit: dict[str, str] = {}
         for label in sorted(set(class_of_unit.values())):
             members = [u for u, c in class_of_unit.items() if c == label]
             split_of_unit.update(
                 _split_units(members, self.fractions, rng, f"scenario {self.name}: class {label!r} ({self.unit}s)")
             )
-        selected = _selected(
-            corpus, positions, [classes[i] for i in positions], [split_of_unit[u] for u in units], self.name, self.seed
-        )
+        selected = _selected(corpus, positions, unit_classes, [split_of_unit[u] for u in units], self.name, self.seed)
         if self.per_author:
             selected = _joined_by_author(selected)
         if self.max_words is not None:
             selected = Corpus(
                 selected.ids,
-                [" ".join(t.split()[: self.max_words]) for t in selected.texts],
+                tuple(" ".join(t.split()[: self.max_words]) for t in selected.texts),
                 selected.authors,
                 selected.labels,
                 selected.splits,
@@ -261,13 +266,14 @@ def _joined_by_author(corpus: Corpus) -> Corpus:
     first: dict[str, int] = {}
     texts: dict[str, list[str]] = {}
     for i, author in enumerate(corpus.authors):
+        assert author is not None  # a scenario keeps documents of known authors only (_filtered)
         first.setdefault(author, i)
         texts.setdefault(author, []).append(corpus.texts[i])
-    authors = list(first)
-    pick = lambda values: [values[first[a]] for a in authors]  # noqa: E731
+    authors = tuple(first)
+    pick = lambda values: tuple(values[first[a]] for a in authors)  # noqa: E731
     return Corpus(
         authors,
-        ["\n\n".join(texts[a]) for a in authors],
+        tuple("\n\n".join(texts[a]) for a in authors),
         authors,
         pick(corpus.labels),
         pick(corpus.splits),
@@ -278,7 +284,7 @@ def _joined_by_author(corpus: Corpus) -> Corpus:
 
 
 def _selected(
-    corpus: Corpus, positions: np.ndarray, labels: list | None, splits: list[str], name: str, seed: int
+    corpus: Corpus, positions: np.ndarray, labels: list[str] | None, splits: list[str], name: str, seed: int
 ) -> Corpus:
     """The documents at ``positions`` with their new splits (and labels, when given); the scenario is recorded."""
     chosen = corpus.subset(positions)
@@ -286,8 +292,8 @@ def _selected(
         chosen.ids,
         chosen.texts,
         chosen.authors,
-        chosen.labels if labels is None else labels,
-        splits,
+        chosen.labels if labels is None else tuple(labels),
+        tuple(splits),
         chosen.name,
         {**chosen.metadata, "scenario": name, "seed": seed},
         chosen.attributes,
@@ -305,7 +311,7 @@ def split_counts(selected: Corpus) -> dict:
         for s in SPLIT_NAMES
     }
     name = selected.metadata.get("scenario")
-    tarot = TAROT_TABLE_1.get(name)
+    tarot = None if name is None else TAROT_TABLE_1.get(name)
     return {
         "scenario": name,
         "seed": selected.metadata.get("seed"),

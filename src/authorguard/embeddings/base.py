@@ -28,7 +28,7 @@ class WordVectors:
     vectors: np.ndarray
     name: str = "custom"
     uncased: bool = True
-    _index: dict[str, int] = field(default=None, repr=False, compare=False)  # type: ignore[assignment]
+    _index: dict[str, int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         vectors = np.asarray(self.vectors, dtype=np.float32)
@@ -68,7 +68,7 @@ class WordVectors:
         missing = [w for w in words if w not in self]
         if missing:
             raise InputError(f"{len(missing)} words have no vector in {self.name} (first: {missing[0]!r})")
-        return self.vectors[[self._index[self.key(w)] for w in words]]
+        return self.vectors[[self._index[key] for key in map(self.key, words) if key is not None]]
 
     def restrict(self, words: Iterable[str]) -> WordVectors:
         """A copy holding only ``words`` that have vectors (in the order given)."""

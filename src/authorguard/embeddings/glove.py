@@ -130,8 +130,8 @@ def load_packaged_glove(vocabulary: Iterable[str] | None = None) -> WordVectors:
     vectors = np.load(vectors_path, mmap_mode="r", allow_pickle=False)
     if vectors.shape != (len(words), 50):
         raise InputError(f"{vectors_path}: expected shape ({len(words)}, 50), got {vectors.shape}")
-    if vocabulary is None:
-        return WordVectors(tuple(words), np.asarray(vectors), name="glove-6b-50d", uncased=True)
     wanted = _wanted(vocabulary)
+    if wanted is None:
+        return WordVectors(tuple(words), np.asarray(vectors), name="glove-6b-50d", uncased=True)
     rows = [i for i, word in enumerate(words) if word in wanted]
     return WordVectors(tuple(words[i] for i in rows), np.asarray(vectors[rows]), name="glove-6b-50d", uncased=True)

@@ -31,8 +31,8 @@ def series_styles(n: int) -> list[tuple[tuple, str]]:
     spaced hues; markers cycle so that series stay apart in grey print too."""
     import matplotlib
 
-    colours = list(matplotlib.colormaps["tab10"].colors)
-    colours += [c for i, c in enumerate(matplotlib.colormaps["tab20"].colors) if i % 2 == 1]
+    colours = list(matplotlib.color_sequences["tab10"])  # (the colours of the tab10 and tab20 colour maps)
+    colours += [c for i, c in enumerate(matplotlib.color_sequences["tab20"]) if i % 2 == 1]
     if n > len(colours):
         colours += [matplotlib.colormaps["hsv"](i / (n - len(colours) + 1)) for i in range(n - len(colours))]
     return [(tuple(colours[i]), _MARKERS[i % len(_MARKERS)]) for i in range(n)]

@@ -68,7 +68,7 @@ class AnchorsInOrder(TokenConstraint):
         self.text = ""  # decoded since the last anchor found
         self.decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")  # keeps an incomplete character
         self.gap = 0
-        self.rest = None  # what of a forced anchor is still to write (bytes), or None when not forcing
+        self.rest: bytes | None = None  # what of a forced anchor is still to write, or None when not forcing
         self.ended = False
         self._force_if_due()
 

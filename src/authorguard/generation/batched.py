@@ -18,10 +18,16 @@ on the same machine, device and precision.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from authorguard.exceptions import InputError
 from authorguard.generation.base import GenerationEngine, merged_copy, own_forward
 from authorguard.generation.constraints import masked_logits
 from authorguard.utils.weights import require_torch, torch_generator
+
+if TYPE_CHECKING:
+    import torch
+    from transformers import DynamicCache
 
 DTYPES = ("auto", "float32", "bfloat16")
 
@@ -78,6 +84,7 @@ class BatchedDecoder(GenerationEngine):
         with torch.inference_mode():
             while queue or live.rows:
                 if live.rows:
+                    assert live.logits is not None  # set whenever rows are live
                     logits = live.logits.float()
                     if constraints is not None:
                         row_constraints = [constraints[r[0]] if r[2] else None for r in live.rows]
@@ -111,9 +118,12 @@ class _LiveBatch:
 
     def __init__(self, engine: BatchedDecoder) -> None:
         self.engine = engine
-        self.cache = None
+        # set together when the first rows are admitted, reset when none is left
+        self.cache: DynamicCache | None = None
         self.rows: list = []  # per batch row: [owner index, generated ids, alive]
-        self.mask = self.last = self.logits = None
+        self.mask: torch.Tensor | None = None
+        self.last: torch.Tensor | None = None
+        self.logits: torch.Tensor | None = None
 
     @property
     def alive_count(self) -> int:
@@ -144,6 +154,7 @@ class _LiveBatch:
         if not keep:
             self.cache = self.mask = self.last = self.logits = None
             return
+        assert self.cache is not None and self.mask is not None and self.last is not None and self.logits is not None
         index = torch.tensor(keep, device=self.engine.device)
         self.cache.batch_select_indices(index)
         self.mask, self.last, self.logits = self.mask[index], self.last[index], self.logits[index]
@@ -157,6 +168,7 @@ class _LiveBatch:
         """Feed every row its last sampled token (a finished row's too: it is dropped at the next compaction)."""
         torch = require_torch()
         engine = self.engine
+        assert self.mask is not None and self.last is not None  # only live rows are stepped
         next_ids = torch.tensor(
             [r[1][-1] if r[1] else engine.tokenizer.pad_token_id for r in self.rows], device=engine.device
         )
@@ -196,6 +208,7 @@ class _LiveBatch:
             return
         import torch.nn.functional as F
 
+        assert self.cache is not None and self.mask is not None  # set with the rows
         width = max(self.mask.shape[1], mask.shape[1])
         pad = lambda t, dim: F.pad(t, ((0, 0) if dim == -2 else ()) + (width - t.shape[dim], 0))  # noqa: E731
         for layer, new in zip(self.cache.layers, cache.layers):
@@ -230,10 +243,13 @@ def growing_layer_class():
 
         class GrowingLayer(DynamicLayer):
             spare_columns = 64
+            keys: torch.Tensor | None  # DynamicLayer's: None until initialised
+            values: torch.Tensor | None
 
             def update(self, key_states, value_states, *args, **kwargs):
                 if not self.is_initialized:
                     self.lazy_initialization(key_states, value_states)
+                assert self.keys is not None and self.values is not None  # initialised above
                 length = self.keys.shape[-2] if self.keys.dim() == 4 else 0
                 total = length + key_states.shape[-2]
                 buffers = getattr(self, "buffers", None)

@@ -248,7 +248,7 @@ def token_log_likelihoods(
                 values = log_probs[row, :n].numpy().astype(np.float64)
                 per_token[i] = values
                 totals[i], counts[i] = values.sum(), len(values)
-                if details:
+                if entropies is not None and ranks is not None:  # (with details)
                     entropies[i] = entropy[row, :n].numpy().astype(np.float64)
                     ranks[i] = rank[row, :n].numpy()
     return LikelihoodScores(totals, counts, per_token, entropies, ranks)

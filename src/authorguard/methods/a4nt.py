@@ -15,12 +15,25 @@ classifier decides.
 from __future__ import annotations
 
 import functools
+from typing import TypedDict
 
 from authorguard.base import TextObfuscator
 from authorguard.exceptions import InputError
 from authorguard.text.validity import FALLBACKS
 from authorguard.utils.random import int_seed
 from authorguard.utils.validation import check_number, check_option, check_texts
+
+
+class _Report(TypedDict):
+    """The last call's counts (:meth:`A4NT.release_report`)."""
+
+    documents: int
+    records_rewritten: int
+    records_flagged: int
+    records_blank: int
+    flagged_records: list[int]
+    refused: dict[str, int]
+    fallback: str
 
 
 @functools.lru_cache(maxsize=4)
@@ -131,7 +144,7 @@ class A4NT(TextObfuscator):
         out = list(rewrites)
         for i in flagged:
             out[i] = texts[i] if self.fallback == "keep" else ""
-        self.report_ = {
+        self.report_: _Report = {
             "documents": len(texts),
             "records_rewritten": len(texts) - blank - len(flagged),
             "records_flagged": len(flagged),

@@ -167,12 +167,12 @@ class SynTF(VectorMechanism):
         fitted vocabulary; None for a public one.
         """
         if self.vocabulary is None:
-            counts, words = document_terms
+            counts, terms = document_terms
             frequent = np.diff(counts.tocsc().indptr) >= self.min_df  # document frequency
             if not frequent.any():
                 raise InputError("no document has a vocabulary word (after removing stop words and numbers)")
             totals = np.asarray(counts.sum(axis=0)).ravel()
-            return [w for w, keep in zip(words, frequent) if keep], totals[frequent]
+            return [w for w, keep in zip(terms, frequent) if keep], totals[frequent]
         if self.vocabulary == EMBEDDINGS_VOCABULARY:
             words: Iterable[str] = load_word_vectors(self.embeddings).words
         elif isinstance(self.vocabulary, (str, os.PathLike)):
@@ -249,8 +249,8 @@ class SynTF(VectorMechanism):
             words = [words[i] for i in order]
         words = sorted(words)
         if self.synsets and words:
-            synonyms = {analyzer.normalize_word(syn) for word in words for syn in wordnet_synonyms(word.lower())}
-            synonyms = sorted(synonyms - {None} - set(words))
+            normalized = (analyzer.normalize_word(syn) for word in words for syn in wordnet_synonyms(word.lower()))
+            synonyms = sorted({w for w in normalized if w is not None} - set(words))
             extra = load_word_vectors(self.embeddings, vocabulary=synonyms)
             words = sorted(set(words) | {w for w in synonyms if w in extra})
             vectors = load_word_vectors(self.embeddings, vocabulary=words)

@@ -80,7 +80,7 @@ class SynTFText(TextObfuscator):
         if not hasattr(self, "syntf_"):
             self.fit()
         counts = self.syntf_.transform_records(list(raw_documents), list(record_ids), seed)
-        out = Release(counts, self.syntf_.get_feature_names_out()).reverse_texts()
+        out = Release(counts, tuple(self.syntf_.get_feature_names_out())).reverse_texts()
         self.record_statuses_ = self.record_statuses(list(raw_documents), out)
         return out
 
@@ -91,4 +91,4 @@ class SynTFText(TextObfuscator):
         if not hasattr(self, "syntf_"):
             self.fit()
         counts = self.syntf_.transform(raw_documents)
-        return Release(counts, self.syntf_.get_feature_names_out()).reverse_texts()
+        return Release(counts, tuple(self.syntf_.get_feature_names_out())).reverse_texts()

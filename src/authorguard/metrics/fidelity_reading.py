@@ -105,7 +105,10 @@ def _negates(token) -> bool:
 
 
 def read_parse(doc) -> Reading:
-    content, names, numbers, triples = set(), set(), [], []
+    content: set[str] = set()
+    names: set[str] = set()
+    numbers: list[str] = []
+    triples: list[tuple[str, str, str]] = []
     sentences: list[frozenset[str]] = []
     for entity in doc.ents:  # names: what the entity recogniser calls one (a capitalised interjection is not)
         if entity.label_ in _NAME_ENTS:

@@ -146,7 +146,9 @@ def _paired(first: str, second: str, pairs, supported: Callable[[str, set[str]],
 
 def read_structure(doc) -> Structure:
     """The counted nouns and coordinated nouns of a parsed text."""
-    counted, coordinated, modified = [], [], []
+    counted: list[tuple[str, str]] = []
+    coordinated: list[tuple[str, str]] = []
+    modified: list[tuple[str, str]] = []
     for token in doc:
         if not (token.is_alpha or token.like_num or token.pos_ == "NUM"):  # a handle, a code, an initial
             continue

@@ -144,7 +144,7 @@ def _fix_articles(text: str, changes: list[Change]) -> list[Change]:
         following = re.match(r"\s*([A-Za-z\[]\S*)", text[change.end :])
         # the word the article will stand before: the next change's replacement when the next word changes too
         said = starts.get(change.end + following.start(1), following.group(1)) if following else ""
-        if match and not change.replacement and said:
+        if match and following and not change.replacement and said:
             # a modifier or a name before a noun left out: "an EMO collection" -> "a collection"
             wanted = indefinite(said.split()[0])
             if wanted != match.group(1).lower():

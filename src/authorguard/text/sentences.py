@@ -41,7 +41,7 @@ class SentenceSplitter:
         return cls(trainer.get_params())
 
     def split(self, text: str) -> list[str]:
-        sentences = []
+        sentences: list[str] = []
         for paragraph in _PARAGRAPHS.split(text):
             sentences.extend(s.strip() for s in self._tokenizer.tokenize(paragraph) if s.strip())
         return sentences

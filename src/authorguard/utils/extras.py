@@ -90,7 +90,7 @@ def require_experiment(config) -> None:
         wanted += [("detector", registry.detectors, name) for name in config.detectors]
     if config.fluency:
         wanted.append(("fluency metric", registry.detectors, "lm-stylometric"))  # the same model and weights
-    problems = {}
+    problems: dict[str, list[str]] = {}
     for kind, table, name in wanted:
         for problem in method_problems(name, table) if name in table else []:
             problems.setdefault(problem, []).append(f"{kind} {name!r}")

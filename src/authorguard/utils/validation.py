@@ -5,10 +5,37 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Iterable, Sequence
+from typing import overload
 
 from authorguard.exceptions import InputError
 
 _INTERVALS = {"neither": "()", "left": "[)", "right": "(]", "both": "[]"}
+
+
+@overload
+def check_number(
+    value: object,
+    name: str,
+    owner: str,
+    *,
+    kind: type[int],
+    low: float | None = None,
+    high: float | None = None,
+    closed: str = "neither",
+) -> int: ...
+
+
+@overload
+def check_number(
+    value: object,
+    name: str,
+    owner: str,
+    *,
+    kind: type[float] = float,
+    low: float | None = None,
+    high: float | None = None,
+    closed: str = "neither",
+) -> float: ...
 
 
 def check_number(

@@ -47,7 +47,7 @@ def _monitor(generator, classifier, data: SettingData, config: A4NTConfig, adver
 
     from authorguard.neural.a4nt.losses import pooled_log_probs
 
-    found, caught, kept, total = 0, 0, 0, 0
+    found, caught, kept, total = 0, 0, 0.0, 0
     pooled_caught, windows = 0, 0
     generator.eval()
     with torch.no_grad():
@@ -207,7 +207,7 @@ def _flip_step(config: A4NTConfig, data: SettingData, networks: dict, g_optimize
     def step(index, rng, extra):
         differentiable_eval(*language_models)
         gumbel = noise_generator(rng)
-        terms = {"style": [], "semantic": [], "language": []}
+        terms: dict[str, list[torch.Tensor]] = {"style": [], "semantic": [], "language": []}
         generated = []
         for source_label in range(n_classes):
             target_label = _other_class(source_label, n_classes, rng)
@@ -280,7 +280,7 @@ def _neutral_step(config: A4NTConfig, data: SettingData, networks: dict, g_optim
     def step(index, rng, extra):
         differentiable_eval(frozen, *language_models)
         gumbel = noise_generator(rng)
-        terms = {"style": [], "semantic": [], "language": []}
+        terms: dict[str, list[torch.Tensor]] = {"style": [], "semantic": [], "language": []}
         generated = []
         for source_label in range(n_classes):
             sentences = class_batch(data, source_label, per_class, rng)

@@ -122,7 +122,13 @@ def build_setting_data(config: A4NTConfig, progress=None) -> tuple[SettingData, 
         raise InputError(f"A4NT setting {config.setting!r}: fewer than two classes in the training split")
     rng = np.random.default_rng(config.seed)
     per_class: list[list[list[int]]] = []
-    counts = {"documents": {"train": len(train), "validation": len(validation)}, "sentences": {}, "kept": {}}
+    sentence_counts: dict[str, int] = {}
+    kept_counts: dict[str, int] = {}
+    counts: dict[str, dict[str, int] | int] = {
+        "documents": {"train": len(train), "validation": len(validation)},
+        "sentences": sentence_counts,
+        "kept": kept_counts,
+    }
     for name in classes:
         pool = [
             vocabulary.encode(s)
@@ -131,12 +137,12 @@ def build_setting_data(config: A4NTConfig, progress=None) -> tuple[SettingData, 
             for s in document
             if config.min_tokens <= len(s) <= config.max_tokens
         ]
-        counts["sentences"][name] = len(pool)
+        sentence_counts[name] = len(pool)
         if len(pool) > config.max_sentences_per_class:
             pool = [pool[i] for i in np.sort(rng.choice(len(pool), config.max_sentences_per_class, replace=False))]
         if not pool:
             raise InputError(f"A4NT setting {config.setting!r}: class {name!r} has no training sentence")
-        counts["kept"][name] = len(pool)
+        kept_counts[name] = len(pool)
         per_class.append(pool)
     held = [
         (vocabulary.encode(s), classes.index(label))

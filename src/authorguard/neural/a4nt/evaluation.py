@@ -84,7 +84,11 @@ def evaluate_folder(
     if not variants:
         raise InputError(f"{folder}: no trained generator to evaluate")
     stored = json.loads((folder / "config.json").read_text(encoding="utf-8"))
-    config = A4NTConfig(**{k: tuple(v) if isinstance(v, list) else v for k, v in stored["config"].items()})
+    config_values = dict(stored["config"])
+    for key, value in config_values.items():
+        if isinstance(value, list):
+            config_values[key] = tuple(value)  # JSON's lists back to the config's tuples
+    config = A4NTConfig(**config_values)
     models = {v: A4NTModel(folder, v) for v in variants}
     first = models[variants[0]]
     corpus = setting_corpus(config).split(split)
@@ -119,7 +123,7 @@ def evaluate_folder(
     def summarise(docs: list[list[list[int]]]) -> dict:
         per = {name: classify(model, docs, labels, n_classes) for name, model in classifiers.items()}
         holdouts = [v for k, v in per.items() if k != "A"]
-        row = {"A": per["A"], "classifiers": per}
+        row: dict[str, dict | float] = {"A": per["A"], "classifiers": per}
         if holdouts:
             for level in ("sentence", "document"):
                 values = [h[level]["f1_macro"] for h in holdouts]

@@ -5,11 +5,21 @@ from __future__ import annotations
 import time
 import zlib
 from pathlib import Path
+from typing import TypedDict
 
 from authorguard.neural.a4nt.config import A4NTConfig
 from authorguard.neural.a4nt.data import SettingData, pad_batch
 from authorguard.neural.a4nt.loop import Report, class_batch, clip_step, device_name, quiet, run_steps, save_file
 from authorguard.neural.a4nt.text import Vocabulary
+
+
+class LanguageModelSpec(TypedDict):
+    """The arguments of :class:`~authorguard.neural.a4nt.networks.LanguageModel`, stored with its weights."""
+
+    vocab_size: int
+    embedding_dim: int
+    hidden_size: int
+    dropout: float
 
 
 def train_language_model(
@@ -24,7 +34,7 @@ def train_language_model(
     path = folder / f"language-models/{label}.pt"
     if path.exists():
         return path
-    spec = {
+    spec: LanguageModelSpec = {
         "vocab_size": len(vocabulary),
         "embedding_dim": config.embedding_dim,
         "hidden_size": config.hidden_size,

@@ -25,10 +25,10 @@ class FineTunedClassifier:
         from transformers import AutoModelForSequenceClassification, AutoTokenizer
 
         texts = check_texts(texts, "transformer attributor")
-        labels = np.asarray(labels, dtype=object)
-        if len(labels) != len(texts):
-            raise InputError(f"transformer attributor: {len(texts)} texts but {len(labels)} labels")
-        self.classes_ = np.array(sorted(set(labels)), dtype=object)
+        label_array = np.asarray(labels, dtype=object)
+        if len(label_array) != len(texts):
+            raise InputError(f"transformer attributor: {len(texts)} texts but {len(label_array)} labels")
+        self.classes_ = np.array(sorted(set(label_array)), dtype=object)
         if len(self.classes_) < 2:
             raise InputError("transformer attributor: the training documents have fewer than 2 authors")
         config, rng = self.config, np.random.default_rng(self.random_state)
@@ -37,7 +37,7 @@ class FineTunedClassifier:
         self.tokenizer_ = AutoTokenizer.from_pretrained(folder)
         self.model_ = AutoModelForSequenceClassification.from_pretrained(folder, num_labels=len(self.classes_))
         windows, owner = token_windows(self.tokenizer_, texts, config.max_tokens, config.max_windows)
-        targets = np.searchsorted(self.classes_, labels[owner])
+        targets = np.searchsorted(self.classes_, label_array[owner])
         if len(windows) > config.max_train_windows:
             keep = np.sort(rng.choice(len(windows), config.max_train_windows, replace=False))
             windows, targets = [windows[i] for i in keep], targets[keep]

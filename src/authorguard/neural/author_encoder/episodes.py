@@ -101,7 +101,7 @@ def sample_batch(
     """
     keys = sorted(pool)
     chosen = rng.choice(len(keys), authors_per_batch, replace=False)
-    texts = []
+    texts: list[str] = []
     for index in chosen:
         mine = pool[keys[index]]
         picked = rng.choice(len(mine), 2 * texts_per_episode, replace=False)

@@ -59,7 +59,8 @@ def build_network(config: AuthorEncoderConfig, seed: int | None = None):
 @functools.cache
 def _module_class():
     """The torch module class, defined on first use so that importing this module does not import torch."""
-    torch = require_torch()
+    require_torch()  # where torch is missing, fail naming the extra to install
+    import torch
 
     class EncoderModule(torch.nn.Module):
         """Mean-pooled MiniLM token states -> linear projection -> unit length."""
@@ -180,12 +181,11 @@ class AuthorEncoder:
         if missing:
             raise DataNotFoundError(f"author encoder {folder}: missing {', '.join(missing)}")
         try:
-            config = AuthorEncoderConfig(
-                **{
-                    k: tuple(v) if isinstance(v, list) else v
-                    for k, v in json.loads((folder / "encoder.json").read_text(encoding="utf-8")).items()
-                }
-            )
+            config_values = json.loads((folder / "encoder.json").read_text(encoding="utf-8"))
+            for key, value in config_values.items():
+                if isinstance(value, list):
+                    config_values[key] = tuple(value)  # JSON's lists back to the config's tuples
+            config = AuthorEncoderConfig(**config_values)
             base = minilm_folder()
             backbone = PeftModel.from_pretrained(AutoModel.from_pretrained(base), folder)
             module = _EncoderModule(backbone, config.embedding_dim)

@@ -63,7 +63,10 @@ def chunk_views_with_edges(views: Sequence[str], max_words: int, spans: bool = F
     chunk's first token: the marks between them included)."""
     from authorguard.neural.tarot.prompts import Chunk
 
-    chunks, edges, starts_at, ranges = [], [], [], []
+    chunks: list[Chunk] = []
+    edges: list[tuple[bool, bool, str]] = []
+    starts_at: list[int] = []
+    ranges: list[tuple[int, int]] = []
 
     def emit(group: list, index: int, starts: bool, ends: bool, previous: str) -> None:
         chunks.append(Chunk(f" {SENTENCE_MARK} ".join(" ".join(t for _, t in g) for g in group), index, 0))
@@ -164,7 +167,13 @@ class Realiser:
         nothing valid was written for as that text."""
         from authorguard.neural.tarot.policy import generate
         from authorguard.neural.tarot.prompts import clean_rewrite, reassemble
-        from authorguard.neural.tarot.selection import SelectionConfig, release_stats, select_rewrites
+        from authorguard.neural.tarot.selection import (
+            Gate,
+            LimitedSampler,
+            SelectionConfig,
+            release_stats,
+            select_rewrites,
+        )
         from authorguard.text.view_gate import ViewGate
 
         if fallback not in FALLBACKS:
@@ -173,13 +182,17 @@ class Realiser:
             raise InputError("realiser: the normalise fallback needs each view's sources (one list per view)")
         instruction = self.config.instruction(kind)
         chunks, edges, spans = chunk_views_with_edges(views, self.config.max_view_words, spans=True)
-        tokenizer = self.loader.tokenizer if chunks else None
-        prompts = [
-            tokenizer.apply_chat_template(
-                self.config.messages(kind, c.text), tokenize=False, add_generation_prompt=True
-            )
-            for c in chunks
-        ]
+        tokenizer = self.loader.tokenizer if chunks else None  # no chunks: the policy is not even loaded
+        prompts = (
+            []
+            if tokenizer is None
+            else [
+                tokenizer.apply_chat_template(
+                    self.config.messages(kind, c.text), tokenize=False, add_generation_prompt=True
+                )
+                for c in chunks
+            ]
+        )
         # a chunk holding a long quotation writes more than the configured limit: about 2 tokens a word and room
         longest = max((sum(_weight(t) for t in c.text.split()) for c in chunks), default=0)
         limit = max_new_tokens or max(self.config.max_new_tokens, 2 * longest + 24)
@@ -211,7 +224,7 @@ class Realiser:
                 return replace(out, texts=[t.strip() for t in out.texts])
             return replace(out, texts=[" ".join(clean_rewrite(t).split()) for t in out.texts])
 
-        sample.limit = limit
+        gate: Gate
         if plans is not None:
             from authorguard.neural.realiser.constrained import ConstrainedGate
 
@@ -222,7 +235,9 @@ class Realiser:
         selection = SelectionConfig(
             candidates=1, retries=retries, min_utility=-1, fallback="withhold" if fallback == "withhold" else "keep"
         )
-        chosen = select_rewrites([c.text for c in chunks], sample, gate, None, selection, 0 if seed is None else seed)
+        chosen = select_rewrites(
+            [c.text for c in chunks], LimitedSampler(sample, limit), gate, None, selection, 0 if seed is None else seed
+        )
 
         def fallen(chunk, span) -> str:
             if fallback == "normalise":

@@ -7,7 +7,8 @@ refuses a config that changes a field its outputs depend on.
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
+from dataclasses import Field, dataclass
+from typing import ClassVar
 
 from authorguard.exceptions import InputError
 from authorguard.utils.validation import check_number
@@ -29,6 +30,9 @@ def _check(config, ints=(), positive_ints=(), unit=(), positive=()) -> None:
 
 
 class _Record:
+    """The mixin of the stage configs, which are all dataclasses (hence ``__dataclass_fields__``)."""
+
+    __dataclass_fields__: ClassVar[dict[str, Field[object]]]
     #: fields that hold another config (read from a nested table of a config file)
     nested: dict = {}
 

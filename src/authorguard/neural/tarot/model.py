@@ -11,14 +11,18 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from authorguard.exceptions import DataNotFoundError, InputError
 from authorguard.neural.tarot.config import PolicyConfig
 from authorguard.neural.tarot.folder import TarotFolder
 from authorguard.neural.tarot.policy import PolicyLoader, generate, tokenizer_signature
 from authorguard.neural.tarot.prompts import chunk_documents, clean_rewrite, reassemble, render_prompt
-from authorguard.neural.tarot.selection import SelectionConfig, release_stats, select_rewrites
+from authorguard.neural.tarot.selection import LimitedSampler, SelectionConfig, release_stats, select_rewrites
 from authorguard.text.validity import RewriteGate
+
+if TYPE_CHECKING:
+    from authorguard.neural.tarot.reward import ObfuscationReward
 
 PACKAGED = Path(__file__).parent / "packaged"
 POLICY_STAGES = ("zero-shot", "sft", "dpo", "ppo")
@@ -68,7 +72,7 @@ class TarotRewriter:
         self.stage = stage
         self.engine = engine
         self.stats: dict = {}
-        self._reward = None
+        self._reward: ObfuscationReward | None = None
 
     def rewrite(
         self,
@@ -122,11 +126,15 @@ class TarotRewriter:
             )
             return replace(out, texts=[clean_rewrite(t) for t in out.texts])
 
-        sample.limit = limit
         score = self.reward if selection.candidates > 1 or selection.min_utility > -1 else None
         # nothing to rewrite (blank documents): the policy is not even loaded
         chosen = select_rewrites(
-            [c.text for c in chunks], sample, self.gate, score, selection, 0 if seed is None else seed
+            [c.text for c in chunks],
+            LimitedSampler(sample, limit),
+            self.gate,
+            score,
+            selection,
+            0 if seed is None else seed,
         )
         self.stats = release_stats([c.document for c in chunks], chosen, len(texts), selection.fallback, self.engine)
         outputs = reassemble(chunks, chosen.texts, len(texts))

@@ -83,9 +83,12 @@ def preference_pairs(
             raise InputError("preference pairs need the privacy or the utility reward (both are off)")
         privacy_gap, utility_gap = utility_gap, np.zeros(n)  # the ablation without privacy: utility ranks
     utility_gap = np.nan_to_num(utility_gap, nan=0.0)
-    gated = left_reward.problems is not None and right_reward.problems is not None
-    left_bad = np.array([p is not None for p in left_reward.problems]) if gated else np.zeros(n, bool)
-    right_bad = np.array([p is not None for p in right_reward.problems]) if gated else np.zeros(n, bool)
+    left_problems, right_problems = left_reward.problems, right_reward.problems
+    if left_problems is not None and right_problems is not None:
+        left_bad = np.array([p is not None for p in left_problems])
+        right_bad = np.array([p is not None for p in right_problems])
+    else:
+        left_bad, right_bad = np.zeros(n, bool), np.zeros(n, bool)
     both_valid = ~left_bad & ~right_bad
     one_valid = left_bad ^ right_bad
     far_apart = np.abs(privacy_gap) > epsilon_privacy

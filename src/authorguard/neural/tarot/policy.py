@@ -11,11 +11,15 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from authorguard.exceptions import InputError
 from authorguard.generation.base import Generations
 from authorguard.neural.tarot.config import PolicyConfig
 from authorguard.utils.weights import first_line, require_torch
+
+if TYPE_CHECKING:
+    from transformers import PreTrainedModel, PreTrainedTokenizerBase
 
 
 def tokenizer_signature(tokenizer) -> dict:
@@ -108,8 +112,8 @@ class PolicyLoader:
     def __init__(self, adapters: Sequence[str | Path] = (), base_factory: Callable | None = None) -> None:
         self.adapters = list(adapters)
         self.base_factory = base_factory
-        self._policy = None
-        self._tokenizer = None
+        self._policy: tuple[PreTrainedModel, PreTrainedTokenizerBase] | None = None
+        self._tokenizer: PreTrainedTokenizerBase | None = None
         self._engines: dict = {}
 
     @property

@@ -39,6 +39,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -47,9 +48,13 @@ from authorguard.neural.tarot.config import PolicyConfig, PPOConfig
 from authorguard.neural.tarot.folder import TarotFolder
 from authorguard.utils.weights import require_torch
 
-torch = require_torch()
-nn = torch.nn
+if TYPE_CHECKING:
+    from authorguard.neural.tarot.reward import RewardBreakdown
 
+require_torch()  # where torch is missing, fail naming the extra to install
+
+import torch  # noqa: E402
+from torch import nn  # noqa: E402
 
 # --- the algorithm's pieces: pure functions on (B, T) tensors; mask = 1 on response tokens -------------------------
 
@@ -160,16 +165,16 @@ class Rollouts:
     end-of-turn token); ``attention_mask`` likewise; ``mask`` (B, T) = 1 on response tokens; ``logprobs``,
     ``ref_logprobs``, ``values`` (B, T) at sampling time; ``scores`` (B,) the reward; ``breakdown`` its terms."""
 
-    sequences: object
-    attention_mask: object
+    sequences: torch.Tensor
+    attention_mask: torch.Tensor
     prompt_width: int
-    mask: object
-    logprobs: object
-    ref_logprobs: object
-    values: object
-    scores: object
-    breakdown: object
-    texts: list
+    mask: torch.Tensor
+    logprobs: torch.Tensor
+    ref_logprobs: torch.Tensor
+    values: torch.Tensor
+    scores: torch.Tensor
+    breakdown: RewardBreakdown
+    texts: list[str]
 
     def __len__(self) -> int:
         return self.sequences.shape[0]
@@ -205,18 +210,20 @@ def collect_rollouts(
     )
     del engine
     batch = tokenizer(list(prompts), return_tensors="pt", padding=True, add_special_tokens=False)
-    width_new = max(len(row) for row in out.token_ids)
+    token_ids = out.token_ids
+    assert token_ids is not None  # GenerationEngine.generate always gives the generated ids
+    width_new = max(len(row) for row in token_ids)
     new = torch.full((len(prompts), width_new), tokenizer.pad_token_id, dtype=torch.long)
     mask = torch.zeros(new.shape, dtype=torch.float32)
     texts = []
-    for i, row in enumerate(out.token_ids):  # each row ends at the end-of-turn token: the policy's choice too
+    for i, row in enumerate(token_ids):  # each row ends at the end-of-turn token: the policy's choice too
         new[i, : len(row)] = torch.tensor(row)
         mask[i, : len(row)] = 1.0
         texts.append(clean_rewrite(out.texts[i]))
     sequences = torch.cat([batch["input_ids"], new], dim=1)
     attention_mask = torch.cat([batch["attention_mask"], mask.long()], dim=1)
     width = batch["input_ids"].shape[1]
-    parts = {"logprobs": [], "values": [], "ref": []}
+    parts: dict[str, list[torch.Tensor]] = {"logprobs": [], "values": [], "ref": []}
     with torch.no_grad():
         for begin in range(0, len(prompts), micro_batch_size):
             rows = slice(begin, begin + micro_batch_size)

@@ -61,7 +61,8 @@ def _fit(sentence: str, count_tokens: Callable[[str], int], max_tokens: int) -> 
     stays whole: cutting inside a word would change the text)."""
     if count_tokens(sentence) <= max_tokens:
         return [sentence]
-    pieces, current = [], []
+    pieces: list[str] = []
+    current: list[str] = []
     for word in sentence.split():
         if current and count_tokens(" ".join(current + [word])) > max_tokens:
             pieces.append(" ".join(current))

@@ -101,13 +101,13 @@ class ObfuscationReward:
             utility[:] = 0.0
             if len(index):
                 utility[index] = self._cosines(
-                    self._sentence_vectors, [originals[i] for i in index], [rewrites[i] for i in index]
+                    self._sentence_vectors, [originals[int(i)] for i in index], [rewrites[int(i)] for i in index]
                 )
         if self.config.privacy:
             privacy[:] = 0.0
             if len(index):
                 privacy[index] = 1.0 - self._cosines(
-                    self._author_vectors, [originals[i] for i in index], [rewrites[i] for i in index]
+                    self._author_vectors, [originals[int(i)] for i in index], [rewrites[int(i)] for i in index]
                 )
         if self.gate is None:
             return RewardBreakdown(utility, privacy)

@@ -14,12 +14,43 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 
 from authorguard.exceptions import InputError
-from authorguard.text.validity import FALLBACKS, REASONS, RewriteGate
+from authorguard.generation.base import Generations
+from authorguard.text.validity import FALLBACKS, REASONS
 from authorguard.utils.validation import check_number, check_option
+
+
+class Sampler(Protocol):
+    """``sample(chunk_indices, repeats, seed) -> Generations``, sampling at most ``limit`` new tokens a text."""
+
+    @property
+    def limit(self) -> int: ...
+
+    def __call__(self, indices: list[int], repeats: int, seed: int) -> Generations: ...
+
+
+@dataclass(frozen=True)
+class LimitedSampler:
+    """A sampling function with the ``limit`` of new tokens it samples under (a :class:`Sampler`)."""
+
+    sample: Callable[[list[int], int, int], Generations]
+    limit: int
+
+    def __call__(self, indices: list[int], repeats: int, seed: int) -> Generations:
+        return self.sample(indices, repeats, seed)
+
+
+class Gate(Protocol):
+    """What selection asks of a gate (:class:`~authorguard.text.validity.RewriteGate` or a view's gate): per
+    candidate, the reason it is refused, or None."""
+
+    def problems(
+        self, originals: Sequence[str], rewrites: Sequence[str], truncated: Sequence[bool] | None = None
+    ) -> list[str | None]: ...
 
 
 @dataclass(frozen=True)
@@ -54,8 +85,8 @@ class Selection:
 
 def select_rewrites(
     chunks: Sequence[str],
-    sample: Callable,
-    gate: RewriteGate,
+    sample: Sampler,
+    gate: Gate,
     score: Callable | None,
     config: SelectionConfig,
     seed: int,
