@@ -73,7 +73,7 @@ def test_a_check_beyond_the_svm_size_uses_the_centroids(habits_world, monkeypatc
     monkeypatch.setattr(models, "SVM_CANDIDATES", 6)
     session = prepare(mine, known, background=background, config=CheckConfig(sizes=(5, 10), attackers=("char-ngrams",)))
     fitted = {size: model for (_, size), (model, _) in session.fitted.items()}
-    assert type(fitted[5].model_).__name__ == "LinearSVC" and isinstance(fitted[10].model_, CosineCentroids)
+    assert type(fitted[5].model_).__name__ == "GramLinearSVC" and isinstance(fitted[10].model_, CosineCentroids)
     assert all(r.rank == 1 for r in session.result.rankings)
     other = prepare(theirs, known, background=background, config=CheckConfig(sizes=(10,), attackers=("char-ngrams",)))
     assert other.result.rankings[0].rank > 1

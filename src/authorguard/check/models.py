@@ -24,9 +24,11 @@ import numpy as np
 import scipy.sparse as sp
 
 from authorguard.check.features import FW_TOKENS
+from authorguard.check.gram_svm import linear_svm, sparse_product
 from authorguard.metrics.classification import estimator_scores
 
-#: the classifier of every model: LinearSVC(C=1) up to this many candidates; beyond, :class:`CosineCentroids`
+#: the classifier of every model: LinearSVC(C=1)'s model (:func:`~authorguard.check.gram_svm.linear_svm`) up to this
+#: many candidates; beyond, :class:`CosineCentroids`
 #: (liblinear's one-vs-rest SVM trains one binary SVM a candidate over every piece: at 1,000 candidates, ~14,000
 #: pieces, minutes on 2 cores)
 SVM_CANDIDATES = 200
@@ -56,8 +58,11 @@ class CosineCentroids:
         return self
 
     def decision_function(self, features) -> np.ndarray:
-        scores = features @ self.coef_.T
-        scores = np.asarray(scores.todense() if sp.issparse(scores) else scores, dtype=np.float64)
+        if sp.issparse(features) and sp.issparse(self.coef_):
+            scores = sparse_product(features, self.coef_.T)
+        else:
+            scores = features @ self.coef_.T
+            scores = np.asarray(scores.todense() if sp.issparse(scores) else scores, dtype=np.float64)
         if sp.issparse(features):
             norms = np.sqrt(np.asarray(features.multiply(features).sum(1)).ravel())
         else:
@@ -93,11 +98,9 @@ def merge_parts(parts: Sequence[CountModel]) -> CountModel:
     return merged
 
 
-def _classifier(n_classes: int, seed: int):
+def _classifier(n_classes: int, n_samples: int, seed: int):
     if n_classes <= SVM_CANDIDATES:
-        from sklearn.svm import LinearSVC
-
-        return LinearSVC(C=1.0, random_state=seed)
+        return linear_svm(n_samples, seed)
     return CosineCentroids()
 
 
@@ -122,13 +125,11 @@ class CountModel(ABC):
         features = self._prepare(counts, vocabulary)
         labels = np.asarray(labels)
         if part is None:
-            self.model_ = _classifier(len(set(labels)), self.seed).fit(features, labels)
+            self.model_ = _classifier(len(set(labels)), len(labels), self.seed).fit(features, labels)
         else:
-            from sklearn.svm import LinearSVC
-
             mine = np.unique(labels)[part[0] :: part[1]]
             relabelled = np.where(np.isin(labels, mine), labels, _REST)
-            svm = LinearSVC(C=1.0, random_state=self.seed).fit(features, relabelled)
+            svm = linear_svm(len(labels), self.seed).fit(features, relabelled)
             classes = list(svm.classes_)
             if len(classes) == 2:  # one row: the second class's margin
                 sign = np.array([1.0 if c == classes[1] else -1.0 for c in mine])
@@ -183,10 +184,12 @@ class CharNgramModel(CountModel):
 
     def features(self, counts: dict):
         matrix = counts["char"][:, self.columns_].tocsr().astype(np.float32)
-        matrix.data = (1 + np.log(matrix.data)).astype(np.float32)
-        matrix = matrix @ sp.diags(self.idf_)
+        matrix.sum_duplicates()
+        # scaled in place (a product with a diagonal matrix copies, and costs seconds at 1,000 candidates)
+        matrix.data = ((1 + np.log(matrix.data)) * self.idf_[matrix.indices]).astype(np.float32)
         norms = np.sqrt(np.asarray(matrix.multiply(matrix).sum(1)).ravel())
-        return sp.diags(1 / np.where(norms > 0, norms, 1)) @ matrix
+        matrix.data /= np.repeat(np.where(norms > 0, norms, 1), np.diff(matrix.indptr)).astype(np.float32)
+        return matrix
 
 
 class FunctionWordModel(CountModel):

@@ -8,7 +8,6 @@ from typing import Annotated
 import typer
 
 from authorguard.cli.common import FALLBACK_HELP, console, handle_errors, print_json, progress
-from authorguard.methods.build import with_fallback
 
 
 @handle_errors
@@ -73,7 +72,7 @@ def anonymize(
     id_field = id_field or "id"
 
     from authorguard import registry
-    from authorguard.methods.build import FALLBACK_CHOICES
+    from authorguard.methods.build import FALLBACK_CHOICES, with_fallback
     from authorguard.utils.extras import require_method
     from authorguard.utils.validation import check_option
 

@@ -36,6 +36,8 @@ class Corpus:
 
     ids: tuple[str, ...]
     texts: tuple[str, ...]
+    # None: unknown for every document (authors, labels) or unsplit ("all"), made a tuple by __post_init__; mypy
+    # cannot type a field whose argument is wider than its value after __post_init__, hence the ignores
     authors: tuple[str | None, ...] = None  # type: ignore[assignment]
     labels: tuple[str | None, ...] = None  # type: ignore[assignment]
     splits: tuple[str, ...] = None  # type: ignore[assignment]

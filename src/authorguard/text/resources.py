@@ -163,4 +163,12 @@ def spacy_pipeline(disable: tuple[str, ...] = ()):
             "spaCy is missing (a dependency of authorguard: the fidelity meter and entity masking "
             "read it): pip install 'spacy>=3.7'"
         ) from error
-    return spacy.load(spacy_model_path(), disable=list(disable))
+    # spaCy imports every installed package's spaCy factories (entry points) on load; presidio's imports transformers
+    # (8-10 s on 2 cores) and en_core_web_sm uses none of them: they are left out of this load
+    factories = spacy.util.registry._entry_point_factories
+    reads_entry_points = factories.entry_points
+    factories.entry_points = False
+    try:
+        return spacy.load(spacy_model_path(), disable=list(disable))
+    finally:
+        factories.entry_points = reads_entry_points

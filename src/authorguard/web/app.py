@@ -9,7 +9,6 @@ script and style are inline), there is no telemetry, and the text and known writ
 from __future__ import annotations
 
 import difflib
-import os
 import re
 from collections.abc import Sequence
 from importlib import resources
@@ -175,7 +174,6 @@ def create_app(
     work=None,
     methods: Sequence[str] | None = None,
     background=None,
-    command_token: str | None = None,
 ) -> FastAPI:
     """The application: ``GET /`` the page, ``GET /api/methods``, ``POST /api/check`` -> a job id,
     ``GET /api/jobs/{id}`` -> its progress and result, ``POST /api/recheck`` (an edit, scored by a finished check's
@@ -183,9 +181,8 @@ def create_app(
     its rankings), ``POST /api/normalise`` (the automatic faithful edits). ``work(request, say)`` runs a check
     (default: :func:`run_check`, keeping each check for its follow-ups); ``methods``: the rewrites offered
     (default: those of :data:`REWRITE_METHODS` this installation can run); ``background``: the other candidates
-    (default: staged authors of the text's genre). With ``command_token`` (a resident server,
-    :mod:`authorguard.web.resident`) also ``GET /api/command/health``, ``POST /api/command/check`` -> a job and
-    ``POST /api/command/stop``, each only with the token in the ``x-authorguard-token`` header."""
+    (default: staged authors of the text's genre). The resident server adds the command routes
+    (:func:`authorguard.web.resident.add_command_routes`)."""
     from authorguard.check.config import check_limits
 
     runner = runner or JobRunner()
@@ -320,9 +317,6 @@ def create_app(
             )
         return found.view()
 
-    if command_token is not None:
-        add_command_routes(app, runner, command_token)
-
     @app.exception_handler(AuthorguardError)
     def one_line(_, error: AuthorguardError) -> JSONResponse:
         return JSONResponse({"detail": str(error)}, status_code=422)
@@ -330,53 +324,3 @@ def create_app(
     app.state.runner = runner
     app.state.sessions = sessions
     return app
-
-
-def add_command_routes(app: FastAPI, runner: JobRunner, token: str) -> None:
-    """The resident server's routes for ``authorguard check`` (:mod:`authorguard.web.resident`)."""
-    import hmac
-
-    from fastapi import Header
-
-    from authorguard.web.resident import installation
-
-    def authorised(given: str | None) -> None:
-        if given is None or not hmac.compare_digest(given.encode(), token.encode()):
-            raise HTTPException(status_code=403, detail="a command needs this server's token")
-
-    @app.get("/api/command/health")
-    def health(x_authorguard_token: str | None = Header(default=None)) -> dict:
-        authorised(x_authorguard_token)
-        return {"pid": os.getpid(), **installation()}
-
-    @app.post("/api/command/check")
-    def command_check(request: CommandCheckRequest, x_authorguard_token: str | None = Header(default=None)) -> dict:
-        from authorguard.check.config import DEFAULT_ATTACKERS, CheckConfig
-        from authorguard.check.run import run_command
-
-        authorised(x_authorguard_token)
-        config = CheckConfig(
-            sizes=tuple(request.sizes), attackers=tuple(request.attackers or DEFAULT_ATTACKERS), seed=request.seed
-        )
-
-        def work(say) -> dict:
-            result = run_command(
-                request.text,
-                request.known,
-                config=config,
-                background_file=request.background_file or None,
-                genre=request.genre or None,
-                text_field=request.text_field,
-                rewrite=request.rewrite,
-                generalise=request.generalise,
-                progress=say,
-            )
-            return {"lines": result.lines(), "result": result.to_dict()}
-
-        return {"job": runner.submit(work)}
-
-    @app.post("/api/command/stop")
-    def stop(x_authorguard_token: str | None = Header(default=None)) -> dict:
-        authorised(x_authorguard_token)
-        getattr(app.state, "stop", lambda: None)()
-        return {"stopping": True}

@@ -124,7 +124,8 @@ def serve_resident(idle_s: float = IDLE_S, port: int = 0) -> None:
     from authorguard.web.app import create_app
 
     token = secrets.token_urlsafe(32)
-    app = create_app(command_token=token)
+    app = create_app()
+    add_command_routes(app, app.state.runner, token)
     clock = IdleClock(app.state.runner.busy)
 
     @app.middleware("http")
@@ -152,3 +153,55 @@ def serve_resident(idle_s: float = IDLE_S, port: int = 0) -> None:
     finally:
         _remove_state(state.pid)
         app.state.runner.shutdown()
+
+
+def add_command_routes(app, runner, token: str) -> None:
+    """The resident server's routes for ``authorguard check``: ``GET /api/command/health``, ``POST
+    /api/command/check`` -> a job (polled at the page's ``GET /api/jobs/{id}``) and ``POST /api/command/stop``,
+    each only with ``token`` in the :data:`TOKEN_HEADER` header."""
+    import hmac
+
+    from fastapi import Header, HTTPException
+
+    from authorguard.web.app import CommandCheckRequest
+
+    def authorised(given: str | None) -> None:
+        if given is None or not hmac.compare_digest(given.encode(), token.encode()):
+            raise HTTPException(status_code=403, detail="a command needs this server's token")
+
+    @app.get("/api/command/health")
+    def health(x_authorguard_token: str | None = Header(default=None)) -> dict:
+        authorised(x_authorguard_token)
+        return {"pid": os.getpid(), **installation()}
+
+    @app.post("/api/command/check")
+    def command_check(request: CommandCheckRequest, x_authorguard_token: str | None = Header(default=None)) -> dict:
+        from authorguard.check.config import DEFAULT_ATTACKERS, CheckConfig
+        from authorguard.check.run import run_command
+
+        authorised(x_authorguard_token)
+        config = CheckConfig(
+            sizes=tuple(request.sizes), attackers=tuple(request.attackers or DEFAULT_ATTACKERS), seed=request.seed
+        )
+
+        def work(say) -> dict:
+            result = run_command(
+                request.text,
+                request.known,
+                config=config,
+                background_file=request.background_file or None,
+                genre=request.genre or None,
+                text_field=request.text_field,
+                rewrite=request.rewrite,
+                generalise=request.generalise,
+                progress=say,
+            )
+            return {"lines": result.lines(), "result": result.to_dict()}
+
+        return {"job": runner.submit(work)}
+
+    @app.post("/api/command/stop")
+    def stop(x_authorguard_token: str | None = Header(default=None)) -> dict:
+        authorised(x_authorguard_token)
+        getattr(app.state, "stop", lambda: None)()
+        return {"stopping": True}
