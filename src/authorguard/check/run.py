@@ -154,6 +154,27 @@ def run_command(
     return session.result
 
 
+def run_options(text: str, known: Sequence[str], options: Mapping, progress=None) -> dict:
+    """:func:`run_command` with the command's options as parsed (``sizes``, ``attackers`` — empty: the defaults —,
+    ``seed``, ``background_file``/``genre`` — "" for none —, ``text_field``, ``rewrite``, ``generalise``), in the
+    command's process or the resident server: ``{"lines": the printed result, "result": its dict}``."""
+    config = CheckConfig(
+        sizes=tuple(options["sizes"]), attackers=tuple(options["attackers"] or DEFAULT_ATTACKERS), seed=options["seed"]
+    )
+    result = run_command(
+        text,
+        known,
+        config=config,
+        background_file=options["background_file"] or None,
+        genre=options["genre"] or None,
+        text_field=options["text_field"],
+        rewrite=options["rewrite"],
+        generalise=options["generalise"],
+        progress=progress,
+    )
+    return {"lines": result.lines(), "result": result.to_dict()}
+
+
 def prepare(
     text: str,
     known: Sequence[str],

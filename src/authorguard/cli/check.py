@@ -152,21 +152,6 @@ def say(line: str) -> None:
 
 def _check_here(body: str, writing: list[str], options: dict) -> dict:
     """The check in this process: what the resident server runs, with the same options."""
-    from authorguard.check.config import DEFAULT_ATTACKERS, CheckConfig
-    from authorguard.check.run import run_command
+    from authorguard.check.run import run_options
 
-    config = CheckConfig(
-        sizes=tuple(options["sizes"]), attackers=tuple(options["attackers"] or DEFAULT_ATTACKERS), seed=options["seed"]
-    )
-    result = run_command(
-        body,
-        writing,
-        config=config,
-        background_file=options["background_file"] or None,
-        genre=options["genre"] or None,
-        text_field=options["text_field"],
-        rewrite=options["rewrite"],
-        generalise=options["generalise"],
-        progress=say,
-    )
-    return {"lines": result.lines(), "result": result.to_dict()}
+    return run_options(body, writing, options, progress=say)

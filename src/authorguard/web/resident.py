@@ -176,27 +176,13 @@ def add_command_routes(app, runner, token: str) -> None:
 
     @app.post("/api/command/check")
     def command_check(request: CommandCheckRequest, x_authorguard_token: str | None = Header(default=None)) -> dict:
-        from authorguard.check.config import DEFAULT_ATTACKERS, CheckConfig
-        from authorguard.check.run import run_command
+        from authorguard.check.run import run_options
 
         authorised(x_authorguard_token)
-        config = CheckConfig(
-            sizes=tuple(request.sizes), attackers=tuple(request.attackers or DEFAULT_ATTACKERS), seed=request.seed
-        )
+        options = request.model_dump(exclude={"text", "known"})
 
         def work(say) -> dict:
-            result = run_command(
-                request.text,
-                request.known,
-                config=config,
-                background_file=request.background_file or None,
-                genre=request.genre or None,
-                text_field=request.text_field,
-                rewrite=request.rewrite,
-                generalise=request.generalise,
-                progress=say,
-            )
-            return {"lines": result.lines(), "result": result.to_dict()}
+            return run_options(request.text, request.known, options, progress=say)
 
         return {"job": runner.submit(work)}
 
