@@ -83,7 +83,9 @@ def test_paste_check_rewrite_copy(server, habits_world, tmp_path):
 
         assert page.locator("#method option").all_text_contents() == ["dropout(rate=0.4)"]
         page.click("#rewrite")
+        # the rewrite is shown as soon as it is written, its rankings when the attackers have read it
         page.wait_for_selector("#rewrite-summary:not(:empty)", timeout=120_000)
+        page.wait_for_selector("#recheck-state:has-text('rewrote the text as it stands')", timeout=120_000)
         assert page.locator("#rewrite-box .gone").count() > 0  # dropped words are shown struck out
         assert page.locator("#rewrite-rankings tbody tr").count() == 6  # static and augmented
         page.click("#copy")
