@@ -14,7 +14,11 @@ def test_records_in_records_out_and_deterministic():
     texts = ["i dont know... it's been sooo long!!!", "", "Fine.", "line one\nline two\n\nline three"]
     out = method.obfuscate(texts)
     assert out == method.obfuscate(texts) and len(out) == len(texts)
-    assert out[0] == "I do not know... It has been so long!" and out[1] == "" and out[3] == "Line one\nline two\n\nLine three"
+    assert (
+        out[0] == "I do not know... It has been so long!"
+        and out[1] == ""
+        and out[3] == "Line one\nline two\n\nLine three"
+    )
     statuses = method.record_statuses(texts, out)
     assert [s["status"] for s in statuses] == ["rewritten", "kept", "kept", "rewritten"]
 
