@@ -41,6 +41,7 @@ classifiers = {values["classifiers"]}
 runs = {values["runs"]}
 n_jobs = {values["n_jobs"]}
 seed = 3
+content_sample = 12
 
 [[methods]]
 name = "original"

@@ -73,6 +73,14 @@ def test_toml_and_yaml_give_the_same_config(tmp_path):
         ),
         (minimal(attackers=["transformer"], attacker_options={"transformer": {"epochs": 0}}), r"'epochs' parameter"),
         (minimal(fluency="yes"), r"'fluency' must be true or false"),
+        (
+            minimal(detector_options={"lm-stylometric": {"max_tokens": 8}}),
+            r"names 'lm-stylometric', which 'detectors' does not list",
+        ),
+        (
+            minimal(detectors=["lm-stylometric"], detector_options={"lm-stylometric": {"max_token": 8}}),
+            r"detector_options.lm-stylometric: .*unexpected keyword argument 'max_token'",
+        ),
     ],
 )
 def test_bad_configs_fail_naming_the_key(data, message):

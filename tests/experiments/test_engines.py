@@ -29,6 +29,7 @@ n_jobs = 2
 seed = 5
 content_metrics = false
 detector = false
+fidelity = false
 
 [[methods]]
 name = "original"

@@ -26,8 +26,11 @@ def neural_run(tmp_path_factory):
             "fluency": True,
             "detectors": ["char-ngrams", "lm-stylometric"],
             "attacker_options": {
-                "transformer": {"epochs": 2, "max_train_windows": 96, "max_windows": 1, "max_tokens": 96},
+                "transformer": {"epochs": 1, "max_train_windows": 48, "max_windows": 1, "max_tokens": 64},
                 "author-embedding": {"windows": 1},
+            },
+            "detector_options": {
+                "lm-stylometric": {"max_train_documents": 40, "max_test_documents": 30, "max_tokens": 48}
             },
             "methods": [{"name": "original"}, {"name": "dropout", "params": {"rate": 0.5}}],
         }

@@ -71,7 +71,7 @@ def test_results_files_round_trip_and_record_the_config(tiny_run):
     assert experiment["cells"] == len(plan_cells(load_config(config_path)))
 
 
-def test_runs_use_different_seeds_and_a_rerun_reproduces(tiny_run, tiny_corpus_file, tmp_path):
+def test_runs_use_different_seeds(tiny_run):
     folder, frame, config_path = tiny_run
     syntf = frame[(frame["method"] == "syntf") & (frame["task"] == "attack")]
     assert syntf["seed"].nunique() == 2
@@ -79,8 +79,6 @@ def test_runs_use_different_seeds_and_a_rerun_reproduces(tiny_run, tiny_corpus_f
         index=["params", "scenario", "attacker", "threat_model", "classifier"], columns="run", values="f1_macro"
     )
     assert (by_run[0] != by_run[1]).any()  # fresh randomness per run
-    again = run_experiment(load_config(config_path), tmp_path / "again")
-    pd.testing.assert_series_equal(again["f1_macro"], frame["f1_macro"])
 
 
 def test_resume_recomputes_only_missing_cells(tiny_run, tmp_path):
@@ -98,8 +96,8 @@ def test_resume_recomputes_only_missing_cells(tiny_run, tmp_path):
     pd.testing.assert_frame_equal(resumed.drop(columns="cell_seconds"), frame.drop(columns="cell_seconds"))
 
 
-def test_parallel_run_equals_serial_run(tiny_corpus_file, tiny_run, tmp_path):
-    _, frame, _ = tiny_run
+def test_a_parallel_rerun_reproduces_the_serial_run(tiny_corpus_file, tiny_run, tmp_path):
+    _, frame, _ = tiny_run  # (a rerun with the same config and seed, in two worker processes)
     path = tmp_path / "parallel.toml"
     path.write_text(tiny_config_text(tiny_corpus_file, n_jobs=2), encoding="utf-8")
     parallel = run_experiment(load_config(path), tmp_path / "out")

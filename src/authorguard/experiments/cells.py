@@ -315,7 +315,7 @@ def _detector_rows(config: ExperimentConfig, view: View, original: Release, rele
     test = view.attacked_documents
     rows = []
     for name in config.detectors:
-        detector = registry.detectors.get(name)(random_state=seed)
+        detector = registry.detectors.get(name)(random_state=seed, **config.detector_options.get(name, {}))
         scores = detector.evaluate(original.rows(train), released.rows(train), original.rows(test), released.rows(test))
         n_test = scores.pop("n_test", 2 * len(test))
         n_train = 2 * min(len(train), detector.max_train_documents or len(train))

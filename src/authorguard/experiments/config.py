@@ -41,7 +41,8 @@ documents, each author's share kept); every result row says at what scale it was
 ``n_test``).
 ``attacker_options`` gives attackers their own parameters, e.g. ``attacker_options.transformer = { epochs = 2 }``;
 attackers that bring their own model (``transformer``, ``author-embedding``) ignore ``classifiers`` and report
-the classifier ``neural``.
+the classifier ``neural``. ``detector_options`` does the same for the detectors, e.g.
+``detector_options.lm-stylometric = { max_train_documents = 100, max_tokens = 64 }``.
 
 ``target_loss`` is not a method parameter: it asks the harness to set each fitted method's ``epsilon`` by its
 ``calibrate`` so that the exact loss per word equals the target (equal privacy, not equal epsilon).
@@ -121,6 +122,7 @@ class ExperimentConfig:
     max_documents_per_author: int | None = None
     max_train_documents_per_author: int | None = None
     attacker_options: dict = field(default_factory=dict)
+    detector_options: dict = field(default_factory=dict)
     attacker_train_documents: dict = field(default_factory=dict)
     n_jobs: int = 1
 
@@ -166,6 +168,17 @@ class ExperimentConfig:
             check_number(count, f"attacker_train_documents.{name}", owner, kind=int, low=1, closed="left")
         for name in self.detectors:
             _require_registered(registry.detectors, name)
+        if not isinstance(self.detector_options, dict):
+            raise InputError("experiment config: 'detector_options' must be a table of detector name -> options")
+        for name, options in self.detector_options.items():
+            if name not in self.detectors:
+                raise InputError(f"experiment config: detector_options names {name!r}, which 'detectors' does not list")
+            if not isinstance(options, dict):
+                raise InputError(f"experiment config: detector_options.{name} must be a table of options")
+            try:  # fail now, naming the option
+                registry.detectors.get(name)(random_state=0, **options)
+            except TypeError as error:
+                raise InputError(f"experiment config: detector_options.{name}: {error}") from None
         if not isinstance(self.attacker_options, dict):
             raise InputError("experiment config: 'attacker_options' must be a table of attacker name -> options")
         for name, options in self.attacker_options.items():
@@ -222,7 +235,12 @@ class ExperimentConfig:
         are not reused on resume."""
         relevant = {k: v for k, v in self.to_dict().items() if k not in ("methods", "runs", "n_jobs", "name")}
         # runs made before these options existed still resume
-        for key in ("max_documents_per_author", "max_train_documents_per_author", "attacker_train_documents"):
+        for key in (
+            "max_documents_per_author",
+            "max_train_documents_per_author",
+            "attacker_train_documents",
+            "detector_options",
+        ):
             if not relevant.get(key):
                 relevant.pop(key, None)
         return hashlib.sha256(json.dumps(relevant, sort_keys=True).encode()).hexdigest()[:16]
