@@ -45,16 +45,21 @@ def write_output(output: Path, ids: list, matrix, vocabulary: np.ndarray) -> Non
     from authorguard.data.io import atomic_write
 
     matrix = matrix.tocsr()
-    # the same text as json.dumps({"id": ..., "counts": {word: count}}) per line, with each word's JSON string
-    # built once instead of once per document that holds it (writing took a quarter of the whole command)
+    matrix.sort_indices()
+    # the same text as json.dumps({"id": ..., "counts": {word: count}}) per line (counts descending, ties in
+    # vocabulary order), each word's JSON key and each count's digits built once and every row's items ordered by
+    # one lexsort: per-document sorting and formatting took a quarter of the whole command
     keys = np.array([json.dumps(str(word), ensure_ascii=False) + ": " for word in vocabulary], dtype=object)
+    data = np.asarray(matrix.data, dtype=np.int64)
+    row_of = np.repeat(np.arange(matrix.shape[0]), np.diff(matrix.indptr))
+    order = np.lexsort((np.arange(matrix.nnz), -data, row_of))
+    numbers = np.array([str(c) for c in range(int(data.max(initial=0)) + 1)], dtype=object)
+    items = (keys[matrix.indices[order]] + numbers[data[order]]).tolist() if matrix.nnz else []
+    ends = matrix.indptr.tolist()
     with atomic_write(output) as out:
         for i, identifier in enumerate(ids):
-            start, end = matrix.indptr[i], matrix.indptr[i + 1]
-            data = matrix.data[start:end]
-            order = np.argsort(-data, kind="stable")
-            items = ", ".join(map(str.__add__, keys[matrix.indices[start:end][order]], map(str, data[order].tolist())))
-            out.write(f'{{"id": {json.dumps(identifier, ensure_ascii=False)}, "counts": {{{items}}}}}\n')
+            counts = ", ".join(items[ends[i] : ends[i + 1]])
+            out.write(f'{{"id": {json.dumps(identifier, ensure_ascii=False)}, "counts": {{{counts}}}}}\n')
 
 
 def syntf(

@@ -154,6 +154,45 @@ def _exp_shifted_row(row, largest, weights, bits):
         weights[w] = weights[w] * powers[w] if np.float64(row[w]) - largest > _EXP_FLOOR else 0.0
 
 
+@njit(cache=True, nogil=True)
+def _chunk_sums(weights, ends):
+    """ends[b] = the sum of weights[: 64 (b + 1)]; returns the total. Each 64-word chunk is summed in eight
+    fixed lanes and a fixed tree (vectorisable, and the same bits on every machine and in every batch)."""
+    n_words = weights.shape[0]
+    running = 0.0
+    for b in range(ends.shape[0]):
+        start = b * CDF_CHUNK
+        if start + CDF_CHUNK <= n_words:
+            s0 = s1 = s2 = s3 = s4 = s5 = s6 = s7 = 0.0
+            for i in range(start, start + CDF_CHUNK, 8):
+                s0 += weights[i]
+                s1 += weights[i + 1]
+                s2 += weights[i + 2]
+                s3 += weights[i + 3]
+                s4 += weights[i + 4]
+                s5 += weights[i + 5]
+                s6 += weights[i + 6]
+                s7 += weights[i + 7]
+            part = ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7))
+        else:
+            part = 0.0
+            for w in range(start, n_words):
+                part += weights[w]
+        running += part
+        ends[b] = running
+    return running
+
+
+@njit(cache=True, fastmath=True, nogil=True)
+def _update_extrema(row, log_partition, highest, lowest):
+    """highest[w] = max(highest[w], row[w] - log_partition), likewise the minimum (float64; exact operations,
+    so fastmath only lets them vectorise)."""
+    for w in range(row.shape[0]):
+        value = np.float64(row[w]) - log_partition
+        highest[w] = max(highest[w], value)
+        lowest[w] = min(lowest[w], value)
+
+
 @njit(cache=True, parallel=True, nogil=True)
 def release_block(
     D,
@@ -218,23 +257,11 @@ def release_block(
                 pen_self,
             )
             _exp_shifted_row(row, largest, weights, bits)
-            running = 0.0
-            for b in range(n_blocks):
-                part = 0.0
-                for w in range(b * CDF_CHUNK, min(n_words, (b + 1) * CDF_CHUNK)):
-                    part += weights[w]
-                running += part
-                ends[b] = running
+            running = _chunk_sums(weights, ends)
             for q in range(uniform_ptr[i], uniform_ptr[i + 1]):
                 out[q] = _search(weights, ends, uniforms[q] * running)
             if track_extrema:
-                log_partition = np.float64(largest) + np.log(running)
-                highest = column_max[chunk]
-                lowest = column_min[chunk]
-                for w in range(n_words):
-                    value = np.float64(row[w]) - log_partition
-                    highest[w] = max(highest[w], value)
-                    lowest[w] = min(lowest[w], value)
+                _update_extrema(row, np.float64(largest) + np.log(running), column_max[chunk], column_min[chunk])
 
 
 @njit(cache=True, nogil=True)

