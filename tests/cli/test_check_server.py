@@ -55,6 +55,8 @@ def test_the_command_through_the_server_equals_the_check_here(tmp_path, monkeypa
         second = runner.invoke(app, [*command, "--server", "--json", str(tmp_path / "second.json")])
         assert second.exit_code == 0, second.output
         assert read_state() == state  # the same server answered the second command
+        for answered in (first, second):  # by the server, not by the fallback in the command's process
+            assert "checking in this process" not in answered.output, answered.output
         assert first.stdout == here.stdout
         assert _without_timing(tmp_path / "first.json") == _without_timing(tmp_path / "here.json")
         assert _without_timing(tmp_path / "second.json") == _without_timing(tmp_path / "here.json")

@@ -174,7 +174,6 @@ def add_command_routes(app, runner, token: str) -> None:
         authorised(x_authorguard_token)
         return {"pid": os.getpid(), **installation()}
 
-    @app.post("/api/command/check")
     def command_check(request: CommandCheckRequest, x_authorguard_token: str | None = Header(default=None)) -> dict:
         from authorguard.check.run import run_options
 
@@ -185,6 +184,11 @@ def add_command_routes(app, runner, token: str) -> None:
             return run_options(request.text, request.known, options, progress=say)
 
         return {"job": runner.submit(work)}
+
+    # the model is imported here, not in the module's globals, where FastAPI resolves the (postponed) annotations:
+    # given as a string, FastAPI took the body for a query parameter and answered 422
+    command_check.__annotations__["request"] = CommandCheckRequest
+    app.post("/api/command/check")(command_check)
 
     @app.post("/api/command/stop")
     def stop(x_authorguard_token: str | None = Header(default=None)) -> dict:
