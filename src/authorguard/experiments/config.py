@@ -168,30 +168,25 @@ class ExperimentConfig:
             check_number(count, f"attacker_train_documents.{name}", owner, kind=int, low=1, closed="left")
         for name in self.detectors:
             _require_registered(registry.detectors, name)
-        if not isinstance(self.detector_options, dict):
-            raise InputError("experiment config: 'detector_options' must be a table of detector name -> options")
-        for name, options in self.detector_options.items():
-            if name not in self.detectors:
-                raise InputError(f"experiment config: detector_options names {name!r}, which 'detectors' does not list")
-            if not isinstance(options, dict):
-                raise InputError(f"experiment config: detector_options.{name} must be a table of options")
-            try:  # fail now, naming the option
-                registry.detectors.get(name)(random_state=0, **options)
-            except TypeError as error:
-                raise InputError(f"experiment config: detector_options.{name}: {error}") from None
-        if not isinstance(self.attacker_options, dict):
-            raise InputError("experiment config: 'attacker_options' must be a table of attacker name -> options")
-        for name, options in self.attacker_options.items():
-            if name not in self.attackers:
-                raise InputError(f"experiment config: attacker_options names {name!r}, which 'attackers' does not list")
-            if not isinstance(options, dict):
-                raise InputError(f"experiment config: attacker_options.{name} must be a table of options")
-            from authorguard.attacks.base import attacker_classifiers, make_attacker
+        from authorguard.attacks.base import attacker_classifiers, make_attacker
 
-            try:  # fail now, naming the option, rather than in a worker hours later
-                make_attacker(name, attacker_classifiers(name, self.classifiers or ("svm",))[0], 0, options)
-            except TypeError as error:
-                raise InputError(f"experiment config: attacker_options.{name}: {error}") from None
+        # fail now, naming the option, rather than in a worker hours later
+        _check_options(
+            "detector_options",
+            self.detector_options,
+            "detectors",
+            self.detectors,
+            lambda name, options: registry.detectors.get(name)(random_state=0, **options),
+        )
+        _check_options(
+            "attacker_options",
+            self.attacker_options,
+            "attackers",
+            self.attackers,
+            lambda name, options: make_attacker(
+                name, attacker_classifiers(name, self.classifiers or ("svm",))[0], 0, options
+            ),
+        )
         for flag in ("content_metrics", "detector", "fluency", "fidelity"):
             if not isinstance(getattr(self, flag), bool):
                 raise InputError(f"experiment config: {flag!r} must be true or false, got {getattr(self, flag)!r}")
@@ -244,6 +239,22 @@ class ExperimentConfig:
             if not relevant.get(key):
                 relevant.pop(key, None)
         return hashlib.sha256(json.dumps(relevant, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def _check_options(key: str, table, listed_key: str, listed: tuple[str, ...], build) -> None:
+    """``table`` (component name -> options) names only components of ``listed`` and each one's options build it
+    (``build(name, options)``); otherwise an InputError naming ``key`` and the component."""
+    if not isinstance(table, dict):
+        raise InputError(f"experiment config: {key!r} must be a table of name -> options")
+    for name, options in table.items():
+        if name not in listed:
+            raise InputError(f"experiment config: {key} names {name!r}, which {listed_key!r} does not list")
+        if not isinstance(options, dict):
+            raise InputError(f"experiment config: {key}.{name} must be a table of options")
+        try:
+            build(name, options)
+        except TypeError as error:
+            raise InputError(f"experiment config: {key}.{name}: {error}") from None
 
 
 def _require_registered(table, name: str):
