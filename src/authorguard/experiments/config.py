@@ -168,7 +168,11 @@ class ExperimentConfig:
             check_number(count, f"attacker_train_documents.{name}", owner, kind=int, low=1, closed="left")
         for name in self.detectors:
             _require_registered(registry.detectors, name)
-        from authorguard.attacks.base import attacker_classifiers, make_attacker
+
+        def build_attacker(name: str, options: dict):
+            from authorguard.attacks.base import attacker_classifiers, make_attacker
+
+            return make_attacker(name, attacker_classifiers(name, self.classifiers or ("svm",))[0], 0, options)
 
         # fail now, naming the option, rather than in a worker hours later
         _check_options(
@@ -183,9 +187,7 @@ class ExperimentConfig:
             self.attacker_options,
             "attackers",
             self.attackers,
-            lambda name, options: make_attacker(
-                name, attacker_classifiers(name, self.classifiers or ("svm",))[0], 0, options
-            ),
+            build_attacker,
         )
         for flag in ("content_metrics", "detector", "fluency", "fidelity"):
             if not isinstance(getattr(self, flag), bool):

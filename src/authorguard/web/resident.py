@@ -186,7 +186,7 @@ def add_command_routes(app, runner, token: str) -> None:
         return {"job": runner.submit(work)}
 
     # the model is imported here, not in the module's globals, where FastAPI resolves the (postponed) annotations:
-    # given as a string, FastAPI took the body for a query parameter and answered 422
+    # given as a string, FastAPI 0.165 took the body for a query parameter and answered 422
     command_check.__annotations__["request"] = CommandCheckRequest
     app.post("/api/command/check")(command_check)
 
