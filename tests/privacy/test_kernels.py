@@ -47,3 +47,16 @@ def test_vectorised_exp_matches_libm():
     kept = row > -708.0
     np.testing.assert_allclose(weights[kept], expected[kept], rtol=1e-13)
     assert (weights[~kept] == 0).all()  # below e^-708 (relative to the row maximum) weights are flushed to zero
+
+
+def test_row_maximum_by_integer_keys_equals_numpys():
+    from authorguard.privacy._kernels import _max_float32
+
+    rng = np.random.default_rng(3)
+    for row in (
+        rng.normal(size=1001).astype(np.float32),
+        -rng.random(64).astype(np.float32) - 1.0,  # all negative
+        np.array([-0.0, -1e-30, -3.0e38], dtype=np.float32),
+        np.array([0.0, -0.0, 1e-45, 3.0e38], dtype=np.float32),
+    ):
+        assert _max_float32(row) == row.max()

@@ -25,6 +25,22 @@ def test_scaled_ratings_match_the_definition(small_vectors, s):
     np.testing.assert_allclose(mechanism.scaled_ratings(range(len(words))), expected, atol=2e-5)
 
 
+@pytest.mark.parametrize("dense_fraction", [10**9, 1])
+def test_dense_and_inverted_index_bigram_counts_give_the_same_bits(small_vectors, monkeypatch, dense_fraction):
+    """Every bigram counted by its dense row (fraction 1e9: held by >= 1 word) or none of them (fraction 1: held by
+    all L words): the same ratings bit for bit, and the definition's."""
+    words = list(small_vectors.words)
+    default = ExponentialMechanism.from_words(words, small_vectors, 10.0, 0.3)
+    monkeypatch.setattr(mechanism_module, "_DENSE_BIGRAM_FRACTION", dense_fraction)
+    other = ExponentialMechanism.from_words(words, small_vectors, 10.0, 0.3)
+    slots = other._index_arrays[-2]
+    assert (slots >= 0).all() if dense_fraction > len(words) else (slots < 0).all()
+    rows = np.arange(len(words))
+    assert np.array_equal(other.scaled_ratings(rows), default.scaled_ratings(rows))
+    expected = 10.0 * reference.rating_matrix(words, other.unit_vectors, 0.3) / 2
+    np.testing.assert_allclose(other.scaled_ratings(rows), expected, atol=2e-5)
+
+
 def test_quantised_vectors_give_exact_dot_products_close_to_the_raw_cosines(small_vectors):
     words, mechanism = _build(small_vectors, 10.0, 0.3)
     q = mechanism._quantized.astype(np.float64)

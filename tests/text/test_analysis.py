@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from authorguard.text.analysis import TermAnalyzer, lemmatize, tokenize, wordnet_synonyms
 from authorguard.text.bigrams import BigramIndex
 from tests.reference import dice
@@ -45,3 +47,16 @@ def test_bigram_dice_equals_set_definition():
         for j, w in enumerate(words):
             assert index.dice(i, j) == dice(v, w)
     assert index.set_sizes.tolist() == [4, 4, 0, 1, 3, 2]
+
+
+def test_dense_bigram_rows_are_the_postings_of_the_frequent_bigrams():
+    index = BigramIndex.from_words(["there", "other", "then", "a", "eth", "xy"])
+    slot, members = index.dense_members(min_words=3)
+    frequency = np.diff(index.postings.indptr)
+    assert (slot >= 0).tolist() == (frequency >= 3).tolist() and members.dtype == np.uint8
+    for k in np.flatnonzero(slot >= 0):
+        holders = index.postings.indices[index.postings.indptr[k] : index.postings.indptr[k + 1]]
+        assert np.flatnonzero(members[slot[k]]).tolist() == sorted(holders)
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    long_word = "".join(a + b for a in letters for b in letters[:12])  # over 255 distinct bigrams
+    assert BigramIndex.from_words([long_word, "ab"]).dense_members(1)[1].dtype == np.uint16  # sums cannot wrap

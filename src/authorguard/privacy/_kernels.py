@@ -38,6 +38,36 @@ def restore_openmp_nesting() -> None:
 
 
 @njit(cache=True, fastmath=True, nogil=True)
+def _max_float32(row):
+    """The largest value of a float32 row (no NaN), by an integer maximum over order-preserving keys of the
+    bits: numba leaves a float max reduction scalar, an integer one vectorises."""
+    bits = row.view(np.int32)
+    best = np.int32(-2147483648)
+    for w in range(bits.shape[0]):
+        b = bits[w]
+        best = max(best, b ^ ((b >> 31) & np.int32(0x7FFFFFFF)))
+    out = np.empty(1, dtype=np.int32)
+    out[0] = best ^ ((best >> 31) & np.int32(0x7FFFFFFF))
+    return out.view(np.float32)[0]
+
+
+# fast-math without reciprocal or reassociation: the penalty's division stays exact (same bits as a scalar
+# division), and the loop still vectorises
+_EXACT_DIVISION = {"nnan", "ninf", "nsz", "contract"}
+
+
+@njit(cache=True, fastmath=_EXACT_DIVISION, nogil=True)
+def _subtract_dice_penalties(row, shared, set_sizes, n_v, pen_dice):
+    """row[w] -= pen_dice * shared[w] / (n_v + |B(w)|) (Dice(v, w) * scale; 0 where nothing is shared), and
+    shared is zeroed for the next row. Dense and branch-free: vectorised, it costs less than visiting only the
+    words that share a bigram."""
+    for w in range(row.shape[0]):
+        # where shared[w] = 0 the penalty is 0 (n_v + |B(w)| may be 0 then: the max keeps it finite)
+        row[w] = row[w] - pen_dice * np.float32(shared[w]) / max(n_v + set_sizes[w], np.float32(1.0))
+        shared[w] = 0
+
+
+@njit(cache=True, fastmath=True, nogil=True)
 def _fill_scaled_row(
     row,
     v,
@@ -47,8 +77,9 @@ def _fill_scaled_row(
     post_ptr,
     post_idx,
     set_sizes,
-    counts,
-    touched,
+    dense_slot,
+    dense_members,
+    shared,
     base,
     offset,
     pen_dice,
@@ -56,31 +87,26 @@ def _fill_scaled_row(
 ):
     """Turn one row of exact dot products into scaled ratings in place; returns an upper bound of its maximum.
 
-    The dense part (cosine term) is one vectorised loop over the row; the Dice penalty is then subtracted only
-    where it is not zero: the words sharing a bigram with v, found through the inverted index (sum of df^2
-    work, not L * |bigrams|). ``counts`` (int32, length L) is all zero on entry and on exit; ``touched`` is an
-    int32 scratch of length L.
+    ``shared[w]`` counts the bigrams v shares with w: a frequent bigram (``dense_slot[k] >= 0``) adds its dense
+    0/1 membership row ``dense_members[slot]`` (vectorised), a rare one increments its posting list's words
+    (inverted index). ``shared`` (the members' dtype, length L) is all zero on entry and on exit.
     """
-    base_v = base * inv_norms[v]
-    largest = np.float32(-3.0e38)
-    for w in range(row.shape[0]):
-        value = base_v * (row[w] * inv_norms[w]) + offset
-        row[w] = value
-        largest = max(largest, value)  # penalties only lower a rating: this bounds the row's maximum
-    n_touched = 0
     for j in range(inc_ptr[v], inc_ptr[v + 1]):
         k = inc_idx[j]
-        for p in range(post_ptr[k], post_ptr[k + 1]):
-            w = post_idx[p]
-            if counts[w] == 0:
-                touched[n_touched] = w
-                n_touched += 1
-            counts[w] += 1
+        slot = dense_slot[k]
+        if slot >= 0:
+            members = dense_members[slot]
+            for w in range(shared.shape[0]):
+                shared[w] += members[w]
+        else:
+            for p in range(post_ptr[k], post_ptr[k + 1]):
+                shared[post_idx[p]] += 1
+    base_v = base * inv_norms[v]
+    for w in range(row.shape[0]):
+        row[w] = base_v * (row[w] * inv_norms[w]) + offset
+    largest = _max_float32(row)  # penalties only lower a rating: this bounds the row's maximum
     n_v = set_sizes[v]
-    for t in range(n_touched):
-        w = touched[t]
-        row[w] -= pen_dice * np.float32(counts[w]) / (n_v + set_sizes[w])
-        counts[w] = 0
+    _subtract_dice_penalties(row, shared, set_sizes, n_v, pen_dice)
     if n_v == 0:
         # Dice(v, v) = 1 by definition, also for a word without any bigram (e.g. one letter)
         row[v] -= pen_self
@@ -89,13 +115,26 @@ def _fill_scaled_row(
 
 @njit(cache=True, parallel=True, fastmath=True, nogil=True)
 def scaled_ratings_block(
-    D, rows, inv_norms, inc_ptr, inc_idx, post_ptr, post_idx, set_sizes, base, offset, pen_dice, pen_self, n_chunks
+    D,
+    rows,
+    inv_norms,
+    inc_ptr,
+    inc_idx,
+    post_ptr,
+    post_idx,
+    set_sizes,
+    dense_slot,
+    dense_members,
+    base,
+    offset,
+    pen_dice,
+    pen_self,
+    n_chunks,
 ):
     """Scaled ratings of a block, in place of its dot products."""
     n_rows, n_words = D.shape
     for chunk in prange(n_chunks):
-        counts = np.zeros(n_words, dtype=np.int32)
-        touched = np.empty(n_words, dtype=np.int32)
+        shared = np.zeros(n_words, dtype=dense_members.dtype)
         for i in range(chunk, n_rows, n_chunks):
             _fill_scaled_row(
                 D[i],
@@ -106,8 +145,9 @@ def scaled_ratings_block(
                 post_ptr,
                 post_idx,
                 set_sizes,
-                counts,
-                touched,
+                dense_slot,
+                dense_members,
+                shared,
                 base,
                 offset,
                 pen_dice,
@@ -203,6 +243,8 @@ def release_block(
     post_ptr,
     post_idx,
     set_sizes,
+    dense_slot,
+    dense_members,
     base,
     offset,
     pen_dice,
@@ -232,8 +274,7 @@ def release_block(
     for chunk in prange(n_chunks):
         weights = np.empty(n_words, dtype=np.float64)
         bits = np.empty(n_words, dtype=np.int64)
-        counts = np.zeros(n_words, dtype=np.int32)
-        touched = np.empty(n_words, dtype=np.int32)
+        shared = np.zeros(n_words, dtype=dense_members.dtype)
         ends = np.empty(n_blocks, dtype=np.float64)
         for i in range(chunk, n_rows, n_chunks):
             has_draws = uniform_ptr[i] < uniform_ptr[i + 1]
@@ -249,8 +290,9 @@ def release_block(
                 post_ptr,
                 post_idx,
                 set_sizes,
-                counts,
-                touched,
+                dense_slot,
+                dense_members,
+                shared,
                 base,
                 offset,
                 pen_dice,

@@ -23,6 +23,11 @@ _BLOCK_BUDGET_BYTES = 256 * 2**20
 # float32 holds every integer up to 2^24 exactly: vectors quantised to norm < 2^12 have exact dot products.
 _EXACT_FLOAT32_INTEGER = 2**24
 
+# A bigram held by at least L / 128 words is counted by adding its dense membership row (L bytes, vectorised)
+# rather than by its posting list (df scattered increments): 100-300 of them at L = 30k (a few MB), the point
+# where the two cost about the same on the machine of docs/benchmarks.md.
+_DENSE_BIGRAM_FRACTION = 128
+
 
 def _n_threads() -> int:
     import numba
@@ -106,6 +111,7 @@ class ExponentialMechanism:
             post.indptr.astype(np.int64),
             post.indices.astype(np.int32),
             bigrams.set_sizes.astype(np.float32),
+            *bigrams.dense_members(max(1, len(bigrams.set_sizes) // _DENSE_BIGRAM_FRACTION)),
         )
 
     @classmethod
