@@ -231,7 +231,13 @@ def whole_process(documents_path: str, vector_file: str, reference_words: int, s
     load_word_vectors(vector_file)
     steps["load_vectors_s"] = time.perf_counter() - tick
     model = SynTF(
-        epsilon=47.5, n_words=150, bigram_weight=0.3, morphology="orth", embeddings=vector_file, random_state=seed
+        epsilon=47.5,
+        n_words=150,
+        bigram_weight=0.3,
+        morphology="orth",
+        embeddings=vector_file,
+        random_state=seed,
+        n_jobs=-1,  # as the command does
     )
     tick = time.perf_counter()
     counts = model.fit_term_counts(texts)

@@ -24,3 +24,6 @@ def test_each_line_is_the_records_json_with_counts_descending_ties_in_vocabulary
         order = sorted(np.flatnonzero(row), key=lambda j: (-row[j], j))
         record = {"id": identifier, "counts": {str(vocabulary[j]): int(row[j]) for j in order}}
         assert line == json.dumps(record, ensure_ascii=False)
+    empty = tmp_path / "empty.jsonl"
+    write_output(empty, ["x", "y"], sp.csr_matrix((2, 5), dtype=np.int64), vocabulary)
+    assert empty.read_text(encoding="utf-8").splitlines() == ['{"id": "x", "counts": {}}', '{"id": "y", "counts": {}}']

@@ -161,6 +161,8 @@ def test_privacy_report_values(fitted):
             "'vocabulary' parameter of SynTF must be None, 'embeddings', a word-list file .* \\(no such file\\)",
         ),
         ({"synsets": "yes"}, "'synsets' parameter of SynTF must be a bool"),
+        ({"n_jobs": 0}, "The 'n_jobs' parameter of SynTF must be None, -1 \\(every core\\) or >= 1. Got 0"),
+        ({"n_jobs": 1.5}, "'n_jobs' parameter of SynTF must be an int"),
     ],
 )
 def test_bad_parameters_fail_in_fit_with_one_line(params, message):
@@ -237,6 +239,18 @@ def test_fit_term_counts_tokenises_once_and_equals_fit_then_term_counts(newsgrou
     assert once.vocabulary_ == fitted.vocabulary_
     assert counts.dtype == np.int64 and counts.shape == (120, len(fitted.vocabulary_))
     assert (counts != fitted.term_counts(texts)).nnz == 0
+
+
+def test_release_does_not_depend_on_the_processes_that_tokenise(newsgroups_sample, monkeypatch):
+    from authorguard.text import counting
+
+    monkeypatch.setattr(counting, "_PARALLEL_MIN_CHARACTERS", 0)  # split even this small batch
+    texts = newsgroups_sample.texts[:90]
+    serial = SynTF(epsilon=30.0, n_words=40, random_state=4)
+    split = SynTF(epsilon=30.0, n_words=40, random_state=4, n_jobs=2)
+    assert (serial.fit_transform(texts) != split.fit_transform(texts)).nnz == 0
+    assert split.vocabulary_ == serial.vocabulary_
+    assert (serial.term_counts(texts[::-1]) != split.term_counts(texts[::-1])).nnz == 0
 
 
 def test_fit_transform_equals_fit_then_transform(newsgroups_sample):

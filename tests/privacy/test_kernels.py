@@ -60,3 +60,37 @@ def test_row_maximum_by_integer_keys_equals_numpys():
         np.array([0.0, -0.0, 1e-45, 3.0e38], dtype=np.float32),
     ):
         assert _max_float32(row) == row.max()
+
+
+def _numpy_categorical_rows(counts, uniforms):
+    """The vectorised numpy form the kernel replaces: one global searchsorted, positions clipped to each row."""
+    n_columns = counts.shape[1]
+    uniform = np.minimum((uniforms * n_columns).astype(np.int64), n_columns - 1)
+    if counts.nnz == 0:
+        return uniform
+    indptr = counts.indptr
+    cumulative = np.concatenate([[0.0], np.cumsum(counts.data)])
+    before, after = cumulative[indptr[:-1]], cumulative[indptr[1:]]
+    totals = after - before
+    positions = np.searchsorted(cumulative, before[:, None] + uniforms * totals[:, None], side="right") - 1
+    last = np.maximum(indptr[1:, None] - 1, indptr[:-1, None])
+    positions = np.minimum(np.clip(positions, indptr[:-1, None], last), counts.nnz - 1)
+    return np.where((totals <= 0)[:, None], uniform, counts.indices[positions])
+
+
+def test_categorical_rows_match_the_numpy_form_with_empty_rows_explicit_zeros_and_extreme_uniforms():
+    import scipy.sparse as sp
+
+    from authorguard.methods.syntf import SynTF
+
+    rng = np.random.default_rng(5)
+    for _ in range(300):
+        n_rows, n_columns = rng.integers(1, 8), rng.integers(1, 12)
+        dense = rng.integers(0, 3, (n_rows, n_columns)).astype(float)
+        dense[rng.random((n_rows, n_columns)) < 0.5] = 0
+        counts = sp.csr_matrix(dense)
+        if counts.nnz and rng.random() < 0.3:
+            counts.data[rng.integers(counts.nnz)] = 0.0  # an explicit zero weight
+        uniforms = rng.random((n_rows, 5))
+        uniforms[0, 0], uniforms[-1, -1] = 0.0, 1.0 - 2**-53
+        assert np.array_equal(SynTF._sample_sources(counts, uniforms), _numpy_categorical_rows(counts, uniforms))

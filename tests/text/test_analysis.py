@@ -60,3 +60,18 @@ def test_dense_bigram_rows_are_the_postings_of_the_frequent_bigrams():
     letters = "abcdefghijklmnopqrstuvwxyz"
     long_word = "".join(a + b for a in letters for b in letters[:12])  # over 255 distinct bigrams
     assert BigramIndex.from_words([long_word, "ab"]).dense_members(1)[1].dtype == np.uint16  # sums cannot wrap
+
+
+def test_stop_words_read_from_the_data_folder_equal_nltks_without_importing_it():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from authorguard.text.resources import english_stop_words\n"
+        "words = english_stop_words()\n"
+        "assert 'nltk' not in sys.modules, 'nltk imported'\n"
+        "from nltk.corpus import stopwords\n"
+        "assert words == frozenset(stopwords.words('english')) and len(words) > 100\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)

@@ -54,7 +54,13 @@ def write_output(output: Path, ids: list, matrix, vocabulary: np.ndarray) -> Non
     row_of = np.repeat(np.arange(matrix.shape[0]), np.diff(matrix.indptr))
     order = np.lexsort((np.arange(matrix.nnz), -data, row_of))
     numbers = np.array([str(c) for c in range(int(data.max(initial=0)) + 1)], dtype=object)
-    items = (keys[matrix.indices[order]] + numbers[data[order]]).tolist() if matrix.nnz else []
+    words, counts = matrix.indices[order], data[order]
+    # nearly every count is 1 (150 draws over 30,000 words): those items are picked from "key: 1" strings built
+    # once per word, and only the others concatenated (3 million string additions took 0.9 s)
+    items = (keys + "1")[words] if len(keys) else np.empty(0, dtype=object)
+    repeated = np.flatnonzero(counts != 1)
+    items[repeated] = keys[words[repeated]] + numbers[counts[repeated]]
+    items = items.tolist()
     ends = matrix.indptr.tolist()
     with atomic_write(output) as out:
         for i, identifier in enumerate(ids):
@@ -109,6 +115,9 @@ def syntf(
     ] = None,
     data_dir: Annotated[Path | None, typer.Option(help="Data directory (default: $AUTHORGUARD_DATA).")] = None,
     json_output: Annotated[bool, typer.Option("--json", help="Print the privacy report as JSON.")] = False,
+    n_jobs: Annotated[
+        int, typer.Option(help="Processes for tokenising large inputs (-1: every core; the output does not depend on it).")
+    ] = -1,
 ) -> None:
     """Release SynTF vectors of every INPUT document, in input order, plus a privacy report beside OUTPUT."""
     from authorguard.methods.syntf import SynTF
@@ -129,6 +138,7 @@ def syntf(
         max_features=max_features,
         random_state=seed,
         secure=secure,
+        n_jobs=n_jobs,
     )
     model._validate_params()  # fail on bad options before reading the input
     with Stages("syntf") as stages:

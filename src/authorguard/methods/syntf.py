@@ -34,7 +34,6 @@ from collections.abc import Callable, Iterable
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.feature_extraction.text import CountVectorizer
 from sklearn.utils.validation import check_is_fitted
 
 from authorguard.base import VectorMechanism
@@ -46,6 +45,7 @@ from authorguard.methods import syntf_defaults as defaults
 from authorguard.privacy.accounting import SynTFPrivacyReport
 from authorguard.privacy.mechanism import ExponentialMechanism
 from authorguard.text.analysis import MORPHOLOGIES, TermAnalyzer, wordnet_synonyms
+from authorguard.text.counting import count_terms
 from authorguard.utils.random import (
     GeneratorUniforms,
     RandomState,
@@ -95,6 +95,10 @@ class SynTF(VectorMechanism):
         Seed of the sampler; resolved in ``fit`` (successive ``transform`` calls continue the stream).
     secure : bool, default=False
         Draw all randomness from the operating system's CSPRNG instead (production releases).
+    n_jobs : int or None, default=None
+        Processes for tokenising and counting large batches (scikit-learn's convention: None is 1, -1 every core;
+        :func:`~authorguard.text.counting.count_terms`). The output does not depend on it; the pass over the
+        mechanism uses numba's threads either way.
 
     Attributes
     ----------
@@ -121,6 +125,7 @@ class SynTF(VectorMechanism):
         max_features: int | None = None,
         random_state: RandomState = None,
         secure: bool = False,
+        n_jobs: int | None = None,
     ):
         self.epsilon = epsilon
         self.n_words = n_words
@@ -133,6 +138,7 @@ class SynTF(VectorMechanism):
         self.max_features = max_features
         self.random_state = random_state
         self.secure = secure
+        self.n_jobs = n_jobs
 
     # -- fitting ---------------------------------------------------------------------------------------------
 
@@ -145,6 +151,8 @@ class SynTF(VectorMechanism):
         check_number(self.min_df, "min_df", name, kind=int, low=1, closed="left")
         if self.max_features is not None:
             check_number(self.max_features, "max_features", name, kind=int, low=1, closed="left")
+        if self.n_jobs is not None and check_number(self.n_jobs, "n_jobs", name, kind=int) == 0:
+            raise InputError(f"The 'n_jobs' parameter of {name} must be None, -1 (every core) or >= 1. Got 0 instead.")
         for flag in ("synsets", "secure"):
             if not isinstance(getattr(self, flag), (bool, np.bool_)):
                 raise InputError(
@@ -233,12 +241,10 @@ class SynTF(VectorMechanism):
         document_terms = None
         if self.vocabulary is None:
             texts = check_texts(raw_documents, type(self).__name__)
-            counter = CountVectorizer(analyzer=analyzer)
             try:
-                counts = counter.fit_transform(texts).tocsr()
+                document_terms = count_terms(texts, analyzer, n_jobs=self.n_jobs)
             except ValueError:
                 raise InputError("no document has a vocabulary word (after removing stop words and numbers)") from None
-            document_terms = (counts, list(counter.get_feature_names_out()))
         candidates, frequencies = self._candidate_words(analyzer, document_terms)
         vectors = load_word_vectors(self.embeddings, vocabulary=candidates)
         has_vector = np.array([w in vectors for w in candidates], dtype=bool)
@@ -260,7 +266,7 @@ class SynTF(VectorMechanism):
         self.vocabulary_source_ = "fitted" if self.vocabulary is None else "public"
         self.embeddings_name_ = vectors.name
         self.mechanism_ = ExponentialMechanism.from_words(words, vectors, self.epsilon, self.bigram_weight)
-        self._vectorizer = CountVectorizer(analyzer=analyzer, vocabulary=self.vocabulary_)
+        self._analyzer = analyzer
         self._uniform_source: UniformSource = uniform_source(self.random_state, self.secure)
         self._loss_per_word: float | None = None
         return document_terms
@@ -271,7 +277,7 @@ class SynTF(VectorMechanism):
         """Term counts over the vocabulary: csr_matrix of shape (n_documents, L), int64."""
         check_is_fitted(self, "mechanism_")
         texts = check_texts(raw_documents, type(self).__name__)
-        return self._vectorizer.transform(texts).astype(np.int64).tocsr()
+        return count_terms(texts, self._analyzer, vocabulary=self.vocabulary_, n_jobs=self.n_jobs)[0]
 
     def synthesize(
         self,
@@ -310,7 +316,8 @@ class SynTF(VectorMechanism):
         sources = self._sample_sources(counts, draws[:, 0, :]).ravel()
         uniforms = draws[:, 1, :].ravel()
         del draws
-        with_loss = self._loss_per_word is None and 4 * len(np.unique(sources)) >= n_vocabulary
+        needed_rows = np.count_nonzero(np.bincount(sources, minlength=n_vocabulary))  # bincount: 30x np.unique's speed
+        with_loss = self._loss_per_word is None and 4 * needed_rows >= n_vocabulary
         replacements = self.mechanism_.sample(sources, uniforms, with_loss=with_loss, on_block=on_progress)
         if with_loss:
             replacements, self._loss_per_word = replacements
@@ -336,26 +343,25 @@ class SynTF(VectorMechanism):
 
     @staticmethod
     def _sample_sources(counts: sp.csr_matrix, uniforms: np.ndarray) -> np.ndarray:
-        """n draws per document from Cat(theta), theta = counts / row sum (uniform for empty rows).
+        """n draws per document from Cat(theta), theta = counts / row sum (uniform for empty rows): int64 array of
+        the shape of ``uniforms`` (n_documents, n).
 
-        Vectorised inverse CDF over the whole batch: a global cumulative sum of the counts and one
-        searchsorted, each document's targets offset into its own segment.
+        Inverse CDF over a global cumulative sum of the counts, each document's targets offset into its own
+        segment (a numba loop: the same positions as one numpy ``searchsorted`` over the batch, 3x faster).
         """
-        n_documents, n_vocabulary = counts.shape
-        uniform_sources = np.minimum((uniforms * n_vocabulary).astype(np.int64), n_vocabulary - 1)
-        if counts.nnz == 0:
-            return uniform_sources
-        indptr = counts.indptr
-        cumulative = np.concatenate([[0.0], np.cumsum(counts.data)])  # cumulative[k] = sum(data[:k])
-        before, after = cumulative[indptr[:-1]], cumulative[indptr[1:]]
-        totals = after - before
-        targets = before[:, None] + uniforms * totals[:, None]
-        # entry k with cumulative[k] <= target < cumulative[k + 1], kept inside the document's own segment
-        positions = np.searchsorted(cumulative, targets, side="right") - 1
-        last = np.maximum(indptr[1:, None] - 1, indptr[:-1, None])
-        positions = np.minimum(np.clip(positions, indptr[:-1, None], last), counts.nnz - 1)
-        sources = counts.indices[positions].astype(np.int64)
-        return np.where((totals <= 0)[:, None], uniform_sources, sources)
+        from authorguard.privacy._kernels import sample_categorical_rows
+
+        cumulative = np.concatenate([[0.0], np.cumsum(counts.data, dtype=np.float64)])  # sum(data[:k])
+        sources = np.empty(uniforms.shape, dtype=np.int64)
+        sample_categorical_rows(
+            counts.indptr.astype(np.int64),
+            counts.indices.astype(np.int64),
+            cumulative,
+            np.ascontiguousarray(uniforms, dtype=np.float64),
+            counts.shape[1],
+            sources,
+        )
+        return sources
 
     def transform(self, raw_documents) -> sp.csr_matrix:
         """Synthetic term-frequency vectors: csr_matrix of shape (n_documents, L), int64, rows summing to n."""

@@ -104,11 +104,11 @@ class FidelityMeter:
 
     def _parse(self, canonical: list[str]) -> list[Reading]:
         """Readings of texts already read through :data:`CANONICAL_RULES`."""
-        import os
+        from authorguard.utils.parallel import usable_cores
 
         if not canonical:
             return []
-        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+        cores = usable_cores()
         processes = self.n_process or (min(4, cores) if len(canonical) >= 2 * PARALLEL_FROM else 1)
         return [read_parse(doc) for doc in parser().pipe(canonical, batch_size=self.batch_size, n_process=processes)]
 

@@ -321,3 +321,31 @@ def _search(weights, ends, target):
             if accumulated > target:
                 break
     return chosen
+
+
+@njit(cache=True, nogil=True)
+def sample_categorical_rows(indptr, indices, cumulative, uniforms, n_columns, out):
+    """One draw per uniform from each CSR row's categorical distribution (weights = the row's values), by inverse
+    CDF over the global running sum ``cumulative`` (length nnz + 1, cumulative[k] = sum of the first k values).
+
+    ``uniforms`` and ``out`` have shape (n_rows, n_draws). A row with no positive weight draws uniformly over
+    ``n_columns``. Exactly the vectorised numpy form (offset targets, one global ``searchsorted``, positions clipped
+    into the row's segment), row by row: each search stays inside the row's own segment of ``cumulative``.
+    """
+    n_rows, n_draws = uniforms.shape
+    last_entry = cumulative.shape[0] - 2
+    for d in range(n_rows):
+        start, end = indptr[d], indptr[d + 1]
+        before = cumulative[start]
+        total = cumulative[end] - before
+        last = max(end - 1, start)
+        for j in range(n_draws):
+            u = uniforms[d, j]
+            if total <= 0.0 or last_entry < 0:
+                out[d, j] = min(np.int64(u * n_columns), n_columns - 1)
+                continue
+            target = before + u * total
+            # cumulative[start] <= target, so the global search's answer lies in [start + 1, ...]: search from there
+            position = start + np.searchsorted(cumulative[start : end + 1], target, side="right") - 1
+            position = min(max(position, start), last, last_entry)
+            out[d, j] = indices[position]

@@ -9,14 +9,19 @@ from __future__ import annotations
 
 import functools
 import os
-
-import nltk
+import zipfile
 
 from authorguard import config
 from authorguard.exceptions import AuthorguardError, DataNotFoundError
 
 
+# NLTK is imported where a resource is looked up, not with this module: its import takes half a second (it loads
+# scikit-learn's SVM and its own parsers), and tokenising with the stop-word list needs none of it
+
+
 def _register_data_dir() -> None:
+    import nltk
+
     root = config.data_dir()
     if root is not None:
         candidate = str(root / "nltk_data")
@@ -25,6 +30,8 @@ def _register_data_dir() -> None:
 
 
 def _require(resource: str, package: str) -> None:
+    import nltk
+
     _register_data_dir()
     for candidate in (resource, f"{resource}.zip"):
         try:
@@ -50,6 +57,8 @@ RESOURCES = (
 
 def missing_resources() -> list[str]:
     """The NLTK packages of :data:`RESOURCES` that cannot be found (the tagger in either of its packages)."""
+    import nltk
+
     _register_data_dir()
     missing = []
     for resource, package in RESOURCES:
@@ -67,9 +76,31 @@ def missing_resources() -> list[str]:
     return missing
 
 
+def _configured_stop_word_list() -> str | None:
+    """The text of NLTK's English stop-word list, read straight from the ``stopwords`` package (folder or zip) in
+    ``NLTK_DATA`` or ``<data directory>/nltk_data``; None when it is not there (NLTK then searches its own places)."""
+    roots = [root for root in os.environ.get("NLTK_DATA", "").split(os.pathsep) if root]
+    if config.data_dir() is not None:
+        roots.append(str(config.data_dir() / "nltk_data"))
+    for root in roots:
+        plain = os.path.join(root, "corpora", "stopwords", "english")
+        if os.path.isfile(plain):
+            with open(plain, encoding="utf-8") as handle:
+                return handle.read()
+        archive = os.path.join(root, "corpora", "stopwords.zip")
+        if os.path.isfile(archive):
+            with zipfile.ZipFile(archive) as package:
+                if "stopwords/english" in package.namelist():
+                    return package.read("stopwords/english").decode("utf-8")
+    return None
+
+
 @functools.cache
 def english_stop_words() -> frozenset[str]:
     """NLTK's English stop-word list (lower case)."""
+    text = _configured_stop_word_list()
+    if text is not None:
+        return frozenset(line.strip() for line in text.splitlines() if line.strip())
     _require("corpora/stopwords", "stopwords")
     from nltk.corpus import stopwords
 
@@ -120,7 +151,7 @@ def pos_tagger():
     except LookupError:
         pass
     _require("taggers/averaged_perceptron_tagger", "averaged_perceptron_tagger_eng")
-    import zipfile
+    import nltk
 
     path = nltk.data.find("taggers/averaged_perceptron_tagger.zip")
     with zipfile.ZipFile(str(path)) as archive:
