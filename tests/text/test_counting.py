@@ -47,4 +47,3 @@ def test_a_part_without_terms_is_kept_and_no_terms_at_all_is_an_error(split_alwa
         counting.count_terms(["the", "and 42"], analyzer, n_jobs=2)
     with pytest.raises(ValueError, match="empty vocabulary"):
         counting.count_terms(["the", "and 42"], analyzer)
-

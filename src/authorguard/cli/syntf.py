@@ -116,7 +116,8 @@ def syntf(
     data_dir: Annotated[Path | None, typer.Option(help="Data directory (default: $AUTHORGUARD_DATA).")] = None,
     json_output: Annotated[bool, typer.Option("--json", help="Print the privacy report as JSON.")] = False,
     n_jobs: Annotated[
-        int, typer.Option(help="Processes for tokenising large inputs (-1: every core; the output does not depend on it).")
+        int,
+        typer.Option(help="Processes for tokenising large inputs (-1: every core; the output does not depend on it)."),
     ] = -1,
 ) -> None:
     """Release SynTF vectors of every INPUT document, in input order, plus a privacy report beside OUTPUT."""

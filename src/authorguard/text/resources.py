@@ -14,7 +14,6 @@ import zipfile
 from authorguard import config
 from authorguard.exceptions import AuthorguardError, DataNotFoundError
 
-
 # NLTK is imported where a resource is looked up, not with this module: its import takes half a second (it loads
 # scikit-learn's SVM and its own parsers), and tokenising with the stop-word list needs none of it
 
