@@ -233,6 +233,16 @@ def _update_extrema(row, log_partition, highest, lowest):
         lowest[w] = min(lowest[w], value)
 
 
+@njit(cache=True, fastmath=True, nogil=True)
+def _update_extrema_pair(row, log_partition, other, other_log_partition, highest, lowest):
+    """:func:`_update_extrema` of two rows at once (the same values: max and min are exact in any order)."""
+    for w in range(row.shape[0]):
+        value = np.float64(row[w]) - log_partition
+        other_value = np.float64(other[w]) - other_log_partition
+        highest[w] = max(highest[w], max(value, other_value))
+        lowest[w] = min(lowest[w], min(value, other_value))
+
+
 @njit(cache=True, parallel=True, nogil=True)
 def release_block(
     D,
@@ -276,6 +286,8 @@ def release_block(
         bits = np.empty(n_words, dtype=np.int64)
         shared = np.zeros(n_words, dtype=dense_members.dtype)
         ends = np.empty(n_blocks, dtype=np.float64)
+        pending = -1  # a row whose extrema wait for a second one: the column arrays are then read once per pair
+        pending_log_partition = 0.0
         for i in range(chunk, n_rows, n_chunks):
             has_draws = uniform_ptr[i] < uniform_ptr[i + 1]
             if not (has_draws or track_extrema):
@@ -303,7 +315,16 @@ def release_block(
             for q in range(uniform_ptr[i], uniform_ptr[i + 1]):
                 out[q] = _search(weights, ends, uniforms[q] * running)
             if track_extrema:
-                _update_extrema(row, np.float64(largest) + np.log(running), column_max[chunk], column_min[chunk])
+                log_partition = np.float64(largest) + np.log(running)
+                if pending < 0:
+                    pending, pending_log_partition = i, log_partition
+                else:
+                    _update_extrema_pair(
+                        D[pending], pending_log_partition, row, log_partition, column_max[chunk], column_min[chunk]
+                    )
+                    pending = -1
+        if pending >= 0:
+            _update_extrema(D[pending], pending_log_partition, column_max[chunk], column_min[chunk])
 
 
 @njit(cache=True, nogil=True)
