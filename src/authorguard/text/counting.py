@@ -7,15 +7,12 @@ batch are counted in forked processes and merged into exactly what one ``CountVe
 
 from __future__ import annotations
 
-import multiprocessing
-import sys
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 import scipy.sparse as sp
 
-from authorguard.utils.parallel import resolve_n_jobs
+from authorguard.utils.parallel import map_forked, resolve_n_jobs
 
 # below this many characters a second process costs more than it saves (forking, pickling the parts)
 _PARALLEL_MIN_CHARACTERS = 1_000_000
@@ -83,30 +80,18 @@ def count_terms(
     ValueError
         When no document has a term (fitting only), as ``CountVectorizer`` does.
     """
-    jobs = min(resolve_n_jobs(n_jobs), len(texts))
-    parallel = (
-        jobs > 1
-        and sys.platform == "linux"
-        and "fork" in multiprocessing.get_all_start_methods()
-        and sum(map(len, texts)) >= _PARALLEL_MIN_CHARACTERS
-    )
-    if not parallel:
-        counts, terms = _count_part(texts, analyzer, vocabulary)
-        if vocabulary is None and not terms:
-            raise ValueError(_EMPTY_VOCABULARY)
-        counts.sort_indices()
-        return counts, terms
+    jobs = max(1, min(resolve_n_jobs(n_jobs), len(texts)))
+    if sum(map(len, texts)) < _PARALLEL_MIN_CHARACTERS:
+        jobs = 1
     bounds = np.linspace(0, len(texts), jobs + 1).astype(int)
-    chunks = [list(texts[bounds[i] : bounds[i + 1]]) for i in range(jobs)]
-    # fork: the workers start in milliseconds with the analyzer's state (a spawned one would import everything
-    # again); they only run Python and numpy, never a threaded library that forking could leave locked
-    with ProcessPoolExecutor(max_workers=jobs - 1, mp_context=multiprocessing.get_context("fork")) as pool:
-        futures = [pool.submit(_count_part, chunk, analyzer, vocabulary) for chunk in chunks[1:]]
-        parts = [_count_part(chunks[0], analyzer, vocabulary)] + [future.result() for future in futures]
+    parts = map_forked(
+        _count_part, [(list(texts[bounds[i] : bounds[i + 1]]), analyzer, vocabulary) for i in range(jobs)], jobs
+    )
     if vocabulary is not None:
-        counts = sp.vstack([part for part, _ in parts], format="csr", dtype=np.int64)
-        counts.sort_indices()
-        return counts, []
-    counts, terms = _merge_fitted(parts)
+        counts, terms = sp.vstack([part for part, _ in parts], format="csr", dtype=np.int64), []
+    elif len(parts) == 1 and parts[0][1]:
+        counts, terms = parts[0]
+    else:
+        counts, terms = _merge_fitted(parts)
     counts.sort_indices()
     return counts, terms
