@@ -253,6 +253,20 @@ def test_release_does_not_depend_on_the_processes_that_tokenise(newsgroups_sampl
     assert (serial.term_counts(texts[::-1]) != split.term_counts(texts[::-1])).nnz == 0
 
 
+@pytest.mark.parametrize("vocabulary", [None, ["hockey", "space", "orbit", "game", "god"]])
+def test_counts_started_early_give_the_same_release(newsgroups_sample, vocabulary):
+    from authorguard.text.counting import start_counting
+
+    texts = list(newsgroups_sample.texts[:80])
+    model = SynTF(epsilon=30.0, n_words=40, random_state=4, vocabulary=vocabulary)
+    early = SynTF(epsilon=30.0, n_words=40, random_state=4, vocabulary=vocabulary)
+    counted = start_counting(texts, early.build_analyzer())
+    assert (early.fit_term_counts(texts, counted=counted) != model.fit_term_counts(texts)).nnz == 0
+    assert early.vocabulary_ == model.vocabulary_
+    with pytest.raises(ValueError, match="counted must come from start_counting"):
+        SynTF(morphology="orth").fit_term_counts(texts, counted=start_counting(texts, early.build_analyzer()))
+
+
 def test_fit_transform_equals_fit_then_transform(newsgroups_sample):
     texts = newsgroups_sample.texts[:60]
     both = SynTF(epsilon=30.0, n_words=40, random_state=4).fit_transform(texts)

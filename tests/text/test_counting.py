@@ -47,3 +47,16 @@ def test_a_part_without_terms_is_kept_and_no_terms_at_all_is_an_error(split_alwa
         counting.count_terms(["the", "and 42"], analyzer, n_jobs=2)
     with pytest.raises(ValueError, match="empty vocabulary"):
         counting.count_terms(["the", "and 42"], analyzer)
+
+
+@pytest.mark.parametrize("split", [True, False])
+def test_counting_started_early_gives_the_same_counts(newsgroups_sample, monkeypatch, split):
+    if split:
+        monkeypatch.setattr(counting, "_PARALLEL_MIN_CHARACTERS", 0)
+    texts = list(newsgroups_sample.texts)
+    analyzer = TermAnalyzer("orth")
+    pending = counting.start_counting(texts, analyzer, n_jobs=2)
+    counts, terms = pending.result()
+    assert pending.result()[0] is counts  # collected once
+    expected, expected_terms = counting.count_terms(texts, analyzer)
+    assert terms == expected_terms and (counts != expected).nnz == 0

@@ -121,32 +121,40 @@ def syntf(
     ] = -1,
 ) -> None:
     """Release SynTF vectors of every INPUT document, in input order, plus a privacy report beside OUTPUT."""
-    from authorguard.methods.syntf import SynTF
+    from authorguard.methods.syntf_params import check_syntf_parameters
+    from authorguard.text.analysis import TermAnalyzer
+    from authorguard.text.counting import start_counting
 
     set_data_dir(data_dir)
     if output.suffix not in (".jsonl", ".npz"):
         raise InputError(f"{output}: output must end in .jsonl or .npz")
     if max_features is None and vocabulary == "embeddings":
         max_features = defaults.PUBLIC_VOCABULARY_SIZE
-    model = SynTF(
-        epsilon=epsilon,
-        n_words=n_words,
-        bigram_weight=bigram_weight,
-        morphology=morphology,
-        synsets=synsets,
-        embeddings=embeddings,
-        vocabulary=vocabulary,
-        max_features=max_features,
-        random_state=seed,
-        secure=secure,
-        n_jobs=n_jobs,
-    )
-    model._validate_params()  # fail on bad options before reading the input
+    params = {
+        "epsilon": epsilon,
+        "n_words": n_words,
+        "bigram_weight": bigram_weight,
+        "morphology": morphology,
+        "synsets": synsets,
+        "embeddings": embeddings,
+        "vocabulary": vocabulary,
+        "min_df": 1,
+        "max_features": max_features,
+        "random_state": seed,
+        "secure": secure,
+        "n_jobs": n_jobs,
+    }
+    check_syntf_parameters(params)  # fail on bad options before reading the input
     with Stages("syntf") as stages:
         stages.stage("reading input")
         ids, texts = load_input(input, text_field, id_field)
+        # the counting starts in forked workers before scikit-learn and numba are imported here: the two overlap
+        counted = start_counting(texts, TermAnalyzer(morphology), n_jobs=n_jobs)
+        from authorguard.methods.syntf import SynTF
+
+        model = SynTF(**params)
         stages.stage(f"fitting the vocabulary and the mechanism on {len(texts):,} documents (tokenising once)")
-        counts = model.fit_term_counts(texts)
+        counts = model.fit_term_counts(texts, counted=counted)
         if target_loss is not None:
             stages.stage(f"calibrating epsilon for a loss of {target_loss} per word")
             model.calibrate(target_loss)

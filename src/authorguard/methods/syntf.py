@@ -42,10 +42,11 @@ from authorguard.embeddings.base import WordVectors
 from authorguard.embeddings.loading import DEFAULT_EMBEDDINGS, load_word_vectors
 from authorguard.exceptions import InputError
 from authorguard.methods import syntf_defaults as defaults
+from authorguard.methods.syntf_params import EMBEDDINGS_VOCABULARY, check_syntf_parameters
 from authorguard.privacy.accounting import SynTFPrivacyReport
 from authorguard.privacy.mechanism import ExponentialMechanism
-from authorguard.text.analysis import MORPHOLOGIES, TermAnalyzer, wordnet_synonyms
-from authorguard.text.counting import count_terms
+from authorguard.text.analysis import TermAnalyzer, wordnet_synonyms
+from authorguard.text.counting import PendingCounts, count_terms
 from authorguard.utils.random import (
     GeneratorUniforms,
     RandomState,
@@ -55,9 +56,7 @@ from authorguard.utils.random import (
     as_generator,
     uniform_source,
 )
-from authorguard.utils.validation import check_number, check_option, check_texts
-
-EMBEDDINGS_VOCABULARY = "embeddings"
+from authorguard.utils.validation import check_number, check_texts
 
 
 class SynTF(VectorMechanism):
@@ -143,30 +142,7 @@ class SynTF(VectorMechanism):
     # -- fitting ---------------------------------------------------------------------------------------------
 
     def _validate_params(self) -> None:
-        name = type(self).__name__
-        check_number(self.epsilon, "epsilon", name, low=0.0)
-        check_number(self.n_words, "n_words", name, kind=int, low=1, closed="left")
-        check_number(self.bigram_weight, "bigram_weight", name, low=0.0, high=1.0, closed="both")
-        check_option(self.morphology, "morphology", name, MORPHOLOGIES)
-        check_number(self.min_df, "min_df", name, kind=int, low=1, closed="left")
-        if self.max_features is not None:
-            check_number(self.max_features, "max_features", name, kind=int, low=1, closed="left")
-        if self.n_jobs is not None and check_number(self.n_jobs, "n_jobs", name, kind=int) == 0:
-            raise InputError(f"The 'n_jobs' parameter of {name} must be None, -1 (every core) or >= 1. Got 0 instead.")
-        for flag in ("synsets", "secure"):
-            if not isinstance(getattr(self, flag), (bool, np.bool_)):
-                raise InputError(
-                    f"The {flag!r} parameter of {name} must be a bool. Got {getattr(self, flag)!r} instead."
-                )
-        if (
-            isinstance(self.vocabulary, (str, os.PathLike))
-            and self.vocabulary != EMBEDDINGS_VOCABULARY
-            and not os.path.isfile(self.vocabulary)
-        ):
-            raise InputError(
-                f"The 'vocabulary' parameter of {name} must be None, {EMBEDDINGS_VOCABULARY!r}, a word-list file or an "
-                f"iterable of words. Got {str(self.vocabulary)!r} instead (no such file)."
-            )
+        check_syntf_parameters(self.get_params(deep=False), type(self).__name__)
 
     def _candidate_words(self, analyzer: TermAnalyzer, document_terms) -> tuple[list[str], np.ndarray]:
         """Candidate vocabulary words with a ranking score (corpus counts, or the public source's order).
@@ -211,11 +187,27 @@ class SynTF(VectorMechanism):
         self._fit(raw_documents)
         return self
 
-    def fit_term_counts(self, raw_documents) -> sp.csr_matrix:
-        """``fit``, then the documents' :meth:`term_counts`, tokenising each document once (not once per step)."""
-        terms = self._fit(raw_documents)
+    def fit_term_counts(self, raw_documents, counted: PendingCounts | None = None) -> sp.csr_matrix:
+        """``fit``, then the documents' :meth:`term_counts`, tokenising each document once (not once per step).
+
+        ``counted``: the documents' own term counts, already started by
+        :func:`~authorguard.text.counting.start_counting` with this model's analyzer (:meth:`build_analyzer`) and
+        no vocabulary — so that a caller overlaps the counting with other work; the result is the same.
+        """
+        if counted is not None and (
+            counted.vocabulary is not None or vars(counted.analyzer) != vars(self.build_analyzer())
+        ):
+            raise InputError(
+                "counted must come from start_counting(texts, model.build_analyzer()) without a vocabulary"
+            )
+        terms = self._fit(raw_documents, counted)
         if terms is None:
-            return self.term_counts(raw_documents)
+            if counted is None:
+                return self.term_counts(raw_documents)
+            terms = counted.result()
+        counts, words = terms
+        if counted is not None and counts.shape[0] != len(raw_documents):
+            raise InputError(f"counted has {counts.shape[0]} documents, raw_documents {len(raw_documents)}")
         counts, words = terms
         # re-index the fitted counts by the vocabulary's columns; words outside V are dropped as term_counts does
         column_of_word = {w: j for j, w in enumerate(words)}
@@ -233,16 +225,20 @@ class SynTF(VectorMechanism):
         """``fit(X).transform(X)`` with one tokenisation of X: csr_matrix of shape (n_documents, L)."""
         return self.synthesize(self.fit_term_counts(raw_documents))
 
-    def _fit(self, raw_documents):
+    def build_analyzer(self) -> TermAnalyzer:
+        """The callable that turns a document into its terms (tokens, morphology, no stop words or numbers)."""
+        return TermAnalyzer(self.morphology)
+
+    def _fit(self, raw_documents, counted: PendingCounts | None = None):
         """Fit; returns (document-term counts, their column words) when the vocabulary was fitted on the
-        documents (their one tokenisation), else None."""
+        documents (their one tokenisation, or ``counted``'s), else None."""
         self._validate_params()
-        analyzer = TermAnalyzer(self.morphology)
+        analyzer = self.build_analyzer()
         document_terms = None
         if self.vocabulary is None:
             texts = check_texts(raw_documents, type(self).__name__)
             try:
-                document_terms = count_terms(texts, analyzer, n_jobs=self.n_jobs)
+                document_terms = counted.result() if counted else count_terms(texts, analyzer, n_jobs=self.n_jobs)
             except ValueError:
                 raise InputError("no document has a vocabulary word (after removing stop words and numbers)") from None
         candidates, frequencies = self._candidate_words(analyzer, document_terms)
