@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import numpy as np
 import typer
@@ -54,17 +54,17 @@ def write_output(output: Path, ids: list, matrix, vocabulary: np.ndarray) -> Non
     row_of = np.repeat(np.arange(matrix.shape[0]), np.diff(matrix.indptr))
     order = np.lexsort((np.arange(matrix.nnz), -data, row_of))
     numbers = np.array([str(c) for c in range(int(data.max(initial=0)) + 1)], dtype=object)
-    words, counts = matrix.indices[order], data[order]
+    words, ordered_counts = matrix.indices[order], data[order]
     # nearly every count is 1 (150 draws over 30,000 words): those items are picked from "key: 1" strings built
     # once per word, and only the others concatenated (3 million string additions took 0.9 s)
     items = (keys + "1")[words] if len(keys) else np.empty(0, dtype=object)
-    repeated = np.flatnonzero(counts != 1)
-    items[repeated] = keys[words[repeated]] + numbers[counts[repeated]]
-    items = items.tolist()
+    repeated = np.flatnonzero(ordered_counts != 1)
+    items[repeated] = keys[words[repeated]] + numbers[ordered_counts[repeated]]
+    lines = items.tolist()
     ends = matrix.indptr.tolist()
     with atomic_write(output) as out:
         for i, identifier in enumerate(ids):
-            counts = ", ".join(items[ends[i] : ends[i + 1]])
+            counts = ", ".join(lines[ends[i] : ends[i + 1]])
             out.write(f'{{"id": {json.dumps(identifier, ensure_ascii=False)}, "counts": {{{counts}}}}}\n')
 
 
@@ -130,7 +130,7 @@ def syntf(
         raise InputError(f"{output}: output must end in .jsonl or .npz")
     if max_features is None and vocabulary == "embeddings":
         max_features = defaults.PUBLIC_VOCABULARY_SIZE
-    params = {
+    params: dict[str, Any] = {
         "epsilon": epsilon,
         "n_words": n_words,
         "bigram_weight": bigram_weight,

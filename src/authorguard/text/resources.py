@@ -79,8 +79,9 @@ def _configured_stop_word_list() -> str | None:
     """The text of NLTK's English stop-word list, read straight from the ``stopwords`` package (folder or zip) in
     ``NLTK_DATA`` or ``<data directory>/nltk_data``; None when it is not there (NLTK then searches its own places)."""
     roots = [root for root in os.environ.get("NLTK_DATA", "").split(os.pathsep) if root]
-    if config.data_dir() is not None:
-        roots.append(str(config.data_dir() / "nltk_data"))
+    data_dir = config.data_dir()
+    if data_dir is not None:
+        roots.append(str(data_dir / "nltk_data"))
     for root in roots:
         plain = os.path.join(root, "corpora", "stopwords", "english")
         if os.path.isfile(plain):
