@@ -3,10 +3,6 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
-from typing import TypeVar
-
-T = TypeVar("T")
 
 
 def usable_cores() -> int:
@@ -29,23 +25,3 @@ def can_fork() -> bool:
     import sys
 
     return sys.platform == "linux" and "fork" in multiprocessing.get_all_start_methods()
-
-
-def map_forked(function: Callable[..., T], arguments: Sequence[tuple], processes: int) -> list[T]:
-    """``[function(*a) for a in arguments]``, the first in this process and the others in up to ``processes - 1``
-    forked workers at once (results in order; an exception in a worker is raised here).
-
-    Forked workers start in milliseconds with this process's imports and data (spawned ones would import everything
-    again); give them pure-Python or numpy work, never a threaded library that forking could leave locked.
-    Without fork (:func:`can_fork`) or with one process, everything runs here.
-    """
-    if processes <= 1 or len(arguments) <= 1 or not can_fork():
-        return [function(*a) for a in arguments]
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
-    workers = min(processes, len(arguments)) - 1
-    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork")) as pool:
-        futures = [pool.submit(function, *a) for a in arguments[1:]]
-        first = function(*arguments[0])
-        return [first] + [future.result() for future in futures]
