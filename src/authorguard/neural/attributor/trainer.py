@@ -13,6 +13,28 @@ from authorguard.utils.validation import check_texts
 from authorguard.utils.weights import minilm_folder, require_torch
 
 
+def base_model_folder(base_model: str):
+    """The packaged all-MiniLM-L6-v2 for "", else ``base_model`` when it holds a config.json (one-line error)."""
+    from pathlib import Path
+
+    if not base_model:
+        return minilm_folder()
+    folder = Path(base_model)
+    if not (folder / "config.json").is_file():
+        raise InputError(f"transformer attributor: base_model {base_model!r} is not a model folder (no config.json)")
+    return folder
+
+
+def resolve_device(device: str) -> str:
+    """ "cpu", "cuda" or "auto" (CUDA when torch sees a GPU) as torch's device name; "cuda" without one is an error."""
+    torch = require_torch()
+    if device == "auto":
+        return "cuda" if torch.cuda.is_available() else "cpu"
+    if device == "cuda" and not torch.cuda.is_available():
+        raise InputError("transformer attributor: device 'cuda' asked for, but torch sees no GPU")
+    return device
+
+
 class FineTunedClassifier:
     """A MiniLM sequence classifier over ``classes_``; :meth:`fit` fine-tunes every weight (22.7 M + the head)."""
 
@@ -33,9 +55,12 @@ class FineTunedClassifier:
             raise InputError("transformer attributor: the training documents have fewer than 2 authors")
         config, rng = self.config, np.random.default_rng(self.random_state)
         torch.manual_seed(int(rng.integers(2**31)))  # the head's initialisation and dropout
-        folder = minilm_folder()
+        folder = base_model_folder(config.base_model)
+        self.device_ = resolve_device(config.device)
         self.tokenizer_ = AutoTokenizer.from_pretrained(folder)
-        self.model_ = AutoModelForSequenceClassification.from_pretrained(folder, num_labels=len(self.classes_))
+        self.model_ = AutoModelForSequenceClassification.from_pretrained(
+            folder, num_labels=len(self.classes_), dtype=torch.float32
+        ).to(self.device_)
         windows, owner = token_windows(self.tokenizer_, texts, config.max_tokens, config.max_windows)
         targets = np.searchsorted(self.classes_, label_array[owner])
         if len(windows) > config.max_train_windows:
@@ -57,7 +82,8 @@ class FineTunedClassifier:
             for begin in range(0, len(order), config.batch_size):
                 members = order[begin : begin + config.batch_size]
                 batch = self.tokenizer_.pad({"input_ids": [windows[i] for i in members]}, return_tensors="pt")
-                output = self.model_(**batch, labels=torch.as_tensor(targets[members]))
+                batch = {name: tensor.to(self.device_) for name, tensor in batch.items()}
+                output = self.model_(**batch, labels=torch.as_tensor(targets[members], device=self.device_))
                 optimizer.zero_grad()
                 output.loss.backward()
                 torch.nn.utils.clip_grad_norm_(self.model_.parameters(), 1.0)
@@ -78,7 +104,8 @@ class FineTunedClassifier:
             for begin in range(0, len(order), batch_size):
                 members = order[begin : begin + batch_size]
                 batch = self.tokenizer_.pad({"input_ids": [windows[i] for i in members]}, return_tensors="pt")
-                scores[members] = torch.log_softmax(self.model_(**batch).logits, dim=-1).numpy()
+                batch = {name: tensor.to(self.device_) for name, tensor in batch.items()}
+                scores[members] = torch.log_softmax(self.model_(**batch).logits.float(), dim=-1).cpu().numpy()
         totals = np.zeros((len(texts), len(self.classes_)))
         np.add.at(totals, owner, scores)
         return totals / np.bincount(owner, minlength=len(texts))[:, None]
