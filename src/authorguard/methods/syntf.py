@@ -208,7 +208,6 @@ class SynTF(VectorMechanism):
         counts, words = terms
         if counted is not None and counts.shape[0] != len(raw_documents):
             raise InputError(f"counted has {counts.shape[0]} documents, raw_documents {len(raw_documents)}")
-        counts, words = terms
         # re-index the fitted counts by the vocabulary's columns; words outside V are dropped as term_counts does
         column_of_word = {w: j for j, w in enumerate(words)}
         columns = np.array([column_of_word.get(w, -1) for w in self.vocabulary_], dtype=np.int64)
