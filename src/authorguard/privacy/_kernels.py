@@ -224,18 +224,10 @@ def _chunk_sums(weights, ends):
 
 
 @njit(cache=True, fastmath=True, nogil=True)
-def _update_extrema(row, log_partition, highest, lowest):
-    """highest[w] = max(highest[w], row[w] - log_partition), likewise the minimum (float64; exact operations,
-    so fastmath only lets them vectorise)."""
-    for w in range(row.shape[0]):
-        value = np.float64(row[w]) - log_partition
-        highest[w] = max(highest[w], value)
-        lowest[w] = min(lowest[w], value)
-
-
-@njit(cache=True, fastmath=True, nogil=True)
 def _update_extrema_pair(row, log_partition, other, other_log_partition, highest, lowest):
-    """:func:`_update_extrema` of two rows at once (the same values: max and min are exact in any order)."""
+    """highest[w] = max(highest[w], row[w] - log_partition, other[w] - other_log_partition), likewise the minimum:
+    two rows at once, so the column arrays are read once per pair (float64; max and min are exact in any order, so
+    fastmath only lets them vectorise; a row paired with itself updates them alone)."""
     for w in range(row.shape[0]):
         value = np.float64(row[w]) - log_partition
         other_value = np.float64(other[w]) - other_log_partition
@@ -324,7 +316,14 @@ def release_block(
                     )
                     pending = -1
         if pending >= 0:
-            _update_extrema(D[pending], pending_log_partition, column_max[chunk], column_min[chunk])
+            _update_extrema_pair(
+                D[pending],
+                pending_log_partition,
+                D[pending],
+                pending_log_partition,
+                column_max[chunk],
+                column_min[chunk],
+            )
 
 
 @njit(cache=True, nogil=True)

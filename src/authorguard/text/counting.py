@@ -32,16 +32,15 @@ def _count_part(
 ) -> _Part:
     """Counts of ``texts`` as (row, column, count) entries sorted by row then column (numpy only: a forked worker
     needs no scipy or scikit-learn). Columns are the sorted terms seen here, or ``vocabulary``'s."""
-    columns: dict[str, int] = {} if vocabulary is None else dict(vocabulary)
-    column_of = columns.setdefault if vocabulary is None else None
+    columns: dict[str, int] = {}  # fitting: each new term's column, in order of first appearance
     lengths = []
     found: list[int] = []
     for text in texts:
         terms = analyzer(text)
-        if column_of is not None:
-            ids = [column_of(term, len(columns)) for term in terms]
+        if vocabulary is None:
+            ids = [columns.setdefault(term, len(columns)) for term in terms]
         else:
-            ids = [j for j in map(columns.get, terms) if j is not None]
+            ids = [j for j in map(vocabulary.get, terms) if j is not None]
         found.extend(ids)
         lengths.append(len(ids))
     entries = np.asarray(found, dtype=np.int64)
