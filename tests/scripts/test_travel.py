@@ -1,0 +1,84 @@
+"""scripts/device/travel.py on a throw-away git repository: slim takes files out of the index, restore puts back
+the very same index and exclude file, and the size counts what a device call copies."""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+from pathlib import Path
+
+import pytest
+
+SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "device" / "travel.py"
+
+
+@pytest.fixture(scope="module")
+def travel():
+    spec = importlib.util.spec_from_file_location("travel", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _git(root: Path, *args: str) -> str:
+    return subprocess.run(["git", *args], cwd=root, capture_output=True, check=True, text=True).stdout
+
+
+@pytest.fixture()
+def repo(tmp_path: Path) -> Path:
+    _git(tmp_path, "init", "-q")
+    files = {
+        "src/pkg/a.py": b"x" * 100,
+        "src/pkg/weights.bin": b"w" * 5000,
+        "docs/page [1].md": b"d" * 300,
+        "README.md": b"r" * 50,
+    }
+    for name, content in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_bytes(content)
+    (tmp_path / ".gitignore").write_text("/runs/\n")
+    _git(tmp_path, "add", "-A")
+    _git(tmp_path, "-c", "user.name=t", "-c", "user.email=t@example.org", "commit", "-q", "-m", "files")
+    (tmp_path / "untracked.txt").write_bytes(b"u" * 7)  # travels: untracked, not ignored
+    (tmp_path / "runs" / "carry").mkdir(parents=True)
+    (tmp_path / "runs" / "carry" / "model.bin").write_bytes(b"m" * 2000)
+    return tmp_path
+
+
+def test_size_counts_tracked_untracked_and_carried(travel, repo):
+    tree, carried = travel.travelling_bytes(repo, ["runs/carry"])
+    assert tree == 100 + 5000 + 300 + 50 + len("/runs/\n") + 7
+    assert carried == 2000
+
+
+def test_slim_then_restore_round_trips(travel, repo):
+    index_before = (repo / ".git" / "index").read_bytes()
+    exclude = repo / ".git" / "info" / "exclude"
+    exclude_before = exclude.read_bytes() if exclude.exists() else b""
+
+    dropped = travel.slim(repo, ["src"], max_file_bytes=1000)
+    assert sorted(dropped) == [".gitignore", "README.md", "docs/page [1].md", "src/pkg/weights.bin"]
+    assert travel.travelling_files(repo) == ["src/pkg/a.py", "untracked.txt"]  # the rest ignored, not untracked
+    assert (repo / "src/pkg/weights.bin").read_bytes() == b"w" * 5000  # nothing on disk changes
+    assert {line[:2] for line in _git(repo, "status", "--porcelain").splitlines()} == {
+        "D ",
+        "??",
+    }  # staged deletions while slim
+    with pytest.raises(SystemExit, match="already slim"):
+        travel.slim(repo, ["src"], None)
+
+    travel.restore(repo)
+    assert (repo / ".git" / "index").read_bytes() == index_before
+    assert (exclude.read_bytes() if exclude.exists() else b"") == exclude_before
+    assert "untracked.txt" in travel.travelling_files(repo) and "README.md" in travel.travelling_files(repo)
+    with pytest.raises(SystemExit, match="not slim"):
+        travel.restore(repo)
+
+
+def test_command_restores_when_over_the_limit(travel, repo, monkeypatch, capsys):
+    monkeypatch.chdir(repo)
+    monkeypatch.setattr(travel, "LIMIT_MIB", 1000 / 2**20)  # 1,000 bytes: the carried folder alone is over
+    index_before = (repo / ".git" / "index").read_bytes()
+    assert travel.main(["slim", "--keep", "src", "--carry", "runs/carry"]) == 1
+    assert (repo / ".git" / "index").read_bytes() == index_before
+    assert "over the limit" in capsys.readouterr().err
