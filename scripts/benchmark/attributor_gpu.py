@@ -1,28 +1,27 @@
 """Issue 69: the transformer attributor at full size on a GPU, prepared here and run there in one command.
 
-``prepare`` (here, on the CPU): writes a folder that travels to the GPU machine (which reaches nothing outside
-and receives at most 64 MiB a call): BAC-10's posts (train and test split, authors) and each test view's texts —
-as written, ``normalise``, ``generalise`` at each ``--levels`` level, and the bottleneck's rewrites when
-``--bottleneck`` names what ``authorguard obfuscate`` (JSONL) or ``authorguard anonymize`` (Parquet shards) wrote
-for the test posts — xz-compressed, plus all-MiniLM-L6-v2 in float16 (44 MB; all-mpnet-base-v2, ~420 MB, cannot
-travel). It prints the folder's size.
+``prepare`` (here, on the CPU) writes a folder that travels to the GPU machine (which reaches nothing outside and
+receives at most 64 MiB a call, code included): BAC-10's posts (train and test split, authors), each test view's
+texts — as written, ``normalise``, ``generalise`` at each ``--levels`` level — and, for ``--retrain VIEW ...``,
+those views of the training posts too, xz-compressed; plus all-MiniLM-L6-v2 in float16 (44 MB; all-mpnet-base-v2,
+~420 MB, cannot travel). ``add-rewrites`` appends a rewriting method's outputs as a view (what ``authorguard
+obfuscate`` wrote as JSONL, or ``authorguard anonymize``'s Parquet shards): of every test post, and of some or all
+training posts for the retrained attack. Each step prints the folder's size.
 
-``run`` (there): fine-tunes the attributor on every training window (``device=auto``), scores each view's test
-posts (accuracy with its Wilson 95 % interval and each post's right/wrong, for paired tests), and the char n-gram
-SVM on the same documents (static threat model: both trained on the posts as written); writes ``results.json`` to
-``--out``.
-
-``--retrain VIEW ...`` adds those views of the training posts (computed here), and ``--bottleneck-train`` the
-bottleneck's rewrites of some training posts: ``run`` then retrains both attackers on each (the adversarial threat
-model) and, where a view covers only some training posts, on the same posts as written too.
+``run`` (there) trains the attackers — the transformer fine-tuned on every training window (``device=auto``), the
+char n-gram SVM — on the posts as written and scores every view's test posts (static threat model), then retrains
+them on each view that has training posts and scores that view (adversarial), beside the same training posts as
+written where a view covers only some. Accuracy with its Wilson 95 % interval and each post's right/wrong (for
+paired tests) go to ``--out``/results.json, rewritten after every step; ``--budget-s`` leaves out the retrained runs
+that would end later. ``--attackers char-ngrams`` runs the SVM alone (the same figures on a CPU, in minutes).
 
 Usage:  AUTHORGUARD_DATA=../shared/data python scripts/benchmark/attributor_gpu.py prepare runs/issue69/carry \
-            --levels names withheld-5000 --retrain normalise "generalise names" \
-            --bottleneck runs/issue69/bottleneck-test [--bottleneck-train runs/issue69/bottleneck-train] \
-            [--limit-train N --limit-test N]   (a dry run: small N)
-        python scripts/benchmark/attributor_gpu.py run runs/issue69/carry --out $OUT [--epochs 3] [--batch-size 64]
-            [--budget-s 480]
-The device call, with the tree slimmed to what the run needs: docs/results/attributor-gpu.md.
+            --levels names withheld-5000 --retrain normalise "generalise names" [--limit-train N --limit-test N]
+        python scripts/benchmark/attributor_gpu.py add-rewrites runs/issue69/carry bottleneck \
+            --test runs/issue69/bottleneck-test.jsonl [--train runs/issue69/bottleneck-train.jsonl]
+        python scripts/benchmark/attributor_gpu.py run runs/issue69/carry --out $OUT [--epochs 3] [--batch-size 64] \
+            [--budget-s 480] [--attackers transformer char-ngrams]
+The device call, with the tree slimmed to what the run needs (scripts/device/travel.py): docs/results/attributor-gpu.md.
 """
 
 from __future__ import annotations
@@ -54,33 +53,49 @@ def _views_of(texts: list[str], levels: list[str], names: list[str] | None = Non
     return views
 
 
-def _rewrites(path: str) -> dict[str, str]:
-    """id -> text of a JSONL (``authorguard obfuscate``) or a folder of Parquet shards (``authorguard anonymize``);
-    a record withheld (no text) is an error: the views must cover the same posts."""
-    source = Path(path)
-    if source.is_dir():
-        import pandas as pd
+def _rewrites(paths: list[str]) -> dict[str, str]:
+    """id -> text of JSONL files (``authorguard obfuscate``) or folders of Parquet shards (``authorguard anonymize``).
+    A withheld record (no text) is released as "" — what the benchmark's attackers read for it; the counts of each
+    release status are printed."""
+    from collections import Counter
 
-        frame = pd.concat([pd.read_parquet(f) for f in sorted(source.glob("*.parquet"))], ignore_index=True)
-        records = frame.to_dict("records")
-    else:
-        with open(source, encoding="utf-8") as handle:
-            records = [json.loads(line) for line in handle]
-    rewritten = {str(r["id"]): r["text"] for r in records if isinstance(r.get("text"), str) and r["text"]}
+    records = []
+    for path in paths:
+        source = Path(path)
+        if source.is_dir():
+            import pandas as pd
+
+            frame = pd.concat([pd.read_parquet(f) for f in sorted(source.glob("*.parquet"))], ignore_index=True)
+            records += frame.to_dict("records")
+        else:
+            with open(source, encoding="utf-8") as handle:
+                records += [json.loads(line) for line in handle]
+    rewritten = {str(r["id"]): r["text"] if isinstance(r.get("text"), str) else "" for r in records}
     if len(rewritten) != len(records):
-        raise SystemExit(f"{path}: {len(records) - len(rewritten)} records have no text (withheld)")
+        raise SystemExit(f"{', '.join(paths)}: {len(records) - len(rewritten)} ids appear twice")
+    statuses = Counter(str(r.get("release_status", "?")) for r in records)
+    print(f"{len(records)} records: " + ", ".join(f"{n} {status}" for status, n in statuses.most_common()))
     return rewritten
 
 
-def prepare(
-    folder: Path,
-    levels: list[str],
-    bottleneck: str | None,
-    bottleneck_train: str | None,
-    retrain: list[str],
-    limit_train: int | None,
-    limit_test: int | None,
-) -> None:
+def _folder_size(folder: Path) -> None:
+    size = sum(f.stat().st_size for f in folder.rglob("*") if f.is_file())
+    print(f"{folder}: {size / 2**20:.1f} MiB")
+    if size > 60 * 2**20:
+        raise SystemExit(f"{folder} is {size / 2**20:.1f} MiB: over what a device call can carry with the code")
+
+
+def _write_views(folder: Path, rows: list[tuple[str, str, list[str], list[str]]], mode: str) -> None:
+    """Rows (view, split, post ids, texts) to views.jsonl.xz (``mode`` "wt" or "at": a further xz stream)."""
+    with lzma.open(folder / "views.jsonl.xz", mode, encoding="utf-8") as out:
+        for name, split, post_ids, outputs in rows:
+            for post_id, text in zip(post_ids, outputs):
+                out.write(json.dumps({"view": name, "split": split, "id": post_id, "text": text}) + "\n")
+    for name, split, post_ids, _ in rows:
+        print(f"view {name!r}, {split}: {len(post_ids)} posts")
+
+
+def prepare(folder: Path, levels: list[str], retrain: list[str], limit_train: int | None, limit_test: int | None):
     from authorguard.experiments.config import config_from_dict
     from authorguard.experiments.views import build_view
     from authorguard.neural.attributor.weights import save_half_precision
@@ -101,38 +116,43 @@ def prepare(
                     json.dumps({"id": ids[i], "split": split, "author": str(attack.targets[i]), "text": texts[i]})
                     + "\n"
                 )
-    rows: list[tuple[str, str, list[int], list[str]]] = []  # (view, split, positions, texts)
+    test_ids, train_ids = [ids[i] for i in test], [ids[i] for i in train]
     test_texts = [texts[i] for i in test]
-    rows.append(("as written", "test", list(test), test_texts))
-    for name, outputs in _views_of(test_texts, levels).items():
-        rows.append((name, "test", list(test), outputs))
+    rows = [("as written", "test", test_ids, test_texts)]
+    rows += [(name, "test", test_ids, out) for name, out in _views_of(test_texts, levels).items()]
     if retrain:
-        for name, outputs in _views_of([texts[i] for i in train], levels, retrain).items():
-            rows.append((name, "train", list(train), outputs))
-    for path, split, positions in ((bottleneck, "test", test), (bottleneck_train, "train", train)):
-        if not path:
-            continue
-        rewritten = _rewrites(path)
-        known = {ids[i] for i in positions}
-        unknown = sorted(set(rewritten) - known)
-        if unknown and (limit_train, limit_test) == (None, None):  # a dry run samples posts: others are left out
-            raise SystemExit(f"{path}: {len(unknown)} ids are not {split} posts here (first: {unknown[0]})")
-        covered = [i for i in positions if ids[i] in rewritten]
-        if not covered:
-            raise SystemExit(f"{path}: none of its ids is a {split} post here")
-        if split == "test" and len(covered) != len(positions):
-            raise SystemExit(f"{path}: no rewrite for {len(positions) - len(covered)} test posts")
-        rows.append(("bottleneck", split, covered, [rewritten[ids[i]] for i in covered]))
-    with lzma.open(folder / "views.jsonl.xz", "wt", encoding="utf-8") as out:
-        for name, split, positions, outputs in rows:
-            for i, text in zip(positions, outputs):
-                out.write(json.dumps({"view": name, "split": split, "id": ids[i], "text": text}) + "\n")
+        train_views = _views_of([texts[i] for i in train], levels, retrain)
+        rows += [(name, "train", train_ids, out) for name, out in train_views.items()]
+    _write_views(folder, rows, "wt")
     save_half_precision(folder / "minilm-fp16")
-    size = sum(f.stat().st_size for f in folder.rglob("*") if f.is_file())
-    summary = ", ".join(f"{name} {split} {len(positions)}" for name, split, positions, _ in rows)
-    print(f"{folder}: {len(train)} training and {len(test)} test posts; views: {summary}; {size / 2**20:.1f} MiB")
-    if size > 60 * 2**20:
-        raise SystemExit(f"{folder} is {size / 2**20:.1f} MiB: over what a device call can carry with the code")
+    _folder_size(folder)
+
+
+def add_rewrites(folder: Path, name: str, test_paths: list[str], train_paths: list[str], partial: bool = False) -> None:
+    """Append a method's rewrites as view ``name``: of every test post (``test_paths``; ``partial``: of some, scored
+    beside the same posts as written) and, for the retrained attack, of some or all training posts
+    (``train_paths``)."""
+    with lzma.open(folder / "posts.jsonl.xz", "rt", encoding="utf-8") as handle:
+        split_of = {p["id"]: p["split"] for p in map(json.loads, handle)}
+    test_ids = [i for i, s in split_of.items() if s == "test"]
+    dry_run = len(test_ids) < 2_350  # prepare --limit-test: a sample of the posts
+    rows = []
+    for paths, split in ((test_paths, "test"), (train_paths, "train")):
+        if not paths:
+            continue
+        path = ", ".join(paths)
+        rewritten = _rewrites(paths)
+        unknown = sorted(i for i in rewritten if split_of.get(i) != split)
+        if unknown and not dry_run:
+            raise SystemExit(f"{path}: {len(unknown)} ids are not {split} posts here (first: {unknown[0]})")
+        post_ids = [i for i, s in split_of.items() if s == split and i in rewritten]
+        if not post_ids:
+            raise SystemExit(f"{path}: none of its ids is a {split} post here")
+        if split == "test" and not (dry_run or partial) and len(post_ids) != len(test_ids):
+            raise SystemExit(f"{path}: rewrites of {len(post_ids)} of {len(test_ids)} test posts (--partial allows it)")
+        rows.append((name, split, post_ids, [rewritten[i] for i in post_ids]))
+    _write_views(folder, rows, "at")
+    _folder_size(folder)
 
 
 def _score(predictions, authors: list[str]) -> dict:
@@ -248,10 +268,15 @@ def run(settings: RunSettings, out: Path, budget_s: float) -> None:
     results["device"] = static.device
     results["static_attackers"] = static.summary()
     seconds_per_post = static.fit_seconds / len(train_ids)
+    all_test = views[("as written", "test")][0]
     for (name, split), (ids, texts) in views.items():
         if split == "test":
-            results["views"][name] = {"posts": len(ids), "static": static.score(texts, [author_of[i] for i in ids])}
-            print(name, "static", accuracies(results["views"][name]["static"]), flush=True)
+            authors = [author_of[i] for i in ids]
+            row = {"posts": len(ids), "static": static.score(texts, authors)}
+            if len(ids) < len(all_test):  # a view of some test posts: the same posts as written beside it
+                row["static"]["as written, same test posts"] = static.score([original[i] for i in ids], authors)
+            results["views"][name] = row
+            print(name, "static", accuracies(row["static"]), flush=True)
     save()
     for (name, split), (ids, texts) in views.items():
         if split != "train" or name not in results["views"]:
@@ -281,11 +306,17 @@ def main() -> None:
     make = commands.add_parser("prepare")
     make.add_argument("folder", type=Path)
     make.add_argument("--levels", nargs="*", default=[], help="generalise levels to add as views")
-    make.add_argument("--bottleneck", help="the bottleneck's rewrites of the test posts: JSONL (id, text) or shards")
-    make.add_argument("--bottleneck-train", help="the same for (some of) the training posts: the retrained attack")
     make.add_argument("--retrain", nargs="*", default=[], help="views whose training posts travel too (retrained)")
     make.add_argument("--limit-train", type=int, default=None, help="A dry run: a seeded sample of N training posts")
     make.add_argument("--limit-test", type=int, default=None, help="A dry run: a seeded sample of N test posts")
+    add = commands.add_parser("add-rewrites")
+    add.add_argument("folder", type=Path)
+    add.add_argument("name", help="the view's name (e.g. bottleneck)")
+    add.add_argument(
+        "--test", nargs="+", required=True, help="rewrites of every test post: JSONL files (id, text) or shard folders"
+    )
+    add.add_argument("--train", nargs="*", default=[], help="rewrites of some or all training posts (retrained)")
+    add.add_argument("--partial", action="store_true", help="allow rewrites of only some test posts")
     go = commands.add_parser("run")
     go.add_argument("folder", type=Path)
     go.add_argument("--out", type=Path, default=Path(os.environ.get("OUT", "runs/attributor-gpu")))
@@ -296,15 +327,9 @@ def main() -> None:
     args = parser.parse_args()
     os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
     if args.command == "prepare":
-        prepare(
-            args.folder,
-            args.levels,
-            args.bottleneck,
-            args.bottleneck_train,
-            args.retrain,
-            args.limit_train,
-            args.limit_test,
-        )
+        prepare(args.folder, args.levels, args.retrain, args.limit_train, args.limit_test)
+    elif args.command == "add-rewrites":
+        add_rewrites(args.folder, args.name, args.test, args.train, args.partial)
     else:
         run(RunSettings(args.folder, args.epochs, args.batch_size, tuple(args.attackers)), args.out, args.budget_s)
 
