@@ -54,7 +54,8 @@ def _views_of(texts: list[str], levels: list[str], names: list[str] | None = Non
 
 
 def _rewrites(paths: list[str]) -> dict[str, str]:
-    """id -> text of JSONL files (``authorguard obfuscate``) or folders of Parquet shards (``authorguard anonymize``).
+    """id -> text of JSONL files (``authorguard obfuscate``; .jsonl.xz too) or folders of Parquet shards (``authorguard
+    anonymize``).
     A withheld record (no text) is released as "" — what the benchmark's attackers read for it; the counts of each
     release status are printed."""
     from collections import Counter
@@ -68,7 +69,8 @@ def _rewrites(paths: list[str]) -> dict[str, str]:
             frame = pd.concat([pd.read_parquet(f) for f in sorted(source.glob("*.parquet"))], ignore_index=True)
             records += frame.to_dict("records")
         else:
-            with open(source, encoding="utf-8") as handle:
+            opener = lzma.open if source.suffix == ".xz" else open
+            with opener(source, "rt", encoding="utf-8") as handle:
                 records += [json.loads(line) for line in handle]
     rewritten = {str(r["id"]): r["text"] if isinstance(r.get("text"), str) else "" for r in records}
     if len(rewritten) != len(records):
@@ -300,6 +302,76 @@ def run(settings: RunSettings, out: Path, budget_s: float) -> None:
     print(f"{time.monotonic() - started:.0f} s on {results['device']}; results in {out / 'results.json'}")
 
 
+def table(result_files: list[Path]) -> str:
+    """A markdown table of one or more results.json (the GPU run's transformer, the CPU run's SVM: attackers are
+    merged by view): each view's accuracy per attacker, static and retrained, with Wilson 95 % intervals; its worst
+    case over both; and the paired difference of that worst case from the worst case on the same posts as written
+    (95 % paired-bootstrap interval, exact McNemar p)."""
+    from authorguard.metrics.statistics import mcnemar_exact, paired_bootstrap_interval
+
+    merged: dict[str, dict] = {}
+    for path in result_files:
+        results = json.loads(path.read_text(encoding="utf-8"))
+        for name, row in results["views"].items():
+            view = merged.setdefault(name, {"posts": row["posts"], "scores": {}, "reference": {}})
+            for model in ("static", "retrained"):
+                for attacker, score in row.get(model, {}).items():
+                    if attacker in ATTACKERS:
+                        view["scores"][(attacker, model)] = score
+                    elif attacker.startswith("as written"):  # the same posts as written, for a partial view
+                        view["reference"].update(
+                            {(a, "static"): s for a, s in score.items()} if model == "static" else {}
+                        )
+    if "as written" not in merged:
+        raise SystemExit("no 'as written' view in the results")
+
+    def correct(score: dict) -> np.ndarray:
+        return np.frombuffer(score["correct"].encode(), dtype=np.uint8) == ord("1")
+
+    def worst(scores: dict) -> tuple[tuple[str, str], dict]:
+        return max(scores.items(), key=lambda item: item[1]["accuracy"])
+
+    lines = [
+        "| view | test posts | attacker | static [95 % CI] | retrained [95 % CI] | worst case | Δ vs as written "
+        "[95 % CI] | McNemar p |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    rng = np.random.default_rng(0)
+    for name, view in merged.items():
+        reference = view["reference"] or merged["as written"]["scores"]
+        (worst_key, worst_score), (_, reference_score) = worst(view["scores"]), worst(reference)
+        a, b = correct(reference_score), correct(worst_score)
+        low, high = paired_bootstrap_interval(a, b, rng)
+        delta = (
+            "–"
+            if name == "as written"
+            else f"{100 * (b.mean() - a.mean()):+.1f} pt [{100 * low:+.1f}, {100 * high:+.1f}]"
+        )
+        if view["reference"]:  # a view of some test posts: say what the same posts as written scored
+            delta += f" (these posts as written: {a.mean():.3f})"
+        p_value = "–" if name == "as written" else f"{mcnemar_exact(a, b):.2g}"
+        for attacker in ATTACKERS:
+            cells = []
+            for model in ("static", "retrained"):
+                score = view["scores"].get((attacker, model))
+                cells.append(
+                    "–"
+                    if score is None
+                    else f"{score['accuracy']:.3f} [{score['wilson95'][0]:.3f}, {score['wilson95'][1]:.3f}]"
+                )
+            if all(cell == "–" for cell in cells):
+                continue
+            lines.append(
+                f"| {name} | {view['posts']} | {attacker} | {cells[0]} | {cells[1]} | "
+                + (
+                    f"{worst_score['accuracy']:.3f} ({worst_key[0]}, {worst_key[1]}) | {delta} | {p_value} |"
+                    if attacker == worst_key[0]
+                    else " | | |"
+                )
+            )
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -317,6 +389,8 @@ def main() -> None:
     )
     add.add_argument("--train", nargs="*", default=[], help="rewrites of some or all training posts (retrained)")
     add.add_argument("--partial", action="store_true", help="allow rewrites of only some test posts")
+    show = commands.add_parser("table")
+    show.add_argument("results", nargs="+", type=Path, help="results.json files (merged by view)")
     go = commands.add_parser("run")
     go.add_argument("folder", type=Path)
     go.add_argument("--out", type=Path, default=Path(os.environ.get("OUT", "runs/attributor-gpu")))
@@ -328,6 +402,8 @@ def main() -> None:
     os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
     if args.command == "prepare":
         prepare(args.folder, args.levels, args.retrain, args.limit_train, args.limit_test)
+    elif args.command == "table":
+        print(table(args.results))
     elif args.command == "add-rewrites":
         add_rewrites(args.folder, args.name, args.test, args.train, args.partial)
     else:
