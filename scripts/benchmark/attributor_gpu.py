@@ -27,6 +27,7 @@ The device call, with the tree slimmed to what the run needs (scripts/device/tra
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import lzma
 import os
@@ -49,8 +50,14 @@ def _views_of(texts: list[str], levels: list[str], names: list[str] | None = Non
         elif name.startswith("generalise "):
             views[name] = build_method("generalise", params={"level": name.split(" ", 1)[1]}).obfuscate(texts)
         else:
-            raise SystemExit(f"--retrain: no view {name!r} (normalise, or 'generalise LEVEL' of --levels)")
+            raise SystemExit(f"no view {name!r} (views: normalise, 'generalise LEVEL')")
     return views
+
+
+def _jsonl(path: Path) -> list[dict]:
+    opener = lzma.open if path.suffix == ".xz" else open
+    with opener(path, "rt", encoding="utf-8") as handle:
+        return [json.loads(line) for line in handle]
 
 
 def _rewrites(paths: list[str]) -> dict[str, str]:
@@ -63,15 +70,15 @@ def _rewrites(paths: list[str]) -> dict[str, str]:
     records = []
     for path in paths:
         source = Path(path)
-        if source.is_dir():
+        if source.is_dir() and not any(source.glob("*.parquet")):  # a folder of JSONL parts (rewrite_parts.py)
+            records += [r for part in sorted(source.glob("part-*.jsonl*")) for r in _jsonl(part)]
+        elif source.is_dir():
             import pandas as pd
 
             frame = pd.concat([pd.read_parquet(f) for f in sorted(source.glob("*.parquet"))], ignore_index=True)
             records += frame.to_dict("records")
         else:
-            opener = lzma.open if source.suffix == ".xz" else open
-            with opener(source, "rt", encoding="utf-8") as handle:
-                records += [json.loads(line) for line in handle]
+            records += _jsonl(source)
     rewritten = {str(r["id"]): r["text"] if isinstance(r.get("text"), str) else "" for r in records}
     if len(rewritten) != len(records):
         raise SystemExit(f"{', '.join(paths)}: {len(records) - len(rewritten)} ids appear twice")
@@ -102,6 +109,9 @@ def prepare(folder: Path, levels: list[str], retrain: list[str], limit_train: in
     from authorguard.experiments.views import build_view
     from authorguard.neural.attributor.weights import save_half_precision
 
+    unknown = sorted(set(retrain) - {"normalise", *(f"generalise {level}" for level in levels)})
+    if unknown:
+        raise SystemExit(f"--retrain {', '.join(unknown)}: not a test view here (add its level to --levels)")
     folder.mkdir(parents=True, exist_ok=True)
     view = build_view(config_from_dict({"scenarios": ["BAC-10"], "methods": [{"name": "original"}]}), "BAC-10")
     attack = view.attacks[0]
@@ -130,12 +140,41 @@ def prepare(folder: Path, levels: list[str], retrain: list[str], limit_train: in
     _folder_size(folder)
 
 
+def _views_present(folder: Path) -> set[tuple[str, str]]:
+    with lzma.open(folder / "views.jsonl.xz", "rt", encoding="utf-8") as handle:
+        return {(row["view"], row["split"]) for row in map(json.loads, handle)}
+
+
+def add_views(folder: Path, names: list[str], split: str) -> None:
+    """Append views computed here (``normalise``, ``generalise LEVEL``) of the folder's ``split`` posts."""
+    with lzma.open(folder / "posts.jsonl.xz", "rt", encoding="utf-8") as handle:
+        posts = [p for p in map(json.loads, handle) if p["split"] == split]
+    present = _views_present(folder)
+    missing = [name for name in names if split == "train" and (name, "test") not in present]
+    if missing:
+        raise SystemExit(f"{folder}: no test posts of {', '.join(missing)}: add them first (--split test)")
+    twice = [name for name in names if (name, split) in present]
+    if twice:
+        raise SystemExit(f"{folder}: already holds the {split} posts of {', '.join(twice)}")
+    ids, texts = [p["id"] for p in posts], [p["text"] for p in posts]
+    _write_views(folder, [(name, split, ids, out) for name, out in _views_of(texts, [], names).items()], "at")
+    _folder_size(folder)
+
+
 def add_rewrites(folder: Path, name: str, test_paths: list[str], train_paths: list[str], partial: bool = False) -> None:
     """Append a method's rewrites as view ``name``: of every test post (``test_paths``; ``partial``: of some, scored
     beside the same posts as written) and, for the retrained attack, of some or all training posts
     (``train_paths``)."""
     with lzma.open(folder / "posts.jsonl.xz", "rt", encoding="utf-8") as handle:
         split_of = {p["id"]: p["split"] for p in map(json.loads, handle)}
+    present = _views_present(folder)
+    for paths, split in ((test_paths, "test"), (train_paths, "train")):
+        if paths and (name, split) in present:
+            raise SystemExit(f"{folder}: already holds view {name!r} of the {split} posts")
+    if train_paths and not test_paths and (name, "test") not in present:
+        raise SystemExit(f"{folder}: view {name!r} has no test posts: give --test first")
+    if name == "as written":
+        raise SystemExit("'as written' is the posts themselves: give the view another name")
     test_ids = [i for i, s in split_of.items() if s == "test"]
     dry_run = len(test_ids) < 2_350  # prepare --limit-test: a sample of the posts
     rows = []
@@ -169,6 +208,11 @@ def _score(predictions, authors: list[str]) -> dict:
     }  # per post, for paired tests later
 
 
+def _digest(post_ids: list[str]) -> str:
+    """The posts a view's per-post answers are in the order of: results files merge only on the same digest."""
+    return hashlib.sha256("\n".join(post_ids).encode()).hexdigest()[:16]
+
+
 ATTACKERS = ("transformer", "char-ngrams")
 
 
@@ -178,6 +222,8 @@ class RunSettings:
     epochs: int
     batch_size: int
     attackers: tuple[str, ...] = ATTACKERS
+    max_train_windows: int = 10**9  # every window of every training post
+    device: str = "auto"  # "cuda" on the device machine: a run that finds no GPU fails instead of taking hours
 
 
 class _Attackers:
@@ -196,16 +242,17 @@ class _Attackers:
                 epochs=settings.epochs,
                 batch_size=settings.batch_size,
                 max_windows=4,
-                max_train_windows=10**9,  # every window of every training post
+                max_train_windows=settings.max_train_windows,
                 base_model=str(settings.folder / "minilm-fp16"),
-                device="auto",
+                device=settings.device,
             )
             model = FineTunedClassifier(config, random_state=0).fit(texts, authors)
             self.models["transformer"], self.device = model, model.device_
             losses = model.losses_
             self.loss_first_last = [float(np.mean(losses[:20])), float(np.mean(losses[-20:]))]
         if "char-ngrams" in settings.attackers:
-            self.models["char-ngrams"] = registry.attackers.get("char-ngrams")().fit(Release.texts_only(texts), authors)
+            svm = registry.attackers.get("char-ngrams")(random_state=0)  # the benchmark's seed
+            self.models["char-ngrams"] = svm.fit(Release.texts_only(texts), authors)
         self.fit_seconds = time.perf_counter() - started
         self.training_posts = len(texts)
 
@@ -255,6 +302,7 @@ def run(settings: RunSettings, out: Path, budget_s: float) -> None:
         "epochs": settings.epochs,
         "batch_size": settings.batch_size,
         "attackers": list(settings.attackers),
+        "max_train_windows": settings.max_train_windows,
         "views": {},
         "skipped": [],
     }
@@ -274,8 +322,8 @@ def run(settings: RunSettings, out: Path, budget_s: float) -> None:
     for (name, split), (ids, texts) in views.items():
         if split == "test":
             authors = [author_of[i] for i in ids]
-            row = {"posts": len(ids), "static": static.score(texts, authors)}
-            if len(ids) < len(all_test):  # a view of some test posts: the same posts as written beside it
+            row = {"posts": len(ids), "posts_sha256": _digest(ids), "static": static.score(texts, authors)}
+            if ids != all_test:  # a view of some test posts: the same posts as written beside it
                 row["static"]["as written, same test posts"] = static.score([original[i] for i in ids], authors)
             results["views"][name] = row
             print(name, "static", accuracies(row["static"]), flush=True)
@@ -283,7 +331,7 @@ def run(settings: RunSettings, out: Path, budget_s: float) -> None:
     for (name, split), (ids, texts) in views.items():
         if split != "train" or name not in results["views"]:
             continue
-        subset = len(ids) < len(train_ids)
+        subset = ids != train_ids
         needed = seconds_per_post * len(ids) * (2 if subset else 1) * 1.2 + 30
         if time.monotonic() - started + needed > budget_s:
             results["skipped"].append(f"{name} retrained: ~{needed:.0f} s left out of the {budget_s:.0f} s budget")
@@ -313,7 +361,13 @@ def table(result_files: list[Path]) -> str:
     for path in result_files:
         results = json.loads(path.read_text(encoding="utf-8"))
         for name, row in results["views"].items():
-            view = merged.setdefault(name, {"posts": row["posts"], "scores": {}, "reference": {}})
+            if "posts_sha256" not in row:
+                raise SystemExit(f"{path}: written before runs recorded their posts' digest: run it again")
+            view = merged.setdefault(
+                name, {"posts": row["posts"], "digest": row["posts_sha256"], "scores": {}, "reference": {}}
+            )
+            if view["digest"] != row["posts_sha256"]:
+                raise SystemExit(f"{path}: view {name!r} holds other test posts than the results merged before")
             for model in ("static", "retrained"):
                 for attacker, score in row.get(model, {}).items():
                     if attacker in ATTACKERS:
@@ -381,11 +435,15 @@ def main() -> None:
     make.add_argument("--retrain", nargs="*", default=[], help="views whose training posts travel too (retrained)")
     make.add_argument("--limit-train", type=int, default=None, help="A dry run: a seeded sample of N training posts")
     make.add_argument("--limit-test", type=int, default=None, help="A dry run: a seeded sample of N test posts")
+    more = commands.add_parser("add-views")
+    more.add_argument("folder", type=Path)
+    more.add_argument("views", nargs="+", help="normalise or 'generalise LEVEL'")
+    more.add_argument("--split", choices=("train", "test"), default="train")
     add = commands.add_parser("add-rewrites")
     add.add_argument("folder", type=Path)
     add.add_argument("name", help="the view's name (e.g. bottleneck)")
     add.add_argument(
-        "--test", nargs="+", required=True, help="rewrites of every test post: JSONL files (id, text) or shard folders"
+        "--test", nargs="*", default=[], help="rewrites of every test post: JSONL files (id, text; .xz too), folders"
     )
     add.add_argument("--train", nargs="*", default=[], help="rewrites of some or all training posts (retrained)")
     add.add_argument("--partial", action="store_true", help="allow rewrites of only some test posts")
@@ -398,16 +456,25 @@ def main() -> None:
     go.add_argument("--batch-size", type=int, default=64)
     go.add_argument("--budget-s", type=float, default=480, help="leave out retrained runs that would end later")
     go.add_argument("--attackers", nargs="+", choices=ATTACKERS, default=list(ATTACKERS))
+    go.add_argument("--device", choices=("auto", "cuda", "cpu"), default="auto")
+    go.add_argument(
+        "--max-train-windows", type=int, default=10**9, help="a seeded sample of training windows (CPU scale)"
+    )
     args = parser.parse_args()
     os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
     if args.command == "prepare":
         prepare(args.folder, args.levels, args.retrain, args.limit_train, args.limit_test)
     elif args.command == "table":
         print(table(args.results))
+    elif args.command == "add-views":
+        add_views(args.folder, args.views, args.split)
     elif args.command == "add-rewrites":
         add_rewrites(args.folder, args.name, args.test, args.train, args.partial)
     else:
-        run(RunSettings(args.folder, args.epochs, args.batch_size, tuple(args.attackers)), args.out, args.budget_s)
+        settings = RunSettings(
+            args.folder, args.epochs, args.batch_size, tuple(args.attackers), args.max_train_windows, args.device
+        )
+        run(settings, args.out, args.budget_s)
 
 
 if __name__ == "__main__":

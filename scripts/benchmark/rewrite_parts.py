@@ -3,8 +3,10 @@
 A slow rewriter (the bottleneck writes ~15-20 words/s of blog text on 2 cores) cannot finish BAC-10's 2,350 test
 posts in one session. The parts file pins which posts go in which part (ids), so a part rewritten today and one
 rewritten next session come from the same command; each part's output is ``authorguard obfuscate --seed SEED`` of
-that part's posts (its batch seeds depend on the part), stored xz-compressed beside the parts file. A part whose
-output exists is skipped.
+that part's posts (the same seed for every part: batch k of 64 posts within a part is re-seeded from (SEED, k), so a
+post's randomness follows from its part and place in it), stored xz-compressed beside the parts file (written under
+a temporary name, then renamed: an interrupted part is never taken for a finished one). A part whose output exists
+is skipped.
 
 Usage:
     AUTHORGUARD_DATA=../shared/data python scripts/benchmark/rewrite_parts.py \
@@ -43,6 +45,8 @@ def plan(folder: Path, scenario: str, first: int, size: int, seed: int) -> None:
     test, _ = _test_posts(scenario)
     rest = [test[i] for i in first + np.random.default_rng(seed).permutation(len(test) - first)]
     parts = [test[:first]] + [rest[k : k + size] for k in range(0, len(rest), size)]
+    if (folder / "parts.json").exists():
+        raise SystemExit(f"{folder / 'parts.json'} exists: its parts pin what was rewritten; remove it by hand first")
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "parts.json").write_text(json.dumps({"scenario": scenario, "parts": parts}), encoding="utf-8")
     print(f"{folder / 'parts.json'}: {len(test)} test posts in {len(parts)} parts")
@@ -66,8 +70,10 @@ def rewrite(folder: Path, method: str, seed: int, stop_after_s: float | None) ->
             command = ["authorguard", "obfuscate", str(source), "-o", str(target), "--method", method]
             subprocess.run([*command, "--seed", str(seed), "--no-fidelity"], check=True)
             seconds = time.monotonic() - begun
-            with lzma.open(out, "wt", encoding="utf-8") as handle:
+            partial = out.with_name(out.name + ".partial")
+            with lzma.open(partial, "wt", encoding="utf-8") as handle:
                 handle.write(target.read_text(encoding="utf-8"))
+            partial.replace(out)
         words = sum(len(text_of[i].split()) for i in ids)
         print(f"part {k}: {len(ids)} posts, {words} words in {seconds:.0f} s ({words / seconds:.1f} input words/s)")
 

@@ -18,6 +18,7 @@ Never commit while slim: ``slim`` refuses to run twice, and ``restore`` is the o
 from __future__ import annotations
 
 import argparse
+import hashlib
 import os
 import shutil
 import subprocess
@@ -32,8 +33,9 @@ def _git(root: Path, *args: str, stdin: bytes | None = None) -> bytes:
     return subprocess.run(["git", *args], cwd=root, input=stdin, capture_output=True, check=True).stdout
 
 
-def _git_dir(root: Path) -> Path:
-    return (root / _git(root, "rev-parse", "--git-dir").decode().strip()).resolve()
+def _git_path(root: Path, name: str) -> Path:
+    """Where git keeps ``name`` for this checkout (a linked worktree's index is its own, info/exclude is shared)."""
+    return (root / _git(root, "rev-parse", "--git-path", name).decode().strip()).resolve()
 
 
 def travelling_files(root: Path) -> list[str]:
@@ -64,12 +66,23 @@ def _escape(path: str) -> str:
     return "/" + "".join("\\" + c if c in special else c for c in path)
 
 
+def _state(root: Path) -> dict[str, Path]:
+    return {
+        "index": _git_path(root, "index"),
+        "exclude": _git_path(root, "info/exclude"),
+        "saved_index": _git_path(root, "travel-index"),  # also the mark of a slim checkout
+        "saved_exclude": _git_path(root, "travel-exclude"),  # "" when there was no exclude file
+        "slim_state": _git_path(root, "travel-state"),  # HEAD and the slim index's bytes, checked by restore
+    }
+
+
 def slim(root: Path, keep: list[str], max_file_bytes: int | None) -> list[str]:
     """Take every tracked file outside ``keep`` (path prefixes), or larger than ``max_file_bytes``, out of the
-    index and ignore it; returns the paths taken out. The index is saved first for :func:`restore`."""
-    backup = _git_dir(root) / "travel-index"
-    if backup.exists():
-        raise SystemExit(f"already slim ({backup} exists): run 'travel.py restore' first")
+    index and ignore it; returns the paths taken out. The index and the exclude file are saved first for
+    :func:`restore`; a failure part-way restores them at once."""
+    paths = _state(root)
+    if paths["saved_index"].exists():
+        raise SystemExit(f"already slim ({paths['saved_index']} exists): run 'travel.py restore' first")
     prefixes = [k.rstrip("/") for k in keep]
     tracked = [os.fsdecode(p) for p in _git(root, "ls-files", "-z", "--cached").split(b"\0") if p]
 
@@ -78,37 +91,57 @@ def slim(root: Path, keep: list[str], max_file_bytes: int | None) -> list[str]:
         return inside and (max_file_bytes is None or _size(root / path) <= max_file_bytes)
 
     dropped = [p for p in tracked if not kept(p)]
-    shutil.copy2(_git_dir(root) / "index", backup)
-    exclude = _git_dir(root) / "info" / "exclude"
-    exclude.parent.mkdir(exist_ok=True)
-    before = exclude.read_text(encoding="utf-8") if exclude.exists() else ""
-    (_git_dir(root) / "travel-exclude").write_text(before, encoding="utf-8")
-    if dropped:
-        _git(
-            root,
-            "rm",
-            "--cached",
-            "-q",
-            "--pathspec-from-file=-",
-            "--pathspec-file-nul",
-            "--",
-            stdin=b"\0".join(os.fsencode(":(literal)" + p) for p in dropped),
-        )
-    block = "\n".join([BEGIN, *(_escape(p) for p in dropped), END])
-    exclude.write_text(before + ("" if before.endswith("\n") or not before else "\n") + block + "\n", encoding="utf-8")
+    exclude = paths["exclude"]
+    before = exclude.read_bytes() if exclude.exists() else None
+    # the saved exclude file: a first byte says whether there was one, so restore puts back exactly that
+    paths["saved_exclude"].write_bytes(b"-" if before is None else b"+" + before)
+    shutil.copy2(paths["index"], paths["saved_index"])  # from here on the checkout counts as slim
+    try:
+        if dropped:
+            _git(
+                root,
+                "rm",
+                "--cached",
+                "-q",
+                "--pathspec-from-file=-",
+                "--pathspec-file-nul",
+                "--",
+                stdin=b"\0".join(os.fsencode(":(literal)" + p) for p in dropped),
+            )
+        block = "\n".join([BEGIN, *(_escape(p) for p in dropped), END]).encode()
+        text = before or b""
+        exclude.parent.mkdir(parents=True, exist_ok=True)
+        exclude.write_bytes(text + (b"" if text.endswith(b"\n") or not text else b"\n") + block + b"\n")
+        head = _git(root, "rev-parse", "HEAD").strip()
+        paths["slim_state"].write_bytes(head + b"\n" + hashlib.sha256(paths["index"].read_bytes()).hexdigest().encode())
+    except BaseException:
+        restore(root, force=True)
+        raise
     return dropped
 
 
-def restore(root: Path) -> None:
-    """Put back the index and ``.git/info/exclude`` that :func:`slim` saved."""
-    git_dir = _git_dir(root)
-    backup, saved_exclude = git_dir / "travel-index", git_dir / "travel-exclude"
-    if not backup.exists():
+def restore(root: Path, force: bool = False) -> None:
+    """Put back the index and the exclude file that :func:`slim` saved, byte for byte. Refused (unless ``force``)
+    when a commit was made or the index changed while slim: restoring would undo that work in the index."""
+    paths = _state(root)
+    if not paths["saved_index"].exists():
         raise SystemExit("not slim: nothing to restore")
-    shutil.copy2(backup, git_dir / "index")
-    (git_dir / "info" / "exclude").write_text(saved_exclude.read_text(encoding="utf-8"), encoding="utf-8")
-    backup.unlink()
-    saved_exclude.unlink()
+    if not force and paths["slim_state"].exists():
+        head, digest = paths["slim_state"].read_bytes().split(b"\n")
+        if _git(root, "rev-parse", "HEAD").strip() != head:
+            raise SystemExit("HEAD moved while slim (a commit?): check it, then 'travel.py restore --force'")
+        if hashlib.sha256(paths["index"].read_bytes()).hexdigest().encode() != digest:
+            raise SystemExit("the index changed while slim (something staged?): 'travel.py restore --force' drops it")
+    shutil.copy2(paths["saved_index"], paths["index"])
+    if paths["saved_exclude"].exists():
+        saved = paths["saved_exclude"].read_bytes()
+        if saved[:1] == b"+":
+            paths["exclude"].write_bytes(saved[1:])
+        elif paths["exclude"].exists():
+            paths["exclude"].unlink()
+        paths["saved_exclude"].unlink()
+    paths["saved_index"].unlink()
+    paths["slim_state"].unlink(missing_ok=True)
 
 
 def _report(root: Path, carry: list[str]) -> bool:
@@ -130,11 +163,12 @@ def main(argv: list[str] | None = None) -> int:
     thin.add_argument("--keep", nargs="+", required=True, help="path prefixes to keep (files or folders)")
     thin.add_argument("--max-file-kib", type=float, default=None, help="drop kept files larger than this")
     thin.add_argument("--carry", nargs="*", default=[])
-    commands.add_parser("restore", help="undo slim")
+    back = commands.add_parser("restore", help="undo slim")
+    back.add_argument("--force", action="store_true", help="restore even if HEAD or the index changed while slim")
     args = parser.parse_args(argv)
     root = Path(_git(Path.cwd(), "rev-parse", "--show-toplevel").decode().strip())
     if args.command == "restore":
-        restore(root)
+        restore(root, force=args.force)
         print("restored the index and .git/info/exclude")
         return 0
     if args.command == "slim":

@@ -51,28 +51,63 @@ def test_size_counts_tracked_untracked_and_carried(travel, repo):
     assert carried == 2000
 
 
-def test_slim_then_restore_round_trips(travel, repo):
+@pytest.mark.parametrize("exclude_before", [None, b"# mine\r\n/local-notes\r\n"])
+def test_slim_then_restore_round_trips(travel, repo, exclude_before):
     index_before = (repo / ".git" / "index").read_bytes()
     exclude = repo / ".git" / "info" / "exclude"
-    exclude_before = exclude.read_bytes() if exclude.exists() else b""
+    if exclude_before is None:
+        exclude.unlink(missing_ok=True)
+    else:
+        exclude.write_bytes(exclude_before)
 
     dropped = travel.slim(repo, ["src"], max_file_bytes=1000)
     assert sorted(dropped) == [".gitignore", "README.md", "docs/page [1].md", "src/pkg/weights.bin"]
     assert travel.travelling_files(repo) == ["src/pkg/a.py", "untracked.txt"]  # the rest ignored, not untracked
     assert (repo / "src/pkg/weights.bin").read_bytes() == b"w" * 5000  # nothing on disk changes
-    assert {line[:2] for line in _git(repo, "status", "--porcelain").splitlines()} == {
-        "D ",
-        "??",
-    }  # staged deletions while slim
+    assert {line[:2] for line in _git(repo, "status", "--porcelain").splitlines()} == {"D ", "??"}  # staged, slim
     with pytest.raises(SystemExit, match="already slim"):
         travel.slim(repo, ["src"], None)
 
     travel.restore(repo)
     assert (repo / ".git" / "index").read_bytes() == index_before
-    assert (exclude.read_bytes() if exclude.exists() else b"") == exclude_before
+    assert (exclude.read_bytes() if exclude.exists() else None) == exclude_before  # byte for byte, or still absent
     assert "untracked.txt" in travel.travelling_files(repo) and "README.md" in travel.travelling_files(repo)
     with pytest.raises(SystemExit, match="not slim"):
         travel.restore(repo)
+
+
+def test_restore_refuses_to_undo_a_commit_made_while_slim(travel, repo):
+    travel.slim(repo, ["src"], None)
+    _git(repo, "-c", "user.name=t", "-c", "user.email=t@example.org", "commit", "-q", "-m", "oops, while slim")
+    with pytest.raises(SystemExit, match="HEAD moved"):
+        travel.restore(repo)
+    travel.restore(repo, force=True)  # the user's call: the index as it was before slim
+
+
+def test_a_failure_part_way_through_slim_restores_the_checkout(travel, repo, monkeypatch):
+    index_before = (repo / ".git" / "index").read_bytes()
+    real_git = travel._git
+
+    def failing_git(root, *args, **kwargs):
+        if args[:1] == ("rm",):
+            raise subprocess.CalledProcessError(128, ["git", *args], stderr=b"index.lock exists")
+        return real_git(root, *args, **kwargs)
+
+    monkeypatch.setattr(travel, "_git", failing_git)
+    with pytest.raises(subprocess.CalledProcessError):
+        travel.slim(repo, ["src"], None)
+    monkeypatch.setattr(travel, "_git", real_git)
+    assert (repo / ".git" / "index").read_bytes() == index_before
+    assert not (repo / ".git" / "travel-index").exists()  # not slim: a new slim may start
+
+
+def test_a_linked_worktree_is_slimmed_through_the_shared_exclude_file(travel, repo, tmp_path_factory):
+    worktree = tmp_path_factory.mktemp("worktrees") / "wt"
+    _git(repo, "worktree", "add", "-q", str(worktree))
+    travel.slim(worktree, ["src"], None)
+    assert travel.travelling_files(worktree) == ["src/pkg/a.py", "src/pkg/weights.bin"]
+    travel.restore(worktree)
+    assert "README.md" in travel.travelling_files(worktree)
 
 
 def test_command_restores_when_over_the_limit(travel, repo, monkeypatch, capsys):
