@@ -141,14 +141,12 @@ def prepare(folder: Path, levels: list[str], retrain: list[str], limit_train: in
 
 
 def _views_present(folder: Path) -> set[tuple[str, str]]:
-    with lzma.open(folder / "views.jsonl.xz", "rt", encoding="utf-8") as handle:
-        return {(row["view"], row["split"]) for row in map(json.loads, handle)}
+    return {(row["view"], row["split"]) for row in _jsonl(folder / "views.jsonl.xz")}
 
 
 def add_views(folder: Path, names: list[str], split: str) -> None:
     """Append views computed here (``normalise``, ``generalise LEVEL``) of the folder's ``split`` posts."""
-    with lzma.open(folder / "posts.jsonl.xz", "rt", encoding="utf-8") as handle:
-        posts = [p for p in map(json.loads, handle) if p["split"] == split]
+    posts = [p for p in _jsonl(folder / "posts.jsonl.xz") if p["split"] == split]
     present = _views_present(folder)
     missing = [name for name in names if split == "train" and (name, "test") not in present]
     if missing:
@@ -165,8 +163,7 @@ def add_rewrites(folder: Path, name: str, test_paths: list[str], train_paths: li
     """Append a method's rewrites as view ``name``: of every test post (``test_paths``; ``partial``: of some, scored
     beside the same posts as written) and, for the retrained attack, of some or all training posts
     (``train_paths``)."""
-    with lzma.open(folder / "posts.jsonl.xz", "rt", encoding="utf-8") as handle:
-        split_of = {p["id"]: p["split"] for p in map(json.loads, handle)}
+    split_of = {p["id"]: p["split"] for p in _jsonl(folder / "posts.jsonl.xz")}
     present = _views_present(folder)
     for paths, split in ((test_paths, "test"), (train_paths, "train")):
         if paths and (name, split) in present:
@@ -284,10 +281,8 @@ def run(settings: RunSettings, out: Path, budget_s: float) -> None:
         torch.backends.cudnn.allow_tf32 = True
     except ImportError:
         pass
-    with lzma.open(settings.folder / "posts.jsonl.xz", "rt", encoding="utf-8") as handle:
-        posts = [json.loads(line) for line in handle]
-    with lzma.open(settings.folder / "views.jsonl.xz", "rt", encoding="utf-8") as handle:
-        view_rows = [json.loads(line) for line in handle]
+    posts = _jsonl(settings.folder / "posts.jsonl.xz")
+    view_rows = _jsonl(settings.folder / "views.jsonl.xz")
     author_of = {p["id"]: p["author"] for p in posts}
     original = {p["id"]: p["text"] for p in posts}
     train_ids = [p["id"] for p in posts if p["split"] == "train"]
@@ -372,10 +367,8 @@ def table(result_files: list[Path]) -> str:
                 for attacker, score in row.get(model, {}).items():
                     if attacker in ATTACKERS:
                         view["scores"][(attacker, model)] = score
-                    elif attacker.startswith("as written"):  # the same posts as written, for a partial view
-                        view["reference"].update(
-                            {(a, "static"): s for a, s in score.items()} if model == "static" else {}
-                        )
+                    elif attacker.startswith("as written") and model == "static":  # a partial view's posts as written
+                        view["reference"].update({(a, "static"): s for a, s in score.items()})
     if "as written" not in merged:
         raise SystemExit("no 'as written' view in the results")
 
