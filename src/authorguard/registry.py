@@ -43,14 +43,18 @@ class Registry:
         self._help[name] = help
         self._info[name] = dict(info)
 
-    def get(self, name: str) -> Any:
-        """Import and return the component registered under ``name``."""
+    def require(self, name: str) -> None:
+        """Refuse, in one line with the closest name, a ``name`` nothing is registered under (nothing imported)."""
         if name not in self._targets:
             hint = difflib.get_close_matches(name, list(self._targets), n=1)
             suggestion = f"; did you mean {hint[0]!r}?" if hint else ""
             raise AuthorguardError(
                 f"unknown {self.kind} {name!r}{suggestion} (known: {', '.join(sorted(self._targets))})"
             )
+
+    def get(self, name: str) -> Any:
+        """Import and return the component registered under ``name``."""
+        self.require(name)
         module_name, attribute = self._targets[name].split(":", 1)
         return getattr(importlib.import_module(module_name), attribute)
 
@@ -132,7 +136,6 @@ methods.register(
     "authorguard.methods.generalise:Generalise",
     "Truthful generalisation on top of normalise: names, organisations and places become what they are, rare nouns a broader word, at a named level; never false.",
     output="text",
-    extra="baselines",
     protects="what a writer writes about (names, places, rare words) as far as its level goes; not style beyond normalise",
     faithful="103 of 150 faithful or generalised by blind labels at level names on held-out BAC-10 test posts "
     "(not developed on; the first design: 77 of 150, and 53 of 150 at modifiers-2000 on another set)",
@@ -317,6 +320,7 @@ attackers.register(
     "meaning",
     "authorguard.attacks.meaning:MeaningAttacker",
     "MiniLM sentence embedding of the first 256 words + logistic regression: what the meaning alone tells (the meaning floor).",
+    extra="minilm",
 )
 attackers.register(
     "lstm",

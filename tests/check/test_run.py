@@ -140,7 +140,7 @@ def test_rewrite_step_checks_the_rewrite_under_both_threat_models(habits_world):
 def test_the_text_itself_in_the_known_writing_is_left_out_and_said(habits_world):
     known, mine, _, background = habits_world
     result = check(mine, known + [mine + " and more"], background=background, config=CONFIG)
-    assert "1 of your known documents contain the text itself" in result.statements[0]
+    assert "1 of your known documents contains the text itself" in result.statements[0]
     assert result.known_words == sum(len(k.split()) for k in known)
     with pytest.raises(InputError, match="only the text itself"):
         check(mine, [mine], background=background, config=CONFIG)

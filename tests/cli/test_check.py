@@ -99,3 +99,26 @@ def test_help_lists_the_genres():
     assert tuple(GENRES) == GENRE_CHOICES
     output = CliRunner().invoke(app, ["check", "--help"], terminal_width=200).output
     assert "[blog|essay|forum]" in output
+
+
+def test_an_unknown_rewrite_or_attacker_is_refused_before_any_fitting_or_server(tmp_path, monkeypatch):
+    from authorguard.cli import check as check_command
+    from authorguard.cli import check_server
+
+    def reached(*args, **kwargs):
+        raise AssertionError("the check started before its options were checked")
+
+    monkeypatch.setattr(check_command, "_check_here", reached)
+    monkeypatch.setattr(check_server, "check_through_server", reached)
+    known = _world(tmp_path)
+    text = str(tmp_path / "text.txt")
+    cases = [
+        (["--rewrite", "nrmalise"], "unknown method 'nrmalise'; did you mean 'normalise'?"),
+        (["--rewrite", "syntf"], "--rewrite 'syntf': not a text method"),
+        (["--rewrite", "synonyms(rate=0.3"], "synonyms(rate=0.3"),
+        (["-a", "char-grams"], "unknown attacker 'char-grams'; did you mean 'char-ngrams'?"),
+    ]
+    for extra, message in cases:
+        result = runner.invoke(app, ["check", text, "--known", str(known), *extra])
+        assert result.exit_code == 2, (extra, result.output)
+        assert message in result.output and len(result.output.strip().splitlines()) == 1, result.output

@@ -35,7 +35,7 @@ def test_fidelity_scores_every_pair_and_keeps_every_field(tmp_path):
     assert "who does what swapped" in rows[0]["fidelity_reason"] and rows[1]["fidelity_reason"] is None
     assert (
         "1 faithful, 0 partial, 0 unsure (the meter cannot settle them: read them), 1 changed, 1 not scored"
-        in " ".join(result.stderr.split())
+        in " ".join(result.stdout.split())
     )
 
 
@@ -61,7 +61,7 @@ def test_obfuscate_normalise_writes_the_fidelity_of_each_record(tmp_path):
     assert [r["fidelity"] for r in rows] == ["faithful"] * 3
     assert (
         "3 faithful (1 of them kept as written), 0 partial, 0 unsure (the meter cannot settle them: read them), 0 changed"
-        in " ".join(result.stderr.split())
+        in " ".join(result.stdout.split())
     )
     quiet = _run("obfuscate", source, "-o", tmp_path / "plain.jsonl", "--method", "normalise", "--no-fidelity")
     assert quiet.exit_code == 0 and "fidelity" not in _jsonl(tmp_path / "plain.jsonl")[0]
@@ -113,4 +113,4 @@ def test_an_unsure_verdict_is_counted_apart_never_faithful(tmp_path):
     assert result.exit_code == 0, result.output
     row = _jsonl(tmp_path / "scored.jsonl")[0]
     assert row["fidelity"] == "unsure" and "may stand for" in row["fidelity_reason"]
-    assert "0 faithful, 0 partial, 1 unsure" in " ".join(result.stderr.split())
+    assert "0 faithful, 0 partial, 1 unsure" in " ".join(result.stdout.split())

@@ -133,8 +133,8 @@ def test_obfuscate_writes_each_records_status_and_counts_only_real_changes(posts
     rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
     assert [r["id"] for r in rows] == [f"m{i}" for i in range(12)]
     assert {r["release_status"] for r in rows} == {"rewritten"} and all(r["release_reason"] is None for r in rows)
-    assert "12 rewritten, 0 partly normalised, 0 released as their view, 0 kept as written, 0 withheld" in result.stderr
-    assert "dropout protects against: little" in " ".join(result.stderr.split())
+    assert "12 rewritten, 0 partly normalised, 0 released as their view, 0 kept as written, 0 withheld" in result.stdout
+    assert "dropout protects against: little" in " ".join(result.stdout.split())
     # whitespace alone is no rewrite
     spaced = tmp_path / "spaced.jsonl"
     spaced.write_text(json.dumps({"id": "a", "text": "one  two\nthree"}) + "\n", encoding="utf-8")

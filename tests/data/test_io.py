@@ -81,7 +81,9 @@ def test_bad_csv_and_parquet_and_paths(tmp_path):
     (tmp_path / "corrupt.parquet").write_bytes(b"PAR1 this is not parquet")
     with pytest.raises(InputError, match="not a readable Parquet file"):
         read_records(tmp_path / "corrupt.parquet")
-    with pytest.raises(InputError, match="unknown file type '.txt'"):
+    with pytest.raises(InputError, match="unknown file type '.docx'"):
+        read_records(tmp_path / "in.docx")
+    with pytest.raises(InputError, match="no such file"):
         read_records(tmp_path / "in.txt")
     with pytest.raises(InputError, match="no such file"):
         read_records(tmp_path / "missing.jsonl")
@@ -99,3 +101,26 @@ def test_write_jsonl_is_atomic(tmp_path):
         write_jsonl(path, failing_rows())
     assert path.read_text() == '{"id": 1}\n'  # the old file is intact
     assert [p.name for p in tmp_path.iterdir()] == ["out.jsonl"]  # no temporary left behind
+
+
+def test_plain_text_files_and_folders_of_them_are_one_record_a_file_named_by_the_file(tmp_path):
+    folder = tmp_path / "me"
+    folder.mkdir()
+    (folder / "b.txt").write_text("Second post.\n", encoding="utf-8")
+    (folder / "a.txt").write_text("First post,\ntwo lines.", encoding="utf-8")
+    (folder / "notes.md").write_text("not a record", encoding="utf-8")
+    records = read_records(folder)
+    assert (records.ids, records.texts) == (["a.txt", "b.txt"], ["First post,\ntwo lines.", "Second post.\n"])
+    one = read_records(folder / "b.txt", keep_rows=True)
+    assert (one.ids, one.texts, one.rows) == (
+        ["b.txt"],
+        ["Second post.\n"],
+        [{"id": "b.txt", "text": "Second post.\n"}],
+    )
+    (folder / "c.txt").write_bytes(b"caf\xe9")
+    with pytest.raises(InputError, match=r"c.txt: not valid UTF-8 \(byte 3\)"):
+        read_records(folder)
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    with pytest.raises(InputError, match="holds no .txt files"):
+        read_records(empty)

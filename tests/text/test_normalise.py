@@ -233,3 +233,11 @@ def test_content_words_kept_in_order(blog_posts):
 def test_tables_map_words_to_other_words():
     assert all(k != v and " " not in k for k, v in SPELLING.items())
     assert all(k != v for k, v in VARIANTS.items())
+
+
+def test_an_html_entity_is_left_as_written():
+    # news text carries them: the punctuation rules read "&amp;T" as a semicolon before a word ("AT&amp; T")
+    assert normalise("AT&amp;T shares rose 2 percent.") == "AT&amp;T shares rose 2%."
+    assert (
+        normalise("Cheltenham &amp; Gloucester said &#39;no&#39;.") == "Cheltenham &amp; Gloucester said &#39;no&#39;."
+    )

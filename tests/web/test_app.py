@@ -255,3 +255,31 @@ def test_generalise_endpoint_changes_the_words_asked_and_refuses_empty_text():
     every = client.post("/api/generalise", json={"text": "My poodle met Ching in Toronto.", "words": [], "names": True})
     assert "Toronto" not in every.json()["text"]
     assert client.post("/api/generalise", json={"text": "  ", "words": []}).status_code == 422
+
+
+def test_a_stopped_runner_ends_the_worker_processes_the_checks_keep_warm():
+    import os
+    import time
+
+    from joblib import Parallel, delayed
+    from joblib.externals.loky import reusable_executor
+
+    from authorguard.web.jobs import JobRunner
+
+    Parallel(n_jobs=2, backend="loky")(delayed(abs)(-i) for i in range(4))  # what a check's fitting starts
+    workers = list(reusable_executor._executor._processes)
+    assert workers
+
+    def alive(pid: int) -> bool:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:  # a zombie has ended
+            return stat.read().split(")")[-1].split()[0] != "Z"
+
+    JobRunner().shutdown()
+    deadline = time.monotonic() + 10
+    while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(alive(pid) for pid in workers)

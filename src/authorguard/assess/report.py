@@ -205,6 +205,20 @@ def _plotted(assessment: dict) -> list[dict]:
     ]
 
 
+def label_groups(points: list[tuple[float, str]], min_gap: float = 0.03) -> list[tuple[float, list[str]]]:
+    """Labels at x positions (axis units) gathered so that none is printed over another: points closer than
+    ``min_gap`` to their neighbour share one label at the group's first position, their names joined in order."""
+    groups: list[tuple[float, list[str]]] = []
+    last = None
+    for position, name in sorted(points):
+        if last is not None and position - last < min_gap:
+            groups[-1][1].append(name)
+        else:
+            groups.append((position, [name]))
+        last = position
+    return groups
+
+
 def _front_figure(assessment: dict, path: Path) -> None:
     plt = pyplot()
     results = _plotted(assessment)
@@ -226,11 +240,13 @@ def _front_figure(assessment: dict, path: Path) -> None:
         [r["worst_accuracy"] for r in on_front], [r["utility"] for r in on_front], color="grey", linewidth=1, zorder=0
     )
     axis.axvline(assessment["chance"], color="grey", linestyle=":", linewidth=1)
-    for floor in assessment.get("floors", []):  # no meaning-preserving rewrite goes left of its floor
+    floors = assessment.get("floors", [])
+    for floor in floors:  # no meaning-preserving rewrite goes left of its floor
         axis.axvline(floor["worst_accuracy"], color="darkgreen", linestyle="--", linewidth=1)
+    for position, names in label_groups([(f["worst_accuracy"], f["floor"]) for f in floors]):
         axis.annotate(
-            floor["floor"],
-            (floor["worst_accuracy"], 0.97),
+            ", ".join(names),
+            (position, 0.97),
             fontsize=7,
             color="darkgreen",
             rotation=90,

@@ -162,11 +162,11 @@ def run_assessment(
     output_dir: str | os.PathLike,
     options: AssessOptions,
     *,
-    show_progress: bool = False,
+    show_progress: bool | str = False,
     command: list[str] | None = None,
     log=print,
     candidates: tuple[Candidate, ...] = CANDIDATES,
-    attackers: tuple[tuple[str, float, bool], ...] = ATTACKERS,
+    attackers: tuple[tuple[str, float], ...] = ATTACKERS,
     clock: Callable[[], float] = time.monotonic,
 ) -> dict:
     """Assess ``input``; writes ``output_dir``/assessment.json, report.md and report.html and returns the assessment.
@@ -329,7 +329,7 @@ def assess(
     methods: Sequence[str] | None = None,
     attackers: Sequence[str] | None = None,
     log: Callable[[str], object] | None = None,
-    show_progress: bool = False,
+    show_progress: bool | str = False,
     command: Sequence[str] = (),
 ) -> dict:
     """Audit how identifiable the authors of ``records`` are and which method protects them at what cost — the
@@ -341,7 +341,8 @@ def assess(
     task the data is shared for (its accuracy is the utility; otherwise meaning kept is); ``budget_minutes``: time
     the measurements may take; ``methods`` / ``attackers``: a subset of the built-in settings by label or method name
     (``authorguard.assess.plan.CANDIDATES``, ``ATTACKERS``; default: all that fit the budget). ``log``: called with each
-    progress line (default: print); ``show_progress``: progress bars; ``command``: the command line the report
+    progress line (default: printed on stderr); ``show_progress``: True or "bar" for progress bars, "lines" for a line per
+    finished cell on stderr; ``command``: the command line the report
     records (none from Python).
 
     ```pycon
@@ -389,7 +390,7 @@ def assess(
         options,
         candidates=candidates,
         attackers=chosen_attackers,
-        log=log or print,
+        log=log or (lambda line: print(line, file=sys.stderr)),
         show_progress=show_progress,
         command=list(command),
     )

@@ -56,6 +56,9 @@ class Evidence:
                 else f"; {self.text_rate:.1f} per 1,000 words here, {self.known_rate:.1f} in your known writing, "
                 f"{self.others_rate:.1f} in the other candidates'"
             )
+        if self.count == 0:  # a habit's absence: the others use it, you (here and in your known writing) less
+            what = "word" if self.kind in ("function word", WORD_EVIDENCE) else "characters"
+            return f"that the {what} “{shown}” is not in the text (0 times here{rates})"
         if self.kind == "function word":
             return f"how often you use the word “{self.feature}” ({self.count} times here{rates})"
         if self.kind == WORD_EVIDENCE:

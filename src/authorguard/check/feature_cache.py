@@ -379,7 +379,14 @@ def pool_features(
         if (folder / "meta.json.gz").exists() and say:
             say(f"the cached features of {key} do not match the pool or this version, or are damaged: rebuilding")
         elif say:
-            say(f"counting the {key} background's features once (kept in {folder})")
+            say(
+                f"counting the {key} background's features once (kept in {folder}; `authorguard setup --check` "
+                "does it ahead)"
+            )
+        if progress is None and say is not None:  # a line per part counted, with the time it will take
+            from authorguard.utils.progress import JobProgress
+
+            progress = JobProgress(f"counting the {key} background (parts)", 0, "lines", write=say).update
         (folder / "meta.json.gz").unlink(missing_ok=True)
         build_pool_features(pool, folder, progress, processes)
         features = read_pool_features(folder, pool)

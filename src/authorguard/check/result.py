@@ -87,11 +87,11 @@ class CheckResult:
             return (
                 f"Yes: {len(picked)} of {len(self.rankings)} attacks rank you first, up to {largest} candidates; "
                 f"the strongest ({top.attacker}, {top.candidates} candidates) gives you a probability of "
-                f"{top.probability:.0%}."
+                f"{top.probability:.1%}."
             )
         return (
             f"Not first: no attack ranks you first; the strongest ({top.attacker}, {top.candidates} candidates) "
-            f"ranks you {top.rank} with a probability of {top.probability:.0%}."
+            f"ranks you {top.rank} with a probability of {top.probability:.1%}."
         )
 
     def to_dict(self) -> dict:

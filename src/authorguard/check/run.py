@@ -206,7 +206,8 @@ def prepare(
     if holding:
         statements.insert(
             0,
-            f"{len(holding)} of your known documents contain the text itself: left out (an "
+            f"{len(holding)} of your known documents {'contains' if len(holding) == 1 else 'contain'} the text "
+            "itself: left out (an "
             "attacker does not hold the text it is asked about).",
         )
     if all_known_words > MAX_KNOWN_WORDS:

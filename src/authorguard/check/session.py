@@ -152,7 +152,11 @@ class CheckSession:
                         )
                     )
         jobs.sort(key=lambda job: -sum(matrix.nnz for matrix in job[2].values()) * len(set(job[3])))
-        self.say(f"fitting {len(jobs) + len(local)} attackers")
+        fits = len(held_of) + len(local)
+        self.say(
+            f"fitting {fits} attacks ({len(self.runnable)} {'attacker' if len(self.runnable) == 1 else 'attackers'} x "
+            f"{len(self.sets)} candidate-set {'size' if len(self.sets) == 1 else 'sizes'})"
+        )
         if parallel and len(jobs) > 1:
             from joblib import Parallel, delayed
 

@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 from rich.progress import TaskID
 
-from authorguard.cli.common import console, handle_errors, print_json, progress, set_data_dir
+from authorguard.cli.common import console, handle_errors, print_json, progress, set_data_dir, stdout
 
 app = typer.Typer(
     help="A4NT: adversarially trained style transfer that hides an author attribute.", no_args_is_help=True
@@ -69,7 +69,7 @@ def train(
                 )
 
         produced = train_a4nt(resolved, output, tuple(stage) if stage else STAGES, report, device)
-    console.print(
+    stdout.print(
         f"A4NT model folder {output}: " + "; ".join(f"{k}: {len(v)} file(s)" for k, v in produced.items()),
         highlight=False,
     )
@@ -118,7 +118,7 @@ def evaluate(
     if json_output:
         print_json(result)
         return
-    console.print(
+    stdout.print(
         f"{result['setting']} {split}: {result['documents']} documents, {result['sentences']} sentences; "
         f"chance macro F1 {result['chance']['document']:.2f} (document)",
         highlight=False,
@@ -130,7 +130,7 @@ def evaluate(
             else ""
         )
         meteor = "" if row.get("meteor") is None else f"  METEOR {row['meteor']:.2f}"
-        console.print(
+        stdout.print(
             f"  {name:14s} sentence F1 {row['A']['sentence']['f1_macro']:.2f}  document F1 "
             f"{row['A']['document']['f1_macro']:.2f}{meteor}{holdout}",
             highlight=False,
@@ -155,4 +155,4 @@ def package(
 
     folder = package_model(model, list(variant), output, note)
     size = sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
-    console.print(f"packaged {', '.join(variant)} from {model} into {folder} ({size / 2**20:.1f} MiB)", highlight=False)
+    stdout.print(f"packaged {', '.join(variant)} from {model} into {folder} ({size / 2**20:.1f} MiB)", highlight=False)

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from authorguard.cli.common import FALLBACK_HELP, console, handle_errors, print_json, progress
+from authorguard.cli.common import FALLBACK_HELP, handle_errors, print_json, progress, stdout
 
 
 @handle_errors
@@ -129,7 +129,7 @@ def anonymize(
             if summary["records_withheld"]
             else ""
         )
-        console.print(
+        stdout.print(
             f"{summary['records_in']} records in = {summary['records_out']} out{withheld} + {summary['records_error']} in errors.jsonl; "
             f"{summary['shards']} shards; {guarantee} ({summary['releases_per_record']} release(s)); wrote {output}",
             highlight=False,

@@ -53,7 +53,7 @@ def _options(
 app.command("syntf")(syntf.command)
 app.command("demo")(demo.demo)
 app.command("anonymize")(anonymize.anonymize)
-app.command("obfuscate", epilog=obfuscate.text_method_lines())(obfuscate.obfuscate)
+app.command("obfuscate", help=obfuscate.help_text())(obfuscate.obfuscate)
 app.command("methods")(methods.methods)
 app.command("fidelity")(fidelity.fidelity)
 app.command("setup")(setup.setup)
@@ -75,7 +75,22 @@ def version() -> None:
     typer.echo(__version__)
 
 
+def quiet_third_parties() -> None:
+    """Keep other libraries' progress bars and deprecation notices out of a command's output (transformers' "Loading
+    weights" bars, FutureWarnings): set before they are imported, and inherited by worker processes."""
+    import os
+    import warnings
+
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+    os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    os.environ.setdefault("PYTHONWARNINGS", "ignore::FutureWarning,ignore::DeprecationWarning")
+    for category in (FutureWarning, DeprecationWarning):
+        warnings.filterwarnings("ignore", category=category)
+
+
 def main() -> None:
+    quiet_third_parties()
     app()
 
 

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from authorguard.cli.common import console, handle_errors, print_json
+from authorguard.cli.common import console, handle_errors, print_json, stdout
 
 
 @handle_errors
@@ -41,7 +41,7 @@ def assess(
         float,
         typer.Option(
             help="Utility floor of the recommendation: share of the original's task "
-            "accuracy kept (with --label-field) or MiniLM cosine (without)."
+            "accuracy kept (with --label-field) or the meaning kept (without: MiniLM cosine, or METEOR without the minilm extra)."
         ),
     ] = 0.8,
     max_authors: Annotated[int, typer.Option(help="Authors measured at most (the most prolific).")] = 50,
@@ -71,21 +71,23 @@ def assess(
         min_utility=min_utility,
         max_authors=max_authors,
         seed=seed,
-        show_progress=console.is_terminal,
+        show_progress="bar" if console.is_terminal else "lines",
         log=lambda line: console.print(line, highlight=False),
         command=sys.argv,
     )
     recommendation = assessment["recommendation"]
     if not json_output:  # the risk first, then the verdict
         verdict = f"recommended: {recommendation['choice']}" if recommendation["choice"] else "no recommendation"
-        console.print(assessment["headline"], highlight=False)
-        console.print(f"{verdict}. {recommendation['reason']}", highlight=False)
+        stdout.print(assessment["headline"], highlight=False)
+        stdout.print(f"{verdict}. {recommendation['reason']}", highlight=False)
     if check_render:
         from authorguard.experiments.pages import check_html_in_chromium
 
         loaded, total = check_html_in_chromium(output / "report.html")
-        console.print(f"report.html rendered in Chromium: {loaded}/{total} figures decoded")
+        (console if json_output else stdout).print(
+            f"report.html rendered in Chromium: {loaded}/{total} figures decoded"
+        )
     if json_output:
         print_json(recommendation)
         return
-    console.print(f"report: {output / 'report.html'} ({output / 'report.md'}, {output / 'assessment.json'})")
+    stdout.print(f"report: {output / 'report.html'} ({output / 'report.md'}, {output / 'assessment.json'})")

@@ -112,6 +112,7 @@ def check(
     else:
         body = read_text_file(text)
     writing = read_writing(known, text_field)
+    check_components(list(attacker or ()), list(rewrite or ()))
     if background is not None and genre is not None:
         raise InputError("give --background or --genre, not both")
     if background is not None and not background.is_file():
@@ -144,6 +145,26 @@ def check(
 
         write_json(json_output, found["result"])
         console.print(f"result: {json_output}")
+
+
+def check_components(attackers: list[str], rewrites: list[str]) -> None:
+    """Refuse, before any fitting, an attacker or rewrite method that is unknown, is no text method or needs an
+    extra this machine lacks: one line naming it (the registry's closest name, or the install command)."""
+    from authorguard import registry
+    from authorguard.utils.extras import method_problems, require_method
+
+    for name in attackers:
+        registry.attackers.require(name)
+        if problems := method_problems(name, registry.attackers):
+            raise InputError(f"attacker {name!r} needs " + "; and ".join(problems))
+    from authorguard.methods.build import parse_method_spec
+
+    for spec in rewrites:
+        name, _ = parse_method_spec(spec)
+        registry.methods.require(name)
+        if registry.methods.info(name).get("output") != "text":
+            raise InputError(f"--rewrite {name!r}: not a text method ('authorguard methods' lists them)")
+        require_method(name)
 
 
 def say(line: str) -> None:

@@ -24,8 +24,9 @@ from rich.progress import (
 
 from authorguard.exceptions import AuthorguardError
 
-# Human output on stderr keeps stdout clean for --json. Markup is off: messages carry brackets that are text
-# (``pip install 'authorguard[neural]'``); the few styled lines ask for markup and escape what they interpolate.
+# A command's answer goes to ``stdout`` (``> file`` keeps it), its progress, logs and errors to ``console`` (stderr).
+# Markup is off: messages carry brackets that are text (``pip install 'authorguard[neural]'``); the few styled
+# lines ask for markup and escape what they interpolate.
 console = Console(stderr=True, markup=False, soft_wrap=True)
 stdout = Console(markup=False, soft_wrap=True)
 

@@ -10,7 +10,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from authorguard.cli.common import console, handle_errors, print_json, set_data_dir
+from authorguard.cli.common import handle_errors, print_json, set_data_dir, stdout
 from authorguard.exceptions import InputError
 
 app = typer.Typer(help="The registered corpora.", no_args_is_help=True)
@@ -27,7 +27,7 @@ def list_datasets() -> None:
     table.add_column("what it is")
     for name in registry.datasets.names():
         table.add_row(name, registry.datasets.describe(name))
-    console.print(table)
+    stdout.print(table)
 
 
 @app.command("describe")
@@ -83,7 +83,7 @@ def describe(
     if json_output:
         print_json(summary)
         return
-    console.print(
+    stdout.print(
         f"[bold]{escape(str(summary['name']))}[/bold]: {summary['documents']:,} documents by {summary['authors']:,} authors, "
         f"{summary['words_mean']:.1f} words on average (median {summary['words_median']:.0f}); "
         f"splits {escape(str(summary['splits']))}",
@@ -101,9 +101,9 @@ def describe(
             f"{info['missing']:,}",
             ", ".join(f"{k}: {v:,}" for k, v in info["top"].items()),
         )
-    console.print(table)
+    stdout.print(table)
     for key, value in summary["metadata"].items():
-        console.print(f"{key}: {value}")
+        stdout.print(f"{key}: {value}")
 
 
 @app.command("scenarios")
@@ -161,7 +161,7 @@ def scenarios(
             "–" if row["tarot_documents"] is None else f"{row['tarot_documents']:,}",
             "–" if row["tarot_words_mean"] is None else str(row["tarot_words_mean"]),
         )
-    console.print(table)
+    stdout.print(table)
 
 
 @app.command("export")
@@ -196,4 +196,8 @@ def export(
     if split is not None:
         corpus = corpus.split(split)
     written = export_sample(corpus, output, authors=authors, per_author=per_author)
-    console.print(f"wrote {written['documents']} documents of {written['authors']} authors of {name} to {output}")
+    documents, authors = written["documents"], written["authors"]
+    stdout.print(
+        f"wrote {documents} {'document' if documents == 1 else 'documents'} of {authors} "
+        f"{'author' if authors == 1 else 'authors'} of {name} to {output}"
+    )

@@ -18,7 +18,7 @@ import numpy as np
 import typer
 from rich.table import Table
 
-from authorguard.cli.common import Stages, console, handle_errors, set_data_dir
+from authorguard.cli.common import Stages, handle_errors, set_data_dir, stdout
 from authorguard.cli.privacy import print_report
 
 
@@ -79,13 +79,13 @@ def demo(
         report = model.privacy_report(documents_without_vocabulary=int(np.sum(np.diff(counts.indptr) == 0)))
     names = model.get_feature_names_out()
     labels = np.asarray(corpus.labels)
-    console.print(
+    stdout.print(
         f"SynTF released {synthetic.shape[0]} vectors over a vocabulary of {synthetic.shape[1]:,} words "
         f"({model.embeddings_name_}, morphology {model.morphology}, s = {model.bigram_weight}, "
         f"n = {model.n_words}, ε = {model.epsilon})."
     )
     print_report(report)
-    console.print(
+    stdout.print(
         f"Each released message costs ℓ·n = {report.tight_epsilon:,.0f} (ℓ = {report.loss_per_word:.2f} per word): "
         "a weak formal guarantee, as at the paper's settings; the attack measurements in "
         "docs/results/syntf-20news.md say what it buys in practice."
@@ -107,8 +107,8 @@ def demo(
             original,
             released,
         )
-    console.print(table)
-    console.print(
+    stdout.print(table)
+    stdout.print(
         f"How to read it: each released message is {model.n_words} words drawn anew - pick one of the "
         f"message's own vocabulary words at random, then replace it by a word near it in meaning (often "
         f"itself) - so a message with fewer than {model.n_words} vocabulary words has each drawn several "
@@ -127,19 +127,19 @@ def demo(
             _top_terms(names, counts, rows, 10),
             _top_terms(names, synthetic, rows, 10),
         )
-    console.print(topic_table)
+    stdout.print(topic_table)
 
     split = np.random.default_rng(seed).random(len(corpus)) < 0.75
     if split.sum() and (~split).sum():
         original_accuracy = _topic_accuracy(counts[split], counts[~split], labels[split], labels[~split])
         released_accuracy = _topic_accuracy(synthetic[split], synthetic[~split], labels[split], labels[~split])
-        console.print(
+        stdout.print(
             f"What it costs: a topic classifier (tf-idf + naive Bayes, {int(split.sum())} messages to train, "
             f"{int((~split).sum())} to test, {len(set(labels))} newsgroups) reaches accuracy "
             f"{released_accuracy:.2f} on released vectors and {original_accuracy:.2f} on the originals "
             f"(chance {1 / len(set(labels)):.2f})."
         )
-    console.print(
+    stdout.print(
         "The vocabulary is public (the embeddings' 30,000 most frequent words), as for a real release: "
         "authorguard syntf FILE -o OUT --vocabulary embeddings."
     )

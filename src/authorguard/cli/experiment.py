@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from authorguard.cli.common import console, handle_errors, set_data_dir
+from authorguard.cli.common import console, handle_errors, set_data_dir, stdout
 
 app = typer.Typer(
     help="Run experiments: methods x settings x runs, scored by the analyst and the attackers.", no_args_is_help=True
@@ -69,12 +69,12 @@ def run(
         resolved,
         output,
         resume=not restart,
-        show_progress=console.is_terminal,
+        show_progress="bar" if console.is_terminal else "lines",
         command=["authorguard", *sys.argv[1:]],
         engine=engine,
         address=address,
     )
-    console.print(
+    stdout.print(
         f"{len(frame)} result rows -> {output / RESULTS_PARQUET}; report: authorguard report {output} -o {output / 'report'}",
         highlight=False,
     )
@@ -100,12 +100,12 @@ def report(
 
     options = ReportOptions(attacker=attacker, threat_model=threat_model, classifier=classifier)
     paths = build_report(results, output, options, command="authorguard " + " ".join(sys.argv[1:]))
-    console.print(f"report: {paths['markdown']}, {paths['html']}", highlight=False)
+    stdout.print(f"report: {paths['markdown']}, {paths['html']}", highlight=False)
     if check_render:
         loaded, total = check_html_in_chromium(paths["html"], output / "report-screenshot.png")
         if loaded != total:
             raise typer.Exit(code=1)
-        console.print(
+        stdout.print(
             f"Chromium rendered {loaded}/{total} figures; screenshot: {output / 'report-screenshot.png'}",
             highlight=False,
         )

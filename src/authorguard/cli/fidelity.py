@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from authorguard.cli.common import Stages, console, handle_errors
+from authorguard.cli.common import Stages, handle_errors, stdout
 from authorguard.exceptions import InputError
 
 
@@ -69,5 +69,5 @@ def fidelity(
         None,
         [fidelity_fields(score) for score in scores],
     )
-    console.print(f"wrote {len(scores)} records to {output}")
-    console.print(fidelity_summary(scores))
+    stdout.print(f"wrote {len(scores)} records to {output}")
+    stdout.print(fidelity_summary(scores))

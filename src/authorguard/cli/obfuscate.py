@@ -7,25 +7,20 @@ from typing import Annotated
 
 import typer
 
-from authorguard.cli.common import FALLBACK_HELP, Stages, console, handle_errors
+from authorguard.cli.common import FALLBACK_HELP, Stages, handle_errors, stdout
 from authorguard.exceptions import InputError
 
 
-def text_method_lines() -> str:
-    """One line per registered text method, from the registry (nothing imported): for --help and the docs."""
+def help_text() -> str:
+    """The command's help: what it does, then the text methods by name, from the registry (nothing imported)."""
     from authorguard import registry
 
-    lines = []
-    for name in registry.methods.names():
-        info = registry.methods.info(name)
-        if info.get("output") != "text":
-            continue
-        needs = {"required": " (needs --model DIR)", "packaged": " (packaged model; --model DIR overrides)"}.get(
-            info.get("model", ""), ""
-        )
-        extra = f" (extra: {info['extra']})" if info.get("extra") else ""
-        lines.append(f"{name}: {registry.methods.describe(name)}{needs}{extra}")
-    return "\n\n".join(lines)
+    names = [n for n in registry.methods.names() if registry.methods.info(n).get("output") == "text"]
+    return (
+        "Rewrite each record's text with METHOD: records in = records out, same order, same ids, other fields kept; "
+        "each record says whether it was rewritten, kept as written or withheld, and why.\n\n"
+        f"Text methods: {', '.join(names)} ('authorguard methods' says what each does, protects against and needs)."
+    )
 
 
 #: the output fields that say what became of each record (RECORD_STATUSES, and why)
@@ -61,7 +56,13 @@ def write_records(
 
 @handle_errors
 def obfuscate(
-    input: Annotated[Path, typer.Argument(help="JSONL, CSV or Parquet file of records with an id and a text.")],
+    input: Annotated[
+        Path,
+        typer.Argument(
+            help="JSONL, CSV or Parquet file of records with an id and a text; or a .txt file, or a folder of them "
+            "(one record a file, its name the id)."
+        ),
+    ],
     output: Annotated[
         Path,
         typer.Option(
@@ -71,7 +72,7 @@ def obfuscate(
         ),
     ],
     method: Annotated[
-        str, typer.Option(help="A registered text method: one of those listed below (authorguard methods).")
+        str, typer.Option(help="A registered text method: one of those listed above (authorguard methods).")
     ],
     config: Annotated[
         Path | None, typer.Option(help="Method parameters: TOML, JSON or YAML table (defaults otherwise).")
@@ -118,15 +119,11 @@ def obfuscate(
             "--fidelity/--no-fidelity",
             help="Score each released record with the "
             "fidelity meter: fields 'fidelity' (faithful / generalised / partial / unsure / changed) and "
-            "'fidelity_reason', and a summary line (needs spaCy: the 'baselines' extra).",
+            "'fidelity_reason', and a summary line.",
         ),
     ] = True,
 ) -> None:
-    """Rewrite each record's text with METHOD: records in = records out, same order, same ids, other fields kept;
-    each record says whether it was rewritten, kept as written or withheld, and why.
-
-    Text methods (authorguard methods lists them with what each needs):
-    """
+    """Rewrite each record's text with METHOD (the command's help: :func:`help_text`)."""
     from authorguard import registry
     from authorguard.api import build_method, rewrite_in_batches
     from authorguard.batch.config import load_method_params
@@ -176,36 +173,36 @@ def obfuscate(
         statuses,
         None if scores is None else [fidelity_fields(score) for score in scores],
     )
-    console.print(f"wrote {len(texts)} records to {output}: {status_counts(statuses)}")
+    stdout.print(f"wrote {len(texts)} records to {output}: {status_counts(statuses)}")
     if scores is not None:
-        console.print(fidelity_summary(scores, statuses))
+        stdout.print(fidelity_summary(scores, statuses))
     if registry.methods.info(method).get("protects"):
-        console.print(
+        stdout.print(
             f"{method} protects against: {registry.methods.info(method)['protects']} (authorguard methods; README)"
         )
     report = text_method.release_report()
     if report.get("document_epsilon") is not None:
-        console.print(
+        stdout.print(
             f"privacy: each record's release costs ε = {report['document_epsilon']:,.4g} (pure ε-DP per document"
             f"{'; tokens from the OS CSPRNG' if report.get('secure_random') else '; seeded: keep the seed secret'})"
         )
     if "records_flagged" in report:
-        console.print(validity_summary(report))
+        stdout.print(validity_summary(report))
     if "level" in report and "chunks" in report:  # the bottleneck: its gate reads the view, not the input
         if report["level"] == "roles":
-            console.print(
+            stdout.print(
                 "note: at level roles each output says the view's words in order with only articles and "
                 "punctuation added (137 of 150 faithful by blind labels); it hides style, not what is said "
                 "- the content still identifies (docs/results/faithful.md)"
             )
         else:
-            console.print(
+            stdout.print(
                 "note: the bottleneck writes from the view only; its gate checks that each output says the "
                 "view's words and adds few of its own, not that it keeps the meaning - read a sample before "
                 "release (docs/results/bottleneck.md)"
             )
     elif "chunks" in report:  # an LM rewriter behind the gate: what passes is well-formed, not known to be faithful
-        console.print(
+        stdout.print(
             "note: the gate refuses comments, copies, loops, truncations and lost names; it cannot check "
             "meaning (by hand, most rewrites tarot keeps on BAC-10 change what the text says: "
             "docs/results/tarot.md) - read a sample before release"

@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from authorguard.cli.common import console, handle_errors, print_json, progress
+from authorguard.cli.common import handle_errors, print_json, progress, stdout
 from authorguard.exceptions import InputError
 from authorguard.methods import syntf_defaults as defaults
 
@@ -30,9 +30,9 @@ def print_report(report) -> None:
     for key, meaning in MEANINGS.items():
         value = values[key]
         table.add_row(key, "n/a" if value is None else f"{value:,.2f}", meaning)
-    console.print(table)
+    stdout.print(table)
     details = {k: v for k, v in values.items() if k not in MEANINGS and v is not None}
-    console.print(", ".join(f"{k}={v}" for k, v in details.items()), highlight=False)
+    stdout.print(", ".join(f"{k}={v}" for k, v in details.items()), highlight=False)
 
 
 def _mechanism(embeddings: str, epsilon: float, bigram_weight: float):
@@ -117,7 +117,7 @@ def epsilon_for_loss(
     if json_output:
         print_json(result)
     else:
-        console.print(
+        stdout.print(
             f"epsilon = {epsilon:.4f} gives l = {target_loss} per word (L = {mechanism.vocabulary_size}, {name})"
         )
 
@@ -146,7 +146,7 @@ def dp_prompt(
     if json_output:
         print_json(report)
     else:
-        console.print(
+        stdout.print(
             f"document epsilon {report['document_epsilon']:,.2f} = {max_tokens} tokens x token epsilon "
             f"{report['token_epsilon']:.4f} ({'relative ' if relative else ''}clip [{clip[0]}, {clip[1]}], T {temperature:.4g})",
             highlight=False,

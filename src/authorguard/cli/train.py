@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from authorguard.cli.common import console, handle_errors, print_json, progress, set_data_dir
+from authorguard.cli.common import console, handle_errors, print_json, progress, set_data_dir, stdout
 
 app = typer.Typer(help="Train neural components (the author encoder) from the local corpora.", no_args_is_help=True)
 
@@ -57,7 +57,7 @@ def author_encoder(
 
         print_json(json.loads((result.folder / "provenance.json").read_text(encoding="utf-8")))
         return
-    console.print(
+    stdout.print(
         f"author encoder saved to {result.folder} ({len(result.losses)} steps, {result.seconds:.0f} s this call; "
         f"loss {result.losses[0]:.3f} -> {sum(result.losses[-10:]) / len(result.losses[-10:]):.3f})",
         highlight=False,
@@ -66,4 +66,4 @@ def author_encoder(
         line = "; ".join(
             f"episodes of {size}: MRR {s['mrr']:.3f}, R@8 {s['recall@8']:.3f}" for size, s in sizes.items()
         )
-        console.print(f"  {name:22s} {line}  ({next(iter(sizes.values()))['authors']} unseen authors)", highlight=False)
+        stdout.print(f"  {name:22s} {line}  ({next(iter(sizes.values()))['authors']} unseen authors)", highlight=False)

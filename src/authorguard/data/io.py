@@ -48,10 +48,15 @@ class Records:
         return len(self.texts)
 
 
-def file_format(path: str | os.PathLike) -> str:
+def file_format(path: str | os.PathLike, reading: bool = False) -> str:
+    """``"jsonl"``, ``"csv"`` or ``"parquet"`` by ``path``'s extension; anything else is one line naming what is
+    accepted (with ``reading``, also a .txt file or a folder of them)."""
     suffix = Path(path).suffix.lower()
     if suffix not in FORMATS:
-        raise InputError(f"{path}: unknown file type {suffix or '(none)'!r}; use .jsonl, .csv or .parquet")
+        accepted = (
+            ".jsonl, .csv, .parquet, a .txt file or a folder of .txt files" if reading else ".jsonl, .csv or .parquet"
+        )
+        raise InputError(f"{path}: unknown file type {suffix or '(none)'!r}; use {accepted}")
     return FORMATS[suffix]
 
 
@@ -117,6 +122,23 @@ def _parquet_rows(path: Path) -> Iterator[tuple[str, dict]]:
         yield f"row {position}", row
 
 
+def _text_file_rows(path: Path, text_field: str, id_field: str) -> Iterator[tuple[str, dict]]:
+    """A plain-text file as one record, or a folder's ``.txt`` files (sorted by name) as one record each: the text
+    the file's whole content, the id its file name."""
+    members = (
+        sorted(p for p in path.iterdir() if p.suffix.lower() == ".txt" and p.is_file()) if path.is_dir() else [path]
+    )
+    if path.is_dir() and not members:
+        raise InputError(f"folder {path} holds no .txt files")
+    for member in members:
+        data = member.read_bytes()
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError as error:
+            raise InputError(f"{member}: not valid UTF-8 (byte {error.start})") from None
+        yield member.name, {id_field: member.name, text_field: text}
+
+
 def read_records(
     path: str | os.PathLike,
     text_field: str = "text",
@@ -126,7 +148,8 @@ def read_records(
     require_id: bool = False,
     keep_rows: bool = False,
 ) -> Records:
-    """Read documents from a JSONL, CSV or Parquet file (by extension).
+    """Read documents from a JSONL, CSV or Parquet file (by extension), a plain-text file (one record) or a folder
+    of ``.txt`` files (one record each, in name order; the id is the file name).
 
     Raises ``InputError`` for: an unknown extension, a missing file, non-UTF-8 bytes, malformed lines, a
     record without ``text_field`` or with a non-string text, a record without ``id_field`` when others have
@@ -136,10 +159,15 @@ def read_records(
     record whole in ``Records.rows``.
     """
     path = Path(path)
-    kind = file_format(path)
-    if not path.is_file():
-        raise InputError(f"{path}: no such file")
-    rows = {"jsonl": _jsonl_rows, "csv": _csv_rows, "parquet": _parquet_rows}[kind](path)
+    if path.is_dir() or path.suffix.lower() == ".txt":
+        if not path.exists():
+            raise InputError(f"{path}: no such file")
+        rows = _text_file_rows(path, text_field, id_field)
+    else:
+        kind = file_format(path, reading=True)
+        if not path.is_file():
+            raise InputError(f"{path}: no such file or folder")
+        rows = {"jsonl": _jsonl_rows, "csv": _csv_rows, "parquet": _parquet_rows}[kind](path)
     ids: list = []
     texts: list[str] = []
     with_id = 0

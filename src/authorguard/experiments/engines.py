@@ -12,45 +12,24 @@ import logging
 import os
 from collections.abc import Callable, Sequence
 
+from authorguard.utils.progress import JobProgress
+
 Job = tuple  # (function, *arguments)
 ENGINES = ("local", "ray")
 #: what a Ray worker must see as the driver does: where the data, the caches and the NLTK data are, offline mode
 SHARED_ENVIRONMENT = ("AUTHORGUARD_DATA", "AUTHORGUARD_CACHE", "NLTK_DATA", "HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE")
 
 
-def _progress(description: str, total: int, show: bool):
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-
-    columns = (
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TextColumn("remaining"),
-        TimeRemainingColumn(),
-    )
-    progress = Progress(*columns, disable=not show, transient=False)
-    return progress, progress.add_task(description, total=total)
-
-
-def run_local(jobs: Sequence[Job], n_jobs: int, description: str, show_progress: bool) -> None:
+def run_local(jobs: Sequence[Job], n_jobs: int, description: str, show_progress: bool | str) -> None:
     """Every job on ``n_jobs`` processes of this machine (joblib; 1 = in this process)."""
     from joblib import Parallel, delayed
 
     if not jobs:
         return
-    progress, task = _progress(description, len(jobs), show_progress)
-    with progress:
+    with JobProgress(description, len(jobs), show_progress) as progress:
         results = Parallel(n_jobs=n_jobs, return_as="generator_unordered")(delayed(f)(*args) for f, *args in jobs)
         for _ in results:
-            progress.advance(task)
+            progress.advance()
 
 
 def experiment_job(function: Callable, *arguments):
@@ -96,7 +75,7 @@ class RayEngine:
                 f"{self.resources.get('GPU', 0.0):g}; join a cluster with GPU nodes (--address) or set gpus = 0"
             )
 
-    def run(self, jobs: Sequence[Job], gpus: Sequence[float], description: str, show_progress: bool) -> None:
+    def run(self, jobs: Sequence[Job], gpus: Sequence[float], description: str, show_progress: bool | str) -> None:
         """Every job as a Ray task (``gpus[i]`` GPUs for job i, one CPU each); a task whose worker dies is retried
         (Ray's ``max_retries``); the first task that fails stops the rest and raises its error here."""
         import ray
@@ -107,8 +86,7 @@ class RayEngine:
         pending = [
             remote.options(num_cpus=1, num_gpus=gpu or 0, max_retries=3).remote(*job) for job, gpu in zip(jobs, gpus)
         ]
-        progress, task = _progress(description, len(jobs), show_progress)
-        with progress:
+        with JobProgress(description, len(jobs), show_progress) as progress:
             try:
                 while pending:
                     done, pending = ray.wait(pending, num_returns=1)
@@ -116,7 +94,7 @@ class RayEngine:
                         ray.get(done[0])
                     except ray.exceptions.RayTaskError as error:
                         raise error.as_instanceof_cause() from None
-                    progress.advance(task)
+                    progress.advance()
             except BaseException:
                 for ref in pending:
                     ray.cancel(ref, force=True)

@@ -57,7 +57,7 @@ def _run_preparation(config: ExperimentConfig, view: str, spec: MethodSpec, sett
     return path.name
 
 
-def _parallel(jobs: list, n_jobs: int, description: str, show_progress: bool, engine=None, gpus=None) -> None:
+def _parallel(jobs: list, n_jobs: int, description: str, show_progress: bool | str, engine=None, gpus=None) -> None:
     """The jobs on ``engine`` (a :class:`RayEngine`), or on this machine's ``n_jobs`` processes."""
     if engine is None:
         run_local(jobs, n_jobs, description, show_progress)
@@ -79,7 +79,7 @@ def run_experiment(
     output_dir: str | os.PathLike,
     *,
     resume: bool = True,
-    show_progress: bool = False,
+    show_progress: bool | str = False,
     command: list[str] | None = None,
     engine: str = "local",
     address: str | None = None,

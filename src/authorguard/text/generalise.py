@@ -41,7 +41,7 @@ from authorguard.text.generalise_names import (
     person_name,
     trimmed,
 )
-from authorguard.text.generalise_record import Change, Record
+from authorguard.text.generalise_record import Change, DecodedEntities, Record
 from authorguard.text.generalise_words import coarsen_date, drop_modifiers, rare_words, round_figure, withhold_words
 from authorguard.text.kinds import (
     indefinite,
@@ -185,9 +185,13 @@ def generalise_texts(
     chosen = check_level(level)
     wanted = frozenset(t.lower() for t in targets)
     sources = [normalise(t) for t in texts]
+    # an HTML entity ("AT&amp;T") is read as the one character it stands for; the changes are made in the source
+    decodings = [DecodedEntities(source) for source in sources]
     out = []
-    for source, doc in zip(sources, _pipeline().pipe(sources, batch_size=batch_size)):
-        record = Record(source)
+    docs = _pipeline().pipe((d.text for d in decodings), batch_size=batch_size)
+    for source, entities, doc in zip(sources, decodings, docs):
+        decoded = entities.text
+        record = Record(decoded)
         for found in doc.ents:
             ent = trimmed(found)
             if not record.free(ent.start_char, ent.end_char):
@@ -210,6 +214,6 @@ def generalise_texts(
             drop_modifiers(record, doc, chosen.rare_top)
         if chosen.withheld or wanted:  # a target no rule generalised is withheld at every level: it was asked for
             withhold_words(record, doc, chosen.rare_top if chosen.withheld else None, wanted)
-        changes = _fix_articles(source, record.changes)
+        changes = entities.to_source(_fix_articles(decoded, record.changes))
         out.append(Generalised(apply_changes(source, changes), source, sorted(changes, key=lambda c: c.start)))
     return out

@@ -172,15 +172,37 @@ def _not_a_person(ent) -> bool:
     return bool(meant) and all(s.lexname() != "noun.person" for s in meant)
 
 
+def _joined(doc, k: int) -> bool:
+    """Whether token ``k`` is a hyphen inside a word ("Coca-Cola", "Kai-shek"): no space on either side of it."""
+    return 0 < k < len(doc) - 1 and doc[k].text == "-" and not doc[k - 1].whitespace_ and not doc[k].whitespace_
+
+
 def trimmed(ent):
-    """``ent`` cut before a dash, a comma or a pronoun or determiner inside it: the recogniser runs a name into the
-    next words ("Ben - Your post" -> "Ben"); its first word always stays."""
+    """``ent`` cut before a dash, a comma, a possessive ending or a pronoun or determiner inside it: the recogniser
+    runs a name into the next words ("Ben - Your post" -> "Ben"); its first word always stays. A hyphen inside a word joins, never cuts:
+    the span grows to the whole hyphenated word ("Coca" of "Coca-Cola" -> "Coca-Cola"), labelled a name of unknown
+    kind when a part of it is an ordinary lower-case word ("David-and-Goliath")."""
     from spacy.tokens import Span
 
+    doc = ent.doc
     for k, token in enumerate(ent):
-        if k and (token.text in ("-", "\u2013", "\u2014", ",", ":", ";") or token.tag_ in ("PRP", "PRP$", "DT")):
-            return Span(ent.doc, ent.start, ent.start + k, label=ent.label_)
-    return ent
+        inside_word = _joined(doc, ent.start + k)
+        if k and not inside_word and (token.text in _CUTS or token.tag_ in ("PRP", "PRP$", "DT", "POS")):
+            ent = Span(doc, ent.start, ent.start + k, label=ent.label_)
+            break
+    start, end = ent.start, ent.end
+    while start > 1 and _joined(doc, start - 1):
+        start -= 2
+    while end < len(doc) - 1 and _joined(doc, end):
+        end += 2
+    if (start, end) == (ent.start, ent.end):
+        return ent
+    parts = [t for t in doc[start:end] if t.is_alpha]
+    ordinary = any(t.text.islower() and _mostly_lower(t.text) for t in parts)
+    return Span(doc, start, end, label="ORG" if ordinary else ent.label_)
+
+
+_CUTS = ("-", "\u2013", "\u2014", ",", ":", ";")
 
 
 def looks_named(ent) -> bool:
@@ -188,7 +210,8 @@ def looks_named(ent) -> bool:
     is a common lower-case word only capitalised by its place ("Crap!", "Argh") or an interjection is none."""
     if ent.label_ not in ("PERSON", "ORG", "GPE", "LOC", "FAC"):
         return True
-    words = [t for t in ent if t.is_alpha]
+    # the parts after a hyphen inside a word need no capital ("Kai-shek")
+    words = [t for t in ent if t.is_alpha and not (t.i > ent.start and _joined(ent.doc, t.i - 1))]
     if not words or not all(t.text[:1].isupper() for t in words) or any(c.isdigit() for c in ent.text):
         return False  # a number in a "name" ("James 1:27", "Papercup 8"): a reference or a title — and numbers stay
     if len(words) == 1 and is_figure_word(words[0].text):

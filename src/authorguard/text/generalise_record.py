@@ -29,6 +29,58 @@ class Change:
     kind: str
 
 
+#: an HTML entity as news and web text carry them ("&amp;", "&#39;", "&#x2019;")
+HTML_ENTITY = re.compile(r"&(?:[A-Za-z][A-Za-z0-9]{1,31}|#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6});")
+
+
+class DecodedEntities:
+    """``source`` with each HTML entity decoded to the character(s) it stands for (``text``), and the way back:
+    :meth:`to_source` maps changes made in ``text`` to ``source``'s offsets. The tagger then reads "AT&amp;T" as
+    "AT&T", one name, instead of the words "amp" and ";"."""
+
+    def __init__(self, source: str) -> None:
+        import html
+
+        self.source = source
+        pieces: list[str] = []
+        self._starts: list[int] = []  # for each character of ``text``, where it starts in ``source``
+        position = 0
+        for match in HTML_ENTITY.finditer(source):
+            decoded = html.unescape(match.group(0))
+            if decoded == match.group(0):  # not an entity HTML knows: left as written
+                continue
+            for k in range(position, match.start()):
+                pieces.append(source[k])
+                self._starts.append(k)
+            pieces.append(decoded)
+            self._starts.extend([match.start()] * len(decoded))
+            position = match.end()
+        for k in range(position, len(source)):
+            pieces.append(source[k])
+            self._starts.append(k)
+        self._starts.append(len(source))
+        self.text = "".join(pieces)
+        # where each character of ``text`` ends in ``source``: the characters an entity decodes to end with it
+        self._ends = [0] * len(self.text)
+        boundary = len(source)
+        for k in range(len(self.text) - 1, -1, -1):
+            if self._starts[k + 1] != self._starts[k]:
+                boundary = self._starts[k + 1]
+            self._ends[k] = boundary
+
+    def to_source(self, changes: list[Change]) -> list[Change]:
+        """``changes`` (offsets into :attr:`text`) with offsets into :attr:`source`; a change ending inside an
+        entity's characters ends after the whole entity."""
+        if self.text == self.source:
+            return changes
+        out = []
+        for change in changes:
+            start = self._starts[change.start]
+            end = self._ends[change.end - 1] if change.end > change.start else start
+            out.append(Change(start, end, self.source[start:end], change.replacement, change.kind))
+        return out
+
+
 TITLES = wordlist("mr mr. mrs mrs. ms ms. dr dr. prof prof. sir dame lord lady")
 
 

@@ -113,7 +113,24 @@ class JobRunner:
             return self._jobs.get(job_id)
 
     def shutdown(self) -> None:
+        """Cancel queued jobs and end the worker processes the checks keep warm (at once, not after their idle
+        timeout: a stopped server leaves no process behind)."""
         self._pool.shutdown(wait=False, cancel_futures=True)
+        stop_worker_processes()
+
+
+def stop_worker_processes() -> None:
+    """End joblib's reusable (loky) worker processes of this process, if it started any."""
+    import sys
+
+    if "joblib" not in sys.modules:
+        return
+    from joblib.externals.loky import reusable_executor
+
+    # the module's current executor, without creating one (get_reusable_executor would start workers)
+    executor = getattr(reusable_executor, "_executor", None)
+    if executor is not None:
+        executor.shutdown(wait=False, kill_workers=True)
 
 
 class SessionStore:

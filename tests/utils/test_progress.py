@@ -1,0 +1,32 @@
+"""A run's progress: a line per finished job where no terminal shows a bar (logs, pipes, CI)."""
+
+from __future__ import annotations
+
+import pytest
+
+
+def test_without_a_terminal_each_finished_job_prints_a_line_with_what_is_done_the_time_and_an_estimate(capsys):
+    from authorguard.utils.progress import JobProgress
+
+    now = [0.0]
+    with JobProgress("cells", 4, "lines", clock=lambda: now[0]) as progress:
+        for _ in range(4):
+            now[0] += 30.0
+            progress.advance()
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert lines == [
+        "cells: 1/4 done, 30s elapsed, about 1m30s left",
+        "cells: 2/4 done, 1m00s elapsed, about 1m00s left",
+        "cells: 3/4 done, 1m30s elapsed, about 30s left",
+        "cells: 4/4 done, 2m00s elapsed",
+    ]
+    with JobProgress("cells", 2, False) as quiet:
+        quiet.advance()
+    assert capsys.readouterr() == ("", "")
+
+
+def test_an_unknown_progress_mode_is_refused():
+    from authorguard.utils.progress import JobProgress
+
+    with pytest.raises(ValueError, match="show_progress"):
+        JobProgress("cells", 1, "dots")
