@@ -77,16 +77,20 @@ def version() -> None:
 
 def quiet_third_parties() -> None:
     """Keep other libraries' progress bars and deprecation notices out of a command's output (transformers' "Loading
-    weights" bars, FutureWarnings): set before they are imported, and inherited by worker processes."""
+    weights" bars, FutureWarnings, liblinear's convergence notices): set before they are imported, and inherited by
+    worker processes."""
     import os
     import warnings
 
     os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
     os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-    os.environ.setdefault("PYTHONWARNINGS", "ignore::FutureWarning,ignore::DeprecationWarning")
+    # (a message, not scikit-learn's ConvergenceWarning class: naming the class would import scikit-learn at start)
+    quiet = ("ignore::FutureWarning", "ignore::DeprecationWarning", "ignore:Liblinear failed to converge")
+    os.environ.setdefault("PYTHONWARNINGS", ",".join(quiet))
     for category in (FutureWarning, DeprecationWarning):
         warnings.filterwarnings("ignore", category=category)
+    warnings.filterwarnings("ignore", message="Liblinear failed to converge")
 
 
 def main() -> None:
