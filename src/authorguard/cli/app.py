@@ -22,6 +22,7 @@ from authorguard.cli import (
     serve,
     setup,
     syntf,
+    synth,
     tarot,
     train,
 )
@@ -51,6 +52,7 @@ def _options(
 
 
 app.command("syntf")(syntf.command)
+app.command("synth")(synth.synth)
 app.command("demo")(demo.demo)
 app.command("anonymize")(anonymize.anonymize)
 app.command("obfuscate", help=obfuscate.help_text())(obfuscate.obfuscate)

@@ -1,0 +1,109 @@
+"""``authorguard synth``: a synthetic labelled corpus with (ε, δ)-DP per author, from a data owner's whole corpus."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from authorguard.cli.common import Stages, console, handle_errors, stdout
+from authorguard.exceptions import InputError
+
+
+def privacy_path(output: Path) -> Path:
+    return output.with_name(output.stem + ".privacy.json")
+
+
+@handle_errors
+def synth(
+    input: Annotated[Path, typer.Argument(help="JSONL, CSV or Parquet file (or .txt files): one record per document.")],
+    output: Annotated[
+        Path,
+        typer.Option(
+            "--output", "-o", help="JSONL file of synthetic records {id, label, counts}; OUT.privacy.json beside it."
+        ),
+    ],
+    author_field: Annotated[str, typer.Option(help="Field naming each document's author: the privacy unit.")],
+    label_field: Annotated[str, typer.Option(help="Field with the label of the task the release is for.")],
+    epsilon: Annotated[float, typer.Option(help="ε per author (the whole release, every statistic composed).")],
+    delta: Annotated[float, typer.Option(help="δ per author.")] = 1e-5,
+    max_documents: Annotated[int, typer.Option(help="Documents counted per author at most.")] = 10,
+    max_words: Annotated[int, typer.Option(help="Words counted per document at most.")] = 500,
+    clip: Annotated[float, typer.Option(help="L2 bound of one author's term contribution.")] = 1.0,
+    vocabulary_size: Annotated[
+        int, typer.Option(help="Words of the public vocabulary (GloVe's most frequent).")
+    ] = 10_000,
+    morphology: Annotated[str, typer.Option(help="Terms: lower (lower-cased words), lemma or orth.")] = "lower",
+    documents: Annotated[
+        int | None, typer.Option(help="Synthetic documents to write (default: the noisy number counted).")
+    ] = None,
+    text_field: Annotated[str, typer.Option(help="Field holding the text.")] = "text",
+    seed: Annotated[int | None, typer.Option(help="Seed of the document choice, the noise and the sampling.")] = None,
+    secure: Annotated[
+        bool, typer.Option("--secure", help="Noise from OpenDP's CSPRNG sampler (for real releases; no seed).")
+    ] = False,
+) -> None:
+    """Release a synthetic labelled corpus of bags of words with (ε, δ)-DP per author: each author's contribution
+    bounded, noisy class-conditional term statistics, class sizes and lengths (OpenDP's accounting), documents
+    sampled from them. It releases no one's documents: the task works, the texts are gone."""
+    from authorguard.data.io import read_records, write_json
+    from authorguard.methods.author_synth import AuthorLevelSynthesiser
+
+    if output.suffix.lower() != ".jsonl":
+        raise InputError(f"{output}: the release is written as JSONL (.jsonl)")
+    if secure and seed is not None:
+        raise InputError("--secure draws from a CSPRNG: give it no --seed")
+    if author_field == label_field:
+        raise InputError("--author-field and --label-field name the same field")
+    model = AuthorLevelSynthesiser(
+        epsilon,
+        delta,
+        max_documents=max_documents,
+        max_words=max_words,
+        clip=clip,
+        vocabulary_size=vocabulary_size,
+        morphology=morphology,
+        random_state=seed,
+        secure=secure,
+    )
+    with Stages("synth") as stages:
+        stages.stage("reading input")
+        records = read_records(input, text_field=text_field, extra_fields=(author_field, label_field))
+        stages.stage(f"counting {len(records.texts):,} documents, bounding each author, adding the noise")
+        model.fit(records.texts, records.fields[author_field], records.fields[label_field], records.ids)
+        stages.stage("sampling the synthetic documents")
+        labels, counts = model.sample(documents)
+    write_release(output, labels, counts, model)
+    found = model.privacy_report().to_dict()
+    details = {**found, **model.bounded_, "analyzer": f"TermAnalyzer(morphology={morphology!r})"}
+    write_json(privacy_path(output), details)
+    stdout.print(
+        f"wrote {len(labels):,} synthetic documents to {output}: (ε = {found['epsilon']:.3g}, δ = {found['delta']:.0e})"
+        f"-DP per author, {model.bounded_['authors']:,} authors, at most {max_documents} documents each "
+        f"({model.bounded_['documents_dropped']:,} of {len(records.texts):,} not counted); the report: "
+        f"{privacy_path(output)}",
+        highlight=False,
+    )
+    if model.noise_share_ > 0.5:
+        console.print(
+            f"note: about {model.noise_share_:.0%} of the released terms are noise: too few authors for ε = {epsilon:g} "
+            "(more authors, a larger ε or a smaller --vocabulary-size make the release say more)"
+        )
+    if not secure:
+        console.print("note: seeded noise (reproducible research runs); --secure draws it from a CSPRNG for a release")
+
+
+def write_release(output: Path, labels: list[str], counts, model) -> None:
+    """One JSON line per synthetic document: {"id", "label", "counts": {term: count}}, counts descending."""
+    from authorguard.data.io import atomic_write
+
+    terms = sorted(model.vocabulary_, key=model.vocabulary_.get)
+    counts = counts.tocsr()
+    with atomic_write(output) as out:
+        for i, label in enumerate(labels):
+            row = counts.getrow(i)
+            order = sorted(zip(row.indices, row.data), key=lambda item: (-item[1], item[0]))
+            bag = {terms[j]: int(c) for j, c in order}
+            out.write(json.dumps({"id": f"synthetic-{i + 1:06d}", "label": label, "counts": bag}) + "\n")

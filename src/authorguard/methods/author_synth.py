@@ -1,0 +1,324 @@
+"""A synthetic labelled corpus with (ε, δ)-DP per author: bags of words sampled from noisy class-conditional term
+statistics (:mod:`authorguard.privacy.author_level`), in noisy class proportions, with lengths from a noisy length
+histogram. No record of the release is any author's document: the task works, the texts are gone.
+
+Fitting streams the corpus once, author by author: each author's documents are chosen (at most ``max_documents``,
+by the smallest keyed hashes of their ids — a choice that does not depend on the order or sharding of the input),
+cut to ``max_words`` words, counted on a **public** vocabulary (GloVe's most frequent words, never read from the
+corpus), each document's term vector scaled to unit L2 norm, summed per author and clipped to ``clip``; the sums
+over authors are the only thing the noise is added to. Everything after the noise is post-processing: noisy term
+sums under ``threshold`` noise deviations dropped (each of the thousands of empty cells would otherwise add its
+noise), negatives clipped, rows normalised to distributions.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.sparse as sp
+
+from authorguard.exceptions import InputError
+from authorguard.privacy.author_level import AuthorBound, AuthorLevelReport, add_noise, calibrate, report
+from authorguard.utils.random import RandomState, as_generator
+from authorguard.utils.validation import check_number
+
+#: how a document's term counts are weighted before its unit norm: ``rank``, by the public log frequency rank (the
+#: author's bounded L2 mass goes to the words that tell classes apart, not to "would" and "one"); ``none``
+WEIGHTINGS = ("rank", "none")
+#: authors counted together (their documents' counting is one batch): memory is flat in corpus size
+AUTHORS_PER_BATCH = 2_000
+
+
+def length_edges(max_words: int) -> np.ndarray:
+    """The length histogram's bin edges, in counted terms: 0, 1, 2, 4, ... up to past ``max_words``; bin i holds
+    lengths in [edges[i], edges[i + 1])."""
+    edges = [0, 1]
+    while edges[-1] <= max_words:
+        edges.append(edges[-1] * 2)
+    return np.asarray(edges, dtype=np.int64)
+
+
+def chosen_documents(authors: Sequence[object], ids: Sequence[object], max_documents: int, seed: int) -> np.ndarray:
+    """Positions of the documents counted: per author the ``max_documents`` whose keyed hash of (seed, author, id)
+    is smallest — a deterministic sample that is the same however the input is ordered or split."""
+    keys = np.array(
+        [
+            int.from_bytes(hashlib.blake2b(f"{seed}\x00{a}\x00{i}".encode(), digest_size=8).digest(), "little")
+            for a, i in zip(authors, ids)
+        ],
+        dtype=np.uint64,
+    )
+    author_codes = np.unique(np.asarray([str(a) for a in authors], dtype=object), return_inverse=True)[1]
+    order = np.lexsort((keys, author_codes))
+    rank = np.empty(len(order), dtype=np.int64)
+    starts = np.r_[0, np.flatnonzero(np.diff(author_codes[order])) + 1]
+    for begin, end in zip(starts, np.r_[starts[1:], len(order)]):
+        rank[order[begin:end]] = np.arange(end - begin)
+    return np.flatnonzero(rank < max_documents)
+
+
+def _cut(text: str, max_words: int) -> str:
+    words = text.split()
+    return text if len(words) <= max_words else " ".join(words[:max_words])
+
+
+@dataclass
+class Aggregates:
+    """The summed, bounded contributions: ``terms`` (labels x vocabulary) of clipped unit-norm term vectors,
+    ``classes`` (documents per label), ``lengths`` (documents per length bin); ``authors`` and ``documents``
+    counted (the number of authors is not released, only used to report what was bounded)."""
+
+    terms: np.ndarray
+    classes: np.ndarray
+    lengths: np.ndarray
+    authors: int = 0
+    documents: int = 0
+    dropped_documents: int = 0
+
+    def released(self) -> dict[str, np.ndarray]:
+        return {"terms": self.terms, "classes": self.classes, "lengths": self.lengths}
+
+
+def author_sums(
+    counts: sp.csr_matrix, owner: np.ndarray, label: np.ndarray, n_labels: int, clip: float, weights: np.ndarray
+):
+    """Per author (``owner``: 0..n_authors-1 per row) the sum of their documents' unit-norm rows of term counts
+    times ``weights`` (per column), each placed in its label's block of columns, clipped to L2 norm ``clip``:
+    (n_authors, n_labels * vocabulary) csr."""
+    counts = sp.csr_matrix(counts, dtype=np.float64) @ sp.diags(weights)
+    norms = np.sqrt(np.asarray(counts.multiply(counts).sum(axis=1)).ravel())
+    unit = sp.diags(np.divide(1.0, norms, out=np.zeros_like(norms), where=norms > 0)) @ counts
+    unit = unit.tocsr()
+    width = counts.shape[1]
+    shifted = sp.csr_matrix(
+        (unit.data, unit.indices + np.repeat(label * width, np.diff(unit.indptr)), unit.indptr),
+        shape=(counts.shape[0], n_labels * width),
+    )
+    n_authors = int(owner.max()) + 1 if owner.size else 0
+    by_author = sp.csr_matrix((np.ones(len(owner)), (owner, np.arange(len(owner)))), shape=(n_authors, len(owner)))
+    summed = (by_author @ shifted).tocsr()
+    lengths = np.sqrt(np.asarray(summed.multiply(summed).sum(axis=1)).ravel())
+    scale = np.minimum(1.0, np.divide(clip, lengths, out=np.ones_like(lengths), where=lengths > 0))
+    return (sp.diags(scale) @ summed).tocsr()
+
+
+def aggregate(
+    texts: Sequence[str],
+    authors: Sequence[object],
+    labels: np.ndarray,
+    chosen: np.ndarray,
+    n_labels: int,
+    vocabulary: dict[str, int],
+    weights: np.ndarray,
+    analyzer,
+    bound: AuthorBound,
+) -> Aggregates:
+    """The sums the noise is added to, from the ``chosen`` documents (``labels``: label index per document),
+    ``AUTHORS_PER_BATCH`` authors at a time."""
+    from authorguard.text.counting import count_terms
+
+    width = len(vocabulary)
+    edges = length_edges(bound.max_words)
+    found = Aggregates(np.zeros((n_labels, width)), np.zeros(n_labels), np.zeros(len(edges) - 1))
+    author_of = np.asarray([str(authors[i]) for i in chosen], dtype=object)
+    names, codes = np.unique(author_of, return_inverse=True)
+    found.authors, found.documents = len(names), len(chosen)
+    found.dropped_documents = len(texts) - len(chosen)
+    for first in range(0, len(names), AUTHORS_PER_BATCH):
+        batch = np.flatnonzero((codes >= first) & (codes < first + AUTHORS_PER_BATCH))
+        positions = chosen[batch]
+        counts, _ = count_terms([_cut(texts[i], bound.max_words) for i in positions], analyzer, vocabulary)
+        summed = author_sums(counts, codes[batch] - first, labels[positions], n_labels, bound.clip, weights)
+        found.terms += np.asarray(summed.sum(axis=0)).reshape(n_labels, width)
+        found.classes += np.bincount(labels[positions], minlength=n_labels)
+        terms_counted = np.asarray(counts.sum(axis=1)).ravel()
+        found.lengths += np.bincount(np.searchsorted(edges, terms_counted, side="right") - 1, minlength=len(edges) - 1)
+    return found
+
+
+def public_vocabulary(
+    size: int, analyzer, skip: int = 0, embeddings: str = "glove-6b-50d"
+) -> tuple[dict[str, int], np.ndarray]:
+    """The ``size`` most frequent words of the public embeddings (GloVe is ordered by frequency), normalised by
+    ``analyzer`` (stop words and numbers removed), less the ``skip`` most frequent of them ("would", "one", "like":
+    words every class uses, which would take most of each author's bounded mass): (term -> column, in sorted order;
+    each column's public weight,
+    log(2 + its frequency rank): a rare word weighs more than a common one, as in idf, from public data only)."""
+    from authorguard.embeddings import load_word_vectors
+
+    terms: dict[str, int] = {}
+    for word in load_word_vectors(embeddings).words:
+        term = analyzer.normalize_word(word)
+        if term and term not in terms:
+            terms[term] = len(terms)
+            if len(terms) >= size + skip:
+                break
+    terms = {term: rank for term, rank in terms.items() if rank >= skip}
+    ordered = sorted(terms)
+    return {term: j for j, term in enumerate(ordered)}, np.log(2.0 + np.asarray([terms[t] for t in ordered], float))
+
+
+class AuthorLevelSynthesiser:
+    """Synthetic labelled bags of words with (``epsilon``, ``delta``)-DP per author.
+
+    ``max_documents``, ``max_words``, ``clip``: the contribution bound (:class:`AuthorBound`); ``vocabulary_size``:
+    the public vocabulary's words; ``morphology``: the terms (``lower``: lower-cased words; ``lemma``; ``orth``);
+    ``threshold``: noisy term sums under this many noise deviations are dropped; ``random_state``: the document
+    choice and, unless ``secure``, the noise and the sampling; ``secure``: the noise from OpenDP's CSPRNG sampler and
+    the sampling from the operating system's (for real releases; not reproducible).
+
+    ``fit(texts, authors, labels)`` then ``sample()`` -> (labels, csr counts over ``vocabulary_``);
+    ``privacy_report()``."""
+
+    def __init__(
+        self,
+        epsilon: float = 4.0,
+        delta: float = 1e-5,
+        *,
+        max_documents: int = 10,
+        max_words: int = 500,
+        clip: float = 1.0,
+        vocabulary_size: int = 10_000,
+        morphology: str = "lower",
+        threshold: float = 3.0,
+        weighting: str = "none",
+        skip_common: int = 0,
+        random_state: RandomState = None,
+        secure: bool = False,
+    ) -> None:
+        self.epsilon, self.delta = epsilon, delta
+        self.bound = AuthorBound(max_documents, max_words, clip)
+        self.vocabulary_size, self.morphology, self.threshold = vocabulary_size, morphology, threshold
+        self.random_state, self.secure = random_state, secure
+        if weighting not in WEIGHTINGS:
+            raise InputError(f"synthesis: unknown weighting {weighting!r} (known: {', '.join(WEIGHTINGS)})")
+        self.weighting = weighting
+        check_number(skip_common, "skip_common", "synthesis", kind=int, low=0, closed="left")
+        self.skip_common = skip_common
+        check_number(vocabulary_size, "vocabulary_size", "synthesis", kind=int, low=1, closed="left")
+        check_number(threshold, "threshold", "synthesis", low=0.0, closed="left")
+        from authorguard.text.analysis import MORPHOLOGIES
+
+        if morphology not in MORPHOLOGIES:
+            raise InputError(f"synthesis: unknown morphology {morphology!r} (known: {', '.join(MORPHOLOGIES)})")
+        # the accounting fails now, before any counting, for an epsilon or delta it cannot spend
+        check_number(epsilon, "epsilon", "synthesis", low=0.0, closed="neither")
+        check_number(delta, "delta", "synthesis", low=0.0, high=1.0, closed="neither")
+
+    def fit(
+        self, texts: Sequence[str], authors: Sequence[object], labels: Sequence[object], ids: Sequence[object] = ()
+    ) -> AuthorLevelSynthesiser:
+        """Count, bound, add the noise and keep the noisy statistics (post-processed) for :meth:`sample`.
+        ``ids``: each document's id (default: its position), the key of the document choice."""
+        from authorguard.text.analysis import TermAnalyzer
+
+        texts, authors, labels = list(texts), list(authors), list(labels)
+        check_corpus(texts, authors, labels)
+        ids = list(ids) or list(range(len(texts)))
+        rng = None if self.secure else as_generator(self.random_state)
+        seed = int(rng.integers(2**62)) if rng is not None else int.from_bytes(np.random.bytes(8), "little")
+        self.classes_ = sorted({str(label) for label in labels})
+        label_index = {label: k for k, label in enumerate(self.classes_)}
+        label_of = np.asarray([label_index[str(label)] for label in labels], dtype=np.int64)
+        analyzer = TermAnalyzer(self.morphology)
+        self.vocabulary_, public_weights = public_vocabulary(self.vocabulary_size, analyzer, self.skip_common)
+        self.weights_ = public_weights if self.weighting == "rank" else np.ones(len(public_weights))
+        chosen = chosen_documents(authors, ids, self.bound.max_documents, seed)
+        found = aggregate(
+            texts, authors, label_of, chosen, len(self.classes_), self.vocabulary_, self.weights_, analyzer, self.bound
+        )
+        sizes = {name: int(np.asarray(values).size) for name, values in found.released().items()}
+        self.scales_, _ = calibrate(self.epsilon, self.delta, self.bound, sizes)
+        noisy = add_noise(found.released(), self.scales_, self.bound, rng)
+        self._post_process(noisy)
+        self.report_ = report(self.scales_, self.bound, sizes, self.delta, self.secure)
+        self.bounded_ = {
+            "authors": found.authors,
+            "documents_counted": found.documents,
+            "documents_dropped": found.dropped_documents,
+        }
+        self._rng = rng
+        return self
+
+    def _post_process(self, noisy: dict[str, np.ndarray]) -> None:
+        """Distributions from the noisy sums (post-processing: no privacy cost)."""
+        kept = np.where(noisy["terms"] > self.threshold * self.scales_["terms"], noisy["terms"], 0.0)
+        # cells that noise alone lifts over the threshold, expected, against those kept: the share of the released
+        # terms that is noise (most of it with a few authors, whatever the method)
+        from scipy.stats import norm
+
+        expected_noise = kept.size * float(norm.sf(self.threshold))
+        self.noise_share_ = min(1.0, expected_noise / max(1, int(np.count_nonzero(kept))))
+        terms = kept / self.weights_  # back from the public weights to term counts
+        pooled = terms.sum(axis=0)
+        fallback = pooled / pooled.sum() if pooled.sum() > 0 else np.full(terms.shape[1], 1.0 / terms.shape[1])
+        totals = terms.sum(axis=1, keepdims=True)
+        self.term_distributions_ = np.where(totals > 0, terms / np.where(totals > 0, totals, 1.0), fallback)
+        classes = np.clip(noisy["classes"], 0.0, None)
+        self.class_sizes_ = classes
+        self.class_distribution_ = (
+            classes / classes.sum() if classes.sum() > 0 else np.full(len(classes), 1.0 / len(classes))
+        )
+        lengths = np.clip(noisy["lengths"], 0.0, None)
+        lengths[0] = 0.0  # an empty synthetic document says nothing: lengths start at 1
+        self.length_distribution_ = (
+            lengths / lengths.sum() if lengths.sum() > 0 else np.r_[0.0, np.ones(len(lengths) - 1) / (len(lengths) - 1)]
+        )
+
+    def sample(self, n_documents: int | None = None) -> tuple[list[str], sp.csr_matrix]:
+        """``n_documents`` synthetic documents (default: the noisy number of documents counted): their labels and
+        their term counts, (n_documents, len(vocabulary_)) csr int64."""
+        if not hasattr(self, "term_distributions_"):
+            raise InputError("synthesis: fit before sample")
+        n = int(round(self.class_sizes_.sum())) if n_documents is None else int(n_documents)
+        check_number(n, "n_documents", "synthesis", kind=int, low=1, closed="left")
+        rng = self._rng if self._rng is not None else np.random.default_rng(int.from_bytes(_secure_bytes(), "little"))
+        labels = rng.choice(len(self.classes_), size=n, p=self.class_distribution_)
+        edges = length_edges(self.bound.max_words)
+        bins = rng.choice(len(edges) - 1, size=n, p=self.length_distribution_)
+        lengths = rng.integers(edges[bins], np.minimum(edges[bins + 1], self.bound.max_words + 1))
+        rows, columns, values = [], [], []
+        for i, (label, length) in enumerate(zip(labels, lengths)):
+            drawn = rng.multinomial(int(length), self.term_distributions_[label])
+            present = np.flatnonzero(drawn)
+            rows.append(np.full(len(present), i))
+            columns.append(present)
+            values.append(drawn[present])
+        counts = sp.csr_matrix(
+            (np.concatenate(values), (np.concatenate(rows), np.concatenate(columns))),
+            shape=(n, len(self.vocabulary_)),
+            dtype=np.int64,
+        )
+        return [self.classes_[k] for k in labels], counts
+
+    def privacy_report(self) -> AuthorLevelReport:
+        if not hasattr(self, "report_"):
+            raise InputError("synthesis: fit before privacy_report")
+        return self.report_
+
+
+def _secure_bytes() -> bytes:
+    import os
+
+    return os.urandom(16)
+
+
+def check_corpus(texts: list, authors: list, labels: list) -> None:
+    """One line naming what makes a corpus unusable for an author-level release, before any work."""
+    if not texts:
+        raise InputError("synthesis: the corpus is empty")
+    if not (len(texts) == len(authors) == len(labels)):
+        raise InputError(f"synthesis: {len(texts)} texts, {len(authors)} authors and {len(labels)} labels")
+    missing = next((i for i, a in enumerate(authors) if a is None or str(a).strip() == ""), None)
+    if missing is not None:
+        raise InputError(f"synthesis: record {missing} has no author")
+    missing = next((i for i, label in enumerate(labels) if label is None or str(label).strip() == ""), None)
+    if missing is not None:
+        raise InputError(f"synthesis: record {missing} has no label")
+    if len({str(a) for a in authors}) < 2:
+        raise InputError("synthesis: the corpus has one author; an author-level release needs several")
+    if len({str(label) for label in labels}) < 2:
+        raise InputError("synthesis: every record has the same label; a labelled release needs two or more")
