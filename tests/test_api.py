@@ -39,6 +39,13 @@ def test_check_doctest():
     assert result.failed == 0 and result.attempted >= 8
 
 
+def test_synthesise_doctest():
+    from authorguard import api
+
+    result = _run_doctests(api.synthesise, "authorguard.synthesise")
+    assert result.failed == 0 and result.attempted >= 3
+
+
 @pytest.mark.slow
 def test_assess_doctest():
     from authorguard.assess import run

@@ -7,6 +7,7 @@ The public API — each use case of the command line as one function::
     result = authorguard.check(text, known=my_posts)                # CheckResult: rank, probability, evidence
     audit = authorguard.assess("posts.jsonl", output_dir="audit/")  # the risk audit, report.html
     X = authorguard.SynTF(random_state=0).fit_transform(texts)      # ε-DP term-frequency vectors
+    corpus = authorguard.synthesise(texts, authors, labels, epsilon=4)  # a synthetic corpus, (ε, δ)-DP per author
 
 They are loaded on first use (PEP 562), so ``import authorguard`` and ``authorguard --help`` stay light: no torch,
 no spaCy, no numba until a function needs them.
@@ -27,10 +28,23 @@ _PUBLIC = {
     "check": "authorguard.check:",
     "assess": "authorguard.assess:",
     "SynTF": "authorguard.methods.syntf:SynTF",
+    "synthesise": "authorguard.api:synthesise",
+    "SyntheticCorpus": "authorguard.api:SyntheticCorpus",
     "load_dataset": "authorguard.data:load_dataset",
 }
 
-__all__ = ["Release", "SynTF", "__version__", "assess", "build_method", "check", "load_dataset", "obfuscate"]
+__all__ = [
+    "Release",
+    "SynTF",
+    "SyntheticCorpus",
+    "__version__",
+    "assess",
+    "build_method",
+    "check",
+    "load_dataset",
+    "obfuscate",
+    "synthesise",
+]
 
 
 def __getattr__(name: str) -> Any:

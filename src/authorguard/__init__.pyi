@@ -1,7 +1,9 @@
 # The public API as type checkers see it (authorguard/__init__.py loads these names on first use).
 from authorguard.api import Release as Release
+from authorguard.api import SyntheticCorpus as SyntheticCorpus
 from authorguard.api import build_method as build_method
 from authorguard.api import obfuscate as obfuscate
+from authorguard.api import synthesise as synthesise
 from authorguard.assess.run import assess as assess
 from authorguard.check.run import check as check
 from authorguard.data import load_dataset as load_dataset

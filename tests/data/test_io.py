@@ -124,3 +124,21 @@ def test_plain_text_files_and_folders_of_them_are_one_record_a_file_named_by_the
     empty.mkdir()
     with pytest.raises(InputError, match="holds no .txt files"):
         read_records(empty)
+
+
+def test_jsonl_fields_are_read_in_one_pass_and_each_text_again_on_demand(tmp_path):
+    from authorguard.data.io import read_jsonl_fields
+
+    path = tmp_path / "posts.jsonl"
+    rows = [{"id": f"p{i}", "text": f"post {i} é\nline", "who": f"a{i % 2}", "tag": ["x", ""][i % 2]} for i in range(5)]
+    path.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in rows) + "\n\n", encoding="utf-8")
+    ids, fields, texts = read_jsonl_fields(path, "text", "id", ("who", "tag"))
+    assert ids == [r["id"] for r in rows] and fields["who"] == [r["who"] for r in rows]
+    assert fields["tag"] == ["x", None, "x", None, "x"]  # an empty value reads as missing, as read_records does
+    assert len(texts) == 5 and [texts[i] for i in (4, 0, 2)] == [rows[i]["text"] for i in (4, 0, 2)]
+    (tmp_path / "bad.jsonl").write_text('{"text": "a", "who": "x"}\n{"text": "b"}\n', encoding="utf-8")
+    with pytest.raises(InputError, match="line 2 has no 'who' field"):
+        read_jsonl_fields(tmp_path / "bad.jsonl", "text", "id", ("who",))
+    (tmp_path / "latin.jsonl").write_bytes(b'{"text": "caf\xe9", "who": "x"}\n')
+    with pytest.raises(InputError, match="line 1 is not valid UTF-8 JSON"):
+        read_jsonl_fields(tmp_path / "latin.jsonl", "text", "id", ("who",))

@@ -24,7 +24,7 @@ from authorguard.privacy.author_level import (
     report,
 )
 
-SIZES = {"terms": 40, "classes": 3, "lengths": 5}
+SIZES = {"terms": 40, "clusters": 8, "classes": 3, "lengths": 5}
 
 
 def exact_epsilon(mu: float, delta: float) -> float:
@@ -43,7 +43,11 @@ def exact_epsilon(mu: float, delta: float) -> float:
 
 
 @pytest.mark.parametrize(
-    "scales", [{"terms": 1.3, "classes": 37.0, "lengths": 37.0}, {"terms": 4.5, "classes": 90.0, "lengths": 150.0}]
+    "scales",
+    [
+        {"terms": 1.3, "clusters": 1.3, "classes": 37.0, "lengths": 37.0},
+        {"terms": 4.5, "clusters": 2.0, "classes": 90.0, "lengths": 150.0},
+    ],
 )
 def test_opendp_accounting_matches_an_independent_computation(scales):
     bound = AuthorBound(max_documents=10, max_words=500, clip=1.0)
@@ -65,7 +69,8 @@ def test_calibration_spends_the_asked_epsilon_and_no_more():
         assert 0.999 * epsilon <= spent <= epsilon
         # the noise grows with the sensitivity: the terms' scale is clip-proportional, the others k-proportional
         assert scales["classes"] / scales["lengths"] == pytest.approx(1.0)
-        assert scales["terms"] / scales["classes"] == pytest.approx(2.0 / 5.0 * math.sqrt(0.1 / 0.8))
+        assert scales["terms"] / scales["classes"] == pytest.approx(2.0 / 5.0 * math.sqrt(0.05 / 0.45))
+        assert scales["terms"] == pytest.approx(scales["clusters"])
     more, _ = calibrate(1.0, 1e-5, bound, SIZES)
     less, _ = calibrate(4.0, 1e-5, bound, SIZES)
     assert more["terms"] > less["terms"]
@@ -77,14 +82,19 @@ def test_calibration_spends_the_asked_epsilon_and_no_more():
 
 def test_the_noise_has_the_stated_scale_seeded_and_from_opendps_sampler():
     bound = AuthorBound()
-    scales = {"terms": 1.7, "classes": 20.0, "lengths": 5.0}
-    zeros = {"terms": np.zeros((10, 2_000)), "classes": np.zeros(3), "lengths": np.zeros(4)}
+    scales = {"terms": 1.7, "clusters": 1.0, "classes": 20.0, "lengths": 5.0}
+    zeros = {
+        "terms": np.zeros((10, 2_000)),
+        "clusters": np.zeros((10, 5)),
+        "classes": np.zeros(3),
+        "lengths": np.zeros(4),
+    }
     seeded = add_noise(zeros, scales, bound, np.random.default_rng(3))
     assert seeded["terms"].shape == (10, 2_000)
     assert stats.kstest(seeded["terms"].ravel() / 1.7, "norm").pvalue > 1e-3
     again = add_noise(zeros, scales, bound, np.random.default_rng(3))
     assert np.array_equal(again["terms"], seeded["terms"])  # a seed reproduces the draw
-    small = {"terms": np.zeros(3_000), "classes": np.zeros(3), "lengths": np.zeros(4)}
+    small = {"terms": np.zeros(3_000), "clusters": np.zeros(5), "classes": np.zeros(3), "lengths": np.zeros(4)}
     secure = add_noise(small, scales, bound, None)  # OpenDP's CSPRNG sampler
     assert stats.kstest(secure["terms"] / 1.7, "norm").pvalue > 1e-3
     assert not np.array_equal(secure["terms"], add_noise(small, scales, bound, None)["terms"])

@@ -48,7 +48,7 @@ def synth(
     """Release a synthetic labelled corpus of bags of words with (ε, δ)-DP per author: each author's contribution
     bounded, noisy class-conditional term statistics, class sizes and lengths (OpenDP's accounting), documents
     sampled from them. It releases no one's documents: the task works, the texts are gone."""
-    from authorguard.data.io import read_records, write_json
+    from authorguard.data.io import write_json
     from authorguard.methods.author_synth import AuthorLevelSynthesiser
 
     if output.suffix.lower() != ".jsonl":
@@ -70,9 +70,9 @@ def synth(
     )
     with Stages("synth") as stages:
         stages.stage("reading input")
-        records = read_records(input, text_field=text_field, extra_fields=(author_field, label_field))
-        stages.stage(f"counting {len(records.texts):,} documents, bounding each author, adding the noise")
-        model.fit(records.texts, records.fields[author_field], records.fields[label_field], records.ids)
+        ids, fields, texts = read_input(input, text_field, (author_field, label_field))
+        stages.stage(f"counting {len(texts):,} documents, bounding each author, adding the noise")
+        model.fit(texts, fields[author_field], fields[label_field], ids)
         stages.stage("sampling the synthetic documents")
         labels, counts = model.sample(documents)
     write_release(output, labels, counts, model)
@@ -82,7 +82,7 @@ def synth(
     stdout.print(
         f"wrote {len(labels):,} synthetic documents to {output}: (ε = {found['epsilon']:.3g}, δ = {found['delta']:.0e})"
         f"-DP per author, {model.bounded_['authors']:,} authors, at most {max_documents} documents each "
-        f"({model.bounded_['documents_dropped']:,} of {len(records.texts):,} not counted); the report: "
+        f"({model.bounded_['documents_dropped']:,} of {len(texts):,} not counted); the report: "
         f"{privacy_path(output)}",
         highlight=False,
     )
@@ -95,11 +95,22 @@ def synth(
         console.print("note: seeded noise (reproducible research runs); --secure draws it from a CSPRNG for a release")
 
 
+def read_input(path: Path, text_field: str, fields: tuple[str, ...]):
+    """(ids, the fields' values, the texts) of every record: a JSONL file in one pass that keeps no text (each is
+    read again only if its document is counted), any other format in memory."""
+    from authorguard.data.io import read_jsonl_fields, read_records
+
+    if path.suffix.lower() in (".jsonl", ".ndjson") and path.is_file():
+        return read_jsonl_fields(path, text_field, "id", fields)
+    records = read_records(path, text_field=text_field, extra_fields=fields)
+    return records.ids, records.fields, records.texts
+
+
 def write_release(output: Path, labels: list[str], counts, model) -> None:
     """One JSON line per synthetic document: {"id", "label", "counts": {term: count}}, counts descending."""
     from authorguard.data.io import atomic_write
 
-    terms = sorted(model.vocabulary_, key=model.vocabulary_.get)
+    terms = sorted(model.vocabulary_, key=lambda term: model.vocabulary_[term])
     counts = counts.tocsr()
     with atomic_write(output) as out:
         for i, label in enumerate(labels):

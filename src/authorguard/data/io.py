@@ -310,3 +310,57 @@ def write_records_file(path: str | os.PathLike, records: Sequence[dict]) -> None
 
         with atomic_write(path, mode="wb", encoding=None) as out:
             pq.write_table(pa.Table.from_pylist(list(records)), out)
+
+
+class JsonlTexts(Sequence):
+    """The ``text_field`` of a JSONL file's records, read from disk when asked for (``texts[i]``): a corpus larger
+    than memory is read one record at a time. Built by :func:`read_jsonl_fields`."""
+
+    def __init__(self, path: Path, offsets: list[int], text_field: str) -> None:
+        self.path, self.offsets, self.text_field = Path(path), offsets, text_field
+
+    def __len__(self) -> int:
+        return len(self.offsets)
+
+    def __getitem__(self, index):  # one record (slices are not needed)
+        with open(self.path, "rb") as handle:
+            handle.seek(self.offsets[index])
+            return json.loads(handle.readline().decode("utf-8"))[self.text_field]
+
+
+def read_jsonl_fields(
+    path: str | os.PathLike, text_field: str, id_field: str, fields: Sequence[str]
+) -> tuple[list, dict[str, list], JsonlTexts]:
+    """One pass over a JSONL file keeping, per record, its id (its position when the file has none), the values of
+    ``fields`` (as strings; None when null or empty) and where its line starts — not its text, which the returned
+    :class:`JsonlTexts` reads on demand. The same errors as :func:`read_records`, one line each."""
+    path = Path(path)
+    if not path.is_file():
+        raise InputError(f"{path}: no such file")
+    ids: list = []
+    values: dict[str, list] = {name: [] for name in fields}
+    offsets: list[int] = []
+    with open(path, "rb") as handle:
+        position = 0
+        for line_number, raw in enumerate(handle, start=1):
+            start, position = position, position + len(raw)
+            if not raw.strip():
+                continue
+            try:
+                row = json.loads(raw.decode("utf-8"))
+            except (UnicodeDecodeError, json.JSONDecodeError):
+                raise InputError(f"{path}: line {line_number} is not valid UTF-8 JSON") from None
+            if not isinstance(row, dict):
+                raise InputError(f"{path}: line {line_number} is not a JSON object")
+            if not isinstance(row.get(text_field), str):
+                raise InputError(f"{path}: line {line_number} has no {text_field!r} field")
+            for name in fields:
+                if name not in row:
+                    raise InputError(f"{path}: line {line_number} has no {name!r} field")
+                value = row[name]
+                values[name].append(None if value is None or value == "" else str(value))
+            ids.append(row.get(id_field, len(offsets)))
+            offsets.append(start)
+    if not offsets:
+        raise InputError(f"{path}: no records")
+    return ids, values, JsonlTexts(path, offsets, text_field)

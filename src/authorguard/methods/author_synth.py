@@ -25,9 +25,8 @@ from authorguard.privacy.author_level import AuthorBound, AuthorLevelReport, add
 from authorguard.utils.random import RandomState, as_generator
 from authorguard.utils.validation import check_number
 
-#: how a document's term counts are weighted before its unit norm: ``rank``, by the public log frequency rank (the
-#: author's bounded L2 mass goes to the words that tell classes apart, not to "would" and "one"); ``none``
-WEIGHTINGS = ("rank", "none")
+#: clusters of the public vocabulary (k-means over its GloVe vectors): the coarse release's columns
+N_CLUSTERS = 500
 #: authors counted together (their documents' counting is one batch): memory is flat in corpus size
 AUTHORS_PER_BATCH = 2_000
 
@@ -68,10 +67,11 @@ def _cut(text: str, max_words: int) -> str:
 @dataclass
 class Aggregates:
     """The summed, bounded contributions: ``terms`` (labels x vocabulary) of clipped unit-norm term vectors,
-    ``classes`` (documents per label), ``lengths`` (documents per length bin); ``authors`` and ``documents``
+    ``clusters`` (labels x word clusters) the same over the counts summed by cluster, ``classes`` (documents per label), ``lengths`` (documents per length bin); ``authors`` and ``documents``
     counted (the number of authors is not released, only used to report what was bounded)."""
 
     terms: np.ndarray
+    clusters: np.ndarray
     classes: np.ndarray
     lengths: np.ndarray
     authors: int = 0
@@ -79,16 +79,13 @@ class Aggregates:
     dropped_documents: int = 0
 
     def released(self) -> dict[str, np.ndarray]:
-        return {"terms": self.terms, "classes": self.classes, "lengths": self.lengths}
+        return {"terms": self.terms, "clusters": self.clusters, "classes": self.classes, "lengths": self.lengths}
 
 
-def author_sums(
-    counts: sp.csr_matrix, owner: np.ndarray, label: np.ndarray, n_labels: int, clip: float, weights: np.ndarray
-):
-    """Per author (``owner``: 0..n_authors-1 per row) the sum of their documents' unit-norm rows of term counts
-    times ``weights`` (per column), each placed in its label's block of columns, clipped to L2 norm ``clip``:
-    (n_authors, n_labels * vocabulary) csr."""
-    counts = sp.csr_matrix(counts, dtype=np.float64) @ sp.diags(weights)
+def author_sums(counts: sp.csr_matrix, owner: np.ndarray, label: np.ndarray, n_labels: int, clip: float):
+    """Per author (``owner``: 0..n_authors-1 per row) the sum of their documents' unit-norm rows of counts, each
+    placed in its label's block of columns, clipped to L2 norm ``clip``: (n_authors, n_labels * columns) csr."""
+    counts = sp.csr_matrix(counts, dtype=np.float64)
     norms = np.sqrt(np.asarray(counts.multiply(counts).sum(axis=1)).ravel())
     unit = sp.diags(np.divide(1.0, norms, out=np.zeros_like(norms), where=norms > 0)) @ counts
     unit = unit.tocsr()
@@ -112,17 +109,20 @@ def aggregate(
     chosen: np.ndarray,
     n_labels: int,
     vocabulary: dict[str, int],
-    weights: np.ndarray,
+    clusters: np.ndarray,
     analyzer,
     bound: AuthorBound,
 ) -> Aggregates:
-    """The sums the noise is added to, from the ``chosen`` documents (``labels``: label index per document),
-    ``AUTHORS_PER_BATCH`` authors at a time."""
+    """The sums the noise is added to, from the ``chosen`` documents (``labels``: label index per document;
+    ``clusters``: each vocabulary column's cluster), ``AUTHORS_PER_BATCH`` authors at a time."""
     from authorguard.text.counting import count_terms
 
-    width = len(vocabulary)
+    width, n_clusters = len(vocabulary), int(clusters.max()) + 1
+    by_cluster = sp.csr_matrix((np.ones(width), (np.arange(width), clusters)), shape=(width, n_clusters))
     edges = length_edges(bound.max_words)
-    found = Aggregates(np.zeros((n_labels, width)), np.zeros(n_labels), np.zeros(len(edges) - 1))
+    found = Aggregates(
+        np.zeros((n_labels, width)), np.zeros((n_labels, n_clusters)), np.zeros(n_labels), np.zeros(len(edges) - 1)
+    )
     author_of = np.asarray([str(authors[i]) for i in chosen], dtype=object)
     names, codes = np.unique(author_of, return_inverse=True)
     found.authors, found.documents = len(names), len(chosen)
@@ -131,22 +131,21 @@ def aggregate(
         batch = np.flatnonzero((codes >= first) & (codes < first + AUTHORS_PER_BATCH))
         positions = chosen[batch]
         counts, _ = count_terms([_cut(texts[i], bound.max_words) for i in positions], analyzer, vocabulary)
-        summed = author_sums(counts, codes[batch] - first, labels[positions], n_labels, bound.clip, weights)
+        owners, owned_labels = codes[batch] - first, labels[positions]
+        summed = author_sums(counts, owners, owned_labels, n_labels, bound.clip)
         found.terms += np.asarray(summed.sum(axis=0)).reshape(n_labels, width)
+        coarse = author_sums(counts @ by_cluster, owners, owned_labels, n_labels, bound.clip)
+        found.clusters += np.asarray(coarse.sum(axis=0)).reshape(n_labels, n_clusters)
         found.classes += np.bincount(labels[positions], minlength=n_labels)
         terms_counted = np.asarray(counts.sum(axis=1)).ravel()
         found.lengths += np.bincount(np.searchsorted(edges, terms_counted, side="right") - 1, minlength=len(edges) - 1)
     return found
 
 
-def public_vocabulary(
-    size: int, analyzer, skip: int = 0, embeddings: str = "glove-6b-50d"
-) -> tuple[dict[str, int], np.ndarray]:
+def public_vocabulary(size: int, analyzer, embeddings: str = "glove-6b-50d") -> tuple[dict[str, int], np.ndarray]:
     """The ``size`` most frequent words of the public embeddings (GloVe is ordered by frequency), normalised by
-    ``analyzer`` (stop words and numbers removed), less the ``skip`` most frequent of them ("would", "one", "like":
-    words every class uses, which would take most of each author's bounded mass): (term -> column, in sorted order;
-    each column's public weight,
-    log(2 + its frequency rank): a rare word weighs more than a common one, as in idf, from public data only)."""
+    ``analyzer`` (stop words and numbers removed): (term -> column, in sorted order; each column's frequency rank in
+    the public source, 0 the most frequent)."""
     from authorguard.embeddings import load_word_vectors
 
     terms: dict[str, int] = {}
@@ -154,11 +153,38 @@ def public_vocabulary(
         term = analyzer.normalize_word(word)
         if term and term not in terms:
             terms[term] = len(terms)
-            if len(terms) >= size + skip:
+            if len(terms) >= size:
                 break
-    terms = {term: rank for term, rank in terms.items() if rank >= skip}
     ordered = sorted(terms)
-    return {term: j for j, term in enumerate(ordered)}, np.log(2.0 + np.asarray([terms[t] for t in ordered], float))
+    return {term: j for j, term in enumerate(ordered)}, np.asarray([terms[t] for t in ordered], dtype=np.int64)
+
+
+def word_clusters(
+    vocabulary: dict[str, int], n_clusters: int, embeddings: str = "glove-6b-50d", seed: int = 0
+) -> np.ndarray:
+    """Each column's cluster: k-means (``n_clusters``, seeded) over the words' unit GloVe vectors — public data
+    only, the same clustering for every corpus; a word without a vector is a cluster of its own... of the last one."""
+    from sklearn.cluster import MiniBatchKMeans
+
+    from authorguard.embeddings import load_word_vectors
+
+    words = sorted(vocabulary, key=lambda term: vocabulary[term])
+    vectors = load_word_vectors(embeddings, vocabulary=words)
+    matrix = np.zeros((len(words), vectors.dim), dtype=np.float64)
+    present = [i for i, w in enumerate(words) if w in vectors]
+    if present:
+        matrix[present] = vectors.vector_matrix([words[i] for i in present])
+    matrix /= np.maximum(np.linalg.norm(matrix, axis=1, keepdims=True), 1e-12)
+    k = max(1, min(n_clusters, len(words)))
+    return MiniBatchKMeans(k, random_state=seed, n_init=3, batch_size=1024).fit_predict(matrix).astype(np.int64)
+
+
+def spread_over_words(cluster_sums: np.ndarray, clusters: np.ndarray, ranks: np.ndarray) -> np.ndarray:
+    """Cluster masses (labels x clusters) spread over their words (labels x vocabulary) by the words' public
+    frequency (Zipf: a share proportional to 1 / (rank + 10) within the cluster)."""
+    share = 1.0 / (ranks + 10.0)
+    totals = np.bincount(clusters, weights=share, minlength=cluster_sums.shape[1])
+    return cluster_sums[:, clusters] * (share / totals[clusters])
 
 
 class AuthorLevelSynthesiser:
@@ -184,8 +210,8 @@ class AuthorLevelSynthesiser:
         vocabulary_size: int = 10_000,
         morphology: str = "lower",
         threshold: float = 3.0,
-        weighting: str = "none",
-        skip_common: int = 0,
+        mixture: float = 0.5,
+        n_clusters: int = N_CLUSTERS,
         random_state: RandomState = None,
         secure: bool = False,
     ) -> None:
@@ -193,11 +219,9 @@ class AuthorLevelSynthesiser:
         self.bound = AuthorBound(max_documents, max_words, clip)
         self.vocabulary_size, self.morphology, self.threshold = vocabulary_size, morphology, threshold
         self.random_state, self.secure = random_state, secure
-        if weighting not in WEIGHTINGS:
-            raise InputError(f"synthesis: unknown weighting {weighting!r} (known: {', '.join(WEIGHTINGS)})")
-        self.weighting = weighting
-        check_number(skip_common, "skip_common", "synthesis", kind=int, low=0, closed="left")
-        self.skip_common = skip_common
+        check_number(mixture, "mixture", "synthesis", low=0.0, high=1.0, closed="both")
+        check_number(n_clusters, "n_clusters", "synthesis", kind=int, low=1, closed="left")
+        self.mixture, self.n_clusters = mixture, n_clusters
         check_number(vocabulary_size, "vocabulary_size", "synthesis", kind=int, low=1, closed="left")
         check_number(threshold, "threshold", "synthesis", low=0.0, closed="left")
         from authorguard.text.analysis import MORPHOLOGIES
@@ -215,7 +239,7 @@ class AuthorLevelSynthesiser:
         ``ids``: each document's id (default: its position), the key of the document choice."""
         from authorguard.text.analysis import TermAnalyzer
 
-        texts, authors, labels = list(texts), list(authors), list(labels)
+        authors, labels = list(authors), list(labels)  # texts may be read from disk on demand (JsonlTexts)
         check_corpus(texts, authors, labels)
         ids = list(ids) or list(range(len(texts)))
         rng = None if self.secure else as_generator(self.random_state)
@@ -224,11 +248,11 @@ class AuthorLevelSynthesiser:
         label_index = {label: k for k, label in enumerate(self.classes_)}
         label_of = np.asarray([label_index[str(label)] for label in labels], dtype=np.int64)
         analyzer = TermAnalyzer(self.morphology)
-        self.vocabulary_, public_weights = public_vocabulary(self.vocabulary_size, analyzer, self.skip_common)
-        self.weights_ = public_weights if self.weighting == "rank" else np.ones(len(public_weights))
+        self.vocabulary_, self.ranks_ = public_vocabulary(self.vocabulary_size, analyzer)
+        self.clusters_ = word_clusters(self.vocabulary_, self.n_clusters)
         chosen = chosen_documents(authors, ids, self.bound.max_documents, seed)
         found = aggregate(
-            texts, authors, label_of, chosen, len(self.classes_), self.vocabulary_, self.weights_, analyzer, self.bound
+            texts, authors, label_of, chosen, len(self.classes_), self.vocabulary_, self.clusters_, analyzer, self.bound
         )
         sizes = {name: int(np.asarray(values).size) for name, values in found.released().items()}
         self.scales_, _ = calibrate(self.epsilon, self.delta, self.bound, sizes)
@@ -244,29 +268,26 @@ class AuthorLevelSynthesiser:
         return self
 
     def _post_process(self, noisy: dict[str, np.ndarray]) -> None:
-        """Distributions from the noisy sums (post-processing: no privacy cost)."""
-        kept = np.where(noisy["terms"] > self.threshold * self.scales_["terms"], noisy["terms"], 0.0)
-        # cells that noise alone lifts over the threshold, expected, against those kept: the share of the released
-        # terms that is noise (most of it with a few authors, whatever the method)
+        """Distributions from the noisy sums (post-processing: no privacy cost): per label, ``mixture`` of the
+        word-level estimate and (1 - ``mixture``) of the cluster-level one spread over each cluster's words."""
         from scipy.stats import norm
 
-        expected_noise = kept.size * float(norm.sf(self.threshold))
-        self.noise_share_ = min(1.0, expected_noise / max(1, int(np.count_nonzero(kept))))
-        terms = kept / self.weights_  # back from the public weights to term counts
-        pooled = terms.sum(axis=0)
-        fallback = pooled / pooled.sum() if pooled.sum() > 0 else np.full(terms.shape[1], 1.0 / terms.shape[1])
-        totals = terms.sum(axis=1, keepdims=True)
-        self.term_distributions_ = np.where(totals > 0, terms / np.where(totals > 0, totals, 1.0), fallback)
-        classes = np.clip(noisy["classes"], 0.0, None)
-        self.class_sizes_ = classes
-        self.class_distribution_ = (
-            classes / classes.sum() if classes.sum() > 0 else np.full(len(classes), 1.0 / len(classes))
-        )
+        fine = _thresholded(noisy["terms"], self.threshold * self.scales_["terms"])
+        coarse = _thresholded(noisy["clusters"], self.threshold * self.scales_["clusters"])
+        # cells that noise alone lifts over the threshold, expected, against those kept: the share of the released
+        # word-level terms that is noise (most of it with a few authors, whatever the method)
+        expected_noise = fine.size * float(norm.sf(self.threshold))
+        self.noise_share_ = min(1.0, expected_noise / max(1, int(np.count_nonzero(fine))))
+        spread = spread_over_words(coarse, self.clusters_, self.ranks_)
+        mixed = self.mixture * _rows_normalised(fine) + (1.0 - self.mixture) * _rows_normalised(spread)
+        self.term_distributions_ = _rows_normalised(mixed, fallback=mixed.sum(axis=0))
+        self.class_sizes_ = np.clip(noisy["classes"], 0.0, None)
+        self.class_distribution_ = _rows_normalised(self.class_sizes_[None, :])[0]
         lengths = np.clip(noisy["lengths"], 0.0, None)
         lengths[0] = 0.0  # an empty synthetic document says nothing: lengths start at 1
-        self.length_distribution_ = (
-            lengths / lengths.sum() if lengths.sum() > 0 else np.r_[0.0, np.ones(len(lengths) - 1) / (len(lengths) - 1)]
-        )
+        self.length_distribution_ = _rows_normalised(lengths[None, :], fallback=np.r_[0.0, np.ones(len(lengths) - 1)])[
+            0
+        ]
 
     def sample(self, n_documents: int | None = None) -> tuple[list[str], sp.csr_matrix]:
         """``n_documents`` synthetic documents (default: the noisy number of documents counted): their labels and
@@ -300,15 +321,27 @@ class AuthorLevelSynthesiser:
         return self.report_
 
 
+def _thresholded(values: np.ndarray, threshold: float) -> np.ndarray:
+    """``values`` where they exceed ``threshold``, else 0."""
+    return np.where(values > threshold, values, 0.0)
+
+
+def _rows_normalised(values: np.ndarray, fallback: np.ndarray | None = None) -> np.ndarray:
+    """Each row scaled to sum 1; a row without mass is ``fallback`` normalised (default: uniform)."""
+    totals = values.sum(axis=1, keepdims=True)
+    spare = np.ones(values.shape[1]) if fallback is None or fallback.sum() <= 0 else np.asarray(fallback, float)
+    return np.where(totals > 0, values / np.where(totals > 0, totals, 1.0), spare / spare.sum())
+
+
 def _secure_bytes() -> bytes:
     import os
 
     return os.urandom(16)
 
 
-def check_corpus(texts: list, authors: list, labels: list) -> None:
+def check_corpus(texts: Sequence[str], authors: list, labels: list) -> None:
     """One line naming what makes a corpus unusable for an author-level release, before any work."""
-    if not texts:
+    if len(texts) == 0:
         raise InputError("synthesis: the corpus is empty")
     if not (len(texts) == len(authors) == len(labels)):
         raise InputError(f"synthesis: {len(texts)} texts, {len(authors)} authors and {len(labels)} labels")

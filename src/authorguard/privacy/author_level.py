@@ -7,12 +7,14 @@ they wrote**. Before anything is counted each author's contribution is bounded (
 counted up to ``max_words`` words, and their term vector clipped to L2 norm ``clip``. Then one author moves
 
 - the class-conditional term sums (one vector over labels x vocabulary) by at most ``clip`` in L2;
+- the class-conditional sums over clusters of words (labels x clusters, the author's term counts summed by a public
+  clustering of the vocabulary, then bounded the same way) by at most ``clip`` in L2;
 - the class sizes (documents per label) by at most ``max_documents`` in L2 (all their documents in one label);
 - the length histogram (documents per length bin) by at most ``max_documents`` in L2.
 
-Each of the three :data:`RELEASES` is released by the Gaussian mechanism. OpenDP states the privacy unit (a
+Each of the four :data:`RELEASES` is released by the Gaussian mechanism. OpenDP states the privacy unit (a
 transformation from "authors added or removed" to each statistic's L2 distance, with the sensitivity above as its
-stability), composes the three under zero-concentrated DP and converts the composition to (ε, δ)-DP
+stability), composes them under zero-concentrated DP and converts the composition to (ε, δ)-DP
 (:func:`measurement`, :func:`epsilon_of`); :func:`calibrate` finds the noise scales that spend a given ε. Why OpenDP
 over a hand-written accountant: its composition and zCDP → (ε, δ) conversion are maintained and reviewed;
 ``tests/privacy/test_author_level.py`` checks them against an independent computation (the Gaussian mechanism's
@@ -32,8 +34,8 @@ from authorguard.exceptions import InputError
 from authorguard.utils.validation import check_number
 
 #: the statistics released, and the share of the privacy budget (in zCDP's rho) each spends by default
-RELEASES = ("terms", "classes", "lengths")
-BUDGET_SHARES = {"terms": 0.8, "classes": 0.1, "lengths": 0.1}
+RELEASES = ("terms", "clusters", "classes", "lengths")
+BUDGET_SHARES = {"terms": 0.45, "clusters": 0.45, "classes": 0.05, "lengths": 0.05}
 #: the privacy unit as OpenDP's metric names it
 UNIT = "authors added or removed"
 
@@ -55,7 +57,8 @@ class AuthorBound:
 
     def sensitivities(self) -> dict[str, float]:
         """The L2 distance one author can move each statistic of :data:`RELEASES` by."""
-        return {"terms": float(self.clip), "classes": float(self.max_documents), "lengths": float(self.max_documents)}
+        documents = float(self.max_documents)
+        return {"terms": float(self.clip), "clusters": float(self.clip), "classes": documents, "lengths": documents}
 
 
 def _opendp():
@@ -83,7 +86,7 @@ def _release(dp, name: str, size: int, sensitivity: float, scale: float):
 
 
 def measurement(sizes: Mapping[str, int], scales: Mapping[str, float], bound: AuthorBound):
-    """The composed zCDP measurement of the three releases: input a mapping release name -> its summed vector,
+    """The composed zCDP measurement of the releases: input a mapping release name -> its summed vector,
     output the list of noisy vectors in :data:`RELEASES` order; ``measurement(...).map(1)`` is rho for one author."""
     dp = _opendp()
     sensitivities = bound.sensitivities()
@@ -165,7 +168,9 @@ class AuthorLevelReport:
     bound: dict
     scales: dict
     unit: str = "author"
-    mechanism: str = "Gaussian mechanism on the class-conditional term sums, class sizes and length histogram"
+    mechanism: str = (
+        "Gaussian mechanism on the class-conditional term and word-cluster sums, class sizes and length histogram"
+    )
     accounting: str = "zCDP composition, converted to (epsilon, delta)-DP"
     library: str = "opendp"
     library_version: str = ""
