@@ -282,6 +282,20 @@ methods.register(
     protects="function words, punctuation, casing, inflection, the choice among synonyms",
 )
 
+# Corpus releases: a whole corpus in, one release derived from all of it out (not one output per record), with a
+# guarantee per author; ``info`` as for methods, plus ``guarantee``.
+releases = Registry("corpus release")
+releases.register(
+    "synth",
+    "authorguard.methods.author_synth:AuthorLevelSynthesiser",
+    "A synthetic labelled corpus of bags of words from noisy class-conditional statistics, each author's "
+    "contribution bounded (authorguard synth).",
+    output="synthetic corpus",
+    protects="membership and attribution of every author: no record is anyone's document (the DP adversary at the "
+    "Gaussian's exact advantage, one holding an author's other writing at chance: docs/results/synth.md)",
+    guarantee="(epsilon, delta)-DP per author, the whole release (OpenDP's accounting); utility measured by TSTR",
+)
+
 attackers = Registry("attacker")
 attackers.register("bow", "authorguard.attacks.bow:BagOfWordsAttacker", "tf-idf bag of words + NB or linear SVM.")
 attackers.register(

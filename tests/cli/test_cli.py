@@ -498,8 +498,12 @@ def test_a_named_id_field_must_exist(tmp_path, rows):
 def test_every_method_is_listed_with_what_it_needs():
     from authorguard import registry
 
-    listed = json.loads(_run("methods", "--json").stdout)
+    every = json.loads(_run("methods", "--json").stdout)
+    listed = [row for row in every if row["kind"] == "method"]
     assert [row["name"] for row in listed] == registry.methods.names()
+    releases = [row for row in every if row["kind"] == "corpus release"]
+    assert [row["name"] for row in releases] == registry.releases.names() == ["synth"]
+    assert "DP per author" in releases[0]["guarantee"]
     assert {row["name"]: row["model"] for row in listed}["a4nt"] == "required"
     assert {row["name"]: row["output"] for row in listed}["syntf"] == "vectors"
     help_text = " ".join(runner.invoke(app, ["obfuscate", "--help"], terminal_width=200).stdout.split())

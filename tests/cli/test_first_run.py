@@ -116,7 +116,8 @@ def test_methods_is_readable_at_80_columns_and_says_what_runs_here(monkeypatch):
     assert max(len(line) for line in lines) <= 80
     for name in registry.methods.names():
         assert any(line.startswith(f"{name} - ") for line in lines), name
-    assert sum(line.strip().startswith("protects against:") for line in lines) == len(registry.methods.names())
+    described = len(registry.methods.names()) + len(registry.releases.names())
+    assert sum(line.strip().startswith("protects against:") for line in lines) == described
     _block(monkeypatch, EXTRA_MODULES["baselines"])
     listed = json.loads(_run("methods", "--json").stdout)
     presidio = next(row for row in listed if row["name"] == "presidio")

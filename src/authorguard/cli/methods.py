@@ -21,23 +21,28 @@ def method_rows() -> list[dict]:
     from authorguard.utils.extras import method_problems
 
     rows = []
-    for name in registry.methods.names():
-        info = registry.methods.info(name)
-        needs = method_problems(name)
-        rows.append(
-            {
-                "name": name,
-                "output": info.get("output", "text"),
-                "model": info.get("model", "none"),
-                "extra": info.get("extra", ""),
-                "description": registry.methods.describe(name),
-                "protects": info.get("protects", ""),
-                "faithful": info.get("faithful", ""),
-                "ready": not needs,
-                "needs": needs,
-            }
-        )
+    tables = [("method", registry.methods), ("corpus release", registry.releases)]
+    for kind, table in tables:
+        for name in table.names():
+            rows.append(_row(kind, name, table, method_problems(name, table)))
     return rows
+
+
+def _row(kind: str, name: str, table, needs: list[str]) -> dict:
+    info = table.info(name)
+    return {
+        "name": name,
+        "kind": kind,
+        "output": info.get("output", "text"),
+        "model": info.get("model", "none"),
+        "extra": info.get("extra", ""),
+        "description": table.describe(name),
+        "protects": info.get("protects", ""),
+        "guarantee": info.get("guarantee", ""),
+        "faithful": info.get("faithful", ""),
+        "ready": not needs,
+        "needs": needs,
+    }
 
 
 def method_block(row: dict, width: int) -> str:
@@ -52,6 +57,7 @@ def method_block(row: dict, width: int) -> str:
     for label, text in (
         ("", row["description"]),
         ("protects against: ", row["protects"]),
+        ("guarantee: ", row.get("guarantee", "")),
         ("faithful outputs (blind hand labels; where measured): ", row.get("faithful", "")),
     ):
         if text:
@@ -63,8 +69,8 @@ def method_block(row: dict, width: int) -> str:
 
 @handle_errors
 def methods(json_output: Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")] = False) -> None:
-    """List every method: text methods (authorguard obfuscate / anonymize) and vector methods (authorguard syntf /
-    anonymize), what each protects against (as measured), whether it needs a trained model or an extra, and
+    """List every method: text methods (authorguard obfuscate / anonymize), vector methods (authorguard syntf /
+    anonymize) and corpus releases (authorguard synth), what each protects against (as measured), whether it needs a trained model or an extra, and
     whether it can run here (the install command when not)."""
     rows = method_rows()
     if json_output:
@@ -73,7 +79,8 @@ def methods(json_output: Annotated[bool, typer.Option("--json", help="Print JSON
     width = min(stdout.width if stdout.is_terminal else shutil.get_terminal_size((80, 24)).columns, 100)
     ready = sum(row["ready"] for row in rows)
     stdout.print(
-        f"{len(rows)} methods, {ready} ready to run here (worst-case figures: README's methods table)\n",
+        f"{len(rows)} methods and corpus releases, {ready} ready to run here\n(worst-case figures: README's methods "
+        "table)\n",
         highlight=False,
     )
     stdout.print("\n\n".join(method_block(row, width) for row in rows), highlight=False)

@@ -55,7 +55,8 @@ def install_command(extra: str) -> str:
 
 
 def method_problems(name: str, table=None) -> list[str]:
-    """Why the registered method ``name`` (or the component of another registry ``table``: attackers, detectors)
+    """Why the registered method ``name`` (or the component of another registry ``table``: attackers, detectors,
+    corpus releases)
     cannot run here, as fixes to apply (empty: it can run): its extra's missing modules with the install command,
     and weights it needs that are not set up."""
     from authorguard import registry
