@@ -34,6 +34,11 @@ def apply_command(assessment: dict, output: Path) -> str | None:
     if options.get("id_field"):
         fields += f" --id-field {shlex.quote(options['id_field'])}"
     source = shlex.quote(assessment["input"])
+    if name == "synth":
+        labelled = f" --author-field {shlex.quote(options['author_field'])} --label-field "
+        labelled += shlex.quote(options["label_field"])
+        text = f" --text-field {shlex.quote(options['text_field'])}"
+        return f"authorguard synth {source}{labelled} --epsilon {params['epsilon']:g}{text} -o release.jsonl"
     if name == "syntf":
         config = output / "recommended.toml"
         with atomic_write(config) as handle:

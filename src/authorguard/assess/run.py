@@ -45,8 +45,8 @@ if TYPE_CHECKING:  # the experiment harness is imported inside the functions
 
 ASSESSMENT_JSON = "assessment.json"
 # 3: utility may be null; headline, left_out, not_recommended, cells_computed; 4: floors; 5: faithful, changed;
-# 6: unsure (the fidelity meter's fourth verdict)
-SCHEMA_VERSION = 6
+# 6: unsure (the fidelity meter's fourth verdict); 7: author_release (the author-level DP release, labelled tasks)
+SCHEMA_VERSION = 7
 
 
 @dataclass(frozen=True)
@@ -263,6 +263,13 @@ def run_assessment(
         chance,
         {name: reason for name, reason in {**plan.left_out, **not_started}.items() if name in method_names},
     )
+    author_release = None
+    if labels is not None:  # a labelled task: the author-level DP release is a candidate of its own
+        from authorguard.assess.author_release import evaluate_author_release, with_author_release
+
+        log("measuring the author-level DP release (authorguard synth) on every usable document")
+        author_release = evaluate_author_release(texts, usable_authors, [labels[i] for i in usable], seed=options.seed)
+        recommendation = with_author_release(recommendation, author_release, options.min_utility)
     reference = next(r for r in results if r.is_reference)
     audit = {
         attacker: {"accuracy": values["static"], "interval": list(wilson_interval(values["static"], reference.n_test))}
@@ -287,6 +294,7 @@ def run_assessment(
         "front": front(results),
         "recommendation": recommendation.to_dict(),
         "floors": content_floors(results, chance),
+        "author_release": author_release,
         "seconds": round(clock() - started, 1),
         "cells_computed": computed,
         "cells_seconds": round(float(frame.groupby(["method", "params"])["cell_seconds"].max().sum()), 1),
