@@ -60,7 +60,8 @@ def test_every_readme_example_runs_on_tiny_data_and_answers_on_stdout(readme_exa
         done = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True)
         assert done.returncode == 0, (code, done.stderr[-2000:])
         assert done.stdout.strip(), code  # the answer is on stdout, so `> file` keeps it
-        assert "Traceback" not in done.stderr and "Warning" not in done.stderr, done.stderr[-2000:]
+        assert "Traceback" not in done.stderr, done.stderr[-2000:]
+        assert "Warning" not in done.stdout and "Loading weights" not in done.stdout, done.stdout[-2000:]
 
 
 def test_the_checker_finds_a_block_the_command_no_longer_prints(readme_examples):
@@ -81,3 +82,18 @@ def test_the_readme_blocks_are_found_with_what_follows_each(readme_examples):
     (found,) = readme_examples.examples(text)
     assert (found.language, found.code, found.expected) == ("bash", "authorguard demo\n", "hello\n")
     assert text[found.span[0] : found.span[1]] == "hello\n"
+
+
+def test_a_command_keeps_third_party_notices_out_of_its_output():
+    code = (
+        "from authorguard.cli.app import quiet_third_parties\n"
+        "quiet_third_parties()\n"
+        "import os, subprocess, sys, warnings\n"
+        "warnings.warn('Liblinear failed to converge, increase the number of iterations.', UserWarning)\n"
+        "warnings.warn('`is_gradient_checkpointing` is deprecated', FutureWarning)\n"
+        "child = 'import warnings; warnings.warn(\"Liblinear failed to converge\", UserWarning)'\n"
+        "subprocess.run([sys.executable, '-c', child], check=True)\n"  # a worker process: the environment's filters
+        "print(os.environ['HF_HUB_DISABLE_PROGRESS_BARS'], os.environ['TRANSFORMERS_VERBOSITY'])\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stderr == "" and done.stdout.split() == ["1", "error"]

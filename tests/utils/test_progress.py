@@ -30,3 +30,15 @@ def test_an_unknown_progress_mode_is_refused():
 
     with pytest.raises(ValueError, match="show_progress"):
         JobProgress("cells", 1, "dots")
+
+
+def test_a_resumed_job_estimates_the_time_left_from_this_runs_pace(capsys):
+    from authorguard.utils.progress import JobProgress
+
+    now = [0.0]
+    with JobProgress("parts", 0, "lines", clock=lambda: now[0]) as progress:
+        progress.update(90, 100)  # an earlier run counted 90 parts
+        now[0] = 60.0
+        progress.update(91, 100)
+    last = capsys.readouterr().err.strip().splitlines()[-1]
+    assert last == "parts: 91/100 done, 1m00s elapsed, about 9m00s left"

@@ -18,7 +18,7 @@ def privacy_path(output: Path) -> Path:
 
 @handle_errors
 def synth(
-    input: Annotated[Path, typer.Argument(help="JSONL, CSV or Parquet file (or .txt files): one record per document.")],
+    input: Annotated[Path, typer.Argument(help="JSONL, CSV or Parquet file: one record per document.")],
     output: Annotated[
         Path,
         typer.Option(
@@ -71,6 +71,11 @@ def synth(
     with Stages("synth") as stages:
         stages.stage("reading input")
         ids, fields, texts = read_input(input, text_field, (author_field, label_field))
+        kept = [i for i in range(len(ids)) if fields[author_field][i] and fields[label_field][i]]
+        if len(kept) < len(ids):  # a record with no author or no label cannot be bounded or labelled
+            console.print(f"synth: {len(ids) - len(kept):,} records without an author or a label left out")
+            ids, texts = [ids[i] for i in kept], _subset(texts, kept)
+            fields = {name: [values[i] for i in kept] for name, values in fields.items()}
         stages.stage(f"counting {len(texts):,} documents, bounding each author, adding the noise")
         model.fit(texts, fields[author_field], fields[label_field], ids)
         stages.stage("sampling the synthetic documents")
@@ -104,6 +109,15 @@ def read_input(path: Path, text_field: str, fields: tuple[str, ...]):
         return read_jsonl_fields(path, text_field, "id", fields)
     records = read_records(path, text_field=text_field, extra_fields=fields)
     return records.ids, records.fields, records.texts
+
+
+def _subset(texts, positions: list[int]):
+    """``texts`` at ``positions``, still read on demand when ``texts`` is."""
+    from authorguard.data.io import JsonlTexts
+
+    if isinstance(texts, JsonlTexts):
+        return JsonlTexts(texts.path, [texts.offsets[i] for i in positions], texts.text_field)
+    return [texts[i] for i in positions]
 
 
 def write_release(output: Path, labels: list[str], counts, model) -> None:

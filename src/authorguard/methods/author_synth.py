@@ -138,7 +138,9 @@ def aggregate(
         found.clusters += np.asarray(coarse.sum(axis=0)).reshape(n_labels, n_clusters)
         found.classes += np.bincount(labels[positions], minlength=n_labels)
         terms_counted = np.asarray(counts.sum(axis=1)).ravel()
-        found.lengths += np.bincount(np.searchsorted(edges, terms_counted, side="right") - 1, minlength=len(edges) - 1)
+        # a word can give several terms ("state-of-the-art"): a length past the last edge goes in the last bin
+        bins = np.minimum(np.searchsorted(edges, terms_counted, side="right") - 1, len(edges) - 2)
+        found.lengths += np.bincount(bins, minlength=len(edges) - 1)
     return found
 
 
@@ -239,11 +241,15 @@ class AuthorLevelSynthesiser:
         ``ids``: each document's id (default: its position), the key of the document choice."""
         from authorguard.text.analysis import TermAnalyzer
 
-        authors, labels = list(authors), list(labels)  # texts may be read from disk on demand (JsonlTexts)
+        # one author one string: surrounding spaces dropped, a missing value (None, NaN) is no author
+        authors = [_normalised(author) for author in authors]
+        labels = list(labels)  # texts may be read from disk on demand (JsonlTexts)
         check_corpus(texts, authors, labels)
         ids = list(ids) or list(range(len(texts)))
+        if len(ids) != len(texts):
+            raise InputError(f"synthesis: {len(ids)} ids for {len(texts)} texts")
         rng = None if self.secure else as_generator(self.random_state)
-        seed = int(rng.integers(2**62)) if rng is not None else int.from_bytes(np.random.bytes(8), "little")
+        seed = int(rng.integers(2**62)) if rng is not None else int.from_bytes(_secure_bytes()[:8], "little")
         self.classes_ = sorted({str(label) for label in labels})
         label_index = {label: k for k, label in enumerate(self.classes_)}
         label_of = np.asarray([label_index[str(label)] for label in labels], dtype=np.int64)
@@ -279,7 +285,10 @@ class AuthorLevelSynthesiser:
         expected_noise = fine.size * float(norm.sf(self.threshold))
         self.noise_share_ = min(1.0, expected_noise / max(1, int(np.count_nonzero(fine))))
         spread = spread_over_words(coarse, self.clusters_, self.ranks_)
-        mixed = self.mixture * _rows_normalised(fine) + (1.0 - self.mixture) * _rows_normalised(spread)
+        # per label, each estimate weighs only where it has mass (an empty one would mix in uniform words)
+        weight_fine = np.where(fine.sum(axis=1, keepdims=True) > 0, self.mixture, 0.0)
+        weight_coarse = np.where(spread.sum(axis=1, keepdims=True) > 0, 1.0 - self.mixture, 0.0)
+        mixed = weight_fine * _rows_normalised(fine) + weight_coarse * _rows_normalised(spread)
         self.term_distributions_ = _rows_normalised(mixed, fallback=mixed.sum(axis=0))
         self.class_sizes_ = np.clip(noisy["classes"], 0.0, None)
         self.class_distribution_ = _rows_normalised(self.class_sizes_[None, :])[0]
@@ -319,6 +328,12 @@ class AuthorLevelSynthesiser:
         if not hasattr(self, "report_"):
             raise InputError("synthesis: fit before privacy_report")
         return self.report_
+
+
+def _normalised(author: object) -> str | None:
+    if author is None or (isinstance(author, float) and author != author):
+        return None
+    return str(author).strip() or None
 
 
 def _thresholded(values: np.ndarray, threshold: float) -> np.ndarray:

@@ -179,27 +179,37 @@ def _joined(doc, k: int) -> bool:
 
 def trimmed(ent):
     """``ent`` cut before a dash, a comma, a possessive ending or a pronoun or determiner inside it: the recogniser
-    runs a name into the next words ("Ben - Your post" -> "Ben"); its first word always stays. A hyphen inside a word joins, never cuts:
-    the span grows to the whole hyphenated word ("Coca" of "Coca-Cola" -> "Coca-Cola"), labelled a name of unknown
-    kind when a part of it is an ordinary lower-case word ("David-and-Goliath")."""
+    runs a name into the next words ("Ben - Your post" -> "Ben"); its first word always stays. A hyphen inside a word
+    joins, never cuts: the span grows to the whole hyphenated word when its other parts are names too ("Coca" of
+    "Coca-Cola", "Chiang Kai" of "Chiang Kai-shek"; "David-and-Goliath" whole, labelled a name of unknown kind), and
+    stops at the hyphen when they are only ordinary words ("Munk-style", "Toronto-based": the name alone)."""
     from spacy.tokens import Span
 
     doc = ent.doc
     for k, token in enumerate(ent):
-        inside_word = _joined(doc, ent.start + k)
+        i = ent.start + k
+        inside_word = _joined(doc, i) or _joined(doc, i - 1)
         if k and not inside_word and (token.text in _CUTS or token.tag_ in ("PRP", "PRP$", "DT", "POS")):
-            ent = Span(doc, ent.start, ent.start + k, label=ent.label_)
+            ent = Span(doc, ent.start, i, label=ent.label_)
             break
     start, end = ent.start, ent.end
-    while start > 1 and _joined(doc, start - 1):
-        start -= 2
-    while end < len(doc) - 1 and _joined(doc, end):
-        end += 2
-    if (start, end) == (ent.start, ent.end):
-        return ent
-    parts = [t for t in doc[start:end] if t.is_alpha]
-    ordinary = any(t.text.islower() and _mostly_lower(t.text) for t in parts)
-    return Span(doc, start, end, label="ORG" if ordinary else ent.label_)
+    while end - start > 1 and _joined(doc, end - 1):  # the span stops on the hyphen itself ("Munk-")
+        end -= 1
+    first, last = start, end  # the whole hyphenated word around the span
+    while first > 1 and _joined(doc, first - 1):
+        first -= 2
+    while last < len(doc) - 1 and _joined(doc, last):
+        last += 2
+    outside = [t for t in (*doc[first:start], *doc[end:last]) if t.is_alpha]
+    if not outside or not any(_name_part(t) for t in outside):  # no other name in the word: the name alone
+        return ent if (start, end) == (ent.start, ent.end) else Span(doc, start, end, label=ent.label_)
+    ordinary = any(not _name_part(t) for t in outside)
+    return Span(doc, first, last, label="ORG" if ordinary else ent.label_)
+
+
+def _name_part(token) -> bool:
+    """A part of a hyphenated name: capitalised, or a word writers do not mostly write in lower case ("shek")."""
+    return token.text[:1].isupper() or not _mostly_lower(token.text)
 
 
 _CUTS = ("-", "\u2013", "\u2014", ",", ":", ";")

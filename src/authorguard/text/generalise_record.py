@@ -33,21 +33,31 @@ class Change:
 HTML_ENTITY = re.compile(r"&(?:[A-Za-z][A-Za-z0-9]{1,31}|#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6});")
 
 
+def _entity(text: str) -> str | None:
+    """The character(s) an HTML entity stands for: a named one HTML5 knows whole ("&amp;", not "&ampfoo;"), or a
+    numeric one of a printable character; None otherwise."""
+    import html
+    from html.entities import html5
+
+    if text.startswith("&#"):
+        decoded = html.unescape(text)
+        return decoded if decoded != text and decoded.isprintable() and decoded else None
+    return html5.get(text[1:])
+
+
 class DecodedEntities:
     """``source`` with each HTML entity decoded to the character(s) it stands for (``text``), and the way back:
     :meth:`to_source` maps changes made in ``text`` to ``source``'s offsets. The tagger then reads "AT&amp;T" as
     "AT&T", one name, instead of the words "amp" and ";"."""
 
     def __init__(self, source: str) -> None:
-        import html
-
         self.source = source
         pieces: list[str] = []
         self._starts: list[int] = []  # for each character of ``text``, where it starts in ``source``
         position = 0
         for match in HTML_ENTITY.finditer(source):
-            decoded = html.unescape(match.group(0))
-            if decoded == match.group(0):  # not an entity HTML knows: left as written
+            decoded = _entity(match.group(0))
+            if decoded is None:  # not an entity HTML knows, or one that stands for no character: left as written
                 continue
             for k in range(position, match.start()):
                 pieces.append(source[k])

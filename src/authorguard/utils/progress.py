@@ -46,6 +46,7 @@ class JobProgress:
         self.clock = clock or time.monotonic
         self.started = self.clock()
         self.write = write
+        self._resumed_at: int | None = None
         self._bar = None
         if self.mode == "bar":
             from rich.console import Console
@@ -81,11 +82,14 @@ class JobProgress:
     def line(self) -> str:
         """``"cells: 3/24 done, 1m12s elapsed, about 8m24s left"``."""
         elapsed = self.clock() - self.started
-        left = elapsed / self.done * (self.total - self.done) if self.done else None
+        finished_here = self.done - self._resumed_at  # jobs done before this run took none of its time
+        left = elapsed / finished_here * (self.total - self.done) if finished_here > 0 else None
         estimate = "" if left is None or self.done == self.total else f", about {_duration(left)} left"
         return f"{self.description}: {self.done}/{self.total} done, {_duration(elapsed)} elapsed{estimate}"
 
     def advance(self, steps: int = 1) -> None:
+        if self._resumed_at is None:
+            self._resumed_at = self.done
         self.update(self.done + steps)
 
     def update(self, done: int, total: int | None = None) -> None:
@@ -94,6 +98,8 @@ class JobProgress:
 
         if total is not None:
             self.total = total
+        if self._resumed_at is None:  # the first count reported is where this run starts (an earlier one's work)
+            self._resumed_at = done
         if done == self.done and total is None:
             return
         self.done = done
