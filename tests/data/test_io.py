@@ -109,6 +109,7 @@ def test_plain_text_files_and_folders_of_them_are_one_record_a_file_named_by_the
     (folder / "b.txt").write_text("Second post.\n", encoding="utf-8")
     (folder / "a.txt").write_text("First post,\ntwo lines.", encoding="utf-8")
     (folder / "notes.md").write_text("not a record", encoding="utf-8")
+    (folder / "._a.txt").write_bytes(b"\x00\x05\x16\x07 resource fork")  # macOS's: no record
     records = read_records(folder)
     assert (records.ids, records.texts) == (["a.txt", "b.txt"], ["First post,\ntwo lines.", "Second post.\n"])
     one = read_records(folder / "b.txt", keep_rows=True)
@@ -136,6 +137,9 @@ def test_jsonl_fields_are_read_in_one_pass_and_each_text_again_on_demand(tmp_pat
     assert ids == [r["id"] for r in rows] and fields["who"] == [r["who"] for r in rows]
     assert fields["tag"] == ["x", None, "x", None, "x"]  # an empty value reads as missing, as read_records does
     assert len(texts) == 5 and [texts[i] for i in (4, 0, 2)] == [rows[i]["text"] for i in (4, 0, 2)]
+    (tmp_path / "bom.jsonl").write_bytes(b'\xef\xbb\xbf{"text": "first", "who": "x"}\n{"text": "second", "who": "y"}\n')
+    _, _, marked = read_jsonl_fields(tmp_path / "bom.jsonl", "text", "id", ("who",))
+    assert [marked[0], marked[1]] == ["first", "second"]
     (tmp_path / "bad.jsonl").write_text('{"text": "a", "who": "x"}\n{"text": "b"}\n', encoding="utf-8")
     with pytest.raises(InputError, match="line 2 has no 'who' field"):
         read_jsonl_fields(tmp_path / "bad.jsonl", "text", "id", ("who",))

@@ -116,3 +116,16 @@ def test_unusable_parameters_are_refused_at_once():
     for bad in ({"epsilon": 0.0}, {"epsilon": -1.0}, {"delta": 0.0}, {"morphology": "stem"}, {"max_documents": 0}):
         with pytest.raises(InputError):
             AuthorLevelSynthesiser(**bad)
+    with pytest.raises(InputError, match="keeps case"):  # the public vocabulary is uncased
+        AuthorLevelSynthesiser(morphology="orth")
+    assert AuthorBound(max_documents=5.0, max_words=50.0).max_words == 50  # a whole float is kept as the int
+
+
+def test_words_that_give_several_terms_and_spaced_authors_are_counted_within_the_bound(vocabulary):
+    bound = AuthorBound(max_documents=2, max_words=1)
+    texts = ["state-of-the-art science-fiction", "cat-dog pony", "plain words here", "more plain words"]
+    found = _aggregates(texts, ["a", "a ", "b", "b"], ["x", "x", "y", "y"], bound, vocabulary)
+    assert found.lengths.sum() == found.documents == 4  # a length past the last edge is in the last bin
+    model = AuthorLevelSynthesiser(vocabulary_size=2_000, random_state=0)
+    model.fit(texts * 3, ["a", " a", "b", "b"] * 3, ["x", "x", "y", "y"] * 3)
+    assert model.bounded_["authors"] == 2  # "a" and " a" are one author

@@ -60,8 +60,10 @@ def evaluate_author_release(
     test = _held_out(authors, TEST_SHARE, seed)
     released = np.flatnonzero(~test)
     n_authors = len({str(authors[i]) for i in released})
-    if n_authors < MIN_AUTHORS or test.sum() == 0:
+    if n_authors < MIN_AUTHORS:
         return {"skipped": f"{n_authors} authors on the released side: at least {MIN_AUTHORS} are needed"}
+    if test.sum() == 0:
+        return {"skipped": "no author fell on the held-out side"}
     if len({labels[i] for i in released}) < 2:
         return {"skipped": "the released side has one label"}
     model = AuthorLevelSynthesiser(EPSILON, DELTA, random_state=seed)

@@ -35,7 +35,7 @@ def synth(
     vocabulary_size: Annotated[
         int, typer.Option(help="Words of the public vocabulary (GloVe's most frequent).")
     ] = 10_000,
-    morphology: Annotated[str, typer.Option(help="Terms: lower (lower-cased words), lemma or orth.")] = "lower",
+    morphology: Annotated[str, typer.Option(help="Terms: lower (lower-cased words) or lemma.")] = "lower",
     documents: Annotated[
         int | None, typer.Option(help="Synthetic documents to write (default: the noisy number counted).")
     ] = None,

@@ -125,8 +125,11 @@ def _parquet_rows(path: Path) -> Iterator[tuple[str, dict]]:
 def _text_file_rows(path: Path, text_field: str, id_field: str) -> Iterator[tuple[str, dict]]:
     """A plain-text file as one record, or a folder's ``.txt`` files (sorted by name) as one record each: the text
     the file's whole content, the id its file name."""
+    # (a dotfile, such as macOS's "._post.txt", is no record)
     members = (
-        sorted(p for p in path.iterdir() if p.suffix.lower() == ".txt" and p.is_file()) if path.is_dir() else [path]
+        sorted(p for p in path.iterdir() if p.suffix.lower() == ".txt" and p.is_file() and not p.name.startswith("."))
+        if path.is_dir()
+        else [path]
     )
     if path.is_dir() and not members:
         raise InputError(f"folder {path} holds no .txt files")
@@ -344,6 +347,8 @@ def read_jsonl_fields(
         position = 0
         for line_number, raw in enumerate(handle, start=1):
             start, position = position, position + len(raw)
+            if line_number == 1 and raw.startswith(b"\xef\xbb\xbf"):  # a byte-order mark, as CSV and .txt allow
+                raw, start = raw[3:], start + 3
             if not raw.strip():
                 continue
             try:

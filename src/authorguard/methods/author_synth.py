@@ -230,6 +230,10 @@ class AuthorLevelSynthesiser:
 
         if morphology not in MORPHOLOGIES:
             raise InputError(f"synthesis: unknown morphology {morphology!r} (known: {', '.join(MORPHOLOGIES)})")
+        if morphology == "orth":
+            raise InputError(
+                "synthesis: morphology 'orth' keeps case and the public vocabulary (GloVe) has none: use lower or lemma"
+            )
         # the accounting fails now, before any counting, for an epsilon or delta it cannot spend
         check_number(epsilon, "epsilon", "synthesis", low=0.0, closed="neither")
         check_number(delta, "delta", "synthesis", low=0.0, high=1.0, closed="neither")
@@ -303,8 +307,11 @@ class AuthorLevelSynthesiser:
         their term counts, (n_documents, len(vocabulary_)) csr int64."""
         if not hasattr(self, "term_distributions_"):
             raise InputError("synthesis: fit before sample")
-        n = int(round(self.class_sizes_.sum())) if n_documents is None else int(n_documents)
+        n = int(round(self.class_sizes_.sum())) if n_documents is None else n_documents
+        if n_documents is None and n < 1:
+            raise InputError("synthesis: the noisy number of documents is 0: ask for a number of documents")
         check_number(n, "n_documents", "synthesis", kind=int, low=1, closed="left")
+        n = int(n)
         rng = self._rng if self._rng is not None else np.random.default_rng(int.from_bytes(_secure_bytes(), "little"))
         labels = rng.choice(len(self.classes_), size=n, p=self.class_distribution_)
         edges = length_edges(self.bound.max_words)

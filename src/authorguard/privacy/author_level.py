@@ -54,6 +54,8 @@ class AuthorBound:
         check_number(self.max_documents, "max_documents", "author bound", kind=int, low=1, closed="left")
         check_number(self.max_words, "max_words", "author bound", kind=int, low=1, closed="left")
         check_number(self.clip, "clip", "author bound", low=0.0, closed="neither")
+        for name in ("max_documents", "max_words"):  # 500.0 is accepted as 500: kept as the int
+            object.__setattr__(self, name, int(getattr(self, name)))
 
     def sensitivities(self) -> dict[str, float]:
         """The L2 distance one author can move each statistic of :data:`RELEASES` by."""
