@@ -26,7 +26,7 @@ MIN_AUTHORS = 100
 SENTENCE = "It releases no one's documents: the task works, the texts are gone."
 
 
-def _held_out(authors: Sequence[object], share: float, seed: int) -> np.ndarray:
+def _held_out(authors: Sequence[object] | np.ndarray, share: float, seed: int) -> np.ndarray:
     """Whether each document's author is on the test side (a seeded hash of the author: all or none of theirs)."""
     cut = int(share * 2**32)
     return np.asarray(
@@ -47,7 +47,7 @@ def _accuracy(train_counts, train_labels, test_counts, test_labels) -> float:
 
 
 def evaluate_author_release(
-    texts: Sequence[str], authors: Sequence[object], labels: Sequence[object], seed: int = 0
+    texts: Sequence[str], authors: Sequence[object] | np.ndarray, labels: Sequence[object], seed: int = 0
 ) -> dict:
     """The author-level release at :data:`EPSILON` measured on this corpus: ``{"epsilon", "delta", "utility",
     "tstr_accuracy", "original_accuracy", "majority", "authors", "test_documents", "noise_share", "sentence"}``, or
@@ -58,7 +58,7 @@ def evaluate_author_release(
 
     labels = [str(label) for label in labels]
     test = _held_out(authors, TEST_SHARE, seed)
-    released = np.flatnonzero(~test)
+    released = np.flatnonzero(~test).tolist()
     n_authors = len({str(authors[i]) for i in released})
     if n_authors < MIN_AUTHORS:
         return {"skipped": f"{n_authors} authors on the released side: at least {MIN_AUTHORS} are needed"}
@@ -70,7 +70,7 @@ def evaluate_author_release(
     model.fit([texts[i] for i in released], [authors[i] for i in released], [labels[i] for i in released])
     synthetic_labels, synthetic = model.sample()
     analyzer = TermAnalyzer(model.morphology)
-    held = np.flatnonzero(test)
+    held = np.flatnonzero(test).tolist()
     test_counts = count_terms([texts[i] for i in held], analyzer, model.vocabulary_)[0]
     test_labels = [labels[i] for i in held]
     original = _accuracy(

@@ -82,7 +82,7 @@ class JobProgress:
     def line(self) -> str:
         """``"cells: 3/24 done, 1m12s elapsed, about 8m24s left"``."""
         elapsed = self.clock() - self.started
-        finished_here = self.done - self._resumed_at  # jobs done before this run took none of its time
+        finished_here = self.done - (self._resumed_at or 0)  # jobs done before this run took none of its time
         left = elapsed / finished_here * (self.total - self.done) if finished_here > 0 else None
         estimate = "" if left is None or self.done == self.total else f", about {_duration(left)} left"
         return f"{self.description}: {self.done}/{self.total} done, {_duration(elapsed)} elapsed{estimate}"
