@@ -30,6 +30,10 @@ ATOM_SPACE = "\u2581"
 #: text's own is removed before it is read (:func:`without_optional_marks`).
 OPTIONAL_MARK = "\u2e3d"
 
+#: an HTML entity as news and web text carry them ("&amp;", "&#39;", "&#x2019;"): one atom, never split by a rule
+HTML_ENTITY_PATTERN = r"&(?:[A-Za-z][A-Za-z0-9]{1,31}|#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6});"
+HTML_ENTITY = re.compile(HTML_ENTITY_PATTERN)
+
 
 def is_optional(token: str) -> bool:
     """Whether a view token is an optional word (:data:`OPTIONAL_MARK` before it)."""

@@ -9,7 +9,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from authorguard.text.atoms import quotation_spans
+from authorguard.text.atoms import HTML_ENTITY, quotation_spans
 
 
 def wordlist(words: str) -> frozenset[str]:
@@ -27,10 +27,6 @@ class Change:
     original: str
     replacement: str
     kind: str
-
-
-#: an HTML entity as news and web text carry them ("&amp;", "&#39;", "&#x2019;")
-HTML_ENTITY = re.compile(r"&(?:[A-Za-z][A-Za-z0-9]{1,31}|#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6});")
 
 
 def _entity(text: str) -> str | None:

@@ -60,7 +60,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from authorguard.exceptions import InputError
-from authorguard.text.atoms import outside_quotations
+from authorguard.text.atoms import HTML_ENTITY_PATTERN, outside_quotations
 from authorguard.text.normalise_casing import casing
 from authorguard.text.normalise_words import contractions, elongation, spelling, variants
 
@@ -91,7 +91,7 @@ _PROTECTED = re.compile(
     r"|\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b"  # e-mail addresses
     r"|(?<![\w@])@\w+"  # handles
     r"|<3+|\^_+\^|-_+-|[oO0]_[oO0]|[tT]_[tT]"  # emoticons with no eyes-and-mouth form
-    r"|&(?:[A-Za-z][A-Za-z0-9]{1,31}|#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6});"  # HTML entities ("AT&amp;T")
+    rf"|{HTML_ENTITY_PATTERN}"  # HTML entities ("AT&amp;T")
 )
 # an emoticon stands alone: not after a letter, digit or mark of its own kind (a ratio "3:2"), not before a letter
 # or digit; "8)" is left (a list marker far more often than a face)
