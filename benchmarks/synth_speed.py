@@ -6,6 +6,7 @@ times under new ids (the same bloggers writing more: the release counts at most 
 should not grow with the documents), each run as one `authorguard synth` process at ε = 4.
 
 Usage:  AUTHORGUARD_DATA=../shared/data python benchmarks/synth_speed.py [--repeats 1 2 4] [--folder /tmp/synth-speed]
+        [--engine local|ray]
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ def write_corpus(path: Path, repeats: int) -> int:
     return written
 
 
-def run(path: Path) -> dict:
+def run(path: Path, engine: str = "local") -> dict:
     """Wall seconds and peak resident memory (MiB) of one `authorguard synth` process on ``path`` (GNU time's)."""
     command = [
         sys.executable,
@@ -46,6 +47,8 @@ def run(path: Path) -> dict:
         str(path.with_suffix(".out.jsonl")),
     ]
     command += ["--author-field", "author", "--label-field", "age", "--epsilon", "4", "--seed", "0"]
+    if engine == "ray":  # a local 2-CPU Ray cluster started by the command (its start-up counted)
+        command += ["--engine", "ray", "--workers", "2"]
     measured = path.with_suffix(".time")
     subprocess.run(["/usr/bin/time", "-f", "%e %M", "-o", str(measured), *command], check=True, capture_output=True)
     seconds, kib = measured.read_text(encoding="utf-8").split()[-2:]
@@ -56,15 +59,21 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeats", type=int, nargs="+", default=[1, 2, 4])
     parser.add_argument("--folder", type=Path, default=Path("/tmp/synth-speed"))
+    parser.add_argument("--engine", choices=("local", "ray"), default="local")
     options = parser.parse_args()
     options.folder.mkdir(parents=True, exist_ok=True)
     print(f"machine: {platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}")
     for repeats in options.repeats:
         path = options.folder / f"blogs-x{repeats}.jsonl"
         documents = write_corpus(path, repeats)
-        found = run(path)
+        found = run(path, options.engine)
         rate = documents / found["seconds"] * 60
-        print(json.dumps({"documents": documents, **found, "documents_per_minute": round(rate)}), flush=True)
+        print(
+            json.dumps(
+                {"engine": options.engine, "documents": documents, **found, "documents_per_minute": round(rate)}
+            ),
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

@@ -58,6 +58,8 @@ def test_synth_writes_labelled_bags_and_the_guarantee(posts, tmp_path):
         (["--epsilon", 1, "--delta", 0], "delta"),
         (["--epsilon", 1, "--secure", "--seed", 3], "no --seed"),
         (["--epsilon", 1, "--morphology", "stem"], "unknown morphology"),
+        (["--epsilon", 1, "--engine", "spark"], "unknown --engine"),
+        (["--epsilon", 1, "--engine", "ray", "--workers", 0], "--workers"),
     ],
 )
 def test_bad_options_are_one_line_and_write_nothing(posts, tmp_path, extra, message):
@@ -98,3 +100,18 @@ def test_missing_fields_a_lone_author_and_a_wrong_output_are_one_line(posts, tmp
     for result, message in cases:
         assert result.exit_code == 2 and message in result.stderr, result.output
     assert not (tmp_path / "o.jsonl").exists()
+
+
+def test_ray_engine_writes_the_same_release_as_the_local_one(posts, tmp_path, monkeypatch):
+    pytest.importorskip("ray")
+    import authorguard.methods.author_synth as author_synth
+
+    monkeypatch.setattr(author_synth, "AUTHORS_PER_BATCH", 40)  # several Ray tasks for 240 messages
+    common = ("--epsilon", 4, "--seed", 5, "--vocabulary-size", 2000, "--documents", 60)
+    local, ray = tmp_path / "local.jsonl", tmp_path / "ray.jsonl"
+    assert _synth(posts, local, *common).exit_code == 0
+    result = _synth(posts, ray, *common, "--engine", "ray", "--workers", 2)
+    assert result.exit_code == 0, result.output
+    assert ray.read_text(encoding="utf-8") == local.read_text(encoding="utf-8")
+    privacy = json.loads((tmp_path / "ray.privacy.json").read_text(encoding="utf-8"))
+    assert privacy["documents_counted"] + privacy["documents_dropped"] == 240

@@ -14,6 +14,7 @@ from authorguard.methods.author_synth import (
     AuthorLevelSynthesiser,
     aggregate,
     chosen_documents,
+    counting_jobs,
     public_vocabulary,
 )
 from authorguard.privacy.author_level import AuthorBound
@@ -39,7 +40,7 @@ def _aggregates(texts, authors, labels, bound, vocabulary, seed=0):
     chosen = chosen_documents(authors, list(range(len(texts))), bound.max_documents, seed)
     words, ranks = vocabulary
     clusters = ranks % 50  # any fixed clustering of the columns
-    return aggregate(texts, authors, label_of, chosen, len(classes), words, clusters, TermAnalyzer("lower"), bound)
+    return aggregate(counting_jobs(texts, authors, label_of, chosen, len(classes), words, clusters, "lower", bound))
 
 
 def test_an_author_with_ten_thousand_posts_moves_the_statistics_no_more_than_the_bound(corpus, vocabulary):
@@ -58,6 +59,7 @@ def test_an_author_with_ten_thousand_posts_moves_the_statistics_no_more_than_the
             "lengths": float(np.linalg.norm(found.lengths - base.lengths)),
         }
         assert found.documents == base.documents + bound.max_documents  # k of their posts counted, the rest dropped
+        assert found.authors == base.authors + 1
     limits = bound.sensitivities()
     for name in moved:
         for release, distance in moved[name].items():
@@ -129,3 +131,16 @@ def test_words_that_give_several_terms_and_spaced_authors_are_counted_within_the
     model = AuthorLevelSynthesiser(vocabulary_size=2_000, random_state=0)
     model.fit(texts * 3, ["a", " a", "b", "b"] * 3, ["x", "x", "y", "y"] * 3)
     assert model.bounded_["authors"] == 2  # "a" and " a" are one author
+
+
+def test_the_sums_do_not_depend_on_how_the_authors_are_batched(corpus, vocabulary, monkeypatch):
+    import authorguard.methods.author_synth as author_synth
+
+    texts, authors, labels = corpus
+    bound = AuthorBound(max_documents=3, max_words=200, clip=1.0)
+    whole = _aggregates(texts, authors, labels, bound, vocabulary)
+    monkeypatch.setattr(author_synth, "AUTHORS_PER_BATCH", 17)
+    batched = _aggregates(texts, authors, labels, bound, vocabulary)
+    for name, values in whole.released().items():
+        np.testing.assert_allclose(batched.released()[name], values, atol=1e-9)
+    assert (batched.authors, batched.documents) == (whole.authors, whole.documents)

@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 import logging
 import sys
-from collections.abc import Callable, Iterable
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 
 import numpy as np
 
@@ -56,20 +58,7 @@ def run_ray(
     """
     import ray
 
-    started_here = not ray.is_initialized()
-    if started_here:
-        if config.ray_address:
-            ray.init(address=config.ray_address, log_to_driver=False, logging_level=logging.WARNING)
-        else:
-            ray.init(
-                num_cpus=config.workers,
-                num_gpus=None if config.gpus_per_worker else 0,
-                include_dashboard=False,
-                log_to_driver=False,
-                logging_level=logging.WARNING,
-            )
-    logging.getLogger("ray.data").setLevel(logging.WARNING)
-    try:
+    with ray_session(config.workers, config.ray_address, gpus=bool(config.gpus_per_worker)):
         context = ray.data.DataContext.get_current()
         context.enable_progress_bars = False
         dataset = ray.data.from_items(
@@ -85,9 +74,53 @@ def run_ray(
         )
         for row in results.iter_rows():
             on_done(json.loads(row["entry"]))
+
+
+@contextmanager
+def ray_session(workers: int, address: str | None = None, gpus: bool = False) -> Iterator[None]:
+    """Ray for the duration: an existing cluster joined at ``address``, or a local one of ``workers`` CPUs
+    started and stopped here; a session already running (a caller's) is used and left running."""
+    import ray
+
+    started_here = not ray.is_initialized()
+    if started_here:
+        if address:
+            ray.init(address=address, log_to_driver=False, logging_level=logging.WARNING)
+        else:
+            ray.init(
+                num_cpus=workers,
+                num_gpus=None if gpus else 0,
+                include_dashboard=False,
+                log_to_driver=False,
+                logging_level=logging.WARNING,
+            )
+    logging.getLogger("ray.data").setLevel(logging.WARNING)
+    try:
+        yield
     finally:
         if started_here:
             ray.shutdown()
+
+
+def ray_map(workers: int, address: str | None = None) -> Callable[[Callable, Iterable], Iterator]:
+    """A ``map(function, jobs)`` that runs each job as a Ray task (one CPU each), yielding the results in the
+    jobs' order with at most ``2 * workers`` in flight — so that the jobs (made lazily) and their results are
+    never all in memory. ``function`` and the jobs must pickle; a job's inputs on storage every node sees."""
+
+    def mapper(function: Callable, jobs: Iterable) -> Iterator:
+        import ray
+
+        with ray_session(workers, address):
+            remote = ray.remote(num_cpus=1)(function)
+            pending: deque = deque()
+            for job in jobs:
+                pending.append(remote.remote(job))
+                if len(pending) >= 2 * max(1, workers):
+                    yield ray.get(pending.popleft())
+            while pending:
+                yield ray.get(pending.popleft())
+
+    return mapper
 
 
 ENGINES = {"local": run_local, "ray": run_ray}

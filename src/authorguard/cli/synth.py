@@ -44,6 +44,13 @@ def synth(
     secure: Annotated[
         bool, typer.Option("--secure", help="Noise from OpenDP's CSPRNG sampler (for real releases; no seed).")
     ] = False,
+    engine: Annotated[
+        str, typer.Option(help="local (this process) or ray (batches of authors counted as Ray tasks).")
+    ] = "local",
+    workers: Annotated[int, typer.Option(help="Ray: CPUs of the local cluster it starts.")] = 2,
+    ray_address: Annotated[
+        str | None, typer.Option(help="Ray: join this cluster (the input on storage every node sees).")
+    ] = None,
 ) -> None:
     """Release a synthetic labelled corpus of bags of words with (ε, δ)-DP per author: each author's contribution
     bounded, noisy class-conditional term statistics, class sizes and lengths (OpenDP's accounting), documents
@@ -57,6 +64,7 @@ def synth(
         raise InputError("--secure draws from a CSPRNG: give it no --seed")
     if author_field == label_field:
         raise InputError("--author-field and --label-field name the same field")
+    mapper = counting_engine(engine, workers, ray_address)
     model = AuthorLevelSynthesiser(
         epsilon,
         delta,
@@ -77,7 +85,7 @@ def synth(
             ids, texts = [ids[i] for i in kept], _subset(texts, kept)
             fields = {name: [values[i] for i in kept] for name, values in fields.items()}
         stages.stage(f"counting {len(texts):,} documents, bounding each author, adding the noise")
-        model.fit(texts, fields[author_field], fields[label_field], ids)
+        model.fit(texts, fields[author_field], fields[label_field], ids, mapper=mapper)
         stages.stage("sampling the synthetic documents")
         labels, counts = model.sample(documents)
     write_release(output, labels, counts, model)
@@ -113,11 +121,24 @@ def read_input(path: Path, text_field: str, fields: tuple[str, ...]):
 
 def _subset(texts, positions: list[int]):
     """``texts`` at ``positions``, still read on demand when ``texts`` is."""
-    from authorguard.data.io import JsonlTexts
+    return texts.subset(positions) if hasattr(texts, "subset") else [texts[i] for i in positions]
 
-    if isinstance(texts, JsonlTexts):
-        return JsonlTexts(texts.path, [texts.offsets[i] for i in positions], texts.text_field)
-    return [texts[i] for i in positions]
+
+def counting_engine(engine: str, workers: int, ray_address: str | None):
+    """The ``map`` that counts the batches of authors: the builtin one here, or Ray's (checked before any work:
+    an unknown engine, no workers, Ray not installed)."""
+    from authorguard.utils.extras import require_extra
+
+    if engine not in ("local", "ray"):
+        raise InputError(f"unknown --engine {engine!r} (known: local, ray)")
+    if engine == "local":
+        return map
+    if workers < 1:
+        raise InputError(f"--workers must be at least 1, got {workers}")
+    require_extra("ray")
+    from authorguard.batch.engines import ray_map
+
+    return ray_map(workers, ray_address)
 
 
 def write_release(output: Path, labels: list[str], counts, model) -> None:

@@ -325,6 +325,10 @@ class JsonlTexts(Sequence):
     def __len__(self) -> int:
         return len(self.offsets)
 
+    def subset(self, positions: Sequence[int]) -> JsonlTexts:
+        """The texts at ``positions``, still read on demand (picklable: a worker reads them itself)."""
+        return JsonlTexts(self.path, [self.offsets[i] for i in positions], self.text_field)
+
     def __getitem__(self, index):  # one record (slices are not needed)
         with open(self.path, "rb") as handle:
             handle.seek(self.offsets[index])

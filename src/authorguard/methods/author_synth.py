@@ -78,6 +78,17 @@ class Aggregates:
     documents: int = 0
     dropped_documents: int = 0
 
+    def __add__(self, other: Aggregates) -> Aggregates:
+        return Aggregates(
+            self.terms + other.terms,
+            self.clusters + other.clusters,
+            self.classes + other.classes,
+            self.lengths + other.lengths,
+            self.authors + other.authors,
+            self.documents + other.documents,
+            self.dropped_documents + other.dropped_documents,
+        )
+
     def released(self) -> dict[str, np.ndarray]:
         return {"terms": self.terms, "clusters": self.clusters, "classes": self.classes, "lengths": self.lengths}
 
@@ -102,7 +113,49 @@ def author_sums(counts: sp.csr_matrix, owner: np.ndarray, label: np.ndarray, n_l
     return (sp.diags(scale) @ summed).tocsr()
 
 
-def aggregate(
+@dataclass
+class CountingJob:
+    """One batch of authors to count, self-contained so that another process or a Ray worker can run it:
+    ``texts`` (a list, or :class:`~authorguard.data.io.JsonlTexts` that the worker reads itself), each text's
+    author code within the batch (``owners``, 0..n-1) and label index; the public vocabulary, its clusters, the
+    morphology and the bound."""
+
+    texts: Sequence[str]
+    owners: np.ndarray
+    labels: np.ndarray
+    n_labels: int
+    vocabulary: dict[str, int]
+    clusters: np.ndarray
+    morphology: str
+    bound: AuthorBound
+
+
+def count_job(job: CountingJob) -> Aggregates:
+    """The bounded sums of one batch of authors (each author wholly inside it)."""
+    from authorguard.text.analysis import TermAnalyzer
+    from authorguard.text.counting import count_terms
+
+    width, n_clusters = len(job.vocabulary), int(job.clusters.max()) + 1
+    by_cluster = sp.csr_matrix((np.ones(width), (np.arange(width), job.clusters)), shape=(width, n_clusters))
+    edges = length_edges(job.bound.max_words)
+    texts = [_cut(job.texts[i], job.bound.max_words) for i in range(len(job.texts))]
+    counts, _ = count_terms(texts, TermAnalyzer(job.morphology), job.vocabulary)
+    summed = author_sums(counts, job.owners, job.labels, job.n_labels, job.bound.clip)
+    coarse = author_sums(counts @ by_cluster, job.owners, job.labels, job.n_labels, job.bound.clip)
+    terms_counted = np.asarray(counts.sum(axis=1)).ravel()
+    # a word can give several terms ("state-of-the-art"): a length past the last edge goes in the last bin
+    bins = np.minimum(np.searchsorted(edges, terms_counted, side="right") - 1, len(edges) - 2)
+    return Aggregates(
+        np.asarray(summed.sum(axis=0)).reshape(job.n_labels, width),
+        np.asarray(coarse.sum(axis=0)).reshape(job.n_labels, n_clusters),
+        np.bincount(job.labels, minlength=job.n_labels).astype(np.float64),
+        np.bincount(bins, minlength=len(edges) - 1).astype(np.float64),
+        authors=int(job.owners.max()) + 1 if job.owners.size else 0,
+        documents=len(texts),
+    )
+
+
+def counting_jobs(
     texts: Sequence[str],
     authors: Sequence[object],
     labels: np.ndarray,
@@ -110,38 +163,44 @@ def aggregate(
     n_labels: int,
     vocabulary: dict[str, int],
     clusters: np.ndarray,
-    analyzer,
+    morphology: str,
     bound: AuthorBound,
-) -> Aggregates:
-    """The sums the noise is added to, from the ``chosen`` documents (``labels``: label index per document;
-    ``clusters``: each vocabulary column's cluster), ``AUTHORS_PER_BATCH`` authors at a time."""
-    from authorguard.text.counting import count_terms
-
-    width, n_clusters = len(vocabulary), int(clusters.max()) + 1
-    by_cluster = sp.csr_matrix((np.ones(width), (np.arange(width), clusters)), shape=(width, n_clusters))
-    edges = length_edges(bound.max_words)
-    found = Aggregates(
-        np.zeros((n_labels, width)), np.zeros((n_labels, n_clusters)), np.zeros(n_labels), np.zeros(len(edges) - 1)
-    )
+):
+    """The ``chosen`` documents as :class:`CountingJob` s of ``AUTHORS_PER_BATCH`` whole authors each (lazily:
+    a job's texts are taken only when it is made)."""
     author_of = np.asarray([str(authors[i]) for i in chosen], dtype=object)
     names, codes = np.unique(author_of, return_inverse=True)
-    found.authors, found.documents = len(names), len(chosen)
-    found.dropped_documents = len(texts) - len(chosen)
     for first in range(0, len(names), AUTHORS_PER_BATCH):
         batch = np.flatnonzero((codes >= first) & (codes < first + AUTHORS_PER_BATCH))
         positions = chosen[batch]
-        counts, _ = count_terms([_cut(texts[i], bound.max_words) for i in positions], analyzer, vocabulary)
-        owners, owned_labels = codes[batch] - first, labels[positions]
-        summed = author_sums(counts, owners, owned_labels, n_labels, bound.clip)
-        found.terms += np.asarray(summed.sum(axis=0)).reshape(n_labels, width)
-        coarse = author_sums(counts @ by_cluster, owners, owned_labels, n_labels, bound.clip)
-        found.clusters += np.asarray(coarse.sum(axis=0)).reshape(n_labels, n_clusters)
-        found.classes += np.bincount(labels[positions], minlength=n_labels)
-        terms_counted = np.asarray(counts.sum(axis=1)).ravel()
-        # a word can give several terms ("state-of-the-art"): a length past the last edge goes in the last bin
-        bins = np.minimum(np.searchsorted(edges, terms_counted, side="right") - 1, len(edges) - 2)
-        found.lengths += np.bincount(bins, minlength=len(edges) - 1)
-    return found
+        yield CountingJob(
+            _texts_at(texts, positions),
+            codes[batch] - first,
+            labels[positions],
+            n_labels,
+            vocabulary,
+            clusters,
+            morphology,
+            bound,
+        )
+
+
+def aggregate(jobs, mapper=map) -> Aggregates:
+    """The sums over every job: ``mapper(count_job, jobs)`` runs them (the builtin ``map`` in this process, or an
+    engine's, e.g. :func:`authorguard.batch.engines.ray_map`) and the results are added as they come."""
+    total: Aggregates | None = None
+    for found in mapper(count_job, jobs):
+        total = found if total is None else total + found
+    if total is None:
+        raise InputError("synthesis: no document was counted")
+    return total
+
+
+def _texts_at(texts: Sequence[str], positions: np.ndarray) -> Sequence[str]:
+    """``texts`` at ``positions``: still read on demand (by whoever runs the job) when ``texts`` is."""
+    if hasattr(texts, "subset"):
+        return texts.subset([int(i) for i in positions])
+    return [texts[int(i)] for i in positions]
 
 
 def public_vocabulary(size: int, analyzer, embeddings: str = "glove-6b-50d") -> tuple[dict[str, int], np.ndarray]:
@@ -239,10 +298,17 @@ class AuthorLevelSynthesiser:
         check_number(delta, "delta", "synthesis", low=0.0, high=1.0, closed="neither")
 
     def fit(
-        self, texts: Sequence[str], authors: Sequence[object], labels: Sequence[object], ids: Sequence[object] = ()
+        self,
+        texts: Sequence[str],
+        authors: Sequence[object],
+        labels: Sequence[object],
+        ids: Sequence[object] = (),
+        mapper=map,
     ) -> AuthorLevelSynthesiser:
         """Count, bound, add the noise and keep the noisy statistics (post-processed) for :meth:`sample`.
-        ``ids``: each document's id (default: its position), the key of the document choice."""
+        ``ids``: each document's id (default: its position), the key of the document choice; ``mapper``: how the
+        batches of authors are counted (``map``: here; :func:`authorguard.batch.engines.ray_map`: on Ray) — the
+        sums, hence the release, are the same either way."""
         from authorguard.text.analysis import TermAnalyzer
 
         # one author one string: surrounding spaces dropped, a missing value (None, NaN) is no author
@@ -261,9 +327,19 @@ class AuthorLevelSynthesiser:
         self.vocabulary_, self.ranks_ = public_vocabulary(self.vocabulary_size, analyzer)
         self.clusters_ = word_clusters(self.vocabulary_, self.n_clusters)
         chosen = chosen_documents(authors, ids, self.bound.max_documents, seed)
-        found = aggregate(
-            texts, authors, label_of, chosen, len(self.classes_), self.vocabulary_, self.clusters_, analyzer, self.bound
+        jobs = counting_jobs(
+            texts,
+            authors,
+            label_of,
+            chosen,
+            len(self.classes_),
+            self.vocabulary_,
+            self.clusters_,
+            self.morphology,
+            self.bound,
         )
+        found = aggregate(jobs, mapper)
+        found.dropped_documents = len(texts) - len(chosen)
         sizes = {name: int(np.asarray(values).size) for name, values in found.released().items()}
         self.scales_, _ = calibrate(self.epsilon, self.delta, self.bound, sizes)
         noisy = add_noise(found.released(), self.scales_, self.bound, rng)
