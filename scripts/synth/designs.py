@@ -190,5 +190,137 @@ def run() -> None:
     print(json.dumps(out), flush=True)
 
 
+def select() -> None:
+    """A DP selection of the vocabulary: a share of the word budget releases the class sums, the K words with the
+    largest noisy class sum are kept, the rest of the budget releases class sums of the author vectors restricted
+    to those words and renormalised (words only, no clusters). ``select CACHE SHARE K SEED``."""
+    from sklearn.feature_extraction.text import TfidfTransformer
+    from sklearn.naive_bayes import MultinomialNB
+    from sklearn.pipeline import make_pipeline
+    from sklearn.svm import LinearSVC
+
+    from authorguard.methods.author_synth import _rows_normalised, author_sums
+
+    with open(sys.argv[2], "rb") as handle:
+        D = pickle.load(handle)
+    C, y, owner, T, yt = D["C"].astype(float), D["y"], D["owner"], D["T"], D["yt"]
+    L, V = len(D["classes"]), C.shape[1]
+    sig_total = 1.158  # OpenDP's total sigma at epsilon 4, delta 1e-5, for sensitivity 1
+
+    # total sigma at eps 4 (all of rho on one sensitivity-1 release)
+    def run(share1, K, seed, th=3.0, mult=1):
+        rng = np.random.default_rng(seed)
+        # budget in rho: ~10% to classes/lengths; terms phases split the rest
+        rho_terms = 0.9 / (2 * sig_total**2)
+        s1 = 1 / np.sqrt(2 * rho_terms * share1)
+        s2 = 1 / np.sqrt(2 * rho_terms * (1 - share1))
+        S1 = np.asarray(author_sums(C, owner, y, L, 1.0).sum(0)).reshape(L, V) + rng.normal(0, s1, (L, V))
+        # selection: words whose noisy max over classes is largest (post-processing of phase 1)
+        score = S1.max(0)
+        sel = np.argsort(-score)[:K]
+        Cs = C[:, sel]
+        S2 = np.asarray(author_sums(Cs, owner, y, L, 1.0).sum(0)).reshape(L, K) + rng.normal(0, s2, (L, K))
+        fine = np.where(S2 - th * s2 > 0, S2, 0)
+        P = np.zeros((L, V))
+        P[:, sel] = _rows_normalised(fine)
+        n = int(mult * len(y))
+        lab = rng.choice(L, size=n, p=np.bincount(y) / len(y))
+        lens = rng.integers(20, 200, size=n)
+        S = sp.csr_matrix(np.array([rng.multinomial(int(m), P[k]) for k, m in zip(lab, lens)]))
+        out = {"share1": share1, "K": K, "seed": seed, "th": th, "kept": int(np.count_nonzero(fine))}
+        for nm, mdl in (("nb", MultinomialNB(alpha=0.01)), ("svm", LinearSVC())):
+            f = make_pipeline(TfidfTransformer(), mdl).fit(S, lab)
+            out[nm] = round(float(np.mean(f.predict(T) == yt)), 4)
+        print(json.dumps(out), flush=True)
+
+    run(float(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]))
+
+
+def shrink() -> None:
+    """Empirical-Bayes shrinkage instead of the threshold: each noisy class x word sum pulled towards a prior (the
+    class's noisy cluster mass spread by the pooled noisy word sums), by the share of its residual's variance that
+    is not noise, per pooled-frequency decile. ``shrink CACHE [K]``: nearest-centroid and TSTR, seeds 0 and 1."""
+    from sklearn.feature_extraction.text import TfidfTransformer
+    from sklearn.naive_bayes import MultinomialNB
+    from sklearn.pipeline import make_pipeline
+    from sklearn.svm import LinearSVC
+
+    from authorguard.methods.author_synth import _rows_normalised, author_sums, word_clusters
+
+    with open(sys.argv[2], "rb") as handle:
+        D = pickle.load(handle)
+    C, y, owner, T, yt = D["C"].astype(float), D["y"], D["owner"], D["T"], D["yt"]
+    L, V = len(D["classes"]), C.shape[1]
+    k = int(sys.argv[3]) if len(sys.argv) > 3 else 500
+    clusters = word_clusters(D["vocab"], k)
+    B = sp.csr_matrix((np.ones(V), (np.arange(V), clusters)), shape=(V, k))
+    rho = 0.9 / (2 * 1.158**2)
+    s_t = 1 / np.sqrt(2 * rho * 0.5)
+    s_c = s_t
+    St = np.asarray(author_sums(C, owner, y, L, 1.0).sum(0)).reshape(L, V)
+    Sc = np.asarray(author_sums(C @ B, owner, y, L, 1.0).sum(0)).reshape(L, k)
+    U = sp.diags(1 / np.maximum(np.sqrt(np.asarray(T.multiply(T).sum(1)).ravel()), 1e-9)) @ T
+
+    def rocchio(M):
+        return round(
+            float(
+                np.mean(
+                    np.asarray(U @ (M / np.maximum(np.linalg.norm(M, axis=1, keepdims=True), 1e-9)).T).argmax(1) == yt
+                )
+            ),
+            4,
+        )
+
+    def tstr(P, rng, mult=1):
+        n = int(mult * len(y))
+        lab = rng.choice(L, size=n, p=np.bincount(y) / len(y))
+        lens = np.asarray(C.sum(1)).ravel().astype(int)
+        lens = rng.choice(np.maximum(lens, 1), size=n)
+        S = sp.csr_matrix(np.array([rng.multinomial(int(m), P[c]) for c, m in zip(lab, lens)]))
+        out = {}
+        for nm, mdl in (("nb", MultinomialNB(alpha=0.01)), ("svm", LinearSVC())):
+            f = make_pipeline(TfidfTransformer(), mdl).fit(S, lab)
+            out[nm] = round(float(np.mean(f.predict(T) == yt)), 4)
+        return out
+
+    for seed in (0, 1):
+        rng = np.random.default_rng(seed)
+        Nt = St + rng.normal(0, s_t, St.shape)
+        Nc = Sc + rng.normal(0, s_c, Sc.shape)
+        pooled = np.clip(Nt.sum(0), 0, None)
+        ptot = np.bincount(clusters, weights=pooled, minlength=k)
+        within = np.where(ptot[clusters] > 0, pooled / np.maximum(ptot[clusters], 1e-12), 0)
+        # prior for each class-word cell: the class's cluster mass (noisy) spread by pooled within-cluster shares,
+        # rescaled from cluster-norm units to word units by matching total mass per class
+        prior = np.clip(Nc, 0, None)[:, clusters] * within
+        # scale prior to the word-sum units by least squares on all cells
+        a = float((prior * Nt).sum() / (prior * prior).sum())
+        prior *= a
+        resid = Nt - prior
+        # per pooled-frequency band: lambda = max(0, var(resid) - s^2) / var(resid)
+        band = np.digitize(np.log1p(pooled), np.quantile(np.log1p(pooled), np.linspace(0, 1, 11)[1:-1]))
+        lam = np.zeros(V)
+        for b in range(10):
+            idx = band == b
+            v = resid[:, idx].var()
+            lam[idx] = max(0.0, v - s_t**2) / v if v > 0 else 0
+        shrunk = prior + lam[None, :] * resid
+        out = {
+            "seed": seed,
+            "k": k,
+            "a": round(a, 2),
+            "lam": [round(float(x), 2) for x in np.unique(lam)][:10],
+            "rocchio_noisy": rocchio(Nt),
+            "rocchio_prior": rocchio(prior),
+            "rocchio_shrunk": rocchio(shrunk),
+            "rocchio_clean": rocchio(St),
+        }
+        P = _rows_normalised(np.clip(shrunk, 0, None))
+        out["tstr_shrunk"] = tstr(P, rng)
+        P2 = _rows_normalised(np.clip(prior, 0, None))
+        out["tstr_prior"] = tstr(P2, rng)
+        print(json.dumps(out), flush=True)
+
+
 if __name__ == "__main__":
-    {"cache": cache, "run": run}[sys.argv[1]]()
+    {"cache": cache, "run": run, "select": select, "shrink": shrink}[sys.argv[1]]()
