@@ -27,7 +27,18 @@ def test_fidelity_scores_every_pair_and_keeps_every_field(tmp_path):
     ]
     source = tmp_path / "pairs.jsonl"
     source.write_text("".join(json.dumps(p) + "\n" for p in pairs), encoding="utf-8")
-    result = _run("fidelity", source, "--input-field", "src", "--output-field", "dst", "-o", tmp_path / "scored.jsonl")
+    result = _run(
+        "fidelity",
+        source,
+        "--input-field",
+        "src",
+        "--output-field",
+        "dst",
+        "-o",
+        tmp_path / "scored.jsonl",
+        "--meter",
+        "rules",
+    )
     assert result.exit_code == 0, result.output
     rows = _jsonl(tmp_path / "scored.jsonl")
     assert [r["tool"] for r in rows] == ["x", "y", "z"] and [r["dst"] for r in rows] == [p["dst"] for p in pairs]
@@ -109,7 +120,7 @@ def test_an_unsure_verdict_is_counted_apart_never_faithful(tmp_path):
     ]
     source = tmp_path / "pairs.jsonl"
     source.write_text("".join(json.dumps(p) + "\n" for p in pairs), encoding="utf-8")
-    result = _run("fidelity", source, "-o", tmp_path / "scored.jsonl")
+    result = _run("fidelity", source, "-o", tmp_path / "scored.jsonl", "--meter", "rules")
     assert result.exit_code == 0, result.output
     row = _jsonl(tmp_path / "scored.jsonl")[0]
     assert row["fidelity"] == "unsure" and "may stand for" in row["fidelity_reason"]

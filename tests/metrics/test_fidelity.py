@@ -11,7 +11,7 @@ from authorguard.metrics.fidelity import FidelityMeter, FidelityThresholds, fait
 
 @pytest.fixture(scope="module")
 def meter():
-    return FidelityMeter(n_process=1)
+    return FidelityMeter(n_process=1, meter="rules")
 
 
 @pytest.mark.parametrize(
@@ -76,7 +76,7 @@ def test_withheld_and_identical_and_bad_input(meter):
 def test_the_same_pairs_in_several_processes(meter):
     pairs = [("The dog bit the man.", "The man bit the dog."), ("I like tea.", "I enjoy tea.")] * 3
     one = [s.verdict for s in meter.score(*zip(*pairs))]
-    two = [s.verdict for s in FidelityMeter(n_process=2).score(*zip(*pairs))]
+    two = [s.verdict for s in FidelityMeter(n_process=2, meter="rules").score(*zip(*pairs))]
     assert one == two == ["changed", "faithful"] * 3
 
 
@@ -118,8 +118,10 @@ def test_nothing_to_parse_loads_nothing_and_too_long_is_not_scored(monkeypatch):
         raise AssertionError("the parser was loaded")
 
     monkeypatch.setattr(fidelity, "parser", boom)
-    scores = FidelityMeter().score(["same", "x"], ["same", None])  # identical and withheld: nothing to parse
+    scores = FidelityMeter(meter="rules").score(
+        ["same", "x"], ["same", None]
+    )  # identical and withheld: nothing to parse
     assert [s.verdict for s in scores] == ["faithful", None]
     monkeypatch.setattr(fidelity, "MAX_CHARACTERS", 10)
-    (long,) = FidelityMeter().score(["a long input text here"], ["a long output text here"])
+    (long,) = FidelityMeter(meter="rules").score(["a long input text here"], ["a long output text here"])
     assert long.verdict is None and "longer than the meter reads" in long.reason

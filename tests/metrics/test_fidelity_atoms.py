@@ -99,7 +99,7 @@ def test_honest_forms_are_not_findings(source, output):
 
 @pytest.fixture(scope="module")
 def meter():
-    return FidelityMeter(n_process=1)
+    return FidelityMeter(n_process=1, meter="rules")
 
 
 def test_the_meter_calls_each_class_changed_and_says_which(meter):

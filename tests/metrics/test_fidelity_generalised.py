@@ -49,7 +49,7 @@ def test_a_near_miss_is_no_generalisation(source, output):
 
 def test_the_meter_says_generalised_only_for_a_generalisation():
     assert VERDICTS == ("faithful", "generalised", "partial", "unsure", "changed")
-    meter = FidelityMeter(n_process=1)
+    meter = FidelityMeter(n_process=1, meter="rules")
     # generalised and near-miss pairs interleaved: the meter settles the first unparsed and parses the rest, and
     # each pair's verdict and reasons are what it gets scored alone
     pairs = [(s, o, True) for s, o, _ in GENERALISED] + [(s, o, False) for s, o in NOT_GENERALISED]
@@ -69,7 +69,7 @@ def test_generalise_outputs_of_real_posts_are_faithful_or_generalised():
     posts = [t for t in blogs.texts[:2000] if 30 <= len(t.split()) <= 200][:60]
     results = generalise_texts(posts, "rare-2000")
     changed = [r for r in results if r.changes]
-    scores = FidelityMeter(n_process=1).score([r.source for r in changed], [r.text for r in changed])
+    scores = FidelityMeter(n_process=1, meter="rules").score([r.source for r in changed], [r.text for r in changed])
     good = sum(s.verdict in ("faithful", "generalised") for s in scores)
     # the rules fire and the meter reads most outputs as generalisations; the rest it names (blind readers are
     # harsher still: docs/results/generalise.md)

@@ -57,7 +57,7 @@ HONEST = [
 
 @pytest.fixture(scope="module")
 def meter():
-    return FidelityMeter(n_process=1)
+    return FidelityMeter(n_process=1, meter="rules")
 
 
 def test_each_change_is_found_and_named(meter):
@@ -94,7 +94,10 @@ def test_a_rewritten_sentence_close_in_meaning_settles_its_new_words():
     source = "Practitioners of Raja yoga believe that a calm mind can reach a state of bliss."
     paraphrase = "Those who practise Raja yoga hold that a mind at peace is able to attain blissful calm."
     swapped = ("She sold her house in Boston last year.", "She sold her car in Boston last year.")
-    on, off = FidelityMeter(n_process=1), FidelityMeter(FidelityThresholds(paraphrase_similarity=2), n_process=1)
+    on, off = (
+        FidelityMeter(n_process=1, meter="rules"),
+        FidelityMeter(FidelityThresholds(paraphrase_similarity=2), n_process=1, meter="rules"),
+    )
     settled, unsettled = on.score([source], [paraphrase])[0], off.score([source], [paraphrase])[0]
     assert settled.paraphrase_cosine is not None and settled.verdict == "faithful", settled.reason
     assert unsettled.verdict in ("changed", "unsure") and unsettled.paraphrase_cosine is None

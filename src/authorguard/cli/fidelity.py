@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from authorguard.cli.common import Stages, handle_errors, stdout
+from authorguard.cli.obfuscate import METER_HELP
 from authorguard.exceptions import InputError
 
 
@@ -20,7 +21,7 @@ def fidelity(
             "--output",
             "-o",
             help="Output file (.jsonl, .csv or .parquet): every record "
-            "with 'fidelity' (faithful / partial / unsure / changed; empty output: not scored) "
+            "with 'fidelity' (faithful / generalised / partial / unsure / changed; empty output: not scored) "
             "and 'fidelity_reason'.",
         ),
     ],
@@ -29,10 +30,11 @@ def fidelity(
         str, typer.Option(help="Field holding the rewrite (null or empty: not scored).")
     ] = "output",
     id_field: Annotated[str | None, typer.Option(help="Field holding the record id (default: by position).")] = None,
+    meter: Annotated[str, typer.Option(help=METER_HELP)] = "rules",
 ) -> None:
     """Score each record's OUTPUT_FIELD against its INPUT_FIELD: does the rewrite say what the input says? Each
     record gains the verdict and its reason (what was invented, lost, negated or swapped); a summary line counts the
-    verdicts. The meter and its agreement with hand labels: docs/results/faithful.md."""
+    verdicts. The meters and their agreement with blind labels: docs/concepts/fidelity.md."""
     from authorguard.cli.obfuscate import (
         FIDELITY_FIELD,
         FIDELITY_REASON_FIELD,
@@ -42,8 +44,10 @@ def fidelity(
         write_records,
     )
     from authorguard.data.io import file_format, read_records
+    from authorguard.metrics.fidelity import require_meter
 
     file_format(output)  # an unknown output format fails before any work
+    require_meter(meter)  # an unknown meter, or a judge that cannot load, before any reading
     with Stages("fidelity") as stages:
         stages.stage("reading pairs")
         records = read_records(
@@ -58,7 +62,7 @@ def fidelity(
             if records.rows and field in records.rows[0]:
                 raise InputError(f"{pairs}: the input already has a {field!r} field, which the output uses: rename it")
         stages.stage(f"scoring {len(records.texts):,} pairs")
-        scores = score_fidelity(records.texts, records.fields[output_field])
+        scores = score_fidelity(records.texts, records.fields[output_field], meter)
     write_records(
         output,
         id_field or "id",

@@ -122,6 +122,7 @@ def obfuscate(
             "'fidelity_reason', and a summary line.",
         ),
     ] = True,
+    meter: Annotated[str, typer.Option(help=METER_HELP)] = "rules",
 ) -> None:
     """Rewrite each record's text with METHOD (the command's help: :func:`help_text`)."""
     from authorguard import registry
@@ -134,10 +135,10 @@ def obfuscate(
     if epsilon is not None and "epsilon" in params:
         raise InputError("--epsilon and the config's 'epsilon' both set it: give one")
     text_method = build_method(method, params=params, seed=seed, epsilon=epsilon, fallback=fallback, model=model)
-    if fidelity:  # a missing parser fails now, not after the rewriting
+    if fidelity:  # a missing parser (or an asked-for judge) fails now, not after the rewriting
         from authorguard.metrics.fidelity import require_meter
 
-        require_meter()
+        require_meter(meter)
     with Stages("obfuscate") as stages:
         stages.stage("reading input")
         records = read_records(
@@ -162,7 +163,7 @@ def obfuscate(
         scores = None
         if fidelity:
             stages.stage(f"scoring fidelity of {len(texts):,} records")
-            scores = score_fidelity(records.texts, texts)
+            scores = score_fidelity(records.texts, texts, meter)
     write_records(
         output,
         id_field or "id",
@@ -209,15 +210,21 @@ def obfuscate(
         )
 
 
+METER_HELP = (
+    "Fidelity meter: rules, or judge (the rules joined with a consistency judge trained by 'authorguard train "
+    "judge': under study, not better than the rules on held-out pairs yet, docs/results/judge.md)."
+)
+
 #: the output fields of the fidelity meter's verdict and its reason
 FIDELITY_FIELD, FIDELITY_REASON_FIELD = "fidelity", "fidelity_reason"
 
 
-def score_fidelity(inputs: list, outputs: list) -> list:
-    """The fidelity meter's score of each (input, output) pair (:class:`~authorguard.metrics.fidelity.FidelityMeter`)."""
+def score_fidelity(inputs: list, outputs: list, meter: str = "rules") -> list:
+    """The fidelity meter's score of each (input, output) pair (:class:`~authorguard.metrics.fidelity.FidelityMeter`;
+    ``meter``: rules or judge); each score's ``meter`` names the meter that gave it."""
     from authorguard.metrics.fidelity import FidelityMeter
 
-    return FidelityMeter().score(inputs, outputs)
+    return FidelityMeter(meter=meter).score(inputs, outputs)
 
 
 def fidelity_fields(score) -> dict:
@@ -236,8 +243,14 @@ def fidelity_summary(scores: list, statuses: list | None = None) -> str:
         1 for score, status in zip(scores, statuses or ()) if status["status"] == "kept" and score.verdict == "faithful"
     )
     faithful = f"{counts['faithful']} faithful" + (f" ({kept} of them kept as written)" if kept else "")
+    judged = bool(scores) and scores[0].meter == "judge"
+    source = (
+        "automatic meter with the judge; docs/results/judge.md"
+        if judged
+        else "automatic meter; docs/results/faithful.md"
+    )
     return (
-        f"fidelity (automatic meter; docs/results/faithful.md): {faithful}, "
+        f"fidelity ({source}): {faithful}, "
         + (f"{counts['generalised']} generalised (true, less specific), " if counts["generalised"] else "")
         + f"{counts['partial']} partial, "
         f"{counts['unsure']} unsure (the meter cannot settle them: read them), {counts['changed']} changed, "

@@ -46,10 +46,12 @@ from authorguard.text.normalise import RULES
 # the meter's whole interface, read from here (the reading and the verdict live in their own modules)
 __all__ = [
     "CANONICAL_RULES",
+    "METERS",
     "VERDICTS",
     "FidelityMeter",
     "FidelityScore",
     "FidelityThresholds",
+    "check_meter",
     "faithful_share",
     "judge",
     "require_meter",
@@ -88,14 +90,24 @@ class FidelityMeter:
         Parsing processes; None: every core this process may use (at most 4) for :data:`PARALLEL_FROM` pairs or
         more, else one (a process costs about a second to start; parsing is most of the meter's time: 5,400
         words/s a core). Callers that already run in parallel workers pass 1.
+    meter : {"rules", "judge"}, default="rules"
+        ``rules``: the rule meter; ``judge``: the rules joined with a trained consistency judge
+        (:mod:`authorguard.metrics.judge`; ``authorguard train judge``, the ``minilm`` and ``neural`` extras) — an
+        option under study: on the frozen held-out pairs it agrees with blind readers no better than the rules
+        (docs/results/judge.md), so it is not the default.
     """
 
     def __init__(
-        self, thresholds: FidelityThresholds | None = None, batch_size: int = 64, n_process: int | None = None
+        self,
+        thresholds: FidelityThresholds | None = None,
+        batch_size: int = 64,
+        n_process: int | None = None,
+        meter: str = "rules",
     ) -> None:
         self.thresholds = thresholds or FidelityThresholds()
         self.batch_size = batch_size
         self.n_process = n_process
+        self.meter = check_meter(meter)
 
     def read(self, texts: Sequence[str]) -> list[Reading]:
         """Parse ``texts`` once (a researcher scoring many thresholds reads once and judges many times), each read
@@ -163,6 +175,7 @@ class FidelityMeter:
             if broken[k]:
                 score.verdict = "changed"
                 score.reasons = broken[k] + score.reasons
+                score.atom_findings = list(broken[k])
             elif score.verdict in ("faithful", "partial") and (lost := bracket_findings(sources[k], released[k])):
                 # an aside run into its sentence: the words are there, what they were is lost
                 score.verdict, score.reasons = "partial", lost + score.reasons
@@ -170,7 +183,41 @@ class FidelityMeter:
         done = [score for score in scores if score is not None]
         if len(done) != len(scores):  # every pair gets a score above; a gap would be a bug here, never an input's
             raise RuntimeError("fidelity meter: a pair was left without a score")
-        return done
+        return self._judged(done, [inputs[i] or "" for i in todo], [outputs[i] or "" for i in todo], todo)
+
+    def _judge(self):
+        """The consistency judge (loaded once), or None for the rules alone."""
+        if self.meter == "rules":
+            return None
+        if not hasattr(self, "_loaded_judge"):
+            from authorguard.metrics.judge.model import shared_judge
+
+            self._loaded_judge = shared_judge()
+        return self._loaded_judge
+
+    def _judged(self, scores: list[FidelityScore], sources: list[str], outputs: list[str], todo: list[int]):
+        """The rule scores of the parsed pairs (positions ``todo``) joined with the judge's (:mod:`.judge.verdict`)."""
+        judge = self._judge()
+        if judge is None or not todo:
+            return scores
+        from authorguard.metrics.judge.verdict import combined, passage_probabilities
+
+        found = passage_probabilities(judge, sources, outputs)
+        low, high = judge.calibration.get("low", 0.5), judge.calibration.get("high", 0.5)
+        for row, index in zip(found, todo):
+            scores[index] = combined(scores[index], row, low, high)
+        for score in scores:  # the copies and withheld records too: this meter read them
+            score.meter = "judge"
+        return scores
+
+
+METERS = ("rules", "judge")
+
+
+def check_meter(meter: str) -> str:
+    if meter not in METERS:
+        raise InputError(f"unknown fidelity meter {meter!r} (known: {', '.join(METERS)})")
+    return meter
 
 
 def verdict_counts(scores: Sequence[FidelityScore]) -> dict[str, int]:

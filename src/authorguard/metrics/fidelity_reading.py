@@ -8,6 +8,7 @@ import functools
 import re
 from dataclasses import dataclass
 
+from authorguard.exceptions import InputError
 from authorguard.metrics.fidelity_structure import (
     PRONOUN,
     Structure,
@@ -48,9 +49,16 @@ class Reading:
         return self.content | set(self.tokens) | {PRONOUN.get(t, t) for t in self.tokens}
 
 
-def require_meter() -> None:
-    """Load the meter's parser now, or fail with one line: a command checks this before hours of rewriting."""
+def require_meter(meter: str = "rules") -> None:
+    """Load the meter's parser now (and the judge, when ``meter`` is ``judge``), or fail with one line: a command
+    checks this before hours of rewriting; an unknown meter is refused too."""
+    if meter not in ("rules", "judge"):
+        raise InputError(f"unknown fidelity meter {meter!r} (known: rules, judge)")
     parser()
+    if meter == "judge":
+        from authorguard.metrics.judge.model import shared_judge
+
+        shared_judge()
 
 
 def parser():

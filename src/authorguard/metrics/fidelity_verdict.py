@@ -93,6 +93,10 @@ class FidelityScore:
     substituted_words: dict[str, str] = field(default_factory=dict)
     #: the lowest sentence cosine that settled new words as a paraphrase's (None: none settled so)
     paraphrase_cosine: float | None = None
+    #: what copy-based rewriting broke (units, quotations, loops, lists): a finding no judge overrules
+    atom_findings: list[str] = field(default_factory=list)
+    #: the meter that gave the verdict: ``rules``, or ``judge`` (the rules joined with the learned judge)
+    meter: str = "rules"
 
     @property
     def reason(self) -> str | None:

@@ -1,0 +1,78 @@
+"""Calibrate the consistency judge's thresholds on development labels and write them into the judge's folder.
+
+    python scripts/judge/calibrate.py [--judge FOLDER] [--inputs docs/results/judge/calibration-inputs.jsonl]
+
+Development labels: the hand-written pairs of the three earlier held-out sets (docs/results/faithful/heldout,
+heldout-2, heldout-3: 396 pairs of the speeches, Federalist and AMT, blind-labelled; read in earlier sessions, so
+development data now — never the judge's frozen set, docs/results/judge/heldout). For each pair the rule meter's
+score and the judge's worst-sentence probabilities are written to ``--inputs`` (so that the thresholds can be
+refitted without the model: ``tests/metrics/judge/test_verdict.py``), then :func:`~authorguard.metrics.judge.
+verdict.fit_thresholds` chooses ``low`` and ``high`` and they are written to ``FOLDER/calibration.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+DEVELOPMENT_SETS = ("heldout", "heldout-2", "heldout-3")
+
+
+def development_pairs() -> list[dict]:
+    """``{"set", "id", "input", "output", "label"}`` of every development pair."""
+    out = []
+    for name in DEVELOPMENT_SETS:
+        folder = ROOT / "docs" / "results" / "faithful" / name
+        labels = {
+            r["id"]: r["label"]
+            for r in map(json.loads, (folder / "pairs-labels.jsonl").read_text("utf-8").splitlines())
+        }
+        for row in map(json.loads, (folder / "pairs-blind.jsonl").read_text("utf-8").splitlines()):
+            out.append(
+                {
+                    "set": name,
+                    "id": row["id"],
+                    "input": row["input"],
+                    "output": row["output"],
+                    "label": labels[row["id"]],
+                }
+            )
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--judge", type=Path, default=None, help="the judge's folder (default: the trained one)")
+    parser.add_argument(
+        "--inputs", type=Path, default=ROOT / "docs" / "results" / "judge" / "calibration-inputs-speeches.jsonl"
+    )
+    args = parser.parse_args()
+    import numpy as np
+
+    from authorguard.metrics.fidelity import FidelityMeter
+    from authorguard.metrics.fidelity_verdict import FidelityScore
+    from authorguard.metrics.judge.model import load_judge, trained_cache
+    from authorguard.metrics.judge.verdict import fit_thresholds, passage_probabilities
+
+    folder = args.judge or trained_cache() / "final"
+    judge = load_judge(folder)
+    pairs = development_pairs()
+    rules = FidelityMeter(meter="rules", n_process=1).score([p["input"] for p in pairs], [p["output"] for p in pairs])
+    found = passage_probabilities(judge, [p["input"] for p in pairs], [p["output"] for p in pairs])
+    found = np.round(found.astype(float), 5)  # what the inputs file keeps: the test refits from it
+    with open(args.inputs, "w", encoding="utf-8") as out:
+        for pair, rule, row in zip(pairs, rules, found):
+            record = {k: pair[k] for k in ("set", "id", "label")}
+            record |= {"rule": rule.verdict, "atom": rule.atom_findings, "p": [float(x) for x in row]}
+            out.write(json.dumps(record) + "\n")
+    scores = [FidelityScore(verdict=r.verdict, atom_findings=r.atom_findings) for r in rules]
+    calibration = fit_thresholds(scores, np.asarray(found), [p["label"] for p in pairs])
+    calibration["labels"] = "docs/results/faithful/heldout, heldout-2, heldout-3 (pairs)"
+    (folder / "calibration.json").write_text(json.dumps(calibration, indent=2), encoding="utf-8")
+    print(json.dumps(calibration))
+
+
+if __name__ == "__main__":
+    main()
