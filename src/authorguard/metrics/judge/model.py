@@ -127,7 +127,8 @@ class ConsistencyJudge:
 
         try:
             values = json.loads((folder / "judge.json").read_text(encoding="utf-8"))
-            config = JudgeConfig(**{k: tuple(v) if isinstance(v, list) else v for k, v in values.items()})
+            values = {k: tuple(v) if isinstance(v, list) else v for k, v in values.items()}
+            config = JudgeConfig(**values)
             calibration = json.loads((folder / "calibration.json").read_text(encoding="utf-8"))
             network = merged_network(folder)
         except (DataNotFoundError, InputError):

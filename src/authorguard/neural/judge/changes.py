@@ -52,13 +52,13 @@ def antonym(text: str, doc, context: PairContext) -> str | None:
         if token.pos_ not in ("ADJ", "ADV", "VERB") or token.text.lower() != token.lemma_.lower():
             continue
         pos = {"ADJ": "a", "ADV": "r", "VERB": "v"}[token.pos_]
-        opposite = {
+        found = {
             a.name()
             for s in wordnet.synsets(token.lemma_, pos=pos)[:2]
             for lemma in s.lemmas()
             for a in lemma.antonyms()
         }
-        opposite = sorted(w for w in opposite if "_" not in w)
+        opposite = sorted(w for w in found if "_" not in w)
         if opposite:
             options.append((token, opposite))
     if not options:
@@ -277,7 +277,7 @@ def co_hyponym(text: str, doc, context: PairContext) -> str | None:
         if len(synsets) != 1 or synsets[0].lexname() not in _SIBLING_KINDS:
             continue
         for synset in synsets:
-            siblings = {
+            kin = {
                 lemma.name()
                 for parent in synset.hypernyms()
                 for sibling in parent.hyponyms()
@@ -286,7 +286,7 @@ def co_hyponym(text: str, doc, context: PairContext) -> str | None:
             }
             siblings = sorted(
                 s
-                for s in siblings
+                for s in kin
                 if "_" not in s and s.isalpha() and s.lower() != token.text.lower() and _common(s, 20_000)
             )
             if siblings:

@@ -80,7 +80,7 @@ def _scheduler(optimizer, config: JudgeConfig, steps: int):
 def _batches(n: int, config: JudgeConfig) -> list[np.ndarray]:
     """Every epoch's shuffled batches of pair positions, in order (seeded: a resumed run takes the same ones)."""
     rng = np.random.default_rng(config.seed + 1)
-    out = []
+    out: list[np.ndarray] = []
     for _ in range(config.epochs):
         order = rng.permutation(n)
         out.extend(order[i : i + config.batch_size] for i in range(0, n, config.batch_size))
