@@ -66,17 +66,6 @@ def _pair_key(config: JudgeConfig) -> dict:
     return {"sentences": config.sentences, "per_author": config.per_author, "seed": config.seed}
 
 
-def _scheduler(optimizer, config: JudgeConfig, steps: int):
-    torch = require_torch()
-
-    def factor(step: int) -> float:
-        if step < config.warmup_steps:
-            return (step + 1) / (config.warmup_steps + 1)
-        return max(0.0, (steps - step) / max(1, steps - config.warmup_steps))
-
-    return torch.optim.lr_scheduler.LambdaLR(optimizer, factor)
-
-
 def _batches(n: int, config: JudgeConfig) -> list[np.ndarray]:
     """Every epoch's shuffled batches of pair positions, in order (seeded: a resumed run takes the same ones)."""
     rng = np.random.default_rng(config.seed + 1)
@@ -114,7 +103,9 @@ def train_judge(
     trainable = [p for p in network.parameters() if p.requires_grad]
     batches = _batches(len(train), config)
     optimizer = torch.optim.AdamW(trainable, lr=config.learning_rate, weight_decay=config.weight_decay)
-    scheduler = _scheduler(optimizer, config, len(batches))
+    from transformers import get_linear_schedule_with_warmup
+
+    scheduler = get_linear_schedule_with_warmup(optimizer, config.warmup_steps, len(batches))
     losses = _resume(folder / "checkpoint.pt", config, network, optimizer, scheduler)
     resumed_at = len(losses)
     target = {label: k for k, label in enumerate(LABELS)}
