@@ -243,7 +243,7 @@ methods.register(
     weights="smollm2",
     faithful="144 of 150 at level roles on a fresh held-out set of speeches, Federalist and AMT passages (not "
     "developed on: the fourth set, the article slot; every damaged one was normalise's, fixed after; 20 of 150 "
-    "before issue 65 on the first set); 137 of 150 on BAC-10 + 20 News (developed on, issue 56's reading); 11 of "
+    "before the article slot on the first set); 137 of 150 on BAC-10 + 20 News (developed on); 11 of "
     "150 at level content",
 )
 methods.register(

@@ -81,7 +81,7 @@ class Candidate:
 #: (benchmarks/bottleneck_throughput.py, docs/results/bottleneck.md "Speed")
 BOTTLENECK_SECONDS_PER_100_WORDS = 2.9
 #: the same at level roles, constrained (one round, no refusals): 19 s of generation and 3 s of views for the 4,320
-#: words of 48 paragraphs (benchmarks/constraint_cost.py, docs/benchmarks.md, issue 56); loading is the set-up
+#: words of 48 paragraphs (benchmarks/constraint_cost.py, docs/benchmarks.md); loading is the set-up
 BOTTLENECK_ROLES_SECONDS_PER_100_WORDS = 0.6
 #: the default methods, cheapest first (rates measured on the 2-core machine: see the module docstring)
 CANDIDATES = (
@@ -92,7 +92,7 @@ CANDIDATES = (
     # normalise: the faithful baseline (docs/results/faithful.md); its rules take 0.7 s for 1,000 posts, the cell's
     # cost is the fidelity meter's parse of the content sample, as for every text method
     Candidate("normalise", {}, "normalise", 1.0, 0.002),
-    # generalise: names and rare words made less specific, never false (issue 66); spaCy's tagger and recogniser at
+    # generalise: names and rare words made less specific, never false; spaCy's tagger and recogniser at
     # ~6,000 words/s on 2 cores (docs/results/generalise.md), the meter's parse as for every text method
     Candidate("generalise", {"level": "names"}, "generalise names", 2.0, 0.02),
     Candidate("generalise", {"level": "withheld-5000"}, "generalise withheld-5000", 2.0, 0.02),
@@ -128,7 +128,7 @@ CANDIDATES = (
     # alone on 32 blog posts, 4.2 in the blog assessment's cell (more retries on short posts)
     Candidate("tarot", {}, "tarot", 10.0, 4.0),
     # the bottleneck writes each chunk once and samples again only what the view gate refuses (docs/results/bottleneck.md)
-    # at level roles every chunk is written under its view's constraint: faithful, one round (issue 56)
+    # at level roles every chunk is written under its view's constraint: faithful, one round
     Candidate(
         "bottleneck",
         {"level": "roles"},

@@ -1,5 +1,5 @@
 """Generalise what gives a writer away: the check's evidence words turned into their truthful, less specific
-forms (``generalise``, issue 66), offered one by one and all at once, and the text checked again.
+forms (``generalise``), offered one by one and all at once, and the text checked again.
 
 What identifies a writer once their style is normalised away is what they write about — the words the check lists
 as its evidence ("sister", "Ching", "Busang"). Each such word gets the form ``generalise`` gives it in this text

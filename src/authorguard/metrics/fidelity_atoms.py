@@ -1,4 +1,4 @@
-"""What copy-based rewriting breaks and a reading of content words misses (issue 65): each finding is a reason the
+"""What copy-based rewriting breaks and a reading of content words misses: each finding is a reason the
 fidelity meter (:mod:`authorguard.metrics.fidelity`) calls a rewrite ``changed``.
 
 - a **unit, currency or scale detached** from its number ("25 percent" -> "25", "$1" -> "1", "18 million people"

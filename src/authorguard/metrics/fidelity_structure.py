@@ -1,4 +1,4 @@
-"""Who does what, and what each number counts: the parts of a rewrite's meaning that keep every word (issue 65).
+"""Who does what, and what each number counts: the parts of a rewrite's meaning that keep every word.
 
 A rewrite can say every word of its input and still say something else; the fidelity meter
 (:mod:`authorguard.metrics.fidelity`) reads these from spaCy's dependency parse of both texts and calls each a

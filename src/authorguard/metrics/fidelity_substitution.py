@@ -3,7 +3,7 @@ for a word its aligned input sentence lost ("fierce" -> "heavy", "community" -> 
 
 The fidelity meter (:mod:`authorguard.metrics.fidelity`) supports an output word by WordNet (lemma, synonyms,
 hypernyms, derivations). Honest paraphrases use words WordNet does not relate, so a meter reading every such word as
-invention calls them ``changed`` (issue 65 measured 34 of 67 honest held-out paraphrases). Here each unsupported
+invention calls them ``changed`` (34 of 67 honest held-out paraphrases). Here each unsupported
 output word is paired with the input words its sentence lost: the output sentence is aligned to the input sentence
 whose content words it shares most, and the word's best cosine (GloVe 6B 50-d, the project's default word vectors)
 to a lost word of that sentence decides. Word vectors cannot tell a synonym from a co-hyponym or an antonym (``dog``

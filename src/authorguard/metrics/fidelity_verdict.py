@@ -58,7 +58,7 @@ class FidelityThresholds:
     agents: bool = False
     negation: bool = True
     substitution_similarity: float = 0.5  # scripts/faithful/substitution_threshold.py, development labels only
-    paraphrase_similarity: float = 0.75  # the best mean kappa over the development labels (issue 65 page)
+    paraphrase_similarity: float = 0.75  # the best mean kappa over the development labels (faithful-heldout.md)
 
     def __post_init__(self) -> None:
         for name in ("max_invented", "min_recall"):

@@ -1,6 +1,6 @@
 """Atoms: the stretches of a text a faithful rewrite copies verbatim, and the whitespace tokens the roles view reads.
 
-A reader loses meaning when a rewrite splits or re-spells these, whatever else it keeps (issue 65 measured each
+A reader loses meaning when a rewrite splits or re-spells these, whatever else it keeps (measured each
 on news and blogs), so the roles view (:func:`authorguard.text.view_roles.roles_view`) keeps each as one word and the
 constraint (:mod:`authorguard.generation.constraints`) writes it byte for byte:
 
@@ -295,7 +295,7 @@ def is_bound_article(cores: list[str], position: int) -> bool:
     of a figure or a quantity, not a free word: a rate after a number or a plural (``$1 a share``, ``50 cents a
     share``, ``twice a day``, ``many miles a week``), a quantity (``a few``, ``a lot``, ``a great deal``) or a
     paired comparative (``the older the story, the less likely``). A
-    realiser choosing it freely writes "$1 share", "many miles this week", "few cities" (issue 65's held-out
+    realiser choosing it freely writes "$1 share", "many miles this week", "few cities" (held-out
     damage)."""
     core = cores[position].lower()
     if core not in ("a", "an", "the", "per"):

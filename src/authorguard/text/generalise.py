@@ -1,7 +1,7 @@
 """Truthful generalisation: specifics replaced by less specific forms the text entails, never by false ones.
 
-What identifies a writer beyond style is what they write about — names, places, hobbies, rare words (issue 66
-measures it). Each rule here replaces a specific by a form that is true of it:
+What identifies a writer beyond style is what they write about — names, places, hobbies, rare words
+(docs/results/generalise.md measures it). Each rule here replaces a specific by a form that is true of it:
 
 - a person's name -> the description the text gives just before it ("my sister Ching" -> "my sister") or
   "someone" when a title, a first name (the shipped list) or an earlier mention confirms a person (never another

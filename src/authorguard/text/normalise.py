@@ -229,7 +229,7 @@ def brackets(text: str) -> str:
     """Round and square brackets dropped around an aside that stands alone as a sentence (``(Applause.)``,
     ``(lol)``); the aside stays where it was. Inside a sentence a bracket marks what the sentence itself does not
     say — a gloss (``"muse" (model)``), an aside (``(and the rest of the world)``), a citation (``(pg 327)``) — and
-    without it the span runs into the sentence: there it stays (issue 65's fourth held-out set: every dropped one
+    without it the span runs into the sentence: there it stays (on a held-out set every dropped one
     was read as damage). Never touched: a bracket inside a word (``friend(s)``, ``f(x)``), a bracketed number
     (``(500)``), a formula (``(a+b)*c``), a list marker (``1)``), and brackets that say something even alone: a
     citation (``(Schmitt 1974, p. 30)``), a figure's aside (``(85% or more)``), a list (a comma inside)."""
@@ -314,7 +314,7 @@ RULES: dict[str, Rule] = {
         Rule("decoration", decoration, "decoration-only lines and runs of decoration marks dropped"),
         Rule("emphasis", emphasis, "emphasis marks around words dropped (*really*, _so_)"),
         # a quotation's brackets are the quoting writer's ("[it]", "(says he)"): without them the words read as
-        # the speaker's (issue 65's third held-out set)
+        # the speaker's (a held-out set's readers)
         Rule(
             "brackets",
             brackets,

@@ -16,7 +16,7 @@ from authorguard.text.view_reading import KEPT_WORDS
 
 #: the words the ``roles`` view marks optional: a constrained realiser (:mod:`authorguard.generation.ordered_words`)
 #: writes each as the text had it, or leaves it out — the article slot. The articles alone: nothing else chosen
-#: freely is safe — issue 65 measured demonstratives, "very" and "such" as free words on held-out text, and most
+#: freely is safe — held-out text showed demonstratives, "very" and "such" as free words on held-out text, and most
 #: damaged outputs were those ("This answers" -> "The answers", "To this end" -> "To end"); then articles chosen
 #: freely, on the third held-out set: "the major voice" -> "a major voice", "a higher rates". An article that is
 #: part of a figure or a quantity ("$1 a share", "a few"), or that a reader needs where it stands, is a required
@@ -98,7 +98,7 @@ NO_ARTICLE_BEFORE = DETERMINERS | frozenset(
         "whom",
         "such",
         # words no article stands before: prepositions, conjunctions, auxiliaries ("paint peels the off", "both the
-        # of the cases", "bring a with me" — issue 65's held-out garbles); the ones that are nouns or adjectives
+        # of the cases", "bring a with me" — held-out garbles); the ones that are nouns or adjectives
         # too ("the will", "a can", "the down payment", "the after party") are left out
         "of",
         "in",
@@ -190,7 +190,7 @@ class ConstraintSpec:
 
 #: the views a constrained realiser can write from: ``roles`` (the articles it
 #: drops; its words carry their punctuation), ``content`` (every stop word it drops except the contraction pieces:
-#: pronouns, prepositions, auxiliaries — what the probe in issue 56 measured; a free ``not`` is impossible,
+#: pronouns, prepositions, auxiliaries — what a probe measured; a free ``not`` is impossible,
 #: negations are view words). Lemma and canonical views are not here: their words are lemmas the text must
 #: inflect, which an ordered-words constraint cannot allow.
 CONSTRAINED_VIEWS: dict[str, ConstraintSpec] = {
@@ -265,7 +265,7 @@ def _is_number(word: str) -> bool:
 def _may_follow_an_article(word: str) -> bool:
     """Whether a free article may stand before view word ``word``: not before a number ("a two members", "the
     75"), nor before a word WordNet knows only as a verb or an adverb ("a often", "a benefitted", "a around") —
-    the held-out garbles of issue 65. A stop word is left to :data:`NO_ARTICLE_BEFORE`; a name or a word WordNet
+    held-out garbles. A stop word is left to :data:`NO_ARTICLE_BEFORE`; a name or a word WordNet
     does not know may follow one."""
     if not word or _is_number(word):
         return False
