@@ -55,7 +55,7 @@ def synth(
     """Release a synthetic labelled corpus of bags of words with (ε, δ)-DP per author: each author's contribution
     bounded, noisy class-conditional term statistics, class sizes and lengths (OpenDP's accounting), documents
     sampled from them. It releases no one's documents: the task works, the texts are gone."""
-    from authorguard.data.io import write_json
+    from authorguard.data.io import texts_at, write_json
     from authorguard.methods.author_synth import AuthorLevelSynthesiser
 
     if output.suffix.lower() != ".jsonl":
@@ -82,7 +82,7 @@ def synth(
         kept = [i for i in range(len(ids)) if fields[author_field][i] and fields[label_field][i]]
         if len(kept) < len(ids):  # a record with no author or no label cannot be bounded or labelled
             console.print(f"synth: {len(ids) - len(kept):,} records without an author or a label left out")
-            ids, texts = [ids[i] for i in kept], _subset(texts, kept)
+            ids, texts = [ids[i] for i in kept], texts_at(texts, kept)
             fields = {name: [values[i] for i in kept] for name, values in fields.items()}
         stages.stage(f"counting {len(texts):,} documents, bounding each author, adding the noise")
         model.fit(texts, fields[author_field], fields[label_field], ids, mapper=mapper)
@@ -117,11 +117,6 @@ def read_input(path: Path, text_field: str, fields: tuple[str, ...]):
         return read_jsonl_fields(path, text_field, "id", fields)
     records = read_records(path, text_field=text_field, extra_fields=fields)
     return records.ids, records.fields, records.texts
-
-
-def _subset(texts, positions: list[int]):
-    """``texts`` at ``positions``, still read on demand when ``texts`` is."""
-    return texts.subset(positions) if hasattr(texts, "subset") else [texts[i] for i in positions]
 
 
 def counting_engine(engine: str, workers: int, ray_address: str | None):

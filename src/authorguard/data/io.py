@@ -335,6 +335,14 @@ class JsonlTexts(Sequence):
             return json.loads(handle.readline().decode("utf-8"))[self.text_field]
 
 
+def texts_at(texts: Sequence[str], positions: Sequence[int]) -> Sequence[str]:
+    """``texts`` at ``positions``: still read on demand (by whoever reads them, a worker included) when ``texts``
+    is a :class:`JsonlTexts`, else a list."""
+    if isinstance(texts, JsonlTexts):
+        return texts.subset([int(i) for i in positions])
+    return [texts[int(i)] for i in positions]
+
+
 def read_jsonl_fields(
     path: str | os.PathLike, text_field: str, id_field: str, fields: Sequence[str]
 ) -> tuple[list, dict[str, list], JsonlTexts]:

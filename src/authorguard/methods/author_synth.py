@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
+from authorguard.data.io import texts_at
 from authorguard.exceptions import InputError
 from authorguard.privacy.author_level import AuthorBound, AuthorLevelReport, add_noise, calibrate, report
 from authorguard.utils.random import RandomState, as_generator
@@ -174,7 +175,7 @@ def counting_jobs(
         batch = np.flatnonzero((codes >= first) & (codes < first + AUTHORS_PER_BATCH))
         positions = chosen[batch]
         yield CountingJob(
-            _texts_at(texts, positions),
+            texts_at(texts, positions),
             codes[batch] - first,
             labels[positions],
             n_labels,
@@ -194,13 +195,6 @@ def aggregate(jobs, mapper=map) -> Aggregates:
     if total is None:
         raise InputError("synthesis: no document was counted")
     return total
-
-
-def _texts_at(texts: Sequence[str], positions: np.ndarray) -> Sequence[str]:
-    """``texts`` at ``positions``: still read on demand (by whoever runs the job) when ``texts`` is."""
-    if hasattr(texts, "subset"):
-        return texts.subset([int(i) for i in positions])
-    return [texts[int(i)] for i in positions]
 
 
 def public_vocabulary(size: int, analyzer, embeddings: str = "glove-6b-50d") -> tuple[dict[str, int], np.ndarray]:
