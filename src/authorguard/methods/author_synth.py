@@ -175,7 +175,7 @@ def counting_jobs(
         batch = np.flatnonzero((codes >= first) & (codes < first + AUTHORS_PER_BATCH))
         positions = chosen[batch]
         yield CountingJob(
-            texts_at(texts, positions),
+            texts_at(texts, positions.tolist()),
             codes[batch] - first,
             labels[positions],
             n_labels,
