@@ -39,7 +39,7 @@ from collections.abc import Sequence
 from authorguard.exceptions import InputError
 from authorguard.metrics.fidelity_atoms import atom_findings, bracket_findings
 from authorguard.metrics.fidelity_generalised import generalisation_findings
-from authorguard.metrics.fidelity_reading import Reading, parser, read_parse, require_meter
+from authorguard.metrics.fidelity_reading import METERS, Reading, check_meter, parser, read_parse, require_meter
 from authorguard.metrics.fidelity_verdict import VERDICTS, FidelityScore, FidelityThresholds, judge
 from authorguard.text.normalise import RULES
 
@@ -198,26 +198,18 @@ class FidelityMeter:
     def _judged(self, scores: list[FidelityScore], sources: list[str], outputs: list[str], todo: list[int]):
         """The rule scores of the parsed pairs (positions ``todo``) joined with the judge's (:mod:`.judge.verdict`)."""
         judge = self._judge()
-        if judge is None or not todo:
+        if judge is None:
             return scores
         from authorguard.metrics.judge.verdict import combined, passage_probabilities
 
-        found = passage_probabilities(judge, sources, outputs)
-        low, high = judge.calibration.get("low", 0.5), judge.calibration.get("high", 0.5)
-        for row, index in zip(found, todo):
-            scores[index] = combined(scores[index], row, low, high)
+        if todo:
+            found = passage_probabilities(judge, sources, outputs)
+            low, high = judge.calibration.get("low", 0.5), judge.calibration.get("high", 0.5)
+            for row, index in zip(found, todo):
+                scores[index] = combined(scores[index], row, low, high)
         for score in scores:  # the copies and withheld records too: this meter read them
             score.meter = "judge"
         return scores
-
-
-METERS = ("rules", "judge")
-
-
-def check_meter(meter: str) -> str:
-    if meter not in METERS:
-        raise InputError(f"unknown fidelity meter {meter!r} (known: {', '.join(METERS)})")
-    return meter
 
 
 def verdict_counts(scores: Sequence[FidelityScore]) -> dict[str, int]:

@@ -49,11 +49,20 @@ class Reading:
         return self.content | set(self.tokens) | {PRONOUN.get(t, t) for t in self.tokens}
 
 
+#: the fidelity meters: the rules alone, or the rules joined with a trained consistency judge
+METERS = ("rules", "judge")
+
+
+def check_meter(meter: str) -> str:
+    if meter not in METERS:
+        raise InputError(f"unknown fidelity meter {meter!r} (known: {', '.join(METERS)})")
+    return meter
+
+
 def require_meter(meter: str = "rules") -> None:
     """Load the meter's parser now (and the judge, when ``meter`` is ``judge``), or fail with one line: a command
     checks this before hours of rewriting; an unknown meter is refused too."""
-    if meter not in ("rules", "judge"):
-        raise InputError(f"unknown fidelity meter {meter!r} (known: rules, judge)")
+    check_meter(meter)
     parser()
     if meter == "judge":
         from authorguard.metrics.judge.model import shared_judge

@@ -18,6 +18,7 @@ ones faithful.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import replace
@@ -31,10 +32,15 @@ _WORD = re.compile(r"[a-z0-9]+")
 MOST_MERGED = 3
 
 
-def split_sentences(text: str) -> list[str]:
+@functools.cache
+def _splitter():
     from authorguard.text.sentences import SentenceSplitter
 
-    return [" ".join(s.split()) for s in SentenceSplitter().split(text)] or [text]
+    return SentenceSplitter()
+
+
+def split_sentences(text: str) -> list[str]:
+    return [" ".join(s.split()) for s in _splitter().split(text)] or [text]
 
 
 def _words(text: str) -> set[str]:
