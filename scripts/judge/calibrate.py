@@ -42,6 +42,31 @@ def development_pairs() -> list[dict]:
     return out
 
 
+def calibrate(folder: Path, pairs: list[dict], inputs: Path, keys: tuple[str, ...], note: str) -> dict:
+    """Score ``pairs`` (``{"input", "output", "label", ...}``) with the rules and the judge in ``folder``, write each
+    pair's ``keys``, rule verdict, atom findings and probabilities to ``inputs`` (rounded as kept there, so a test
+    can refit from the file), fit the thresholds and write them to ``folder/calibration.json``."""
+    import numpy as np
+
+    from authorguard.metrics.fidelity import FidelityMeter
+    from authorguard.metrics.fidelity_verdict import FidelityScore
+    from authorguard.metrics.judge.model import load_judge
+    from authorguard.metrics.judge.verdict import fit_thresholds, passage_probabilities
+
+    judge = load_judge(folder)
+    sources, outputs = [p["input"] for p in pairs], [p["output"] for p in pairs]
+    rules = FidelityMeter(meter="rules", n_process=1).score(sources, outputs)
+    found = np.round(passage_probabilities(judge, sources, outputs).astype(float), 5)
+    with open(inputs, "w", encoding="utf-8") as out:
+        for pair, rule, row in zip(pairs, rules, found):
+            record = {k: pair[k] for k in keys} | {"rule": rule.verdict, "atom": rule.atom_findings}
+            out.write(json.dumps({**record, "p": [float(x) for x in row]}) + "\n")
+    scores = [FidelityScore(verdict=r.verdict, atom_findings=r.atom_findings) for r in rules]
+    calibration = fit_thresholds(scores, found, [p["label"] for p in pairs]) | {"labels": note}
+    (folder / "calibration.json").write_text(json.dumps(calibration, indent=2), encoding="utf-8")
+    return calibration
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--judge", type=Path, default=None, help="the judge's folder (default: the trained one)")
@@ -49,29 +74,11 @@ def main() -> None:
         "--inputs", type=Path, default=ROOT / "docs" / "results" / "judge" / "calibration-inputs-speeches.jsonl"
     )
     args = parser.parse_args()
-    import numpy as np
-
-    from authorguard.metrics.fidelity import FidelityMeter
-    from authorguard.metrics.fidelity_verdict import FidelityScore
-    from authorguard.metrics.judge.model import load_judge, trained_cache
-    from authorguard.metrics.judge.verdict import fit_thresholds, passage_probabilities
+    from authorguard.metrics.judge.model import trained_cache
 
     folder = args.judge or trained_cache() / "final"
-    judge = load_judge(folder)
-    pairs = development_pairs()
-    rules = FidelityMeter(meter="rules", n_process=1).score([p["input"] for p in pairs], [p["output"] for p in pairs])
-    found = passage_probabilities(judge, [p["input"] for p in pairs], [p["output"] for p in pairs])
-    found = np.round(found.astype(float), 5)  # what the inputs file keeps: the test refits from it
-    with open(args.inputs, "w", encoding="utf-8") as out:
-        for pair, rule, row in zip(pairs, rules, found):
-            record = {k: pair[k] for k in ("set", "id", "label")}
-            record |= {"rule": rule.verdict, "atom": rule.atom_findings, "p": [float(x) for x in row]}
-            out.write(json.dumps(record) + "\n")
-    scores = [FidelityScore(verdict=r.verdict, atom_findings=r.atom_findings) for r in rules]
-    calibration = fit_thresholds(scores, np.asarray(found), [p["label"] for p in pairs])
-    calibration["labels"] = "docs/results/faithful/heldout, heldout-2, heldout-3 (pairs)"
-    (folder / "calibration.json").write_text(json.dumps(calibration, indent=2), encoding="utf-8")
-    print(json.dumps(calibration))
+    note = "docs/results/faithful/heldout, heldout-2, heldout-3 (pairs)"
+    print(json.dumps(calibrate(folder, development_pairs(), args.inputs, ("set", "id", "label"), note)))
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts" / "faithful"))
+sys.path.insert(0, str(ROOT / "scripts" / "judge"))
 
 
 def labelled_development_pairs() -> list[dict]:
@@ -42,12 +43,9 @@ def main() -> None:
     parser.add_argument("--epochs", type=int, default=2)
     args = parser.parse_args()
     import numpy as np
+    from calibrate import calibrate
 
-    from authorguard.metrics.fidelity import FidelityMeter
-    from authorguard.metrics.fidelity_verdict import FidelityScore
     from authorguard.metrics.judge.config import JudgeConfig
-    from authorguard.metrics.judge.model import ConsistencyJudge
-    from authorguard.metrics.judge.verdict import fit_thresholds, passage_probabilities
     from authorguard.neural.judge.pairs import Pair
     from authorguard.neural.judge.trainer import train_judge
 
@@ -67,27 +65,9 @@ def main() -> None:
     mixed = [mixed[i] for i in rng.permutation(len(mixed))]
     config = JudgeConfig(epochs=args.epochs, validation=0, learning_rate=2e-4, warmup_steps=20, checkpoint_every=50)
     result = train_judge(config, args.output, pairs=mixed, start_from=args.start, command=" ".join(sys.argv))
-    judge = ConsistencyJudge.load(result.folder)
-    rules = FidelityMeter(meter="rules", n_process=1).score([p["input"] for p in held], [p["output"] for p in held])
-    found = np.round(
-        passage_probabilities(judge, [p["input"] for p in held], [p["output"] for p in held]).astype(float), 5
-    )
+    note = "the development corpora's labelled pairs on the calibration side (scripts/judge/labelled_stage.py)"
     inputs = ROOT / "docs" / "results" / "judge" / "calibration-inputs.jsonl"
-    with open(inputs, "w", encoding="utf-8") as out:
-        for pair, rule, row in zip(held, rules, found):
-            record = {
-                "source": pair["source"],
-                "label": pair["label"],
-                "rule": rule.verdict,
-                "atom": rule.atom_findings,
-            }
-            out.write(json.dumps({**record, "p": [float(x) for x in row]}) + "\n")
-    scores = [FidelityScore(verdict=r.verdict, atom_findings=r.atom_findings) for r in rules]
-    calibration = fit_thresholds(scores, found, [p["label"] for p in held])
-    calibration["labels"] = (
-        "the development corpora's labelled pairs on the calibration side (scripts/judge/labelled_stage.py)"
-    )
-    (result.folder / "calibration.json").write_text(json.dumps(calibration, indent=2), encoding="utf-8")
+    calibration = calibrate(result.folder, held, inputs, ("source", "label"), note)
     print(
         json.dumps(
             {
