@@ -71,7 +71,8 @@ PARALLEL_FROM = 200
 MAX_CHARACTERS = 1_000_000
 
 
-def _canonical(text: str) -> str:
+def canonical_text(text: str) -> str:
+    """``text`` read through :data:`CANONICAL_RULES`, as the meter reads both sides of a pair."""
     from authorguard.text.normalise import normalise
 
     return normalise(text, CANONICAL_RULES)
@@ -112,7 +113,7 @@ class FidelityMeter:
     def read(self, texts: Sequence[str]) -> list[Reading]:
         """Parse ``texts`` once (a researcher scoring many thresholds reads once and judges many times), each read
         through the normaliser first (:data:`CANONICAL_RULES`)."""
-        return self._parse([_canonical(text) for text in texts])
+        return self._parse([canonical_text(text) for text in texts])
 
     def _parse(self, canonical: list[str]) -> list[Reading]:
         """Readings of texts already read through :data:`CANONICAL_RULES`."""
@@ -157,8 +158,8 @@ class FidelityMeter:
                 todo.append(index)
         # both sides through the normaliser once, for the parse and the atom findings alike ("I'm" in a
         # quotation is "I am" written out)
-        sources = [_canonical(inputs[i] or "") for i in todo]
-        released = [_canonical(outputs[i] or "") for i in todo]
+        sources = [canonical_text(inputs[i] or "") for i in todo]
+        released = [canonical_text(outputs[i] or "") for i in todo]
         # what copy-based rewriting breaks and content words do not show: units, quotations, loops, lists; a pair
         # whose every difference is a truthful generalisation is settled here, unparsed (the parse is the cost)
         broken = [atom_findings(a, b) for a, b in zip(sources, released)]
@@ -183,32 +184,33 @@ class FidelityMeter:
         done = [score for score in scores if score is not None]
         if len(done) != len(scores):  # every pair gets a score above; a gap would be a bug here, never an input's
             raise RuntimeError("fidelity meter: a pair was left without a score")
-        return self._judged(done, [inputs[i] or "" for i in todo], [outputs[i] or "" for i in todo], todo)
+        return self._judged(done, sources, released, todo)
 
     def _judge(self):
-        """The consistency judge (loaded once), or None for the rules alone."""
+        """The consistency judge of :attr:`meter` (loaded once), or None for the rules alone."""
         if self.meter == "rules":
             return None
         if not hasattr(self, "_loaded_judge"):
-            from authorguard.metrics.judge.model import shared_judge
+            from authorguard.metrics.judge import shared_judge
 
-            self._loaded_judge = shared_judge()
+            self._loaded_judge = shared_judge(self.meter)
         return self._loaded_judge
 
     def _judged(self, scores: list[FidelityScore], sources: list[str], outputs: list[str], todo: list[int]):
-        """The rule scores of the parsed pairs (positions ``todo``) joined with the judge's (:mod:`.judge.verdict`)."""
+        """The rule scores of the parsed pairs (positions ``todo``; their texts as the meter read them) joined with
+        the judge's (:mod:`.judge.verdict`)."""
         judge = self._judge()
         if judge is None:
             return scores
-        from authorguard.metrics.judge.verdict import combined, passage_probabilities
+        from authorguard.metrics.judge.verdict import combined
 
         if todo:
-            found = passage_probabilities(judge, sources, outputs)
+            found = judge.passage_probabilities([scores[i] for i in todo], sources, outputs)
             low, high = judge.calibration.get("low", 0.5), judge.calibration.get("high", 0.5)
             for row, index in zip(found, todo):
                 scores[index] = combined(scores[index], row, low, high)
         for score in scores:  # the copies and withheld records too: this meter read them
-            score.meter = "judge"
+            score.meter = self.meter
         return scores
 
 

@@ -49,8 +49,9 @@ class Reading:
         return self.content | set(self.tokens) | {PRONOUN.get(t, t) for t in self.tokens}
 
 
-#: the fidelity meters: the rules alone, or the rules joined with a trained consistency judge
-METERS = ("rules", "judge")
+#: the fidelity meters: the rules alone, the rules joined with the packaged feature judge, or with a cross-encoder
+#: judge trained by ``authorguard train judge`` (:mod:`authorguard.metrics.judge`)
+METERS = ("rules", "judge", "cross-encoder")
 
 
 def check_meter(meter: str) -> str:
@@ -60,14 +61,14 @@ def check_meter(meter: str) -> str:
 
 
 def require_meter(meter: str = "rules") -> None:
-    """Load the meter's parser now (and the judge, when ``meter`` is ``judge``), or fail with one line: a command
-    checks this before hours of rewriting; an unknown meter is refused too."""
+    """Load the meter's parser now (and its judge, for a meter other than ``rules``), or fail with one line: a
+    command checks this before hours of rewriting; an unknown meter is refused too."""
     check_meter(meter)
     parser()
-    if meter == "judge":
-        from authorguard.metrics.judge.model import shared_judge
+    if meter != "rules":
+        from authorguard.metrics.judge import shared_judge
 
-        shared_judge()
+        shared_judge(meter)
 
 
 def parser():

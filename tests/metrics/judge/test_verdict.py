@@ -72,3 +72,15 @@ def test_the_reported_thresholds_reproduce_from_the_development_inputs():
     found = fit_thresholds(rules, np.asarray([r["p"] for r in rows]), [r["label"] for r in rows])
     shipped = json.loads(packaged.read_text(encoding="utf-8"))
     assert (found["low"], found["high"], found["agreement"]) == (shipped["low"], shipped["high"], shipped["agreement"])
+
+
+def test_the_targets_objective_trades_both_errors_and_may_use_the_unsure_band():
+    rules = [FidelityScore(verdict="faithful")] * 8
+    # the two classes overlap in the middle: one band of unsure takes the overlap
+    probabilities = np.array([[1 - p, 0, p] for p in (0.05, 0.1, 0.4, 0.6, 0.45, 0.65, 0.9, 0.95)])
+    labels = ["faithful"] * 4 + ["changed"] * 4
+    found = fit_thresholds(rules, probabilities, labels, max_unsure=0.5, objective="targets")
+    assert found["changed_called_faithful"] == 0.0 and found["faithful_called_changed"] == 0.0
+    assert found["low"] < 0.45 and found["high"] > 0.6 and 0 < found["unsure"] <= 0.5
+    with pytest.raises(ValueError, match="objective"):
+        fit_thresholds(rules, probabilities, labels, objective="speed")

@@ -91,6 +91,13 @@ class ConsistencyJudge:
                 found[members] = torch.softmax(self.network(**batch).logits.float(), dim=-1).numpy()
         return found
 
+    def passage_probabilities(self, rules: Sequence, sources: Sequence[str], outputs: Sequence[str]) -> np.ndarray:
+        """Each passage pair's probabilities of its worst sentence, (n, 3) (:func:`.verdict.passage_probabilities`;
+        the rule scores are not read)."""
+        from authorguard.metrics.judge.verdict import passage_probabilities
+
+        return passage_probabilities(self, sources, outputs)
+
     def save(self, folder: str | Path, calibration: dict | None = None, provenance: dict | None = None) -> Path:
         """Write the adapter (float16), the config, the calibration and the provenance to ``folder``."""
         from safetensors.torch import load_file, save_file

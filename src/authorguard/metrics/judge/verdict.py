@@ -113,30 +113,48 @@ def fit_thresholds(
     labels: Sequence[str],
     max_unsure: float = 0.10,
     max_faithful_changed: float = 0.05,
+    objective: str = "agreement",
+    max_changed_faithful: float = 0.15,
 ) -> dict:
-    """``{"low", "high", "agreement", "unsure", "changed_called_faithful", "pairs"}``: the thresholds (on a grid
-    of 0.02) that agree with ``labels`` most under the two limits (ties: the narrower band)."""
+    """``{"low", "high", "agreement", "unsure", "changed_called_faithful", "faithful_called_changed", "pairs",
+    "objective"}``: thresholds on a grid of 0.02, at most ``max_unsure`` of the pairs unsure.
+
+    ``objective="agreement"``: the band that agrees with ``labels`` most while calling at most
+    ``max_faithful_changed`` of the changed pairs faithful (ties: the narrower band). ``objective="targets"``: the
+    band nearest both error limits at once — the least of max(changed called faithful / ``max_faithful_changed``,
+    faithful called changed / ``max_changed_faithful``) (ties: the higher agreement)."""
+    if objective not in ("agreement", "targets"):
+        raise ValueError(f"unknown objective {objective!r} (known: agreement, targets)")
     grid = np.round(np.arange(0.02, 1.0, 0.02), 2)
     truth = list(labels)
     changed = [i for i, label in enumerate(truth) if label == "changed"]
+    honest = [i for i, label in enumerate(truth) if label == "faithful"]
     best: dict | None = None
+    best_key: tuple | None = None
     for low in grid:
         for high in grid[grid >= low]:
             verdicts = [combined(r, p, low, high).verdict for r, p in zip(rules, probabilities)]
             unsure = sum(v == "unsure" for v in verdicts) / len(verdicts)
             faithful = sum(verdicts[i] == "faithful" for i in changed) / max(1, len(changed))
-            if unsure > max_unsure or faithful > max_faithful_changed:
+            wrongly_changed = sum(verdicts[i] == "changed" for i in honest) / max(1, len(honest))
+            if unsure > max_unsure or (objective == "agreement" and faithful > max_faithful_changed):
                 continue
             agreement = sum(v == t for v, t in zip(verdicts, truth)) / len(truth)
-            key = (agreement, -(high - low))
-            if best is None or key > (best["agreement"], -(best["high"] - best["low"])):
+            if objective == "agreement":
+                key: tuple = (agreement, -(high - low))
+            else:
+                key = (-max(faithful / max_faithful_changed, wrongly_changed / max_changed_faithful), agreement)
+            if best_key is None or key > best_key:
+                best_key = key
                 best = {
                     "low": float(low),
                     "high": float(high),
                     "agreement": round(agreement, 4),
                     "unsure": round(unsure, 4),
                     "changed_called_faithful": round(faithful, 4),
+                    "faithful_called_changed": round(wrongly_changed, 4),
                     "pairs": len(truth),
+                    "objective": objective,
                 }
     if best is None:
         raise ValueError("no thresholds meet the limits on these labels")
