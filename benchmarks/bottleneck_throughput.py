@@ -3,7 +3,8 @@
 target, >= 2,000 words/s with the fidelity field): the command as a user runs it, timed twice (the first run loads
 the model and warms the caches; the second is the figure), output words counted, fidelity verdicts counted.
 
-Usage:  AUTHORGUARD_DATA=../shared/data python benchmarks/bottleneck_throughput.py [--level content] [--method bottleneck]
+Usage:  AUTHORGUARD_DATA=../shared/data python benchmarks/bottleneck_throughput.py [--level content] [--method
+bottleneck]
         AUTHORGUARD_DATA=../shared/data python benchmarks/bottleneck_throughput.py --method normalise --paragraphs 1000
 """
 

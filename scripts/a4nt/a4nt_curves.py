@@ -5,7 +5,8 @@ adversary) on greedy rewrites, with the token overlap with the input. Prints the
 Usage:  python scripts/a4nt/a4nt_curves.py runs/a4nt-blog-age-es -o docs/results/a4nt/blog-age-es-curves.png
         python scripts/a4nt/a4nt_curves.py runs/a4nt-blog-age-full --summary runs/a4nt-blog-age-full/gpu-summary.json \
             -o docs/results/a4nt/blog-age-full-curves.png
-(``--summary``: the ``summary.json`` of scripts/a4nt/a4nt_parallel_recipe.py, whose harvested generators carry no records)
+(``--summary``: the ``summary.json`` of scripts/a4nt/a4nt_parallel_recipe.py, whose harvested generators carry no
+records)
 """
 
 from __future__ import annotations

@@ -15,7 +15,8 @@ generator from it, marked with its step). Used for docs/results/a4nt.md, "The fu
 
 The folder's data stage must exist (``authorguard a4nt train ... --stage data``); a stage already trained is skipped.
 ``--harvest DIR`` writes ``summary.json`` (every stage's validation figures, curves, loss weights, training records,
-seconds and device), the attribute classifier A when it was trained here, and the trained generators with float16 weights (``generators.tar``, split into parts of at most
+seconds and device), the attribute classifier A when it was trained here, and the trained generators with float16
+weights (``generators.tar``, split into parts of at most
 15 MiB: ``cat generators.tar.part-* | tar x``).
 """
 

@@ -1,7 +1,8 @@
 """Write the three corpora docs/results/assess.md runs `authorguard assess` on, as a data owner would hand them over:
 one JSONL record per document with id, text, author and (where there is one) the task's label.
 
-    python scripts/assess/assess_corpora.py OUT_DIR        # needs the data directory (authorguard setup / AUTHORGUARD_DATA)
+    python scripts/assess/assess_corpora.py OUT_DIR        # needs the data directory (authorguard setup /
+    AUTHORGUARD_DATA)
 
 - 20news-top10.jsonl: the messages of 20 Newsgroups' Top10-Any authors (both splits), label = newsgroup;
 - federalist.jsonl: the 73 Federalist papers with a known author (the 12 disputed ones have none), no label;

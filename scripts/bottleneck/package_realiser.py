@@ -1,7 +1,8 @@
 """Ship a trained realiser inside the package (``authorguard/neural/realiser/packaged``), with its provenance:
 ``bottleneck`` then works with no ``model``.
 
-    python scripts/bottleneck/package_realiser.py runs/realiser --command "python scripts/bottleneck/train_realiser.py runs/realiser"
+    python scripts/bottleneck/package_realiser.py runs/realiser --command "python scripts/bottleneck/train_realiser.py
+    runs/realiser"
     python scripts/bottleneck/package_realiser.py runs/realiser-roles --roles --command "..."   # -> packaged_roles
 
 Copied: the LoRA adapter (adapter_config.json, adapter_model.safetensors) and realiser.json (configs, tokenizer

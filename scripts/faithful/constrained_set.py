@@ -16,10 +16,12 @@ at its defaults (level ``roles``, constrained, the roles realiser; seed 0) and b
 ``tarot`` at its defaults and with ``anchored=True`` (seed 0). ``--methods`` picks some; a method already in
 ``outputs.jsonl`` is not drawn again. Writes
 ``outputs.jsonl`` (``method``, ``corpus``, ``source``, ``input``, ``output``, ``status``, and the fidelity meter's
-verdict) and the release reports. ``blind --methods … --name NAME``: every pair of those methods with an output, shuffled (seed 0), no method named:
+verdict) and the release reports. ``blind --methods … --name NAME``: every pair of those methods with an output,
+shuffled (seed 0), no method named:
 ``NAME.jsonl`` and ``NAME-key.jsonl``; labels go in ``NAME-labels-*.jsonl`` (``{"item", "label", "note"}``, under
 docs/results/bottleneck/fidelity-reading.md). Two sets: ``--methods bottleneck bottleneck-unconstrained normalise
---name blind`` and ``--methods tarot tarot-anchored --name blind-tarot``. ``summary``: labels and meter verdicts per method and corpus.
+--name blind`` and ``--methods tarot tarot-anchored --name blind-tarot``. ``summary``: labels and meter verdicts per
+method and corpus.
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """The fidelity meter on the frozen held-out pairs of issue 65 (never tuned on): agreement with the blind labels.
 
     python scripts/faithful/heldout_meter.py [-o docs/results/faithful/heldout/meter.json]
-    python scripts/faithful/heldout_meter.py --set docs/results/faithful/heldout-2 -o docs/results/faithful/heldout-2/meter.json
+    python scripts/faithful/heldout_meter.py --set docs/results/faithful/heldout-2 -o
+    docs/results/faithful/heldout-2/meter.json
 
 Reads ``docs/results/faithful/heldout/pairs-blind.jsonl`` (the pairs as the annotator saw them) and
 ``pairs-labels.jsonl`` (the blind labels); scores every pair with the meter as committed; prints agreement on

@@ -1,7 +1,9 @@
 """Rewrite the frozen held-out passages (issue 65) with a method and keep its outputs, or draw the blind set.
 
-    python scripts/faithful/heldout_outputs.py rewrite bottleneck -o docs/results/faithful/heldout/outputs-bottleneck.jsonl
-    python scripts/faithful/heldout_outputs.py blind A.jsonl B.jsonl ... --parts 3 -o docs/results/faithful/heldout/blind
+    python scripts/faithful/heldout_outputs.py rewrite bottleneck -o
+    docs/results/faithful/heldout/outputs-bottleneck.jsonl
+    python scripts/faithful/heldout_outputs.py blind A.jsonl B.jsonl ... --parts 3 -o
+    docs/results/faithful/heldout/blind
     python scripts/faithful/heldout_outputs.py --set docs/results/faithful/heldout-2 rewrite bottleneck -o ...
 
 ``--set``: the frozen set's folder (default the first, ``docs/results/faithful/heldout``); a method may carry its

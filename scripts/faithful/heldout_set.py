@@ -12,7 +12,8 @@ developed on (the Obama / Trump Miller Center speeches, the Federalist papers, t
 
 Writes, deterministically (seed 65; the second set, frozen after the first had been read, seed 6502, no
 window holding a sentence of the first set's passages or pair sources; its passages were frozen first with
-``--passages-only``, its pair sources after, from the same draw — the passages come out identical; the third, frozen after the
+``--passages-only``, its pair sources after, from the same draw — the passages come out identical; the third, frozen
+after the
 second's blind labels had been read, seed 6503, no sentence of either; the fourth, frozen after the third's had
 been read and before the bottleneck's article slot, seed 6504, passages only, no sentence of the three):
 

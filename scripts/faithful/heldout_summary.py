@@ -1,7 +1,8 @@
 """The held-out fidelity figures of issue 65, from the committed outputs and blind labels.
 
     python scripts/faithful/heldout_summary.py [-o docs/results/faithful/heldout/summary.json]
-    python scripts/faithful/heldout_summary.py --set docs/results/faithful/heldout-2 -o docs/results/faithful/heldout-2/summary.json
+    python scripts/faithful/heldout_summary.py --set docs/results/faithful/heldout-2 -o
+    docs/results/faithful/heldout-2/summary.json
 
 Per method (``outputs-*.jsonl``): the blind labels (``blind/labels-*.jsonl`` joined through ``blind/key.jsonl``),
 the automatic checks against the normalised input — passages with a figure whose unit, currency or scale was lost,

@@ -1,6 +1,7 @@
 """The fidelity meter against the committed hand labels (issue 55): tuned on one half, reported on the other.
 
-    python scripts/faithful/meter_agreement.py [--readings runs/faithful/readings.pkl] [--out docs/results/faithful/meter-agreement.json]
+    python scripts/faithful/meter_agreement.py [--readings runs/faithful/readings.pkl] [--out
+    docs/results/faithful/meter-agreement.json]
 
 Label sources (each pair once; a pair labelled twice keeps the blind label):
 

@@ -2,7 +2,8 @@
 character n-gram and function-word attackers, static (trained on original text) and adversarial (retrained on the
 normalised text).
 
-    python scripts/faithful/rule_ablation.py [--scenario BAC-20] [--per-author 20] [-o docs/results/faithful/rule-ablation.json]
+    python scripts/faithful/rule_ablation.py [--scenario BAC-20] [--per-author 20] [-o
+    docs/results/faithful/rule-ablation.json]
     python scripts/faithful/rule_ablation.py --draw-seed 1 --only-all     # the original and all rules on another draw
 
 The scenario's split (seed 0) at most ``--per-author`` documents an author in train and in test, as the benchmark's

@@ -1,7 +1,8 @@
 """The blind file of the judge's frozen pairs, and the agreement of its labels.
 
     python scripts/judge/blind.py make docs/results/judge/heldout          # pairs-blind.jsonl + pairs-key.jsonl
-    python scripts/judge/blind.py agree docs/results/judge/heldout         # two annotators' labels -> pairs-labels.jsonl
+    python scripts/judge/blind.py agree docs/results/judge/heldout         # two annotators' labels ->
+    pairs-labels.jsonl
 
 ``make``: the written pairs (``pairs.jsonl``) shuffled (seed 8102) under new ids, input and output only — an
 annotator sees neither the rewrite asked for nor any meter; the key (blind id -> item, rewrite) beside it.

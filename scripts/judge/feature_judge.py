@@ -45,8 +45,15 @@ def written_pairs() -> list[dict]:
         for row in _jsonl(path):
             source = sources[row["item"]]
             label = "faithful" if source["rewrite"].startswith("paraphrase") else "changed"
-            out.append({"set": "written", "kind": source["rewrite"], "input": source["input"], "output": row["output"],
-                        "label": label})
+            out.append(
+                {
+                    "set": "written",
+                    "kind": source["rewrite"],
+                    "input": source["input"],
+                    "output": row["output"],
+                    "label": label,
+                }
+            )
     return out
 
 
@@ -72,9 +79,8 @@ def features(pairs: list[dict]):
 
 def cached(name: str, pairs: list[dict]):
     """(rule scores, features) of a set, cached by its content."""
-    import pickle
-
     import inspect
+    import pickle
 
     code = (ROOT / "src" / "authorguard" / "metrics" / "judge" / "features.py").read_bytes()
     code += inspect.getsource(features).encode()

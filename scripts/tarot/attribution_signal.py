@@ -3,7 +3,8 @@
 Each transform is applied to every training and test post of the scenario (split seed 0), and each attacker is
 measured under two threat models: **static** (trained on the original training posts, as when a rewriter is
 judged by the paper's attacker) and **adversarial** (retrained on the transformed training posts: an attacker who
-knows the transform). The content cost is chrF and MiniLM cosine of each transformed test post to its original, and the share of
+knows the transform). The content cost is chrF and MiniLM cosine of each transformed test post to its original, and the
+share of
 its words (as a bag) the transform removed.
 The transforms are deliberately crude (nothing is paraphrased): they bound what a rewrite must change before an
 attacker loses a given share of its accuracy, and what keeping it costs in similarity.

@@ -2,7 +2,8 @@
 file: the commands, prompt data, seeds, scale, machine, stage statistics and — given a benchmark run — the
 policy's scores there. ``authorguard obfuscate --method tarot`` then works with no ``--model``.
 
-Usage:  python scripts/tarot/package_tarot.py runs/tarot [--configs configs/tarot] [--benchmark runs/text-benchmark-tarot ...]
+Usage:  python scripts/tarot/package_tarot.py runs/tarot [--configs configs/tarot] [--benchmark
+runs/text-benchmark-tarot ...]
 
 ``--configs`` is the folder of the stage configs the model was trained with (sft.toml, prefs.toml, dpo.toml,
 ppo.toml); the provenance records the commands with it. A benchmark run's config is read from its experiment.json.

@@ -10,7 +10,8 @@ of the test split is then attacked under the **static** threat model (attackers 
 training posts, as in the paper's Table 2) and compared with the original text: accuracy with its standard error,
 the paired difference to ``--baseline`` (SE of the per-post difference), chrF and MiniLM cosine per post, and the
 share of posts left unchanged; and the scenario's utility task (BAC: the blog's topic) as the static analyst scores
-it (a linear SVM trained on the original training posts, accuracy on the release). The augmented and adversarial threat models need the training posts rewritten too,
+it (a linear SVM trained on the original training posts, accuracy on the release). The augmented and adversarial threat
+models need the training posts rewritten too,
 which the stored candidates do not cover: ``--adapt`` samples them for a slice of the training posts.
 
 What the selection could do (``--select``, ``--pool``): the same candidates ranked otherwise among the valid ones —

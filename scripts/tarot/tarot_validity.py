@@ -1,6 +1,7 @@
 """How often does each TAROT policy write something that is not a rewrite, and how much do k candidates help?
 
-The first ``--posts`` test posts of ``--scenario`` (BAC-10 unless said; after the first ``--skip``) are cut into chunks as ``tarot`` cuts them; each policy (zero-shot, SFT,
+The first ``--posts`` test posts of ``--scenario`` (BAC-10 unless said; after the first ``--skip``) are cut into chunks
+as ``tarot`` cuts them; each policy (zero-shot, SFT,
 DPO, PPO; the packaged adapters or ``--model``) samples ``--candidates`` rewrites of every chunk at the methods'
 settings (temperature 0.7, top-p 0.95, at most 128 tokens, seed ``--seed``). Every candidate is judged by the
 validity gate (with the token-limit flag) and scored (MiniLM utility, author-encoder privacy). Best-of-k is then
@@ -16,19 +17,23 @@ samples the candidates there (``--device``, ``--dtype``, ``--batch-size``; no co
 and ``--from RAW --out JUDGED`` judges and scores them here.
 
 ``--from FILE [FILE ...]`` prints the tables again from stored ``--out`` files, plain or ``.gz`` (no generation; the
-candidates behind docs/results/tarot.md's latest tables are committed in ``artifacts/tarot-validity/``); with ``--rejudge`` every stored
+candidates behind docs/results/tarot.md's latest tables are committed in ``artifacts/tarot-validity/``); with
+``--rejudge`` every stored
 candidate is judged again by today's gate (a rule added since the file was written; the token-limit flag is read
 back from the stored verdict, exact because "truncated" is checked before every later rule); ``--samples N``
 prints N chunks drawn with ``--seed`` and every policy's first candidate for each, with the gate's verdict;
-``--label-selected N FILE`` writes, per policy, N chunks drawn with ``--seed`` among those best-of-k keeps a rewrite for,
+``--label-selected N FILE`` writes, per policy, N chunks drawn with ``--seed`` among those best-of-k keeps a rewrite
+for,
 with the rewrite it keeps (what a user is given), for labelling by hand.
 
-Usage:  AUTHORGUARD_DATA=../shared/data python scripts/tarot/tarot_validity.py [--scenario BAC-10] [--posts 100] [--skip 0] [--candidates 4]
+Usage:  AUTHORGUARD_DATA=../shared/data python scripts/tarot/tarot_validity.py [--scenario BAC-10] [--posts 100] [--skip
+0] [--candidates 4]
             [--policies zero-shot,sft,dpo,ppo] [--floor 0.5] [--seed 0] [--out candidates.jsonl] [--samples 3]
         python scripts/tarot/tarot_validity.py --from candidates.jsonl [more.jsonl ...] [--rejudge] [--samples 3]
             [--label-selected 100 selected.jsonl] [--out judged.jsonl.gz]
         python scripts/tarot/tarot_validity.py --plan plan.jsonl.gz [--scenario ...] [--posts ...] [--policies ...]
-        python scripts/tarot/tarot_validity.py --generate plan.jsonl.gz --out raw.jsonl.gz [--device cuda] [--dtype float32]
+        python scripts/tarot/tarot_validity.py --generate plan.jsonl.gz --out raw.jsonl.gz [--device cuda] [--dtype
+        float32]
             [--batch-size 1024] [--candidates 4] [--seed 0]
 """
 

@@ -10,12 +10,15 @@ labelled and the gated invalid rates.
 
 A labelled file whose rows carry ``set`` ("development" / "held-out") says the split itself:
 ``docs/results/tarot/validity-labels-dpo10x.jsonl`` holds first samples of the 10x TAROT-DPO policy (chunks of the
-287 of ``scripts/tarot/tarot_validity.py``; 60 drawn with seed 0, on which the ``invented`` threshold was chosen, then 40
+287 of ``scripts/tarot/tarot_validity.py``; 60 drawn with seed 0, on which the ``invented`` threshold was chosen, then
+40
 others drawn with seed 1, labelled afterwards), labelled by the same rules; ``validity-labels-dpo10x-v2.jsonl``,
 ``-dpo10x-anchored.jsonl`` and ``-ppo10x.jsonl`` the first samples of the second 10x round's policies on the same 100
-chunks (same sets), labelled without the gate's verdicts. ``validity-labels-selected-dpo.jsonl`` holds what the shipped ``tarot`` gives a user:
+chunks (same sets), labelled without the gate's verdicts. ``validity-labels-selected-dpo.jsonl`` holds what the shipped
+``tarot`` gives a user:
 the rewrite best-of-4 keeps (one round) for 100 chunks drawn with seed 0 among those it keeps one for, of BAC-10 test
-posts 0-399 (``scripts/tarot/tarot_validity.py --label-selected``), labelled by the stricter reading of *meaning* written
+posts 0-399 (``scripts/tarot/tarot_validity.py --label-selected``), labelled by the stricter reading of *meaning*
+written
 down in docs/results/tarot.md (every output there passed the gate: read it with ``--no-split``).
 ``--no-split`` treats every labelled output as held out.
 

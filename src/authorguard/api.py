@@ -1,6 +1,7 @@
 """The Python API: each use case of the command line as one function, with the same meaning.
 
-``import authorguard`` exposes :func:`obfuscate`, :func:`check`, :func:`assess`, :class:`Release` and :class:`SynTF` (loaded on first
+``import authorguard`` exposes :func:`obfuscate`, :func:`check`, :func:`assess`, :class:`Release` and :class:`SynTF`
+(loaded on first
 use, so the import itself stays light: no torch, no spaCy). The CLI's ``obfuscate`` and ``check`` commands call the
 same code.
 """
@@ -25,7 +26,8 @@ class Release:
     style-free view), ``kept`` (as written) or ``withheld``; ``reason``: why, when it was not simply rewritten;
     ``fidelity``: the fidelity meter's verdict on (input, text) — ``faithful``, ``generalised`` (true, less
     specific: a name by what it is, a noun by a broader one), ``partial``, ``unsure`` (the meter cannot settle it:
-    never counted as faithful) or ``changed``; None when not scored (withheld, or ``fidelity=False``); ``fidelity_reason``: the meter's reason
+    never counted as faithful) or ``changed``; None when not scored (withheld, or ``fidelity=False``);
+    ``fidelity_reason``: the meter's reason
     when not faithful."""
 
     text: str | None
@@ -47,22 +49,11 @@ def build_method(
     """The registered text method ``method`` built as ``authorguard obfuscate`` builds it: ``params`` checked
     against the method's parameters, ``epsilon`` (a DP method's document ε) and ``fallback`` (``withhold``, ``keep``
     or ``view``; default: the method's own when it never releases the input, else ``withhold``) set, seeded."""
-    from authorguard import registry
-    from authorguard.methods.build import FALLBACK_CHOICES, build_text_method, with_fallback
-    from authorguard.utils.extras import require_method
-    from authorguard.utils.validation import check_option
+    from authorguard.methods.build import build_text_method
 
-    if fallback is not None:
-        check_option(fallback, "fallback", "obfuscate", FALLBACK_CHOICES)
-    if method in registry.methods:
-        require_method(method)  # a missing extra or weights: one line naming the method, before any import of it
-    params = dict(params or {})
-    if epsilon is not None:
-        if "epsilon" in params:
-            raise InputError("epsilon is given twice (as an argument and in the parameters): give one")
-        params["epsilon"] = epsilon
-    params = with_fallback(method, params, fallback)
-    return build_text_method(method, params, seed, None if model is None else str(model))
+    return build_text_method(
+        method, dict(params or {}), seed, None if model is None else str(model), epsilon=epsilon, fallback=fallback
+    )
 
 
 #: records rewritten per call of the method: small enough for a moving progress bar, large enough for the LM

@@ -127,7 +127,8 @@ CANDIDATES = (
     # tarot samples 4 rewrites a chunk and samples again for chunks without a valid one: 2.0 s per 100 words timed
     # alone on 32 blog posts, 4.2 in the blog assessment's cell (more retries on short posts)
     Candidate("tarot", {}, "tarot", 10.0, 4.0),
-    # the bottleneck writes each chunk once and samples again only what the view gate refuses (docs/results/bottleneck.md)
+    # the bottleneck writes each chunk once and samples again only what the view gate refuses
+    # (docs/results/bottleneck.md)
     # at level roles every chunk is written under its view's constraint: faithful, one round
     Candidate(
         "bottleneck",

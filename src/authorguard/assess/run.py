@@ -341,7 +341,8 @@ def assess(
     command: Sequence[str] = (),
 ) -> dict:
     """Audit how identifiable the authors of ``records`` are and which method protects them at what cost — the
-    Python side of ``authorguard assess`` (``authorguard.assess(...)`` calls this). Writes ``output_dir``/report.html, report.md and assessment.json and
+    Python side of ``authorguard assess`` (``authorguard.assess(...)`` calls this). Writes ``output_dir``/report.html,
+    report.md and assessment.json and
     returns the assessment (a dict: ``headline``, ``audit`` per attacker, ``results`` per method,
     ``recommendation``).
 
@@ -349,7 +350,8 @@ def assess(
     task the data is shared for (its accuracy is the utility; otherwise meaning kept is); ``budget_minutes``: time
     the measurements may take; ``methods`` / ``attackers``: a subset of the built-in settings by label or method name
     (``authorguard.assess.plan.CANDIDATES``, ``ATTACKERS``; default: all that fit the budget). ``log``: called with each
-    progress line (default: printed on stderr); ``show_progress``: True or "bar" for progress bars, "lines" for a line per
+    progress line (default: printed on stderr); ``show_progress``: True or "bar" for progress bars, "lines" for a line
+    per
     finished cell on stderr; ``command``: the command line the report
     records (none from Python).
 

@@ -74,7 +74,8 @@ def attacker_classifiers(name: str, classifiers: Sequence[str]) -> tuple[str, ..
 
 
 def make_attacker(name: str, classifier: str, random_state: int | None, options: dict | None = None) -> Attacker:
-    """A registered attacker with ``options`` (its own parameters); ``classifier`` goes only to attackers that take one."""
+    """A registered attacker with ``options`` (its own parameters); ``classifier`` goes only to attackers that take
+    one."""
     from authorguard import registry
 
     cls = registry.attackers.get(name)

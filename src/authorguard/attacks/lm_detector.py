@@ -2,7 +2,8 @@
 Authorship Obfuscation using Mutant-X" and its detection follow-up; their detector reads language-model
 likelihoods of the text).
 
-Each text becomes 20 numbers: from the reference language model (SmolLM2-135M, :mod:`authorguard.generation.reference_lm`,
+Each text becomes 20 numbers: from the reference language model (SmolLM2-135M,
+:mod:`authorguard.generation.reference_lm`,
 first ``max_tokens`` tokens) the mean, standard deviation, minimum and 10th / 50th / 90th percentiles of the token
 log-probabilities, the mean predictive entropy, the mean surprise gap (−log p − entropy), the shares of tokens that
 were the model's first choice and among its ten first; from the text itself the number of words (log), mean word

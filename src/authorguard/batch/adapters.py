@@ -28,11 +28,10 @@ def check_method(name: str, params: dict) -> VectorMechanism | TextObfuscator:
     Unknown parameters fail naming the key. The method's ``batch_defaults`` (e.g. SynTF's public vocabulary)
     apply where ``params`` says nothing. A method that would learn from the private input is refused.
     """
+    from authorguard.methods.build import check_parameters
+
     cls = registry.methods.get(name)
-    known = set(cls().get_params())
-    for key in params:
-        if key not in known:
-            raise InputError(f"unknown parameter {key!r} for method {name!r} (known: {', '.join(sorted(known))})")
+    check_parameters(name, params)
     method = cls(**{**getattr(cls, "batch_defaults", {}), **params})
     if method.fits_on_private_input():
         raise InputError(

@@ -1,5 +1,6 @@
 """The check's background counts, cached: a background's writing is counted (:mod:`authorguard.check.features`) once
-and read back on every check. The cache (:func:`pool_features`) is one folder per pool under the cache folder: ``meta.json.gz`` (authors, their
+and read back on every check. The cache (:func:`pool_features`) is one folder per pool under the cache folder:
+``meta.json.gz`` (authors, their
 blocks' word counts, vocabularies, the pool's checksum, the code version that made it, each file's sha256) and one
 ``.npz`` per family. A cache whose pool, code version or file checksums differ is rebuilt, never read. Building
 is resumable: authors are counted in shards (``part-*.npz``), kept until the cache is complete.

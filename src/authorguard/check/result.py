@@ -39,7 +39,8 @@ class AttackerRanking:
 class RewriteCheck:
     """The check after a rewrite by ``method``: the ``text`` released (None: the method refused it, ``status``
     says why), its ``meaning`` (MiniLM cosine to the original text), its ``fidelity`` by the fidelity meter
-    (faithful / partial / unsure / changed, with ``fidelity_reason`` when not faithful) and the rankings of the rewrite."""
+    (faithful / partial / unsure / changed, with ``fidelity_reason`` when not faithful) and the rankings of the
+    rewrite."""
 
     method: str
     text: str | None

@@ -70,7 +70,8 @@ def method_block(row: dict, width: int) -> str:
 @handle_errors
 def methods(json_output: Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")] = False) -> None:
     """List every method: text methods (authorguard obfuscate / anonymize), vector methods (authorguard syntf /
-    anonymize) and corpus releases (authorguard synth), what each protects against (as measured), whether it needs a trained model or an extra, and
+    anonymize) and corpus releases (authorguard synth), what each protects against (as measured), whether it needs a
+    trained model or an extra, and
     whether it can run here (the install command when not)."""
     rows = method_rows()
     if json_output:

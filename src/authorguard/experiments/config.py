@@ -27,7 +27,8 @@ and utility task, and is released on its own (:mod:`authorguard.experiments.view
 (METEOR, BLEU, chrF, ROUGE, MiniLM cosine, unchanged share) and ``detector`` (can a classifier tell released from
 original text) are measured on each view's attacked test documents, and ``fidelity`` (the fidelity meter's share of
 ``faithful`` and ``changed`` outputs, :mod:`authorguard.metrics.fidelity`; a column of every text report; part of
-the evaluation fingerprint, so a run made before it existed computes its cells again once on resume) (content on a seeded sample of at most
+the evaluation fingerprint, so a run made before it existed computes its cells again once on resume) (content on a
+seeded sample of at most
 ``content_sample`` of them, 0 = all: METEOR costs ~50 ms a document). ``fluency`` adds the reference language
 model's perplexity of the released text on that sample (``lm`` extra; ~30 s a cell on 2 cores). ``detectors``
 lists the registered obfuscation detectors (``char-ngrams``, ``lm-stylometric``) run when ``detector`` is true.
@@ -274,16 +275,12 @@ def _validate_method(spec: MethodSpec) -> None:
     for key, values in spec.grid.items():
         if not isinstance(values, list) or not values:
             raise InputError(f"{where}: grid value of {key!r} must be a non-empty list, got {values!r}")
-    accepted = set(cls().get_params())
-    for key in set(spec.params) | set(spec.grid):
-        if key == CALIBRATION_PARAMETER:
-            if not hasattr(cls, "calibrate"):
-                raise InputError(
-                    f"{where}: {CALIBRATION_PARAMETER!r} needs a method with calibrate(); {spec.name!r} has none"
-                )
-            continue
-        if key not in accepted:
-            raise InputError(f"{where}: unknown parameter {key!r} (known: {', '.join(sorted(accepted))})")
+    from authorguard.methods.build import check_parameters
+
+    keys = set(spec.params) | set(spec.grid)
+    if CALIBRATION_PARAMETER in keys and not hasattr(cls, "calibrate"):
+        raise InputError(f"{where}: {CALIBRATION_PARAMETER!r} needs a method with calibrate(); {spec.name!r} has none")
+    check_parameters(spec.name, sorted(keys), where, allowed=frozenset({CALIBRATION_PARAMETER}))
     if CALIBRATION_PARAMETER in set(spec.params) | set(spec.grid) and "epsilon" in set(spec.params) | set(spec.grid):
         raise InputError(f"{where}: give 'epsilon' or {CALIBRATION_PARAMETER!r}, not both")
 

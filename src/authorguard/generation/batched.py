@@ -5,7 +5,8 @@ Why not CTranslate2 or llama.cpp (measured in docs/neural.md#generation-engines)
 Xeon with AVX-512 BF16 and AMX) oneDNN's bfloat16 matrix kernels beat CTranslate2's int8 and llama.cpp's Q4_1
 kernels, and most of the reference path's time is not the matrix work but the loop around it. This loop
 (1) runs the model in bfloat16 when ``torch`` reports native bfloat16 support (float32 otherwise; CUDA: bfloat16);
-(2) prefills the prompts that join the batch together, computing logits for the last position only; (3) samples through the shared
+(2) prefills the prompts that join the batch together, computing logits for the last position only; (3) samples through
+the shared
 :mod:`~authorguard.generation.samplers` (top-p among a shortlist instead of sorting the vocabulary);
 (4) batches continuously: finished rows leave the batch and queued prompts are prefilled and join it whenever
 a quarter of the slots is free, so the compute follows ``batch_size`` live sequences instead of waiting for the

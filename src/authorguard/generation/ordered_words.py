@@ -1,5 +1,6 @@
 """The constraint the style bottleneck writes under, :class:`OrderedWords` (a
-:class:`~authorguard.generation.constraints.TokenConstraint`): a text that says ``words`` in order and, between two of them, at most ``max_free`` words of ``free_words`` — nothing else:
+:class:`~authorguard.generation.constraints.TokenConstraint`): a text that says ``words`` in order and, between two of
+them, at most ``max_free`` words of ``free_words`` — nothing else:
 
 - a word is matched byte for byte as written, or with its first letter capitalised at a sentence start (the
   text's start, or after a sentence stop) — never case-blind (that would let "TUESDAY" through); free words
@@ -12,7 +13,8 @@
   last word — and, without ``punctuation``, required there (the text's own sentence ends) — and never after a word
   that ends with one (``"… win."``, ``U.S.``), then a space or the end; no
   quotes, brackets or apostrophes outside the words themselves (a free ``n't`` would add a negation);
-- no loops (:func:`~authorguard.text.view_constraints.free_word_allowed`, :func:`~authorguard.text.view_constraints.word_after_gap_allowed`):
+- no loops (:func:`~authorguard.text.view_constraints.free_word_allowed`,
+:func:`~authorguard.text.view_constraints.word_after_gap_allowed`):
   never a free word twice in a gap or right after the same view word, never two determiners, no determiner before a
   possessive, pronoun or quantifier, no free word before a quotation — each checked with look-ahead, so that no
   state is left without a token;

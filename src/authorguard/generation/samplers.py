@@ -1,7 +1,8 @@
 """Token samplers: what turns one decoding step's logits into the next token, shared by every engine.
 
 A sampler receives the step's logits, shape (B, V) float32 (whatever precision the model ran in), on the engine's
-device, and returns B token ids on that device. It is also the one place a method reaches per-step logits: DP-Prompt's :class:`ClippedSampler` clips
+device, and returns B token ids on that device. It is also the one place a method reaches per-step logits: DP-Prompt's
+:class:`ClippedSampler` clips
 them before anything else touches them. Each sampler states how the reference engine (transformers'
 ``generate``) expresses the same distribution, so both engines sample from one definition.
 

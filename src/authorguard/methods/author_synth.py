@@ -68,7 +68,8 @@ def _cut(text: str, max_words: int) -> str:
 @dataclass
 class Aggregates:
     """The summed, bounded contributions: ``terms`` (labels x vocabulary) of clipped unit-norm term vectors,
-    ``clusters`` (labels x word clusters) the same over the counts summed by cluster, ``classes`` (documents per label), ``lengths`` (documents per length bin); ``authors`` and ``documents``
+    ``clusters`` (labels x word clusters) the same over the counts summed by cluster, ``classes`` (documents per label),
+    ``lengths`` (documents per length bin); ``authors`` and ``documents``
     counted (the number of authors is not released, only used to report what was bounded)."""
 
     terms: np.ndarray

@@ -27,24 +27,54 @@ def with_fallback(method: str, params: dict, fallback: str | None) -> dict:
     return {**params, "fallback": fallback}
 
 
-def build_text_method(name: str, params: dict, seed: int | None, model: str | None = None):
-    """A registered *text* method with ``params`` (unknown keys fail naming the key), seeded when it is random;
-    ``model`` (a trained model folder) goes to methods that take one."""
-    from authorguard.utils.extras import require_method
+def check_parameters(name: str, keys, where: str | None = None, allowed: frozenset[str] = frozenset()) -> set[str]:
+    """The parameters of the registered method ``name``; a key of ``keys`` it does not take (and not in
+    ``allowed``) fails in one line naming the key (prefixed by ``where``: a config file and its table)."""
+    known = set(registry.methods.get(name)().get_params())
+    for key in keys:
+        if key not in known and key not in allowed:
+            prefix = f"{where}: " if where else ""
+            raise InputError(
+                f"{prefix}unknown parameter {key!r} for method {name!r} (known: {', '.join(sorted(known)) or 'none'})"
+            )
+    return known
 
+
+def build_text_method(
+    name: str,
+    params: dict,
+    seed: int | None,
+    model: str | None = None,
+    *,
+    epsilon: float | None = None,
+    fallback: str | None = None,
+):
+    """A registered *text* method, fitted: the one builder the API, the CLI, the check and the page call.
+
+    ``params`` are checked against the method's (unknown keys fail naming the key); ``epsilon`` (a DP method's
+    document ε) and ``fallback`` (:data:`FALLBACK_CHOICES`; default :func:`with_fallback`'s) are set; seeded when
+    it is random; ``model`` (a trained model folder) goes to methods that take one. A missing extra or weights
+    fail in one line naming the method before the method's module is imported."""
+    from authorguard.utils.extras import require_method
+    from authorguard.utils.validation import check_option
+
+    if fallback is not None:
+        check_option(fallback, "fallback", "obfuscate", FALLBACK_CHOICES)
     if name in registry.methods:
-        require_method(name)  # a missing extra or weights: one line naming the method, before any work
+        require_method(name)
     cls = registry.methods.get(name)
     if not issubclass(cls, TextObfuscator):
         raise InputError(
-            f"method {name!r} does not rewrite text (it releases vectors): use authorguard syntf or anonymize, or the text method syntf-text"
+            f"method {name!r} does not rewrite text (it releases vectors): use authorguard syntf or anonymize, or "
+            "the text method syntf-text"
         )
-    known = set(cls().get_params())
-    for key in params:
-        if key not in known:
-            raise InputError(
-                f"unknown parameter {key!r} for method {name!r} (known: {', '.join(sorted(known)) or 'none'})"
-            )
+    params = dict(params)
+    if epsilon is not None:
+        if "epsilon" in params:
+            raise InputError("epsilon is given twice (as an argument and in the parameters): give one")
+        params["epsilon"] = epsilon
+    params = with_fallback(name, params, fallback)
+    known = check_parameters(name, params)
     if model is not None:
         if "model" not in known:
             takers = [n for n in registry.methods.names() if registry.methods.info(n).get("model")]

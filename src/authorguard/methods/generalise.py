@@ -3,7 +3,8 @@
 Names, places, organisations and rare words are what identifies a writer once their style is normalised away
 (docs/results/generalise.md). This method replaces them by truthful, less specific forms
 (:mod:`authorguard.text.generalise`) on top of ``normalise``, at a named ``level`` of the dial; every change is
-recorded, so the check and the page can show and undo each one. No language model: deterministic, records in = records out.
+recorded, so the check and the page can show and undo each one. No language model: deterministic, records in = records
+out.
 """
 
 from __future__ import annotations

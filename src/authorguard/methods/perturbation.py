@@ -125,7 +125,8 @@ class SynonymReplacement(_WordPerturbation):
 
     ``senses="common"`` (default) draws from the word's most frequent sense and skips one-letter words;
     ``senses="all"`` draws from every sense, rare ones included (TAROT's baseline as the benchmark measured it:
-    "I met Yazid" -> "I adjoin Yazid", ";o)" -> ";oxygen)"; docs/results/text-benchmark.md#synonyms-which-wordnet-senses-issue-47)."""
+    "I met Yazid" -> "I adjoin Yazid", ";o)" -> ";oxygen)";
+    docs/results/text-benchmark.md#synonyms-which-wordnet-senses-issue-47)."""
 
     def __init__(
         self, rate: float = 0.3, senses: str = "common", random_state: RandomState = None, secure: bool = False

@@ -25,7 +25,8 @@ copy-based rewriting breaks (a unit, a quotation, a loop, a list); else ``unsure
 threshold is only new words that may stand for words their aligned input sentence lost
 (:mod:`authorguard.metrics.fidelity_substitution`: similar by word vectors, not known synonyms) — the meter cannot
 settle it, and it is never counted as faithful (new words in a sentence that is rewritten and whose sentence
-embedding stays close to its input sentence's are the paraphrase's, and settled: ``paraphrase_similarity``); else ``partial`` when it loses content (recall below the threshold,
+embedding stays close to its input sentence's are the paraphrase's, and settled: ``paraphrase_similarity``); else
+``partial`` when it loses content (recall below the threshold,
 a dropped name or number); else ``faithful``. An output equal to
 its input up to whitespace is ``faithful`` without parsing; an empty output is not scored (``None``: a withheld
 record). Thresholds were tuned on half the committed labels and measured on the other half
@@ -39,7 +40,7 @@ from collections.abc import Sequence
 from authorguard.exceptions import InputError
 from authorguard.metrics.fidelity_atoms import atom_findings, bracket_findings
 from authorguard.metrics.fidelity_generalised import generalisation_findings
-from authorguard.metrics.fidelity_reading import METERS, Reading, check_meter, parser, read_parse, require_meter
+from authorguard.metrics.fidelity_reading import METERS, Reading, check_meter, parser, read_parse
 from authorguard.metrics.fidelity_verdict import VERDICTS, FidelityScore, FidelityThresholds, judge
 from authorguard.text.normalise import RULES
 
@@ -60,7 +61,8 @@ __all__ = [
 
 #: the meter reads both texts through every rule of the normaliser: "idk" and "I do not know", "cant" and "cannot",
 #: "sooo" and "so", "25 percent" and "25%", "GROSS" and "gross", an aside standing alone as a sentence and the
-#: same words without brackets are the same text to it (inside a sentence brackets stay and their loss is read) (a tagger reads "dunno" without its negation; a parse moves with casing and
+#: same words without brackets are the same text to it (inside a sentence brackets stay and their loss is read) (a
+#: tagger reads "dunno" without its negation; a parse moves with casing and
 #: punctuation, and read raw it found who-does-what changes in 24 of 1,000 normalise outputs of blog paragraphs,
 #: none after). So the meter cannot see an error the normaliser makes: the blind labels check those.
 CANONICAL_RULES = tuple(RULES)
@@ -78,6 +80,17 @@ def canonical_text(text: str) -> str:
     return normalise(text, CANONICAL_RULES)
 
 
+def require_meter(meter: str = "rules") -> None:
+    """Load the meter's parser now (and its judge, for a meter other than ``rules``), or fail with one line: a
+    command checks this before hours of rewriting; an unknown meter is refused too."""
+    check_meter(meter)
+    parser()
+    if meter != "rules":
+        from authorguard.metrics.judge import shared_judge
+
+        shared_judge(meter)
+
+
 class FidelityMeter:
     """Score (input, output) pairs: ``score(inputs, outputs)`` -> one :class:`FidelityScore` per pair.
 
@@ -91,11 +104,11 @@ class FidelityMeter:
         Parsing processes; None: every core this process may use (at most 4) for :data:`PARALLEL_FROM` pairs or
         more, else one (a process costs about a second to start; parsing is most of the meter's time: 5,400
         words/s a core). Callers that already run in parallel workers pass 1.
-    meter : {"rules", "judge"}, default="rules"
-        ``rules``: the rule meter; ``judge``: the rules joined with a trained consistency judge
-        (:mod:`authorguard.metrics.judge`; ``authorguard train judge``, the ``minilm`` and ``neural`` extras) — an
-        option under study: on the frozen held-out pairs it agrees with blind readers no better than the rules
-        (docs/results/judge.md), so it is not the default.
+    meter : {"rules", "judge", "cross-encoder"}, default="rules"
+        ``rules``: the rule meter; ``judge``: the rules joined with the packaged feature judge
+        (:mod:`authorguard.metrics.judge`, the ``minilm`` extra); ``cross-encoder``: joined with a MiniLM
+        cross-encoder trained by ``authorguard train judge``. Their agreement with blind readers on the frozen
+        held-out pairs: docs/results/judge.md.
     """
 
     def __init__(
@@ -205,7 +218,8 @@ class FidelityMeter:
         from authorguard.metrics.judge.verdict import combined
 
         if todo:
-            found = judge.passage_probabilities([scores[i] for i in todo], sources, outputs)
+            rules_only = FidelityMeter(self.thresholds, self.batch_size, n_process=1).score
+            found = judge.passage_probabilities([scores[i] for i in todo], sources, outputs, rules_only)
             low, high = judge.calibration.get("low", 0.5), judge.calibration.get("high", 0.5)
             for row, index in zip(found, todo):
                 scores[index] = combined(scores[index], row, low, high)

@@ -60,17 +60,6 @@ def check_meter(meter: str) -> str:
     return meter
 
 
-def require_meter(meter: str = "rules") -> None:
-    """Load the meter's parser now (and its judge, for a meter other than ``rules``), or fail with one line: a
-    command checks this before hours of rewriting; an unknown meter is refused too."""
-    check_meter(meter)
-    parser()
-    if meter != "rules":
-        from authorguard.metrics.judge import shared_judge
-
-        shared_judge(meter)
-
-
 def parser():
     from authorguard.text.resources import spacy_pipeline
 

@@ -25,7 +25,8 @@ a curator), fixed before anything is generated; the realised length k is itself 
 so the report never uses it.
 
 **Relative clipping** (``relative=True``, ours, not in the paper). Raw logits carry an arbitrary offset per step
-(SmolLM2's largest logit ranges from ~10 to ~35 over the steps of one paraphrase; ``scripts/dp_prompt/dp_prompt_logits.py``),
+(SmolLM2's largest logit ranges from ~10 to ~35 over the steps of one paraphrase;
+``scripts/dp_prompt/dp_prompt_logits.py``),
 so one fixed [b_lo, b_hi] either ties the top tokens at b_hi or sinks every token to b_lo on some steps. Clipping
 u_x(v) = logit_x(v) − max_w logit_x(w), the log-odds against the step's top token, to [b_lo, b_hi] with b_hi ≤ 0
 keeps every utility in a range of width b_hi − b_lo for every input, which is all the argument above uses: the

@@ -188,7 +188,8 @@ class RolesPiece:
 
 
 #: the punctuation the roles view keeps around a word: what groups a sentence's parts and marks who said what (list
-#: and appositive commas, a semicolon or colon, an aside's brackets, quotation marks, single or double). Stops go to the sentence
+#: and appositive commas, a semicolon or colon, an aside's brackets, quotation marks, single or double). Stops go to the
+#: sentence
 #: marks; ellipses, exclamations, emoticons, decoration are style (docs/results/faithful.md measures the
 #: cost of each).
 KEPT_PUNCTUATION = frozenset(",;:()\"'")
@@ -348,7 +349,8 @@ def _roles_view_of(read: list[tuple[list[RolesPiece], bool]]) -> str:
 
 def roles_sources(text: str) -> list[str]:
     """For each token of ``roles_view(text).split()``, the stretch of the normalised text it stands for: a view
-    word's own token and the marks the view leaves out before it (the sentence's last word: the rest of the sentence too, its
+    word's own token and the marks the view leaves out before it (the sentence's last word: the rest of the sentence
+    too, its
     stop included); "" for the marks. Joined over a chunk of the view it is ``normalise``'s text of that chunk: what
     the bottleneck releases for a chunk it cannot write (docs/results/faithful.md)."""
     return _roles_sources_of(roles_sentences(text))

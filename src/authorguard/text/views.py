@@ -19,7 +19,8 @@ Views, from finest to coarsest (each is a function of the one before it, so thei
 - ``lemma``: ``content`` with every word lower-cased and lemmatised (:func:`~authorguard.text.analysis.lemmatize`).
 - ``roles``: who does what — every word, the articles (:data:`FREE_WORDS`) marked optional
   (:data:`~authorguard.text.atoms.OPTIONAL_MARK`: a constrained realiser writes the text's own article there or
-  none, and is shown the view without them), so the demonstratives, personal pronouns, prepositions, connectives, auxiliaries and question words stay, in
+  none, and is shown the view without them), so the demonstratives, personal pronouns, prepositions, connectives,
+  auxiliaries and question words stay, in
   order; contractions read out (``didn't`` -> ``did not``, ``we're`` -> ``we are``, ``he's`` -> ``he is``, a
   possessive kept whole: ``Anna's``), names and numbers as written, every other word lower-cased, sentence ends as
   :data:`SENTENCE_MARK` — read from the text after :func:`~authorguard.text.normalise.normalise` (spelling

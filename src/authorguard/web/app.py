@@ -2,7 +2,8 @@
 
 Requests whose ``Host`` is not the loopback address are refused (Starlette's TrustedHostMiddleware: a page on
 another site cannot reach this server through a rebound DNS name), and so is a POST that is not JSON or comes from
-a page of another origin (a form on another site cannot start a check that reads a folder of this computer). The page makes no external requests (its
+a page of another origin (a form on another site cannot start a check that reads a folder of this computer). The page
+makes no external requests (its
 script and style are inline), there is no telemetry, and the text and known writing live in memory only.
 """
 

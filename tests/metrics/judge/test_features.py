@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-
-
 from authorguard.metrics.fidelity_verdict import FidelityScore
 from authorguard.metrics.judge.features import FEATURES, LEXICAL_FEATURES, lexical_features, rule_features
-
 
 
 def _lexical(source: str, output: str) -> dict[str, float]:

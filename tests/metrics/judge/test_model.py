@@ -66,6 +66,6 @@ def test_a_wrong_checksum_a_missing_or_corrupt_file_is_one_line(saved, tmp_path)
         ConsistencyJudge.load(copy)
 
 
-def test_without_a_trained_judge_the_judge_meter_says_how_to_train_one(tmp_path):
+def test_without_a_trained_cross_encoder_its_meter_says_how_to_train_one(tmp_path):
     with pytest.raises(DataNotFoundError, match="authorguard train judge"):
         load_judge(cache_dir=tmp_path)

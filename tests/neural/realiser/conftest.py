@@ -1,4 +1,5 @@
-"""The realiser tests need torch and trl (the tiny realiser itself is in tests/conftest.py: the method tests use it too)."""
+"""The realiser tests need torch and trl (the tiny realiser itself is in tests/conftest.py: the method tests use it
+too)."""
 
 import pytest
 

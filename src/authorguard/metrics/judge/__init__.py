@@ -13,7 +13,7 @@ from pathlib import Path
 
 PACKAGED = Path(__file__).parent / "packaged"
 #: sha256 of the packaged feature judge (a corrupt or replaced file is refused before it is read)
-PACKAGED_FEATURE_SHA256 = "dfdcbb4ffdd5ab7003739e2443783a2ee85160c449c401d6b9b859941ba0277a"
+PACKAGED_FEATURE_SHA256 = "cf3dbcec76a6655660f13f024ae209c3a1636e6571f59646a5753ca2b376d8a8"
 
 
 def load_feature_judge(path: str | Path | None = None):

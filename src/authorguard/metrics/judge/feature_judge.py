@@ -11,7 +11,7 @@ fitted on other features is refused), the trees, the calibrated thresholds and i
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -23,6 +23,8 @@ from authorguard.metrics.judge.features import FEATURES, feature_matrix
 LABELS = ("faithful", "generalised", "changed")
 FILE_NAME = "feature-judge.json"
 _TREE_KEYS = ("feature", "threshold", "left", "right", "value")
+#: the most sentences a side that a pair is read whole (the judge's training pairs have one or two)
+WHOLE_SENTENCES = 2
 
 
 @dataclass
@@ -59,11 +61,36 @@ class FeatureJudge:
         changed = 1.0 / (1.0 + np.exp(-self.log_odds(matrix)))
         return np.stack([1 - changed, np.zeros_like(changed), changed], axis=1).astype(np.float32)
 
-    def passage_probabilities(self, rules: Sequence, sources: Sequence[str], outputs: Sequence[str]) -> np.ndarray:
-        """Each pair's probabilities, (n, 3), from its rule score and its texts."""
+    def passage_probabilities(
+        self, rules: Sequence, sources: Sequence[str], outputs: Sequence[str], score_rules: Callable
+    ) -> np.ndarray:
+        """Each passage pair's probabilities, (n, 3), of its worst sentence: a pair of at most
+        :data:`WHOLE_SENTENCES` sentences a side is read whole, with its rule score; a longer one is cut into (input
+        span, output sentence) pairs
+        (:func:`.verdict.aligned_sentences`), each scored by the rules and read alone — the judge was fitted on
+        pairs of one or two sentences, and a passage's length is no evidence of a change."""
+        from authorguard.metrics.judge.verdict import aligned_sentences, split_sentences
+
         if not sources:
             return np.zeros((0, len(LABELS)), dtype=np.float32)
-        return self.predict(feature_matrix(rules, sources, outputs))
+        spans: list[tuple[str, str]] = []
+        owners: list[int] = []
+        whole: dict[int, int] = {}  # span index -> passage whose own rule score serves
+        for k, (source, output) in enumerate(zip(sources, outputs)):
+            short = max(len(split_sentences(source)), len(split_sentences(output))) <= WHOLE_SENTENCES
+            pairs = [(source, output)] if short else aligned_sentences(source, output)
+            if short:
+                whole[len(spans)] = k
+            spans.extend(pairs)
+            owners.extend([k] * len(pairs))
+        span_rules = _rule_scores(rules, spans, whole, score_rules)
+        found = self.predict(feature_matrix(span_rules, [a for a, _ in spans], [b for _, b in spans]))
+        out = np.zeros((len(sources), len(LABELS)), dtype=np.float32)
+        worst = np.full(len(sources), -1.0)
+        for row, owner in zip(found, owners):
+            if row[2] > worst[owner]:
+                worst[owner], out[owner] = row[2], row
+        return out
 
     def to_dict(self) -> dict:
         trees = [{k: np.asarray(t[k]).tolist() for k in _TREE_KEYS} for t in self.trees]
@@ -93,13 +120,24 @@ class FeatureJudge:
         try:
             saved = json.loads(path.read_text(encoding="utf-8"))
             trees = [_tree(t) for t in saved["trees"]]
-            judge = cls(float(saved["baseline"]), float(saved["rate"]), trees, saved["calibration"], saved["provenance"])
+            judge = cls(
+                float(saved["baseline"]), float(saved["rate"]), trees, saved["calibration"], saved["provenance"]
+            )
             features = tuple(saved["features"])
         except (ValueError, KeyError, TypeError, IndexError) as error:
             raise InputError(f"corrupt feature judge {path}: {type(error).__name__}: {error}") from None
         if features != FEATURES:
             raise InputError(f"feature judge {path} was fitted on other features than this version reads")
         return judge
+
+
+def _rule_scores(rules: Sequence, spans: list[tuple[str, str]], whole: dict[int, int], score_rules: Callable) -> list:
+    """The rule score of each span: the passage's own where the span is the passage, else the rules' reading of
+    the span alone (parsed once, in one batch)."""
+    todo = [i for i in range(len(spans)) if i not in whole]
+    scored = score_rules([spans[i][0] for i in todo], [spans[i][1] for i in todo]) if todo else []
+    by_span = dict(zip(todo, scored))
+    return [rules[whole[i]] if i in whole else by_span[i] for i in range(len(spans))]
 
 
 def _tree(saved: dict) -> dict:

@@ -21,12 +21,89 @@ _TOKEN = re.compile(r"[A-Za-z]+(?:'[a-z]+)?|\d+(?:[.,]\d+)*")
 _SENTENCE_START = re.compile(r"(?:^|[.!?]\s+|[\"(]\s*)([A-Z][A-Za-z]*)")
 #: words of certainty, modality, frequency and quantity: reversing one reverses a claim without a negation word
 HEDGES = frozenset(
-    "likely unlikely probably possibly perhaps maybe certainly definitely surely clearly obviously apparently "
-    "seemingly may might could must should would will can cannot shall always never often rarely seldom sometimes "
-    "usually generally occasionally frequently all every each none some few many most several only almost nearly "
-    "exactly precisely more less fewer much mostly partly entirely completely fully hardly barely scarcely doubt "
-    "sure unsure believe think guess suppose seem seems seemed appear appears possible impossible probable "
-    "improbable certain uncertain least at best worst".split()
+    [
+        "likely",
+        "unlikely",
+        "probably",
+        "possibly",
+        "perhaps",
+        "maybe",
+        "certainly",
+        "definitely",
+        "surely",
+        "clearly",
+        "obviously",
+        "apparently",
+        "seemingly",
+        "may",
+        "might",
+        "could",
+        "must",
+        "should",
+        "would",
+        "will",
+        "can",
+        "cannot",
+        "shall",
+        "always",
+        "never",
+        "often",
+        "rarely",
+        "seldom",
+        "sometimes",
+        "usually",
+        "generally",
+        "occasionally",
+        "frequently",
+        "all",
+        "every",
+        "each",
+        "none",
+        "some",
+        "few",
+        "many",
+        "most",
+        "several",
+        "only",
+        "almost",
+        "nearly",
+        "exactly",
+        "precisely",
+        "more",
+        "less",
+        "fewer",
+        "much",
+        "mostly",
+        "partly",
+        "entirely",
+        "completely",
+        "fully",
+        "hardly",
+        "barely",
+        "scarcely",
+        "doubt",
+        "sure",
+        "unsure",
+        "believe",
+        "think",
+        "guess",
+        "suppose",
+        "seem",
+        "seems",
+        "seemed",
+        "appear",
+        "appears",
+        "possible",
+        "impossible",
+        "probable",
+        "improbable",
+        "certain",
+        "uncertain",
+        "least",
+        "at",
+        "best",
+        "worst",
+    ]
 )
 _MONTHS = "january february march april may june july august september october november december"
 _DAYS = "monday tuesday wednesday thursday friday saturday sunday"
@@ -39,22 +116,96 @@ TIMES = frozenset(
 )
 #: the least WordNet depth of a shared hypernym that makes two nouns siblings ("animal" is 6, "entity" 0)
 SPECIFIC_DEPTH = 6
-FUTURE = frozenset("will shall 'll going gonna".split())
-PAST = frozenset("was were had did used been 'd".split())
-NEGATIONS = frozenset("not no never none nothing nobody neither nor n't without cannot nowhere".split())
+FUTURE = frozenset(["will", "shall", "'ll", "going", "gonna"])
+PAST = frozenset(["was", "were", "had", "did", "used", "been", "'d"])
+NEGATIONS = frozenset(
+    ["not", "no", "never", "none", "nothing", "nobody", "neither", "nor", "n't", "without", "cannot", "nowhere"]
+)
 #: pronouns by grammatical person: a speaker or actor changed shows as a shift between these
 PERSONS = {
-    **dict.fromkeys("i me my mine myself".split(), 0),
-    **dict.fromkeys("we us our ours ourselves".split(), 1),
-    **dict.fromkeys("you your yours yourself yourselves".split(), 2),
-    **dict.fromkeys("he him his himself".split(), 3),
-    **dict.fromkeys("she her hers herself".split(), 4),
-    **dict.fromkeys("they them their theirs themselves".split(), 5),
+    **dict.fromkeys(["i", "me", "my", "mine", "myself"], 0),
+    **dict.fromkeys(["we", "us", "our", "ours", "ourselves"], 1),
+    **dict.fromkeys(["you", "your", "yours", "yourself", "yourselves"], 2),
+    **dict.fromkeys(["he", "him", "his", "himself"], 3),
+    **dict.fromkeys(["she", "her", "hers", "herself"], 4),
+    **dict.fromkeys(["they", "them", "their", "theirs", "themselves"], 5),
 }
-_STOP = HEDGES | TIMES | FUTURE | PAST | NEGATIONS | frozenset(PERSONS) | frozenset(
-    "the a an and or but of to in on at by for with from as is are be being it its this that these those there "
-    "here what which who whom whose when where why how if so than too very also just about into over under up down "
-    "out off again further do does doing have has having am i'm it's that's don't".split()
+_STOP = (
+    HEDGES
+    | TIMES
+    | FUTURE
+    | PAST
+    | NEGATIONS
+    | frozenset(PERSONS)
+    | frozenset(
+        [
+            "the",
+            "a",
+            "an",
+            "and",
+            "or",
+            "but",
+            "of",
+            "to",
+            "in",
+            "on",
+            "at",
+            "by",
+            "for",
+            "with",
+            "from",
+            "as",
+            "is",
+            "are",
+            "be",
+            "being",
+            "it",
+            "its",
+            "this",
+            "that",
+            "these",
+            "those",
+            "there",
+            "here",
+            "what",
+            "which",
+            "who",
+            "whom",
+            "whose",
+            "when",
+            "where",
+            "why",
+            "how",
+            "if",
+            "so",
+            "than",
+            "too",
+            "very",
+            "also",
+            "just",
+            "about",
+            "into",
+            "over",
+            "under",
+            "up",
+            "down",
+            "out",
+            "off",
+            "again",
+            "further",
+            "do",
+            "does",
+            "doing",
+            "have",
+            "has",
+            "having",
+            "am",
+            "i'm",
+            "it's",
+            "that's",
+            "don't",
+        ]
+    )
 )
 
 RULE_FEATURES = tuple(f"rule_{v}" for v in VERDICTS) + (
@@ -147,7 +298,7 @@ def _relatives(word: str) -> frozenset[str]:
     """Synonyms, hypernyms and hyponyms of ``word`` (one level, any part of speech): words that keep it true."""
     from authorguard.text.resources import wordnet
 
-    out = set()
+    out: set[str] = set()
     for synset in wordnet().synsets(word)[:4]:
         for related in [synset, *synset.hypernyms(), *synset.hyponyms()]:
             out.update(lemma.name().lower() for lemma in related.lemmas())
@@ -158,7 +309,9 @@ def _relatives(word: str) -> frozenset[str]:
 def _antonyms(word: str) -> frozenset[str]:
     from authorguard.text.resources import wordnet
 
-    return frozenset(a.name().lower() for s in wordnet().synsets(word) for lemma in s.lemmas() for a in lemma.antonyms())
+    return frozenset(
+        a.name().lower() for s in wordnet().synsets(word) for lemma in s.lemmas() for a in lemma.antonyms()
+    )
 
 
 def _content(tokens: Sequence[str]) -> set[str]:
@@ -167,6 +320,7 @@ def _content(tokens: Sequence[str]) -> set[str]:
 
 def _numbers_moved(a: Sequence[str], b: Sequence[str]) -> int:
     """Numbers both sides say whose next word differs (a figure attached to another noun)."""
+
     def attached(tokens: Sequence[str]) -> dict[str, str]:
         return {t: tokens[i + 1] if i + 1 < len(tokens) else "" for i, t in enumerate(tokens) if t[0].isdigit()}
 
@@ -194,11 +348,7 @@ def _word_pairs(added: set[str], lost: set[str]) -> tuple[int, int]:
         for old in lost:
             if old in _antonyms(new) or new in _antonyms(old):
                 antonyms += 1
-            elif (
-                _noun_parents(new) & _noun_parents(old)
-                and new not in _relatives(old)
-                and old not in _relatives(new)
-            ):
+            elif _noun_parents(new) & _noun_parents(old) and new not in _relatives(old) and old not in _relatives(new):
                 siblings += 1
     return siblings, antonyms
 
@@ -269,10 +419,7 @@ def encoder_features(sources: Sequence[str], outputs: Sequence[str]) -> np.ndarr
         return float(vectors[index[x]] @ vectors[index[y]])
 
     return np.array(
-        [
-            [cosine(s, o), min(cosine(x, y) for x, y in pairs)]
-            for s, o, pairs in zip(sources, outputs, spans)
-        ],
+        [[cosine(s, o), min(cosine(x, y) for x, y in pairs)] for s, o, pairs in zip(sources, outputs, spans)],
         dtype=np.float32,
     ).reshape(len(sources), len(ENCODER_FEATURES))
 

@@ -10,7 +10,6 @@ packaged judge's adapter is checked against :data:`PACKAGED_SHA256` before it is
 
 from __future__ import annotations
 
-import functools
 import json
 from collections.abc import Sequence
 from pathlib import Path
@@ -91,9 +90,11 @@ class ConsistencyJudge:
                 found[members] = torch.softmax(self.network(**batch).logits.float(), dim=-1).numpy()
         return found
 
-    def passage_probabilities(self, rules: Sequence, sources: Sequence[str], outputs: Sequence[str]) -> np.ndarray:
+    def passage_probabilities(
+        self, rules: Sequence, sources: Sequence[str], outputs: Sequence[str], score_rules=None
+    ) -> np.ndarray:
         """Each passage pair's probabilities of its worst sentence, (n, 3) (:func:`.verdict.passage_probabilities`;
-        the rule scores are not read)."""
+        the rule scores and ``score_rules`` are not read)."""
         from authorguard.metrics.judge.verdict import passage_probabilities
 
         return passage_probabilities(self, sources, outputs)
@@ -194,9 +195,3 @@ def load_judge(path: str | Path | None = None, cache_dir: str | Path | None = No
             "(docs/results/judge.md)"
         )
     return ConsistencyJudge.load(PACKAGED, sha256=PACKAGED_SHA256 or None)
-
-
-@functools.lru_cache(maxsize=2)
-def shared_judge(path: str | None = None) -> ConsistencyJudge:
-    """:func:`load_judge` once per process and path."""
-    return load_judge(path)

@@ -81,7 +81,8 @@ class A4NTConfig:
     frozen attribute classifier and an adversary retrained on that output both read as the class prior (style loss
     KL(prior ‖ posterior), :mod:`~authorguard.neural.a4nt.losses`) — per sentence, or with ``neutral_window`` k > 1
     per window of k rewrites of one source class, their posteriors pooled as a document attacker pools them; its
-    decoder is pre-trained as an autoencoder of every class's sentences (``neutral-autoencoder.pt``), the cycle loss reconstructs the input through the same
+    decoder is pre-trained as an autoencoder of every class's sentences (``neutral-autoencoder.pt``), the cycle loss
+    reconstructs the input through the same
     generator and the language loss averages the classes' language models.
     """
 

@@ -35,7 +35,8 @@ def trained_cache(cache_dir: str | Path | None = None) -> Path:
 
 
 def build_network(config: AuthorEncoderConfig, seed: int | None = None):
-    """A fresh trainable network: (module, tokenizer). ``module(input_ids, attention_mask)`` -> (n, dim) unit vectors."""
+    """A fresh trainable network: (module, tokenizer). ``module(input_ids, attention_mask)`` -> (n, dim) unit
+    vectors."""
     torch = require_torch()
     from peft import LoraConfig, get_peft_model
     from transformers import AutoModel, AutoTokenizer

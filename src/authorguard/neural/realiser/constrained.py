@@ -1,5 +1,6 @@
 """The realiser under a constraint: each chunk of a view is written with its words in order, its optional words (the
-roles view's articles) kept or left out, and only the view's free words between them (:class:`~authorguard.generation.ordered_words.OrderedWords`), and the gate keeps only what the
+roles view's articles) kept or left out, and only the view's free words between them
+(:class:`~authorguard.generation.ordered_words.OrderedWords`), and the gate keeps only what the
 constraint does not guarantee.
 
 Under the constraint every view word is said in order and nothing but free words, a few punctuation marks and

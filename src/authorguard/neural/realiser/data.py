@@ -38,7 +38,8 @@ def target_of(level: str, text: str) -> str:
 
 
 def view_plan_words(view: str) -> tuple[list[str], list[int], list[int]]:
-    """A view's words (a quotation's :data:`~authorguard.text.atoms.ATOM_SPACE` read as spaces), the word counts after which a sentence mark stands (a constraint's ``breaks``) and those
+    """A view's words (a quotation's :data:`~authorguard.text.atoms.ATOM_SPACE` read as spaces), the word counts after
+    which a sentence mark stands (a constraint's ``breaks``) and those
     after which a question ends (``questions``: a question mark in the view)."""
     words: list[str] = []
     breaks: list[int] = []

@@ -163,7 +163,8 @@ class Realiser:
         """One text per view ("" for a view without words, and for a withheld record). ``constrained``: the name of
         the view (``roles``) whose constraint every chunk is written under (:mod:`.constrained`), or None.
         ``sources``: per view, the normalised text each of its tokens stands for
-        (:func:`~authorguard.text.view_roles.roles_sources`); needed by the ``normalise`` fallback, which releases a chunk
+        (:func:`~authorguard.text.view_roles.roles_sources`); needed by the ``normalise`` fallback, which releases a
+        chunk
         nothing valid was written for as that text."""
         from authorguard.neural.tarot.policy import generate
         from authorguard.neural.tarot.prompts import clean_rewrite, reassemble

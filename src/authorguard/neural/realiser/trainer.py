@@ -68,7 +68,8 @@ def write_record(folder: Path, record: dict) -> None:
 
 
 class _Progress:
-    """Tells ``say`` the step, the loss and the seconds a step takes, at every logging step (trl's own printer is off)."""
+    """Tells ``say`` the step, the loss and the seconds a step takes, at every logging step (trl's own printer is
+    off)."""
 
     def __new__(cls, say, steps):
         import time

@@ -113,7 +113,8 @@ class SFTConfig(_Record):
     rewrite, not a comment or a copy: its MiniLM cosine to the input is at least ``min_utility``, its word
     overlap (share of its word bigrams found in the input) at most ``max_copy``, its length ``min_length_ratio``
     .. ``max_length_ratio`` times the input's words, at most ``max_invented`` of its content words are new, and
-    the rest of the validity gate passes it (no meta phrase, loop, ...). Of the kept ones, the one with the highest reward (utility + privacy) becomes the target. Then LoRA
+    the rest of the validity gate passes it (no meta phrase, loop, ...). Of the kept ones, the one with the highest
+    reward (utility + privacy) becomes the target. Then LoRA
     fine-tuning on (instruction + chunk -> target), loss on the target tokens only: ``epochs`` epochs,
     ``batch_size`` pairs a step (``gradient_accumulation`` micro-batches), AdamW at ``learning_rate``."""
 

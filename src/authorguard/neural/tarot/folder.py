@@ -67,7 +67,8 @@ class TarotFolder:
             )
 
     def adapters(self, policy: str) -> list[Path]:
-        """The adapter folders that make ``policy`` (a key of :data:`POLICIES`), in merge order; each stage must be done."""
+        """The adapter folders that make ``policy`` (a key of :data:`POLICIES`), in merge order; each stage must be
+        done."""
         if policy not in POLICIES:
             raise InputError(f"TAROT: unknown policy {policy!r} (policies: {', '.join(POLICIES)})")
         for name in POLICIES[policy]:
