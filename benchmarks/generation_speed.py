@@ -149,7 +149,8 @@ def main() -> None:
 
     print(f"torch {torch.__version__}, {torch.get_num_threads()} threads, {os.cpu_count()} CPUs")
     print(
-        "| engine | precision | batch | prompts | new tokens | tokens/s | ms/token | peak RSS MB | set-up s | share of 600 tok/s |"
+        "| engine | precision | batch | prompts | new tokens | tokens/s | ms/token | peak RSS MB | set-up s | share of "
+        "600 tok/s |"
     )
     print("|---|---|---|---|---|---|---|---|---|---|")
     speeds: dict = {}
@@ -159,14 +160,16 @@ def main() -> None:
             r = run_child(engine, batch_size, n)
             speeds[(engine, batch_size)] = r["tokens_per_second"]
             print(
-                f"| {engine} | {r['dtype']} | {batch_size} | {r['prompts']} | {r['new_tokens']} | {r['tokens_per_second']:.1f} | "
+                f"| {engine} | {r['dtype']} | {batch_size} | {r['prompts']} | {r['new_tokens']} | "
+                f"{r['tokens_per_second']:.1f} | "
                 f"{r['ms_per_token']:.1f} | {r['peak_rss_mb']:.0f} | {r['setup_seconds']:.1f} | "
                 f"{r['tokens_per_second'] / BOUND_TOKENS_PER_SECOND:.2f} |",
                 flush=True,
             )
         if ("torch", batch_size) in speeds and ("batched", batch_size) in speeds:
             print(
-                f"|  | speed-up at batch {batch_size} | | | | {speeds[('batched', batch_size)] / speeds[('torch', batch_size)]:.1f}x | | | | |",
+                f"|  | speed-up at batch {batch_size} | | | | "
+                f"{speeds[('batched', batch_size)] / speeds[('torch', batch_size)]:.1f}x | | | | |",
                 flush=True,
             )
     if args.quality:

@@ -31,7 +31,8 @@ def step(name: str, command: list[str], environment: dict) -> None:
     seconds = time.perf_counter() - started
     last = (done.stderr.strip().splitlines() or done.stdout.strip().splitlines() or [""])[-1]
     print(
-        f"| {name} | `{' '.join(command[2:] if command[1] == '-m' else command)}` | {seconds:.0f} | {done.returncode} | "
+        f"| {name} | `{' '.join(command[2:] if command[1] == '-m' else command)}` | {seconds:.0f} | {done.returncode} "
+        "| "
         f"{last[:80] if done.returncode else ''} |",
         flush=True,
     )

@@ -34,7 +34,10 @@ def machine() -> str:
         cpu = next(
             (line.split(":", 1)[1].strip() for line in cpuinfo if line.startswith("model name")), platform.processor()
         )
-    return f"{cpu}, {os.cpu_count()} cores, numba threads {numba.get_num_threads()}, Python {platform.python_version()}, numpy {np.__version__}"
+    return (
+        f"{cpu}, {os.cpu_count()} cores, numba threads {numba.get_num_threads()}, "
+        f"Python {platform.python_version()}, numpy {np.__version__}"
+    )
 
 
 def transform_throughput(n_words: int, max_features: int, reference_words: int, seed: int) -> dict:

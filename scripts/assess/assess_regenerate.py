@@ -24,7 +24,8 @@ def _pairs(values: list[str]) -> dict[str, float]:
         name, _, number = value.partition("=")
         if not number or name not in {c.method for c in CANDIDATES}:
             raise SystemExit(
-                f"error: {value!r} is not METHOD=NUMBER with a default method ({', '.join(sorted({c.method for c in CANDIDATES}))})"
+                f"error: {value!r} is not METHOD=NUMBER with a default method "
+                f"({', '.join(sorted({c.method for c in CANDIDATES}))})"
             )
         pairs[name] = float(number)
     return pairs

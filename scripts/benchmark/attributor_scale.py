@@ -37,7 +37,8 @@ def main() -> None:
     texts = np.array(view.corpus.texts, dtype=object)
     test = np.sort(np.random.default_rng(0).choice(attack.test, min(args.test, len(attack.test)), replace=False))
     print(
-        f"{args.scenario}: {len(attack.train)} training documents, {len(test)} of {len(attack.test)} test documents scored"
+        f"{args.scenario}: {len(attack.train)} training documents, {len(test)} of {len(attack.test)} test documents "
+        "scored"
     )
     for budget in args.windows:
         model = FineTunedClassifier(
@@ -51,7 +52,8 @@ def main() -> None:
         print(
             f"  {budget:6d} training windows x {args.epochs} epochs: accuracy {scores['accuracy']:.3f}, macro-F1 "
             f"{scores['f1_macro']:.3f}; fit {fit_seconds:.0f} s ({budget * args.epochs / fit_seconds:.1f} windows/s), "
-            f"predict {time.perf_counter() - started:.0f} s; loss {np.mean(model.losses_[:10]):.2f} -> {np.mean(model.losses_[-10:]):.2f}"
+            f"predict {time.perf_counter() - started:.0f} s; loss {np.mean(model.losses_[:10]):.2f} -> "
+            f"{np.mean(model.losses_[-10:]):.2f}"
         )
 
 

@@ -69,7 +69,8 @@ def main() -> None:
         print(json.dumps(result, indent=2))
         return
     print(
-        f"{result['authors']} authors (chance {result['chance']:.3f}); train {result['train_documents']} regular samples; "
+        f"{result['authors']} authors (chance {result['chance']:.3f}); train {result['train_documents']} regular "
+        "samples; "
         f"test documents: {result['documents']}"
     )
     print(f"| attacker | classifier | {' | '.join(result['documents'])} |")

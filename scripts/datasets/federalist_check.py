@@ -55,7 +55,8 @@ def main() -> None:
     for row in rows:
         hamilton = [n for n, a in row["papers"].items() if a != "madison"]
         print(
-            f"{row['attacker']:>15} {row['classifier']:>3}: {row['madison']:>2}/12 Madison; to Hamilton: {', '.join(hamilton) or '-'}"
+            f"{row['attacker']:>15} {row['classifier']:>3}: {row['madison']:>2}/12 Madison; to Hamilton: "
+            f"{', '.join(hamilton) or '-'}"
         )
 
 

@@ -37,7 +37,8 @@ def main() -> None:
     syntf = SynTF(n_words=150, bigram_weight=0.0, random_state=args.seed).fit(corpus.split("train").texts)
     for index, text in zip(chosen, texts):
         print(
-            f"## {args.scenario} test document {corpus.ids[index]} ({len(text.split())} words)\n\n> {' '.join(text.split())}\n"
+            f"## {args.scenario} test document {corpus.ids[index]} ({len(text.split())} words)\n\n> "
+            f"{' '.join(text.split())}\n"
         )
         for epsilon in args.epsilon:
             paraphrase = DPPrompt(epsilon=epsilon, random_state=args.seed).fit().obfuscate([text])[0]
@@ -45,7 +46,8 @@ def main() -> None:
             counts = syntf.transform_records([text], [corpus.ids[index]], seed=args.seed)
             bag = " ".join(w for w, c in syntf.inverse_words(counts, 0, top=args.bag_words) for _ in range(c))
             print(
-                f"**ε = {epsilon:,.0f}** — DP-Prompt: {paraphrase}\n\nSynTF (l = {epsilon / syntf.n_words:.3g} per word; most "
+                f"**ε = {epsilon:,.0f}** — DP-Prompt: {paraphrase}\n\nSynTF (l = {epsilon / syntf.n_words:.3g} per "
+                "word; most "
                 f"frequent of its 150 words): {bag}\n"
             )
 

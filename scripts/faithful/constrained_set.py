@@ -175,7 +175,8 @@ def summary(folder: Path) -> None:
             counted = Counter(by_pair.get((method, r["corpus"], r["source"])) for r in released)
             meter = Counter(r.get("meter") for r in released)
             print(
-                f"| {method} | {corpus} | {len(mine)} | {len(released)} | {counted['faithful']} / {counted['partial']} / "
+                f"| {method} | {corpus} | {len(mine)} | {len(released)} | {counted['faithful']} / {counted['partial']} "
+                "/ "
                 f"{counted['changed']} | {meter['faithful']} of {len(released)} |"
             )
 

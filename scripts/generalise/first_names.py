@@ -71,7 +71,8 @@ def main() -> None:
     header = (
         f"first names: words that begin a PERSON span of two or more words for >= {args.min_authors} authors, "
         "before >= 3 different second words, and "
-        f"begin a PERSON span in >= half their capitalised appearances (4/5 for a common lower-case word); spaCy en_core_web_sm over {len(chosen)} "
+        "begin a PERSON span in >= half their capitalised appearances (4/5 for a common lower-case word); spaCy "
+        f"en_core_web_sm over {len(chosen)} "
         f"texts (seed {args.seed}) of authors outside every evaluation scenario and the check target's held-out "
         "bloggers"
     )

@@ -61,7 +61,8 @@ def main() -> None:
             ),
             "words kept as written": round(kept / max(total, 1), 3),
             "meter now": dict(Counter(verdicts)),
-            "meter calls damaged outputs faithful or generalised": f"{sum(v in ('faithful', 'generalised') for v in damaged)} of {len(damaged)}",
+            "meter calls damaged outputs faithful or "
+            "generalised": f"{sum(v in ('faithful', 'generalised') for v in damaged)} of {len(damaged)}",
         }
         print(method, json.dumps(summary[method]))
     if args.output:

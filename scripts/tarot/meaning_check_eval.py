@@ -87,7 +87,8 @@ def main() -> None:
         f"{(flagged & (y == 1)).sum()}/{y.sum()}, valid lost {(flagged & (y == 0)).sum()}/{(y == 0).sum()}\n"
     )
     print(
-        "| held-out policy | outputs | invalid | AUC within it | invalid caught | valid lost |\n|---|---|---|---|---|---|"
+        "| held-out policy | outputs | invalid | AUC within it | invalid caught | valid lost "
+        "|\n|---|---|---|---|---|---|"
     )
     mixed = [p for p in dict.fromkeys(policies) if 0 < y[policies == p].sum() < (policies == p).sum()]
     for policy in dict.fromkeys(policies):

@@ -78,7 +78,8 @@ def main() -> None:
         arms.insert(2, (f"PPO, full reward ({full.path})", full, "ppo"))
     rows = []
     print(
-        f"{len(texts)} held-out prompts (offset {held_out.offset}), one sample each, T 1.0, top-p 1.0, seed {args.seed}\n"
+        f"{len(texts)} held-out prompts (offset {held_out.offset}), one sample each, T 1.0, top-p 1.0, seed "
+        f"{args.seed}\n"
     )
     print("| policy | author similarity | utility similarity | R | new tokens | near-copies | tokens/s |")
     print("|---|---|---|---|---|---|---|")

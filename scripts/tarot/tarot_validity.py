@@ -283,7 +283,8 @@ def print_best_of_k(rows: list, floor: float) -> None:
 
     print(f"\nutility floor {floor}\n")
     print(
-        "| policy | k | chunks without a valid rewrite (one round) | R_util of kept | R_priv of kept |\n|---|---|---|---|---|"
+        "| policy | k | chunks without a valid rewrite (one round) | R_util of kept | R_priv of kept "
+        "|\n|---|---|---|---|---|"
     )
     for policy, chunks in chunks_by_policy(rows).items():
         most = min(len(c) for c in chunks.values())
@@ -354,7 +355,8 @@ def print_two_rounds(rows: list, floor: float) -> None:
             diff = np.array([fell_by_policy[a][c] - fell_by_policy[b][c] for c in common], dtype=float)
             if len(diff) > 1:
                 print(
-                    f"\nfallback after round 2, {a} − {b}: {diff.mean():+.4f} ± {diff.std(ddof=1) / np.sqrt(len(diff)):.4f} "
+                    f"\nfallback after round 2, {a} − {b}: {diff.mean():+.4f} ± "
+                    f"{diff.std(ddof=1) / np.sqrt(len(diff)):.4f} "
                     f"(SE of the paired per-chunk difference, {len(diff)} chunks)",
                     end="",
                 )

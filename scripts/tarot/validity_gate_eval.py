@@ -92,7 +92,8 @@ def main() -> None:
         kept = sum(not r["refused"] and not r["invalid"] for r in chosen)
         valid = len(chosen) - invalid
         print(
-            f"| {name} | {len(chosen)} | {invalid} | {_share(tp, refused)} | {_share(tp, invalid)} | {_share(kept, valid)} |"
+            f"| {name} | {len(chosen)} | {invalid} | {_share(tp, refused)} | {_share(tp, invalid)} | "
+            f"{_share(kept, valid)} |"
         )
     held = [r for r in rows if r["item"] not in development]
     print("\nHeld-out recall per label:\n\n| label | outputs | refused |\n|---|---|---|")
@@ -101,7 +102,8 @@ def main() -> None:
         if counts[label] and label != "V":
             print(f"| {LABELS[label]} | {counts[label]} | {sum(r['refused'] for r in held if r['label'] == label)} |")
     print(
-        f"\nAll {len(items)} chunks, per policy:\n\n| policy | invalid (labels) | refused by the gate | invalid and passed |\n|---|---|---|---|"
+        f"\nAll {len(items)} chunks, per policy:\n\n| policy | invalid (labels) | refused by the gate | invalid and "
+        "passed |\n|---|---|---|---|"
     )
     for policy in dict.fromkeys(r["policy"] for r in rows):
         mine = [r for r in rows if r["policy"] == policy]

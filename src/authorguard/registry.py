@@ -124,7 +124,8 @@ methods.register(
 methods.register(
     "normalise",
     "authorguard.methods.normalise:Normalise",
-    "Deterministic style normaliser (contractions, punctuation runs, casing, spelling and informal variants, emoticons, spacing): faithful by construction.",
+    "Deterministic style normaliser (contractions, punctuation runs, casing, spelling and informal variants, "
+    "emoticons, spacing): faithful by construction.",
     output="text",
     protects="surface habits (punctuation, casing, contractions, variants); not word choice or content",
     faithful="144 of 150 on a fresh held-out set of speeches, Federalist and AMT passages (not developed on: the "
@@ -134,9 +135,11 @@ methods.register(
 methods.register(
     "generalise",
     "authorguard.methods.generalise:Generalise",
-    "Truthful generalisation on top of normalise: names, organisations and places become what they are, rare nouns a broader word, at a named level; never false.",
+    "Truthful generalisation on top of normalise: names, organisations and places become what they are, rare nouns a "
+    "broader word, at a named level; never false.",
     output="text",
-    protects="what a writer writes about (names, places, rare words) as far as its level goes; not style beyond normalise",
+    protects="what a writer writes about (names, places, rare words) as far as its level goes; not style beyond "
+    "normalise",
     faithful="103 of 150 faithful or generalised by blind labels at level names on held-out BAC-10 test posts "
     "(not developed on; the first design: 77 of 150, and 53 of 150 at modifiers-2000 on another set)",
 )
@@ -157,7 +160,8 @@ methods.register(
 methods.register(
     "a4nt",
     "authorguard.methods.a4nt:A4NT",
-    "A4NT style transfer (Shetty et al., 2018): a trained model folder rewrites each sentence into the other attribute's style.",
+    "A4NT style transfer (Shetty et al., 2018): a trained model folder rewrites each sentence into the other "
+    "attribute's style.",
     output="text",
     model="required",
     extra="neural",
@@ -175,7 +179,8 @@ methods.register(
 methods.register(
     "a4nt-neutral",
     "authorguard.methods.a4nt:A4NTNeutral",
-    "A4NT with a neutral target (beyond the paper): one generator trained so that classifiers, even one retrained on its output, read the class prior.",
+    "A4NT with a neutral target (beyond the paper): one generator trained so that classifiers, even one retrained on "
+    "its output, read the class prior.",
     output="text",
     model="packaged",
     extra="neural",
@@ -215,7 +220,8 @@ methods.register(
 methods.register(
     "dp-prompt",
     "authorguard.methods.dp_prompt:DPPrompt",
-    "DP-Prompt (Utpala et al.): TAROT's SFT policy paraphrases with clipped, tempered logits; ε = m·2(b_hi−b_lo)/T a document.",
+    "DP-Prompt (Utpala et al.): TAROT's SFT policy paraphrases with clipped, tempered logits; ε = m·2(b_hi−b_lo)/T a "
+    "document.",
     output="text",
     model="packaged",
     extra="neural",
@@ -235,7 +241,8 @@ methods.register(
 methods.register(
     "bottleneck",
     "authorguard.methods.bottleneck:Bottleneck",
-    "Style bottleneck: a SmolLM2-135M realiser writes text from a style-free view of the input (who does what under a word-order constraint, content words, lemmas, canonical synonyms or SynTF's ε-DP bag), never from the input.",
+    "Style bottleneck: a SmolLM2-135M realiser writes text from a style-free view of the input (who does what under a "
+    "word-order constraint, content words, lemmas, canonical synonyms or SynTF's ε-DP bag), never from the input.",
     output="text",
     model="packaged",
     extra="neural",
@@ -249,7 +256,8 @@ methods.register(
 methods.register(
     "view:roles",
     "authorguard.methods.bottleneck:RolesView",
-    "The roles view itself (every word, the articles optional, contractions read out, after the normaliser): the roles floor.",
+    "The roles view itself (every word, the articles optional, contractions read out, after the normaliser): the roles "
+    "floor.",
     output="text",
     protects="casing, the punctuation that is style, contractions, spelling variants (the view keeps every word)",
 )
@@ -333,7 +341,8 @@ attackers.register(
 attackers.register(
     "meaning",
     "authorguard.attacks.meaning:MeaningAttacker",
-    "MiniLM sentence embedding of the first 256 words + logistic regression: what the meaning alone tells (the meaning floor).",
+    "MiniLM sentence embedding of the first 256 words + logistic regression: what the meaning alone tells (the meaning "
+    "floor).",
     extra="minilm",
 )
 attackers.register(
@@ -406,7 +415,8 @@ datasets.register(
 datasets.register(
     "amt",
     "authorguard.data.amt:load_amt",
-    "Drexel AMT / Extended-Brennan-Greenstadt: 45 authors' samples, their obfuscation and imitation attacks, demographics.",
+    "Drexel AMT / Extended-Brennan-Greenstadt: 45 authors' samples, their obfuscation and imitation attacks, "
+    "demographics.",
 )
 datasets.register("drexel_1", "authorguard.data.amt:load_drexel_1", "Brennan-Greenstadt: 13 authors' writing samples.")
 datasets.register(

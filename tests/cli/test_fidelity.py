@@ -71,8 +71,8 @@ def test_obfuscate_normalise_writes_the_fidelity_of_each_record(tmp_path):
     assert [r["id"] for r in rows] == [0, 1, 2] and rows[0]["text"] == "I do not know... It has been so long!"
     assert [r["fidelity"] for r in rows] == ["faithful"] * 3
     assert (
-        "3 faithful (1 of them kept as written), 0 partial, 0 unsure (the meter cannot settle them: read them), 0 changed"
-        in " ".join(result.stdout.split())
+        "3 faithful (1 of them kept as written), 0 partial, 0 unsure (the meter cannot settle them: read them), 0 "
+        "changed" in " ".join(result.stdout.split())
     )
     quiet = _run("obfuscate", source, "-o", tmp_path / "plain.jsonl", "--method", "normalise", "--no-fidelity")
     assert quiet.exit_code == 0 and "fidelity" not in _jsonl(tmp_path / "plain.jsonl")[0]

@@ -35,7 +35,8 @@ def test_toml_and_yaml_give_the_same_config(tmp_path):
     )
     yaml = tmp_path / "c.yaml"
     yaml.write_text(
-        "runs: 2\nscenarios: [Top5-Multi]\nmethods:\n  - name: original\n  - name: syntf\n    grid: {epsilon: [1.0, 2.0]}\n",
+        "runs: 2\nscenarios: [Top5-Multi]\nmethods:\n  - name: original\n  - name: syntf\n    grid: {epsilon: [1.0, "
+        "2.0]}\n",
         encoding="utf-8",
     )
     assert load_config(toml) == load_config(yaml)

@@ -51,8 +51,10 @@ def test_a_real_rewrite_passes():
         ("On Sunday Anna and I drove 40 miles to Lake Tahoe, and the water was much too cold to swim in.", "copy"),
         ("Anna and I: Lake Tahoe, 40 miles.", "length"),
         (
-            "Sunday came and Anna insisted we drive the 40 miles up to Lake Tahoe, a trip we had promised ourselves since "
-            "spring. The road wound through pines, the radio played old songs, we stopped twice for coffee and once for a "
+            "Sunday came and Anna insisted we drive the 40 miles up to Lake Tahoe, a trip we had promised ourselves "
+            "since "
+            "spring. The road wound through pines, the radio played old songs, we stopped twice for coffee and once "
+            "for a "
             "view. When we finally reached the shore the wind had picked up; one toe in the water told us everything, "
             "so we sat on the rocks instead and watched braver people shriek.",
             "length",

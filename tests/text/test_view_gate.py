@@ -33,7 +33,8 @@ def test_a_faithful_realisation_passes(gate):
         ("not like movie honestly way long", "copy"),
         ("I liked the movie, honestly. It was long.", "coverage"),  # the "not" is gone: the meaning flipped
         (
-            "I did not like the movie, honestly; the popcorn, the seats, the parking and the tickets were way too long.",
+            "I did not like the movie, honestly; the popcorn, the seats, the parking and the tickets were way too "
+            "long.",
             "invented",
         ),
     ],

@@ -112,7 +112,10 @@ def offer(release: dict, min_utility: float) -> str:
             f"The author-level DP release was measured ({figures}), but the task trained on the real documents does "
             "not beat its majority class, so no release can keep it: not recommended."
         )
-    return f"The author-level DP release keeps utility {utility:.2f} ({figures}): below {min_utility:.2f}, not recommended."
+    return (
+        f"The author-level DP release keeps utility {utility:.2f} ({figures}): below {min_utility:.2f}, "
+        "not recommended."
+    )
 
 
 def with_author_release(recommendation, release: dict, min_utility: float):

@@ -46,8 +46,10 @@ class CorpusProfile:
         """One-line refusal when attribution cannot be measured on this corpus, naming the minimum."""
         if self.usable_authors < MIN_AUTHORS or self.usable_documents < MIN_DOCUMENTS:
             raise InputError(
-                f"too little to measure: {self.usable_authors} authors with at least {MIN_DOCUMENTS_PER_AUTHOR} non-empty "
-                f"documents each ({self.usable_documents} documents); an audit needs at least {MIN_AUTHORS} such authors "
+                f"too little to measure: {self.usable_authors} authors with at least {MIN_DOCUMENTS_PER_AUTHOR} "
+                "non-empty "
+                f"documents each ({self.usable_documents} documents); an audit needs at least {MIN_AUTHORS} such "
+                "authors "
                 f"and {MIN_DOCUMENTS} such documents"
             )
 

@@ -61,19 +61,23 @@ def _tables(assessment: dict) -> dict[str, pd.DataFrame]:
         [
             {
                 "": "documents",
-                "value": f"{profile['documents']:,} ({profile['without_author']} without author, {profile['empty_texts']} empty)",
+                "value": f"{profile['documents']:,} ({profile['without_author']} without author, "
+                f"{profile['empty_texts']} empty)",
             },
             {
                 "": "authors",
-                "value": f"{profile['authors']:,} ({profile['usable_authors']} with ≥ 3 documents: {profile['usable_documents']:,} documents)",
+                "value": f"{profile['authors']:,} ({profile['usable_authors']} with ≥ 3 documents: "
+                f"{profile['usable_documents']:,} documents)",
             },
             {
                 "": "words per document",
-                "value": f"min {profile['words_min']}, median {profile['words_median']:.0f}, mean {profile['words_mean']:.0f}, max {profile['words_max']}",
+                "value": f"min {profile['words_min']}, median {profile['words_median']:.0f}, mean "
+                f"{profile['words_mean']:.0f}, max {profile['words_max']}",
             },
             {
                 "": "documents per author",
-                "value": f"min {profile['documents_per_author_min']}, median {profile['documents_per_author_median']:.0f}, max {profile['documents_per_author_max']}",
+                "value": f"min {profile['documents_per_author_min']}, median "
+                f"{profile['documents_per_author_median']:.0f}, max {profile['documents_per_author_max']}",
             },
             {"": "labels", "value": "none" if profile["labels"] is None else f"{profile['labels']} classes"},
         ]
@@ -85,7 +89,8 @@ def _tables(assessment: dict) -> dict[str, pd.DataFrame]:
                 "": "measured on",
                 "value": f"{plan['documents']:,} documents of {plan['authors']} authors"
                 + (f" (at most {cap} per author, chosen at random)" if cap else " (all usable documents)")
-                + f"; split within each author: {assessment['split']['train']} train / {assessment['split']['test']} test",
+                + f"; split within each author: {assessment['split']['train']} train / {assessment['split']['test']} "
+                "test",
             },
             {
                 "": "attackers",
@@ -100,7 +105,8 @@ def _tables(assessment: dict) -> dict[str, pd.DataFrame]:
                     {
                         "": "the task on the original",
                         "value": f"{_pct(assessment['task_accuracy'])} accuracy (majority class "
-                        f"{_pct(assessment.get('task_majority'))}) on {assessment['split']['test']} test documents, SVM",
+                        f"{_pct(assessment.get('task_majority'))}) on {assessment['split']['test']} test documents, "
+                        "SVM",
                     }
                 ]
                 if assessment.get("task_accuracy") is not None
@@ -108,7 +114,8 @@ def _tables(assessment: dict) -> dict[str, pd.DataFrame]:
             ),
             {
                 "": "time",
-                "value": f"estimated {plan['estimated_seconds'] / 60:.1f} min; measured {assessment['cells_seconds'] / 60:.1f} min in cells, "
+                "value": f"estimated {plan['estimated_seconds'] / 60:.1f} min; measured "
+                f"{assessment['cells_seconds'] / 60:.1f} min in cells, "
                 f"{assessment['seconds'] / 60:.1f} min this run (finished cells are reused)",
             },
         ]
@@ -138,7 +145,8 @@ def _tables(assessment: dict) -> dict[str, pd.DataFrame]:
         rows.append(
             {
                 "method": r["method"],
-                "worst-case accuracy ↓": f"{_pct(r['worst_accuracy'])} ({_pct(r['worst_interval'][0])}–{_pct(r['worst_interval'][1])})",
+                "worst-case accuracy "
+                "↓": f"{_pct(r['worst_accuracy'])} ({_pct(r['worst_interval'][0])}–{_pct(r['worst_interval'][1])})",
                 "strongest attack": r["worst_attack"],
                 **{f"{t} ↓": _pct(r["worst_by_threat"].get(t)) for t in ("static", "augmented", "adversarial")},
                 "utility ↑": "not measured" if r["utility"] is None else _num(r["utility"]),
@@ -151,7 +159,8 @@ def _tables(assessment: dict) -> dict[str, pd.DataFrame]:
                 "MiniLM cos": _num(r["embedding_cosine"]),
                 "detector F1": _num(r["detector_f1"]),
                 "flagged records": "–" if r["flagged_records"] is None else r["flagged_records"],
-                "seconds (estimated)": f"{r['seconds']:.0f} ({_num(plan.get('cell_estimates', {}).get(r['method']), 0)})",
+                "seconds (estimated)": f"{r['seconds']:.0f} "
+                f"({_num(plan.get('cell_estimates', {}).get(r['method']), 0)})",
                 "on the front": "yes"
                 if r["method"] in assessment["front"]
                 else "no: not measured"
@@ -165,7 +174,8 @@ def _tables(assessment: dict) -> dict[str, pd.DataFrame]:
         [
             {
                 "what the attacker sees": f"{f['floor']}: {f['view']}" if f["floor"] != "meaning floor" else f["view"],
-                "worst-case accuracy": f"{_pct(f['worst_accuracy'])} ({_pct(f['worst_interval'][0])}–{_pct(f['worst_interval'][1])})",
+                "worst-case accuracy": f"{_pct(f['worst_accuracy'])} "
+                f"({_pct(f['worst_interval'][0])}–{_pct(f['worst_interval'][1])})",
                 "strongest attack": f["worst_attack"],
                 "share of the identification kept": "–" if f["share_kept"] is None else _pct(f["share_kept"]),
             }
@@ -188,7 +198,8 @@ def floors_text(assessment: dict) -> str:
     if content is None or content["share_kept"] is None:
         return ""
     text = (
-        f"An attacker retrained on the content words alone (the content floor) still names {_pct(content['worst_accuracy'])} "
+        "An attacker retrained on the content words alone (the content floor) still names "
+        f"{_pct(content['worst_accuracy'])} "
         f"of the authors: {_pct(content['share_kept'])} of what it gets from the original above chance. A rewrite that "
         "keeps the content words cannot hide the authors better than that; only one that also changes which words "
         "carry the meaning can go lower"

@@ -145,7 +145,8 @@ def _measure(
             estimate, left = plan.cell_estimates[candidate.name], deadline - clock()
             if estimate > left:
                 not_started[candidate.name] = (
-                    f"not started (budget): its cell, estimated at {estimate:.0f} s, did not fit the {max(left, 0.0):.0f} s "
+                    f"not started (budget): its cell, estimated at {estimate:.0f} s, did not fit the "
+                    f"{max(left, 0.0):.0f} s "
                     "left; the same command again measures it (finished cells are reused)"
                 )
                 continue
@@ -317,7 +318,8 @@ def read_assessment(path: str | os.PathLike) -> dict:
         raise InputError(f"{path}: not a readable assessment ({type(error).__name__})") from None
     if not isinstance(data, dict) or data.get("schema") != SCHEMA_VERSION:
         raise InputError(
-            f"{path}: assessment schema {data.get('schema') if isinstance(data, dict) else None!r} is not {SCHEMA_VERSION}"
+            f"{path}: assessment schema {data.get('schema') if isinstance(data, dict) else None!r} is not "
+            f"{SCHEMA_VERSION}"
         )
     return data
 

@@ -117,7 +117,8 @@ def run_anonymize(config: AnonymizeConfig, on_shard: Callable[[dict], None] | No
                 if k != "seed_fingerprint" or "inputs" not in changed
             ]
             raise InputError(
-                f"{output}: cannot continue: the input or the options changed since the run began ({', '.join(changed)})"
+                f"{output}: cannot continue: the input or the options changed since the run began "
+                f"({', '.join(changed)})"
             )
         manifest["plan"] = plan  # the fingerprint of the seed in force (a --force run may bring a new one)
 

@@ -130,7 +130,8 @@ def anonymize(
             else ""
         )
         stdout.print(
-            f"{summary['records_in']} records in = {summary['records_out']} out{withheld} + {summary['records_error']} in errors.jsonl; "
+            f"{summary['records_in']} records in = {summary['records_out']} out{withheld} + {summary['records_error']} "
+            "in errors.jsonl; "
             f"{summary['shards']} shards; {guarantee} ({summary['releases_per_record']} release(s)); wrote {output}",
             highlight=False,
         )

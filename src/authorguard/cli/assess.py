@@ -41,7 +41,8 @@ def assess(
         float,
         typer.Option(
             help="Utility floor of the recommendation: share of the original's task "
-            "accuracy kept (with --label-field) or the meaning kept (without: MiniLM cosine, or METEOR without the minilm extra)."
+            "accuracy kept (with --label-field) or the meaning kept (without: MiniLM cosine, or METEOR without the "
+            "minilm extra)."
         ),
     ] = 0.8,
     max_authors: Annotated[int, typer.Option(help="Authors measured at most (the most prolific).")] = 50,

@@ -84,7 +84,8 @@ def describe(
         print_json(summary)
         return
     stdout.print(
-        f"[bold]{escape(str(summary['name']))}[/bold]: {summary['documents']:,} documents by {summary['authors']:,} authors, "
+        f"[bold]{escape(str(summary['name']))}[/bold]: {summary['documents']:,} documents by {summary['authors']:,} "
+        "authors, "
         f"{summary['words_mean']:.1f} words on average (median {summary['words_median']:.0f}); "
         f"splits {escape(str(summary['splits']))}",
         markup=True,

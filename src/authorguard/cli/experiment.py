@@ -75,7 +75,8 @@ def run(
         address=address,
     )
     stdout.print(
-        f"{len(frame)} result rows -> {output / RESULTS_PARQUET}; report: authorguard report {output} -o {output / 'report'}",
+        f"{len(frame)} result rows -> {output / RESULTS_PARQUET}; report: authorguard report {output} -o "
+        f"{output / 'report'}",
         highlight=False,
     )
 

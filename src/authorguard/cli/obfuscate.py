@@ -68,7 +68,8 @@ def obfuscate(
         typer.Option(
             "--output",
             "-o",
-            help="Output file (.jsonl, .csv or .parquet): the same records, rewritten, each with its release_status and release_reason.",
+            help="Output file (.jsonl, .csv or .parquet): the same records, rewritten, each with its release_status "
+            "and release_reason.",
         ),
     ],
     method: Annotated[
@@ -152,7 +153,8 @@ def obfuscate(
         for field in (STATUS_FIELD, REASON_FIELD) + ((FIDELITY_FIELD, FIDELITY_REASON_FIELD) if fidelity else ()):
             if records.rows and field in records.rows[0]:
                 raise InputError(
-                    f"{input}: the input already has a {field!r} field, which the output uses: rename it or --drop-fields"
+                    f"{input}: the input already has a {field!r} field, which the output uses: rename it or "
+                    "--drop-fields"
                 )
         attributes = records.fields.get(attribute_field) if attribute_field else None
         if attributes is not None and any(value is None for value in attributes):

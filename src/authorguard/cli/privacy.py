@@ -148,7 +148,8 @@ def dp_prompt(
     else:
         stdout.print(
             f"document epsilon {report['document_epsilon']:,.2f} = {max_tokens} tokens x token epsilon "
-            f"{report['token_epsilon']:.4f} ({'relative ' if relative else ''}clip [{clip[0]}, {clip[1]}], T {temperature:.4g})",
+            f"{report['token_epsilon']:.4f} ({'relative ' if relative else ''}clip [{clip[0]}, {clip[1]}], T "
+            f"{temperature:.4g})",
             highlight=False,
         )
 

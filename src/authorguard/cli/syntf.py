@@ -94,13 +94,15 @@ def syntf(
     vocabulary: Annotated[
         str | None,
         typer.Option(
-            help="Public vocabulary: 'embeddings' (the embeddings' most frequent words, 30,000 by default) or a word-list file (one per line). Default: fitted on INPUT (a leak epsilon does not cover)."
+            help="Public vocabulary: 'embeddings' (the embeddings' most frequent words, 30,000 by default) or a "
+            "word-list file (one per line). Default: fitted on INPUT (a leak epsilon does not cover)."
         ),
     ] = None,
     max_features: Annotated[
         int | None,
         typer.Option(
-            help="Keep at most this many vocabulary words (the most frequent; default 30,000 with --vocabulary embeddings, all otherwise)."
+            help="Keep at most this many vocabulary words (the most frequent; default 30,000 with --vocabulary "
+            "embeddings, all otherwise)."
         ),
     ] = None,
     seed: Annotated[int | None, typer.Option(help="Seed for reproducible output (ignored with --secure).")] = None,

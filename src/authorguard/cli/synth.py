@@ -101,7 +101,8 @@ def synth(
     )
     if model.noise_share_ > 0.5:
         console.print(
-            f"note: about {model.noise_share_:.0%} of the released terms are noise: too few authors for ε = {epsilon:g} "
+            f"note: about {model.noise_share_:.0%} of the released terms are noise: too few authors for ε = "
+            f"{epsilon:g} "
             "(more authors, a larger ε or a smaller --vocabulary-size make the release say more)"
         )
     if not secure:

@@ -34,7 +34,8 @@ class WordVectors:
         vectors = np.asarray(self.vectors, dtype=np.float32)
         if vectors.ndim != 2 or vectors.shape[0] != len(self.words):
             raise InputError(
-                f"word vectors must be a (n_words, dim) array matching {len(self.words)} words; got shape {vectors.shape}"
+                f"word vectors must be a (n_words, dim) array matching {len(self.words)} words; got shape "
+                f"{vectors.shape}"
             )
         object.__setattr__(self, "words", tuple(self.words))
         object.__setattr__(self, "vectors", vectors)

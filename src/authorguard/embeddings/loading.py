@@ -37,5 +37,6 @@ def load_word_vectors(
     if os.path.exists(path):
         return load_glove_text(path, vocabulary=vocabulary)
     raise InputError(
-        f"embeddings {spec!r} is neither a registered name ({', '.join(registry.embeddings.names())}) nor an existing file"
+        f"embeddings {spec!r} is neither a registered name ({', '.join(registry.embeddings.names())}) nor an existing "
+        "file"
     )

@@ -214,7 +214,8 @@ class ExperimentConfig:
         labels = [m.display_name for m in self.methods]
         if len(set(labels)) != len(labels):
             raise InputError(
-                f"experiment config: two methods share the label {next(x for x in labels if labels.count(x) > 1)!r}; give one a 'label'"
+                f"experiment config: two methods share the label {next(x for x in labels if labels.count(x) > 1)!r}; "
+                "give one a 'label'"
             )
         for spec in self.methods:
             _validate_method(spec)

@@ -157,7 +157,8 @@ class FidelityMeter:
                 scores[index] = FidelityScore(
                     verdict=None,
                     reasons=[
-                        f"not scored: longer than the meter reads ({max(len(source or ''), len(output)):,} characters > "
+                        f"not scored: longer than the meter reads ({max(len(source or ''), len(output)):,} characters "
+                        "> "
                         f"{MAX_CHARACTERS:,})"
                     ],
                 )

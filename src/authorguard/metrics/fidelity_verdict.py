@@ -249,7 +249,8 @@ def judge(source: Reading, output: Reading, thresholds: FidelityThresholds) -> F
         )
     if reversed_words:
         changes.append(
-            f"says the opposite: {', '.join(f'{w} (input: {sorted(_antonyms(w) & source.content)[0]})' for w in reversed_words[:3])}"
+            "says the opposite: "
+            f"{', '.join(f'{w} (input: {sorted(_antonyms(w) & source.content)[0]})' for w in reversed_words[:3])}"
         )
     if len(new_names) > thresholds.max_new_names:
         changes.append(f"new names or numbers: {', '.join(new_names[:5])}")

@@ -22,7 +22,8 @@ from authorguard.text.vocabulary import is_common, word_ranks
 
 _MONTHS = sorted(
     wordlist(
-        "january february march april may june july august september october november december jan feb mar apr jun jul aug sep sept oct nov dec"
+        "january february march april may june july august september october november december jan feb mar apr jun jul "
+        "aug sep sept oct nov dec"
     )
 )
 
@@ -200,13 +201,19 @@ BROADER_TOP = 5000
 #: adjectives that do not say "a kind of" their noun: without them the noun says something else ("a former
 #: minister" is no minister), or less of a quantity or a reference ("the only", "other")
 _KEEP_ADJECTIVES = wordlist(
-    "former fake false alleged supposed so-called would-be imaginary fictional fictitious pretend mock counterfeit artificial ex potential possible probable likely unlikely future past previous late near apparent virtual only sole mere other same different certain main next last first second third few many several non-existent nonexistent hypothetical theoretical nominal acting deputy vice"
+    "former fake false alleged supposed so-called would-be imaginary fictional fictitious pretend mock counterfeit "
+    "artificial ex potential possible probable likely unlikely future past previous late near apparent virtual only "
+    "sole mere other same different certain main next last first second third few many several non-existent "
+    "nonexistent hypothetical theoretical nominal acting deputy vice"
 )
 
 
 #: adverbs that say how sure, how often or how much: without them the sentence claims more than it did
 _KEEP_ADVERBS = wordlist(
-    "hardly barely scarcely rarely seldom never nearly almost only merely partly partially allegedly supposedly reportedly purportedly seemingly apparently arguably presumably possibly probably perhaps maybe likely hopefully theoretically hypothetically falsely wrongly formerly previously nominally ostensibly occasionally sometimes usually mostly largely slightly somewhat relatively fairly"
+    "hardly barely scarcely rarely seldom never nearly almost only merely partly partially allegedly supposedly "
+    "reportedly purportedly seemingly apparently arguably presumably possibly probably perhaps maybe likely hopefully "
+    "theoretically hypothetically falsely wrongly formerly previously nominally ostensibly occasionally sometimes "
+    "usually mostly largely slightly somewhat relatively fairly"
 )
 
 

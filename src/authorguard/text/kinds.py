@@ -26,7 +26,9 @@ def _wordlist(words: str) -> frozenset[str]:
 
 #: broader forms too bland to say anything ("a thing"): a word whose only common hypernyms are these stays
 _BLAND = _wordlist(
-    "entity physical_entity abstraction object whole thing matter unit attribute relation group psychological_feature event act state measure part causal_agent artifact instrumentality communication content cognition location region substance being organism living_thing person people individual someone somebody human"
+    "entity physical_entity abstraction object whole thing matter unit attribute relation group psychological_feature "
+    "event act state measure part causal_agent artifact instrumentality communication content cognition location "
+    "region substance being organism living_thing person people individual someone somebody human"
 )
 #: an organisation's kind read from its name's last word
 _ORGANISATION_KINDS = {

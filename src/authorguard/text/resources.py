@@ -41,7 +41,8 @@ def _require(resource: str, package: str) -> None:
     else:
         raise DataNotFoundError(
             f"NLTK resource {package!r} not found (searched NLTK_DATA, <data directory>/nltk_data and NLTK's defaults; "
-            f"data directory: {config.data_dir() or 'none set'}): run `authorguard setup --data-dir DIR` once with a folder "
+            f"data directory: {config.data_dir() or 'none set'}): run `authorguard setup --data-dir DIR` once with a "
+            "folder "
             f"holding nltk_data/, or `python -m nltk.downloader {package}` where the internet is reachable"
         ) from None
 

@@ -98,7 +98,8 @@ class A4NTModel:
     def class_index(self, attribute) -> int:
         if str(attribute) not in self.classes:
             raise InputError(
-                f"attribute {attribute!r} is unknown to the A4NT model in {self.folder} (classes: {', '.join(self.classes)})"
+                f"attribute {attribute!r} is unknown to the A4NT model in {self.folder} (classes: "
+                f"{', '.join(self.classes)})"
             )
         return self.classes.index(str(attribute))
 

@@ -173,7 +173,8 @@ def provenance(config: AuthorEncoderConfig, result: TrainResult, command: str) -
         "retrieval": result.retrieval,
         "seconds_this_call": round(result.seconds, 1),
         "resumed_at_step": result.resumed_at,
-        "machine": f"{platform.machine()}, {os.cpu_count()} cores, torch {torch.__version__} (threads {torch.get_num_threads()})",
+        "machine": f"{platform.machine()}, {os.cpu_count()} cores, torch {torch.__version__} (threads "
+        f"{torch.get_num_threads()})",
         "versions": {"torch": torch.__version__, "transformers": transformers.__version__},
         "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     }

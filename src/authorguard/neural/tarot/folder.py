@@ -99,7 +99,8 @@ class TarotFolder:
         file = self.path / "tarot.json"
         if not file.is_file():
             raise InputError(
-                f"{self.path} is not a TAROT model folder (no tarot.json): train one with 'authorguard tarot sft -o DIR'"
+                f"{self.path} is not a TAROT model folder (no tarot.json): train one with 'authorguard tarot sft -o "
+                "DIR'"
             )
         try:
             data = json.loads(file.read_text(encoding="utf-8"))
