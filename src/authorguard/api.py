@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from authorguard.batch.obfuscation import RECORDS_PER_BATCH as _RECORDS_PER_BATCH
 from authorguard.exceptions import InputError
 
 if TYPE_CHECKING:  # the heavy modules are imported inside the functions
@@ -56,39 +57,8 @@ def build_method(
     )
 
 
-#: records rewritten per call of the method: small enough for a moving progress bar, large enough for the LM
-#: methods' batches (a chunk batch of 64 fills from a few dozen records)
-RECORDS_PER_BATCH = 64
-
-
-def rewrite_in_batches(
-    text_method: TextObfuscator,
-    texts: Sequence[str],
-    attributes: Sequence | None,
-    seed: int | None,
-    advance: Callable[[int], object] = lambda n: None,
-) -> tuple[list, list]:
-    """(outputs, statuses) of ``texts``, ``RECORDS_PER_BATCH`` records per call, ``advance(records)`` after each.
-    The first batch uses the method as built (seeded with ``seed``); batch k re-seeds it from (seed, k), so a seeded
-    run gives the same output for the same input."""
-    import numpy as np
-
-    outputs: list = []
-    statuses: list = []
-    random = not text_method.deterministic and "random_state" in text_method.get_params()
-    for k, start in enumerate(range(0, len(texts), RECORDS_PER_BATCH)):
-        batch = list(texts[start : start + RECORDS_PER_BATCH])
-        if k and random:
-            text_method.reseed(None if seed is None else int(np.random.SeedSequence([seed, k]).generate_state(1)[0]))
-        part = text_method.obfuscate_labelled(
-            batch, None if attributes is None else attributes[start : start + len(batch)]
-        )
-        if len(part) != len(batch):  # the contract, checked: one output per input, never a silent drop
-            raise InputError(f"the method returned {len(part)} texts for {len(batch)} records")
-        outputs += part
-        statuses += text_method.record_statuses(batch, part)
-        advance(len(batch))
-    return outputs, statuses
+#: records rewritten per call of the method (the pipeline's, :mod:`authorguard.batch.obfuscation`)
+RECORDS_PER_BATCH = _RECORDS_PER_BATCH
 
 
 def _texts(texts: Iterable[str], what: str) -> list[str]:
@@ -114,6 +84,7 @@ def obfuscate(
     model: str | os.PathLike | None = None,
     attributes: Sequence | None = None,
     fidelity: bool = True,
+    meter: str = "rules",
     progress: Callable[[int], object] | None = None,
 ) -> list[Release]:
     """Rewrite each text with the registered text ``method`` (``authorguard methods`` lists them) — the Python side
@@ -123,7 +94,8 @@ def obfuscate(
     ``seed``: a random method's seed (None: fresh randomness); ``params``: the method's parameters (unknown keys
     fail naming the key); ``epsilon``: a DP method's document ε; ``fallback``: what a record the method could not
     protect gets (``withhold``, ``keep``, ``view``); ``model``: a trained model folder (a4nt, tarot);
-    ``attributes``: each text's attribute class (A⁴NT); ``progress(n)``: called after every batch of n texts.
+    ``attributes``: each text's attribute class (A⁴NT); ``meter``: the fidelity meter (``rules``, ``judge``,
+    ``cross-encoder``: docs/concepts/fidelity.md); ``progress(n)``: called after every batch of n texts.
 
     ```pycon
     >>> import authorguard
@@ -136,21 +108,25 @@ def obfuscate(
 
     ```
     """
+    from authorguard.batch.obfuscation import obfuscate_texts
+    from authorguard.metrics.fidelity import check_meter, require_meter
+
     texts = _texts(texts, "obfuscate")
     if attributes is not None and len(attributes) != len(texts):
         raise InputError(f"obfuscate: {len(attributes)} attributes for {len(texts)} texts")
+    check_meter(meter)
     text_method = build_method(method, params=params, seed=seed, epsilon=epsilon, fallback=fallback, model=model)
-    if fidelity:  # a missing parser fails now, not after the rewriting
-        from authorguard.metrics.fidelity import require_meter
-
-        require_meter()
-    outputs, statuses = rewrite_in_batches(text_method, texts, attributes, seed, progress or (lambda n: None))
-    released = [None if status["status"] == "withheld" else text for text, status in zip(outputs, statuses)]
-    scores: list = [None] * len(texts)
-    if fidelity:
-        from authorguard.metrics.fidelity import FidelityMeter
-
-        scores = FidelityMeter().score(texts, released)
+    if fidelity:  # a missing parser (or judge) fails now, not after the rewriting
+        require_meter(meter)
+    result = obfuscate_texts(
+        text_method,
+        texts,
+        attributes=attributes,
+        seed=seed,
+        meter=meter if fidelity else None,
+        advance=progress or (lambda n: None),
+    )
+    released, statuses, scores = result.texts, result.statuses, result.scores or [None] * len(texts)
     return [
         Release(
             text,

@@ -543,8 +543,8 @@ def test_obfuscate_epsilon_flag_goes_to_the_method_and_the_spent_epsilon_is_prin
 
     seen = {}
 
-    def build(name, params, seed, model=None):
-        seen.update(params)
+    def build(name, params, seed, model=None, *, epsilon=None, fallback=None):
+        seen.update(params, **({"epsilon": epsilon} if epsilon is not None else {}))
         return Spends()
 
     monkeypatch.setattr("authorguard.methods.build.build_text_method", build)  # the API builds what the CLI runs

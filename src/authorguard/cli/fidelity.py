@@ -35,15 +35,9 @@ def fidelity(
     """Score each record's OUTPUT_FIELD against its INPUT_FIELD: does the rewrite say what the input says? Each
     record gains the verdict and its reason (what was invented, lost, negated or swapped); a summary line counts the
     verdicts. The meters and their agreement with blind labels: docs/concepts/fidelity.md."""
-    from authorguard.cli.obfuscate import (
-        FIDELITY_FIELD,
-        FIDELITY_REASON_FIELD,
-        fidelity_fields,
-        fidelity_summary,
-        score_fidelity,
-        write_records,
-    )
-    from authorguard.data.io import file_format, read_records
+    from authorguard.batch.obfuscation import FIDELITY_FIELD, FIDELITY_REASON_FIELD, fidelity_fields
+    from authorguard.cli.obfuscate import fidelity_summary, score_fidelity
+    from authorguard.data.io import file_format, read_records, write_records_file
     from authorguard.metrics.fidelity import require_meter
 
     file_format(output)  # an unknown output format fails before any work
@@ -63,15 +57,14 @@ def fidelity(
                 raise InputError(f"{pairs}: the input already has a {field!r} field, which the output uses: rename it")
         stages.stage(f"scoring {len(records.texts):,} pairs")
         scores = score_fidelity(records.texts, records.fields[output_field], meter)
-    write_records(
+    rows = records.rows or [{} for _ in records.texts]
+    key = id_field or "id"
+    write_records_file(
         output,
-        id_field or "id",
-        input_field,
-        list(records.ids),
-        records.texts,
-        records.rows,
-        None,
-        [fidelity_fields(score) for score in scores],
+        [
+            {**row, key: identifier, input_field: text, **fidelity_fields(score)}
+            for row, identifier, text, score in zip(rows, records.ids, records.texts, scores)
+        ],
     )
     stdout.print(f"wrote {len(scores)} records to {output}")
     stdout.print(fidelity_summary(scores))

@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from authorguard.batch.obfuscation import FIDELITY_FIELD, FIDELITY_REASON_FIELD, REASON_FIELD, STATUS_FIELD
 from authorguard.cli.common import FALLBACK_HELP, Stages, handle_errors, stdout
 from authorguard.exceptions import InputError
 
@@ -21,37 +22,6 @@ def help_text() -> str:
         "each record says whether it was rewritten, kept as written or withheld, and why.\n\n"
         f"Text methods: {', '.join(names)} ('authorguard methods' says what each does, protects against and needs)."
     )
-
-
-#: the output fields that say what became of each record (RECORD_STATUSES, and why)
-STATUS_FIELD, REASON_FIELD = "release_status", "release_reason"
-
-
-def write_records(
-    path: Path,
-    id_field: str,
-    text_field: str,
-    ids: list,
-    texts: list,
-    rows: list[dict] | None = None,
-    statuses: list[dict] | None = None,
-    added: list[dict] | None = None,
-) -> None:
-    """The records in the format of ``path``'s extension, atomically: each input row (``rows``; every field kept,
-    in its order) with its text replaced (None: withheld), or ``{id_field: id, text_field: text}`` without ``rows``;
-    with ``statuses``, each record's ``release_status`` and ``release_reason``; with ``added``, each record's fields
-    of that dict (the fidelity verdict and its reason)."""
-    from authorguard.data.io import write_records_file
-
-    if rows is None:
-        rows = [{} for _ in texts]
-    records = [{**row, id_field: identifier, text_field: text} for row, identifier, text in zip(rows, ids, texts)]
-    if statuses is not None:
-        for record, status in zip(records, statuses):
-            record[STATUS_FIELD], record[REASON_FIELD] = status["status"], status["reason"]
-    for record, fields in zip(records, added or ()):
-        record.update(fields)
-    write_records_file(path, records)
 
 
 @handle_errors
@@ -127,9 +97,10 @@ def obfuscate(
 ) -> None:
     """Rewrite each record's text with METHOD (the command's help: :func:`help_text`)."""
     from authorguard import registry
-    from authorguard.api import build_method, rewrite_in_batches
+    from authorguard.api import build_method
     from authorguard.batch.config import load_method_params
-    from authorguard.data.io import file_format, read_records
+    from authorguard.batch.obfuscation import obfuscate_texts, release_rows
+    from authorguard.data.io import file_format, read_records, write_records_file
 
     file_format(output)  # an unknown output format fails before any work
     params = load_method_params(config)
@@ -159,23 +130,17 @@ def obfuscate(
         attributes = records.fields.get(attribute_field) if attribute_field else None
         if attributes is not None and any(value is None for value in attributes):
             raise InputError(f"{input}: record {attributes.index(None)} has an empty {attribute_field!r} field")
-        advance = stages.stage(f"rewriting {len(records.texts):,} records with {method}", total=len(records.texts))
-        rewritten, statuses = rewrite_in_batches(text_method, records.texts, attributes, seed, advance)
-        texts = [None if status["status"] == "withheld" else text for text, status in zip(rewritten, statuses)]
-        scores = None
-        if fidelity:
-            stages.stage(f"scoring fidelity of {len(texts):,} records")
-            scores = score_fidelity(records.texts, texts, meter)
-    write_records(
-        output,
-        id_field or "id",
-        text_field,
-        list(records.ids),
-        texts,
-        records.rows,
-        statuses,
-        None if scores is None else [fidelity_fields(score) for score in scores],
-    )
+        result = obfuscate_texts(
+            text_method,
+            records.texts,
+            attributes=attributes,
+            seed=seed,
+            meter=meter if fidelity else None,
+            advance=stages.stage(f"rewriting {len(records.texts):,} records with {method}", total=len(records.texts)),
+            scoring=lambda n: stages.stage(f"scoring fidelity of {n:,} records"),
+        )
+    write_records_file(output, release_rows(result, list(records.ids), id_field or "id", text_field, records.rows))
+    texts, statuses, scores = result.texts, result.statuses, result.scores
     stdout.print(f"wrote {len(texts)} records to {output}: {status_counts(statuses)}")
     if scores is not None:
         stdout.print(fidelity_summary(scores, statuses))
@@ -218,9 +183,6 @@ METER_HELP = (
     "docs/concepts/fidelity.md."
 )
 
-#: the output fields of the fidelity meter's verdict and its reason
-FIDELITY_FIELD, FIDELITY_REASON_FIELD = "fidelity", "fidelity_reason"
-
 
 def score_fidelity(inputs: list, outputs: list, meter: str = "rules") -> list:
     """The fidelity meter's score of each (input, output) pair (:class:`~authorguard.metrics.fidelity.FidelityMeter`;
@@ -229,11 +191,6 @@ def score_fidelity(inputs: list, outputs: list, meter: str = "rules") -> list:
     from authorguard.metrics.fidelity import FidelityMeter
 
     return FidelityMeter(meter=meter).score(inputs, outputs)
-
-
-def fidelity_fields(score) -> dict:
-    """A record's fidelity fields: the verdict (None for a withheld record) and the reason (None when faithful)."""
-    return {FIDELITY_FIELD: score.verdict, FIDELITY_REASON_FIELD: score.reason if score.verdict != "faithful" else None}
 
 
 def fidelity_summary(scores: list, statuses: list | None = None) -> str:
