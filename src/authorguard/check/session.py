@@ -329,7 +329,8 @@ class CheckSession:
         result = self._checked()
         if isinstance(method, str):
             name = method
-            rewriter = build_text_method(*parse_method_spec(method), self.config.seed)
+            # the method's own fallback: a rewrite the method cannot protect is shown as written, to its writer
+            rewriter = build_text_method(*parse_method_spec(method), self.config.seed, safe_fallback=False)
         else:
             name, rewriter = getattr(method, "name", type(method).__name__), method
         if text is not None and (not isinstance(text, str) or not text.strip()):

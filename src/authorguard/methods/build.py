@@ -48,11 +48,13 @@ def build_text_method(
     *,
     epsilon: float | None = None,
     fallback: str | None = None,
+    safe_fallback: bool = True,
 ):
     """A registered *text* method, fitted: the one builder the API, the CLI, the check and the page call.
 
     ``params`` are checked against the method's (unknown keys fail naming the key); ``epsilon`` (a DP method's
-    document ε) and ``fallback`` (:data:`FALLBACK_CHOICES`; default :func:`with_fallback`'s) are set; seeded when
+    document ε) and ``fallback`` (:data:`FALLBACK_CHOICES`; default :func:`with_fallback`'s, or with
+    ``safe_fallback=False`` the method's own, as the writer's check keeps it) are set; seeded when
     it is random; ``model`` (a trained model folder) goes to methods that take one. A missing extra or weights
     fail in one line naming the method before the method's module is imported."""
     from authorguard.utils.extras import require_method
@@ -73,7 +75,8 @@ def build_text_method(
         if "epsilon" in params:
             raise InputError("epsilon is given twice (as an argument and in the parameters): give one")
         params["epsilon"] = epsilon
-    params = with_fallback(name, params, fallback)
+    if safe_fallback or fallback is not None:
+        params = with_fallback(name, params, fallback)
     known = check_parameters(name, params)
     if model is not None:
         if "model" not in known:

@@ -81,14 +81,19 @@ def canonical_text(text: str) -> str:
 
 
 def require_meter(meter: str = "rules") -> None:
-    """Load the meter's parser now (and its judge, for a meter other than ``rules``), or fail with one line: a
-    command checks this before hours of rewriting; an unknown meter is refused too."""
+    """Load the meter's parser now (and its judge, for a meter other than ``rules``; the feature judge's sentence
+    encoder too), or fail with one line: a command checks this before hours of rewriting; an unknown meter is
+    refused too."""
     check_meter(meter)
     parser()
     if meter != "rules":
         from authorguard.metrics.judge import shared_judge
 
         shared_judge(meter)
+    if meter == "judge":  # its cosines need the minilm extra, read only after the rewriting otherwise
+        from authorguard.embeddings.sentence import load_sentence_encoder
+
+        load_sentence_encoder()
 
 
 class FidelityMeter:
@@ -198,7 +203,12 @@ class FidelityMeter:
         done = [score for score in scores if score is not None]
         if len(done) != len(scores):  # every pair gets a score above; a gap would be a bug here, never an input's
             raise RuntimeError("fidelity meter: a pair was left without a score")
-        return self._judged(done, sources, released, todo)
+        # the feature judge reads the texts as the rules read them; the cross-encoder was trained and calibrated on
+        # the texts as written
+        as_written = self.meter == "cross-encoder"
+        judged_inputs = [inputs[i] or "" for i in todo] if as_written else sources
+        judged_outputs = [outputs[i] or "" for i in todo] if as_written else released
+        return self._judged(done, judged_inputs, judged_outputs, todo)
 
     def _judge(self):
         """The consistency judge of :attr:`meter` (loaded once), or None for the rules alone."""
@@ -211,7 +221,7 @@ class FidelityMeter:
         return self._loaded_judge
 
     def _judged(self, scores: list[FidelityScore], sources: list[str], outputs: list[str], todo: list[int]):
-        """The rule scores of the parsed pairs (positions ``todo``; their texts as the meter read them) joined with
+        """The rule scores of the parsed pairs (positions ``todo``; their texts as the judge reads them) joined with
         the judge's (:mod:`.judge.verdict`)."""
         judge = self._judge()
         if judge is None:

