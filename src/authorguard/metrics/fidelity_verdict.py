@@ -110,7 +110,7 @@ class FidelityScore:
 
 
 @functools.lru_cache(maxsize=100_000)
-def _antonyms(word: str) -> frozenset[str]:
+def antonyms(word: str) -> frozenset[str]:
     """WordNet antonyms of ``word`` in any sense: an output that puts one where the input had the other reverses a
     claim ("friends" / "enemies", "won" / "lost")."""
     from authorguard.text.resources import wordnet
@@ -206,7 +206,7 @@ def judge(source: Reading, output: Reading, thresholds: FidelityThresholds) -> F
     lost_names = sorted([n for n in source.names if not _appears(n, output)] + list(lost_numbers))
     new_names = sorted([n for n in output.names if not _appears(n, source)] + list(new_numbers))
     swapped, changed_agents = _role_findings(source, output)
-    reversed_words = sorted(w for w in invented if _antonyms(w) & source.content)
+    reversed_words = sorted(w for w in invented if antonyms(w) & source.content)
     score = FidelityScore(
         verdict="faithful",
         recall=round(recall, 4),
@@ -250,7 +250,7 @@ def judge(source: Reading, output: Reading, thresholds: FidelityThresholds) -> F
     if reversed_words:
         changes.append(
             "says the opposite: "
-            f"{', '.join(f'{w} (input: {sorted(_antonyms(w) & source.content)[0]})' for w in reversed_words[:3])}"
+            f"{', '.join(f'{w} (input: {sorted(antonyms(w) & source.content)[0]})' for w in reversed_words[:3])}"
         )
     if len(new_names) > thresholds.max_new_names:
         changes.append(f"new names or numbers: {', '.join(new_names[:5])}")

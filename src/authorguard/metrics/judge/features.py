@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from authorguard.metrics.fidelity_verdict import VERDICTS, FidelityScore
+from authorguard.metrics.fidelity_verdict import VERDICTS, FidelityScore, antonyms
 
 _TOKEN = re.compile(r"[A-Za-z]+(?:'[a-z]+)?|\d+(?:[.,]\d+)*")
 _SENTENCE_START = re.compile(r"(?:^|[.!?]\s+|[\"(]\s*)([A-Z][A-Za-z]*)")
@@ -305,15 +305,6 @@ def _relatives(word: str) -> frozenset[str]:
     return frozenset(out)
 
 
-@functools.lru_cache(maxsize=100_000)
-def _antonyms(word: str) -> frozenset[str]:
-    from authorguard.text.resources import wordnet
-
-    return frozenset(
-        a.name().lower() for s in wordnet().synsets(word) for lemma in s.lemmas() for a in lemma.antonyms()
-    )
-
-
 def _content(tokens: Sequence[str]) -> set[str]:
     return {_lemma(t) for t in tokens if t not in _STOP and not t[0].isdigit() and len(t) > 1}
 
@@ -330,7 +321,7 @@ def _numbers_moved(a: Sequence[str], b: Sequence[str]) -> int:
 
 def _inversions(a: Sequence[str], b: Sequence[str]) -> float:
     """The share of pairs of shared content words (each said once on both sides) in the other order."""
-    once_a = [t for t, c in Counter(a).items() if c == 1 and t not in _STOP]
+    once_a = {t for t, c in Counter(a).items() if c == 1 and t not in _STOP}
     once_b = {t for t, c in Counter(b).items() if c == 1}
     shared = [t for t in a if t in once_b and t in once_a]
     if len(shared) < 3:
@@ -343,14 +334,14 @@ def _inversions(a: Sequence[str], b: Sequence[str]) -> float:
 
 def _word_pairs(added: set[str], lost: set[str]) -> tuple[int, int]:
     """(co-hyponym pairs, antonym pairs) between the output's new content words and the input's lost ones."""
-    siblings = antonyms = 0
+    siblings = reversed_pairs = 0
     for new in added:
         for old in lost:
-            if old in _antonyms(new) or new in _antonyms(old):
-                antonyms += 1
+            if old in antonyms(new) or new in antonyms(old):
+                reversed_pairs += 1
             elif _noun_parents(new) & _noun_parents(old) and new not in _relatives(old) and old not in _relatives(new):
                 siblings += 1
-    return siblings, antonyms
+    return siblings, reversed_pairs
 
 
 def rule_features(rule: FidelityScore) -> list[float]:
@@ -377,7 +368,7 @@ def lexical_features(source: str, output: str) -> list[float]:
     a, b = _tokens(source), _tokens(output)
     content_a, content_b = _content(a), _content(b)
     added, lost = content_b - content_a, content_a - content_b
-    siblings, antonyms = _word_pairs(added, lost)
+    siblings, reversed_pairs = _word_pairs(added, lost)
     numbers_a, numbers_b = Counter(t for t in a if t[0].isdigit()), Counter(t for t in b if t[0].isdigit())
     capitals_a, capitals_b = _capitals(source), _capitals(output)
     words_a, words_b = set(a), set(b)
@@ -396,7 +387,7 @@ def lexical_features(source: str, output: str) -> list[float]:
         len(added),
         len(lost),
         siblings,
-        antonyms,
+        reversed_pairs,
         _inversions(a, b),
         len(words_a & words_b) / max(1, len(words_a | words_b)),
         float(np.log((len(b) + 1) / (len(a) + 1))),
