@@ -30,8 +30,8 @@ def main() -> None:
 
     from authorguard.check.background import load_background
     from authorguard.check.texts import cut_pieces, word_count
+    from authorguard.check.web.app import create_app
     from authorguard.experiments.pages import find_chromium
-    from authorguard.web.app import create_app
 
     pool = load_background("blog")
     need = args.known_words + args.text_words + 100

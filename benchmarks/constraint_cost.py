@@ -34,7 +34,7 @@ def main() -> None:
     from authorguard.generation import constraints as constraint_module
     from authorguard.neural.realiser.constrained import ViewPlans
     from authorguard.neural.realiser.model import PACKAGED_ROLES, Realiser, chunk_views_with_edges
-    from authorguard.text.view_roles import roles_view
+    from authorguard.text.views.roles import roles_view
 
     realiser = Realiser(args.model or PACKAGED_ROLES)
     texts = paragraphs(args.paragraphs, 90)

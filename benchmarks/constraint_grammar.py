@@ -23,7 +23,7 @@ def lark_grammar(plan) -> str:
     gaps of free words the plan allows before it (enumerated with the plan's own rules), the word as written or
     capitalised at a sentence start, then a space, a stop at a break, or the end."""
     from authorguard.text.atoms import closed_gap
-    from authorguard.text.view_constraints import free_word_allowed, word_after_gap_allowed
+    from authorguard.text.views.constraints import free_word_allowed, word_after_gap_allowed
 
     words, n, most = plan.words, len(plan.words), plan.max_free
     free = sorted(plan.free_words)
@@ -98,7 +98,7 @@ def main() -> None:
     from authorguard.generation.reference_lm import load_reference_tokenizer
     from authorguard.neural.realiser.constrained import ViewPlans
     from authorguard.neural.realiser.model import chunk_views_with_edges
-    from authorguard.text.view_roles import roles_view
+    from authorguard.text.views.roles import roles_view
 
     tokenizer = load_reference_tokenizer()
     blogs = registry.datasets.get("blogs")()

@@ -188,7 +188,7 @@ def tiny_realiser(tmp_path_factory, tiny_factory, tiny_realiser_configs):
     return folder, record
 
 
-# The writer's check (tests/check, tests/cli/test_check.py, tests/web): a tiny synthetic world where the answer is
+# The writer's check (tests/check, tests/cli/test_check.py, tests/check/web): a tiny synthetic world where the answer is
 # known — authors who differ only in their habits.
 HABITS_COMMON = [
     "the",

@@ -28,12 +28,12 @@ LAYERS = (
     ("authorguard.data",),
     ("authorguard.privacy",),
     ("authorguard.generation",),
-    ("authorguard.metrics", "authorguard.tasks"),
+    ("authorguard.metrics",),
     ("authorguard.neural",),
     ("authorguard.attacks", "authorguard.methods"),
     ("authorguard.experiments", "authorguard.batch"),
     ("authorguard.assess", "authorguard.check"),
-    ("authorguard.api", "authorguard.cli", "authorguard.web"),
+    ("authorguard.api", "authorguard.cli", "authorguard.check.web"),
 )
 
 

@@ -45,7 +45,7 @@ def main() -> None:
     from authorguard.metrics.fidelity import FidelityMeter
     from authorguard.neural.realiser.data import view_plan_words
     from authorguard.text.atoms import ATOM_SPACE
-    from authorguard.text.view_roles import roles_surface, roles_view
+    from authorguard.text.views.roles import roles_surface, roles_view
 
     texts = paragraphs(args.paragraphs, 90)
     gold = [roles_surface(t) for t in texts]

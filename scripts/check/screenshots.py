@@ -26,8 +26,8 @@ def main() -> None:
 
     from authorguard.check.background import load_background
     from authorguard.check.texts import cut_pieces, word_count
+    from authorguard.check.web.app import create_app
     from authorguard.experiments.pages import find_chromium
-    from authorguard.web.app import create_app
 
     pool = load_background("blog")
     writer = sorted(a for a in pool.authors if sum(word_count(d) for d in pool.authors[a]) >= args.known_words + 400)[7]

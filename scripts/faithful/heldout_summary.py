@@ -32,7 +32,7 @@ def main() -> None:
     args = parser.parse_args()
     held_out = args.set
     from authorguard.metrics.fidelity import FidelityMeter
-    from authorguard.metrics.fidelity_atoms import has_figures, loop_findings, quotation_findings, unit_findings
+    from authorguard.metrics.fidelity.atoms import has_figures, loop_findings, quotation_findings, unit_findings
     from authorguard.text.atoms import quotations
     from authorguard.text.normalise import normalise
 

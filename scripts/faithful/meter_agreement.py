@@ -143,7 +143,8 @@ def main() -> None:
     )
     parser.add_argument("--out", type=Path, default=RESULTS / "faithful" / "meter-agreement.json")
     args = parser.parse_args()
-    from authorguard.metrics.fidelity import FidelityMeter, FidelityThresholds, judge
+    from authorguard.metrics.fidelity import FidelityMeter, FidelityThresholds
+    from authorguard.metrics.fidelity.verdict import judge_pair as judge
 
     pairs = labelled_pairs() + second_reading()
     meter = FidelityMeter()

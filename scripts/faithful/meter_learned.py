@@ -42,8 +42,9 @@ def main() -> None:
     from sklearn.metrics import accuracy_score, cohen_kappa_score
 
     from authorguard.metrics.content import _encoder
-    from authorguard.metrics.fidelity import FidelityMeter, FidelityThresholds, judge
-    from authorguard.text.view_reading import sentences
+    from authorguard.metrics.fidelity import FidelityMeter, FidelityThresholds
+    from authorguard.metrics.fidelity.verdict import judge_pair as judge
+    from authorguard.text.views.reading import sentences
 
     pairs = meter_agreement.labelled_pairs()
     texts = sorted({t for p in pairs for t in (p["input"], p["output"])})

@@ -48,7 +48,7 @@ def main() -> None:
     for variant in args.variants.split(","):
         if variant not in VARIANTS:
             raise SystemExit(f"unknown variant {variant!r} (variants: {', '.join(VARIANTS)})")
-        import authorguard.text.view_roles as views
+        import authorguard.text.views.roles as views
 
         views = importlib.reload(views)
         _switch(views, variant)

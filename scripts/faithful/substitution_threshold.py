@@ -33,8 +33,9 @@ def main() -> None:
     args = parser.parse_args()
     from dataclasses import replace
 
-    from authorguard.metrics.fidelity import FidelityMeter, FidelityThresholds, judge
-    from authorguard.metrics.fidelity_atoms import atom_findings
+    from authorguard.metrics.fidelity import FidelityMeter, FidelityThresholds
+    from authorguard.metrics.fidelity.atoms import atom_findings
+    from authorguard.metrics.fidelity.verdict import judge_pair as judge
 
     pairs = [p for p in labelled_pairs() if half(p["input"]) == "tune" and p["source"] != "tarot-letters"]
     pairs = [p for p in pairs if " ".join(p["input"].split()) != " ".join(p["output"].split())]

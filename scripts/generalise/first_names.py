@@ -30,7 +30,7 @@ def main() -> None:
     from authorguard import registry
     from authorguard.neural.author_encoder.episodes import evaluation_authors
     from authorguard.text.generalise import _pipeline
-    from authorguard.text.generalise_record import at_sentence_start
+    from authorguard.text.generalise.record import at_sentence_start
     from authorguard.text.vocabulary import FIRST_NAMES, is_common, table_header
 
     held_out = set(table_header().rsplit(":", 1)[1].split())

@@ -6,8 +6,9 @@ Development labels: the hand-written pairs of the three earlier held-out sets (d
 heldout-2, heldout-3: 396 pairs of the speeches, Federalist and AMT, blind-labelled; read in earlier sessions, so
 development data now — never the judge's frozen set, docs/results/judge/heldout). For each pair the rule meter's
 score and the judge's worst-sentence probabilities are written to ``--inputs`` (so that the thresholds can be
-refitted without the model: ``tests/metrics/judge/test_verdict.py``), then :func:`~authorguard.metrics.judge.
-verdict.fit_thresholds` chooses ``low`` and ``high`` and they are written to ``FOLDER/calibration.json``.
+refitted without the model: ``tests/metrics/fidelity/judge/test_verdict.py``), then
+:func:`~authorguard.metrics.fidelity.judge.verdict.fit_thresholds` chooses ``low`` and ``high`` and they are
+written to ``FOLDER/calibration.json``.
 """
 
 from __future__ import annotations
@@ -49,9 +50,9 @@ def calibrate(folder: Path, pairs: list[dict], inputs: Path, keys: tuple[str, ..
     import numpy as np
 
     from authorguard.metrics.fidelity import FidelityMeter
-    from authorguard.metrics.fidelity_verdict import FidelityScore
-    from authorguard.metrics.judge.model import load_judge
-    from authorguard.metrics.judge.verdict import fit_thresholds, passage_probabilities
+    from authorguard.metrics.fidelity.judge.model import load_judge
+    from authorguard.metrics.fidelity.judge.verdict import fit_thresholds, passage_probabilities
+    from authorguard.metrics.fidelity.verdict import FidelityScore
 
     judge = load_judge(folder)
     sources, outputs = [p["input"] for p in pairs], [p["output"] for p in pairs]
@@ -74,7 +75,7 @@ def main() -> None:
         "--inputs", type=Path, default=ROOT / "docs" / "results" / "judge" / "calibration-inputs-speeches.jsonl"
     )
     args = parser.parse_args()
-    from authorguard.metrics.judge.model import trained_cache
+    from authorguard.metrics.fidelity.judge.model import trained_cache
 
     folder = args.judge or trained_cache() / "final"
     note = "docs/results/faithful/heldout, heldout-2, heldout-3 (pairs)"

@@ -1,5 +1,5 @@
 """The feature judge, trained and cross-validated on development labels only: the rule meter's findings and the
-lexical differences of :mod:`authorguard.metrics.judge.features`, weighed by gradient-boosted trees.
+lexical differences of :mod:`authorguard.metrics.fidelity.judge.features`, weighed by gradient-boosted trees.
 
     python scripts/judge/feature_judge.py features          # cache every development set's features
     python scripts/judge/feature_judge.py cv                # grouped 5-fold cross-validation on development labels
@@ -68,7 +68,7 @@ def development_sets() -> dict[str, list[dict]]:
 
 def features(pairs: list[dict]):
     from authorguard.metrics.fidelity import FidelityMeter, canonical_text
-    from authorguard.metrics.judge.features import feature_matrix
+    from authorguard.metrics.fidelity.judge.features import feature_matrix
 
     sources, outputs = [p["input"] for p in pairs], [p["output"] for p in pairs]
     rules = FidelityMeter(meter="rules", n_process=1).score(sources, outputs)
@@ -98,7 +98,7 @@ def _group(text: str, folds: int) -> int:
 
 def out_of_fold(sets: dict, folds: int = 5, trees: int = 300):
     """(pairs, rule scores, features, out-of-fold probabilities (n, 3), fold of each pair)."""
-    from authorguard.metrics.judge.feature_judge import fit_feature_judge
+    from authorguard.metrics.fidelity.judge.feature_judge import fit_feature_judge
 
     pairs = [p for name in sets for p in sets[name]]
     loaded = [cached(name, sets[name]) for name in sets]
@@ -116,7 +116,7 @@ def out_of_fold(sets: dict, folds: int = 5, trees: int = 300):
 
 def cross_validate(sets: dict, folds: int = 5, trees: int = 300, max_unsure: float = 0.15) -> dict:
     """Each fold scored with the thresholds fitted on the other folds' out-of-fold probabilities."""
-    from authorguard.metrics.judge.verdict import combined, fit_thresholds
+    from authorguard.metrics.fidelity.judge.verdict import combined, fit_thresholds
 
     pairs, rules, _, found, groups = out_of_fold(sets, folds, trees)
     labels = [p["label"] for p in pairs]
@@ -168,8 +168,8 @@ def summary(said, labels, rules) -> dict:
 def fit_and_save(sets: dict, folder: Path, trees: int, calibrate_on: list[str]) -> dict:
     """Fit on every pair of ``sets``; thresholds (objective ``targets``, at most 15 % unsure) fitted on the
     out-of-fold probabilities of the ``calibrate_on`` sets; the judge saved to ``folder`` with its provenance."""
-    from authorguard.metrics.judge.feature_judge import fit_feature_judge
-    from authorguard.metrics.judge.verdict import fit_thresholds
+    from authorguard.metrics.fidelity.judge.feature_judge import fit_feature_judge
+    from authorguard.metrics.fidelity.judge.verdict import fit_thresholds
     from authorguard.utils.weights import file_sha256
 
     pairs, rules, matrix, found, _ = out_of_fold(sets, trees=trees)
@@ -186,7 +186,7 @@ def fit_and_save(sets: dict, folder: Path, trees: int, calibrate_on: list[str]) 
         "trained_on": {name: len(pairs_) for name, pairs_ in sets.items()},
         "trees": trees,
         "depth": 3,
-        "features": "authorguard.metrics.judge.features.FEATURES",
+        "features": "authorguard.metrics.fidelity.judge.features.FEATURES",
     }
     path = judge.save(folder)
     return {"path": str(path), "sha256": file_sha256(path), "calibration": calibration}

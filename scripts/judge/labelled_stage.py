@@ -45,7 +45,7 @@ def main() -> None:
     import numpy as np
     from calibrate import calibrate
 
-    from authorguard.metrics.judge.config import JudgeConfig
+    from authorguard.metrics.fidelity.judge.config import JudgeConfig
     from authorguard.neural.judge.pairs import Pair
     from authorguard.neural.judge.trainer import train_judge
 

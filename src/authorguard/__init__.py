@@ -3,7 +3,7 @@
 The public API — each use case of the command line as one function::
 
     import authorguard
-    released = authorguard.obfuscate(texts, method="normalise")    # list of Release: text, status, fidelity
+    released = authorguard.obfuscate(texts, method="normalise")    # list of RecordOutcome: text, status, fidelity
     result = authorguard.check(text, known=my_posts)                # CheckResult: rank, probability, evidence
     audit = authorguard.assess("posts.jsonl", output_dir="audit/")  # the risk audit, report.html
     X = authorguard.SynTF(random_state=0).fit_transform(texts)      # ε-DP term-frequency vectors
@@ -24,7 +24,7 @@ __version__ = "0.1.0"
 _PUBLIC = {
     "obfuscate": "authorguard.api:obfuscate",
     "build_method": "authorguard.api:build_method",
-    "Release": "authorguard.api:Release",
+    "RecordOutcome": "authorguard.api:RecordOutcome",
     "check": "authorguard.check:",
     "assess": "authorguard.assess:",
     "SynTF": "authorguard.methods.syntf:SynTF",
@@ -34,7 +34,7 @@ _PUBLIC = {
 }
 
 __all__ = [
-    "Release",
+    "RecordOutcome",
     "SynTF",
     "SyntheticCorpus",
     "__version__",

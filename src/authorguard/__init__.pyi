@@ -1,5 +1,5 @@
 # The public API as type checkers see it (authorguard/__init__.py loads these names on first use).
-from authorguard.api import Release as Release
+from authorguard.api import RecordOutcome as RecordOutcome
 from authorguard.api import SyntheticCorpus as SyntheticCorpus
 from authorguard.api import build_method as build_method
 from authorguard.api import obfuscate as obfuscate

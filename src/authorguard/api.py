@@ -1,9 +1,8 @@
 """The Python API: each use case of the command line as one function, with the same meaning.
 
-``import authorguard`` exposes :func:`obfuscate`, :func:`check`, :func:`assess`, :class:`Release` and :class:`SynTF`
-(loaded on first
-use, so the import itself stays light: no torch, no spaCy). The CLI's ``obfuscate`` and ``check`` commands call the
-same code.
+``import authorguard`` exposes :func:`obfuscate`, :func:`check`, :func:`assess`, :class:`RecordOutcome` and
+:class:`SynTF` (loaded on first use, so the import itself stays light: no torch, no spaCy). The CLI's
+``obfuscate`` and ``check`` commands call the same code.
 """
 
 from __future__ import annotations
@@ -21,7 +20,7 @@ if TYPE_CHECKING:  # the heavy modules are imported inside the functions
 
 
 @dataclass(frozen=True)
-class Release:
+class RecordOutcome:
     """What became of one record: ``text`` (None when withheld); ``status``: ``rewritten``, ``normalised`` (the
     bottleneck released ``normalise``'s text of chunks it could not write), ``view`` (the bottleneck released its
     style-free view), ``kept`` (as written) or ``withheld``; ``reason``: why, when it was not simply rewritten;
@@ -86,9 +85,9 @@ def obfuscate(
     fidelity: bool = True,
     meter: str = "rules",
     progress: Callable[[int], object] | None = None,
-) -> list[Release]:
+) -> list[RecordOutcome]:
     """Rewrite each text with the registered text ``method`` (``authorguard methods`` lists them) — the Python side
-    of ``authorguard obfuscate``: one :class:`Release` per text, in order, saying what became of it and (with
+    of ``authorguard obfuscate``: one :class:`RecordOutcome` per text, in order, saying what became of it and (with
     ``fidelity``) whether the released text says what the input says.
 
     ``seed``: a random method's seed (None: fresh randomness); ``params``: the method's parameters (unknown keys
@@ -128,7 +127,7 @@ def obfuscate(
     )
     released, statuses, scores = result.texts, result.statuses, result.scores or [None] * len(texts)
     return [
-        Release(
+        RecordOutcome(
             text,
             status["status"],
             status["reason"],

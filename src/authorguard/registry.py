@@ -388,12 +388,12 @@ detectors.register(
 tasks = Registry("task")
 tasks.register(
     "topic",
-    "authorguard.tasks.topic:TopicClassification",
+    "authorguard.metrics.utility.topic:TopicClassification",
     "Topic classification of the corpus labels (20news: newsgroup; blogs: the blogger's industry).",
 )
 tasks.register(
     "background",
-    "authorguard.tasks.background:BackgroundClassification",
+    "authorguard.metrics.utility.background:BackgroundClassification",
     "AMT: does the author have a background in the prompt's field (yes / no), TAROT's utility task.",
 )
 

@@ -10,9 +10,9 @@ import time
 import pytest
 from typer.testing import CliRunner
 
+from authorguard.check.web.resident import read_state, state_path
 from authorguard.cli.app import app
 from authorguard.cli.check_server import start_server, stop_server
-from authorguard.web.resident import read_state, state_path
 from tests.cli.test_check import _world
 
 pytest.importorskip("fastapi")

@@ -18,7 +18,7 @@ from authorguard.exceptions import InputError
 from authorguard.generation.constraints import vocabulary_of
 from authorguard.generation.ordered_words import OrderedWords, WordPlan
 from authorguard.text.atoms import OPTIONAL_MARK
-from authorguard.text.view_constraints import CONSTRAINED_VIEWS, FREE_WORDS, free_word_allowed, word_after_gap_allowed
+from authorguard.text.views.constraints import CONSTRAINED_VIEWS, FREE_WORDS, free_word_allowed, word_after_gap_allowed
 
 VIEWS = [
     ["we", "met", "Anna", "in", "Paris", "on", "3", "May"],
@@ -229,7 +229,7 @@ def test_the_free_sets_are_the_written_down_ones():
     assert {"a", "an", "the"} == FREE_WORDS  # demonstratives, "such", "very" are view words
     assert not roles.punctuation  # the roles view carries the text's own punctuation
     content_free = CONSTRAINED_VIEWS["content"].free_words
-    from authorguard.text.view_reading import KEPT_FUNCTION_WORDS
+    from authorguard.text.views.reading import KEPT_FUNCTION_WORDS
 
     kept = frozenset().union(*KEPT_FUNCTION_WORDS.values())
     assert not content_free & kept and "not" not in content_free and all("'" not in w for w in content_free)

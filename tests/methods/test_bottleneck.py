@@ -111,7 +111,7 @@ def test_the_roles_level_writes_its_view_under_the_constraint(tiny_bottleneck):
     text's own or left out (the article slot) — or the chunk falls back, counted."""
     from authorguard.neural.realiser.data import view_plan_words
     from authorguard.text.atoms import is_optional
-    from authorguard.text.view_roles import roles_view
+    from authorguard.text.views.roles import roles_view
 
     texts = [
         "I didn't like the movie, honestly!! It's WAY too long.",

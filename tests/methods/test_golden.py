@@ -71,7 +71,7 @@ def record() -> dict:
     for label, method, params in CASES:
         try:
             require_method(method)
-        except Exception as error:  # noqa: BLE001 - an extra or weights missing here: recorded as such
+        except Exception as error:
             print(f"{label}: not recorded ({error})", file=sys.stderr)
             continue
         golden[label] = method_outputs(method, params)
@@ -99,7 +99,7 @@ def test_method_output_is_unchanged(golden, label, method, params):
 
     try:
         require_method(method)
-    except Exception as error:  # noqa: BLE001 - the extra or weights are not installed here
+    except Exception as error:
         pytest.skip(str(error))
     assert method_outputs(method, params) == golden[label]
 

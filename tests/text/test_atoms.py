@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from authorguard.metrics.fidelity_atoms import has_figures, loop_findings, quotation_findings, unit_findings
+from authorguard.metrics.fidelity.atoms import has_figures, loop_findings, quotation_findings, unit_findings
 from authorguard.text.atoms import (
     ATOM_SPACE,
     ends_sentence,
@@ -19,7 +19,7 @@ from authorguard.text.atoms import (
     split_token,
 )
 from authorguard.text.normalise import normalise
-from authorguard.text.view_roles import roles_sources, roles_surface, roles_view, roles_view_and_sources
+from authorguard.text.views.roles import roles_sources, roles_surface, roles_view, roles_view_and_sources
 
 
 @pytest.mark.parametrize(

@@ -9,7 +9,7 @@ from authorguard.check.result import CheckResult
 
 
 def obfuscate_texts(texts: list[str]) -> list[str | None]:
-    released: list[authorguard.Release] = authorguard.obfuscate(texts, method="normalise", seed=0, fidelity=False)
+    released: list[authorguard.RecordOutcome] = authorguard.obfuscate(texts, method="normalise", seed=0, fidelity=False)
     return [release.text for release in released if release.status != "withheld"]
 
 

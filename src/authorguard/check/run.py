@@ -123,10 +123,10 @@ def run_command(
     generalise: int = 0,
     progress: Callable[[str], None] | None = None,
 ) -> CheckResult:
-    """What ``authorguard check`` runs, in its own process or in a resident server (:mod:`authorguard.web.resident`):
-    the check of ``text`` against the ``known`` documents, among the authors of ``background_file`` (a JSONL file of
-    author/``text_field`` rows) or of ``genre``'s staged pool (default: the text's genre, guessed), then each
-    ``rewrite`` method and ``generalise`` rounds."""
+    """What ``authorguard check`` runs, in its own process or in a resident server
+    (:mod:`authorguard.check.web.resident`): the check of ``text`` against the ``known`` documents, among the
+    authors of ``background_file`` (a JSONL file of author/``text_field`` rows) or of ``genre``'s staged pool
+    (default: the text's genre, guessed), then each ``rewrite`` method and ``generalise`` rounds."""
     from authorguard.check.background import load_background, read_background
 
     if background_file is not None and genre is not None:

@@ -1,6 +1,6 @@
-"""``authorguard check`` through the resident server (:mod:`authorguard.web.resident`): find it or start it, send the
-check, show its progress as it comes, return its result. Only the standard library is imported here: a command
-that reaches a running server imports nothing of the check itself."""
+"""``authorguard check`` through the resident server (:mod:`authorguard.check.web.resident`): find it or start
+it, send the check, show its progress as it comes, return its result. Only the standard library is imported
+here: a command that reaches a running server imports nothing of the check itself."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ import urllib.error
 import urllib.request
 from collections.abc import Callable
 
+from authorguard.check.web.resident import TOKEN_HEADER, ResidentState, installation, read_state, state_path
 from authorguard.exceptions import AuthorguardError, InputError
-from authorguard.web.resident import TOKEN_HEADER, ResidentState, installation, read_state, state_path
 
 #: the longest wait for a new server to answer (its imports; 3-6 s on 2 cores)
 START_TIMEOUT_S = 120.0
@@ -81,7 +81,7 @@ def stop_server() -> bool:
 
 def start_server(idle_s: float | None = None) -> ResidentState:
     """Start a resident server (detached: it outlives this command) and wait until it answers."""
-    from authorguard.web.resident import IDLE_S
+    from authorguard.check.web.resident import IDLE_S
 
     log = state_path().with_name("server.log")
     log.parent.mkdir(parents=True, exist_ok=True)
@@ -111,15 +111,15 @@ def ensure_server(say: Callable[[str], None]) -> ResidentState:
         return state
     if state is not None:
         stop_server()
-    from authorguard.web.resident import IDLE_S
+    from authorguard.check.web.resident import IDLE_S
 
     say(f"starting the check server (it stays for the next checks and stops after {IDLE_S // 60} idle minutes)")
     return start_server()
 
 
 def check_through_server(payload: dict, say: Callable[[str], None]) -> dict:
-    """Run ``payload`` (:class:`~authorguard.web.app.CommandCheckRequest`'s fields) in the resident server, showing
-    its progress lines through ``say``; returns ``{"lines": [...], "result": {...}}``. A one-line
+    """Run ``payload`` (:class:`~authorguard.check.web.app.CommandCheckRequest`'s fields) in the resident server,
+    showing its progress lines through ``say``; returns ``{"lines": [...], "result": {...}}``. A one-line
     :class:`InputError` for what the check refuses; :class:`ServerUnavailable` when no server can be used."""
     state = ensure_server(say)
     job = _call(state, "POST", "/api/command/check", payload)["job"]

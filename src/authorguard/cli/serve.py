@@ -45,13 +45,13 @@ def serve(
         return
     require_extra("web")
     if resident:
-        from authorguard.web.resident import serve_resident
+        from authorguard.check.web.resident import serve_resident
 
         serve_resident(idle_s=idle_seconds, port=port or 0)
         return
     import uvicorn
 
-    from authorguard.web.app import create_app
+    from authorguard.check.web.app import create_app
 
     port = port or 8765
     stdout.print(f"authorguard check: http://{HOST}:{port}  (this computer only; Ctrl+C stops it)", highlight=False)

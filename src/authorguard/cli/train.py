@@ -93,7 +93,7 @@ def judge(
     evaluation author); resumes from a checkpoint in the training folder. Calibrate it afterwards on development
     labels: scripts/judge/calibrate.py."""
     from authorguard.batch.config import load_method_params
-    from authorguard.metrics.judge.config import JudgeConfig
+    from authorguard.metrics.fidelity.judge.config import JudgeConfig
     from authorguard.neural.judge.trainer import train_judge
     from authorguard.utils.validation import dataclass_from_params
 

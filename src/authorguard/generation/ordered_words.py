@@ -13,8 +13,8 @@ them, at most ``max_free`` words of ``free_words`` — nothing else:
   last word — and, without ``punctuation``, required there (the text's own sentence ends) — and never after a word
   that ends with one (``"… win."``, ``U.S.``), then a space or the end; no
   quotes, brackets or apostrophes outside the words themselves (a free ``n't`` would add a negation);
-- no loops (:func:`~authorguard.text.view_constraints.free_word_allowed`,
-:func:`~authorguard.text.view_constraints.word_after_gap_allowed`):
+- no loops (:func:`~authorguard.text.views.constraints.free_word_allowed`,
+:func:`~authorguard.text.views.constraints.word_after_gap_allowed`):
   never a free word twice in a gap or right after the same view word, never two determiners, no determiner before a
   possessive, pronoun or quantifier, no free word before a quotation — each checked with look-ahead, so that no
   state is left without a token;
@@ -43,7 +43,7 @@ from authorguard.exceptions import InputError
 from authorguard.generation.constraints import TokenConstraint, TokenVocabulary
 from authorguard.text.atoms import OPTIONAL_MARK, closed_gap, is_optional
 from authorguard.text.atoms import ends_sentence as ends_with_stop
-from authorguard.text.view_constraints import free_word_allowed, word_after_gap_allowed
+from authorguard.text.views.constraints import free_word_allowed, word_after_gap_allowed
 
 # automaton modes (a state is (next word index, free words in this gap, mode, typed bytes, sentence start))
 BEGIN, WORD, AFTER_WORD, PUNCT, SPACE, STOP, HYPHEN = range(7)

@@ -11,7 +11,7 @@ What the guarantee does *not* cover: what the view itself leaks (the content wor
 count; docs/results/bottleneck.md measures it as each view's floor), and the realiser's training data (authors
 outside every evaluation scenario, not the user's).
 
-The validity gate (:class:`~authorguard.text.view_gate.ViewGate`) reads the view only. Outputs it refuses are sampled
+The validity gate (:class:`~authorguard.text.views.gate.ViewGate`) reads the view only. Outputs it refuses are sampled
 again (``retries`` rounds); a chunk still refused gets the ``fallback``: ``"view"`` releases the view's words,
 ``"withhold"`` withholds the record. The input is never released as written. A document whose view has no words
 (nothing but function words) is withheld and counted.
@@ -36,6 +36,8 @@ DEFAULT_LEVEL = "roles"
 AUTO_CONSTRAINED = ("roles",)
 #: words of the ``syntf`` level's bag: about the content view of a blog post (118 words, ~45 content words)
 BAG_WORDS = 40
+#: who writes the text from the view: the language model, or a rule (the roles level only)
+REALISERS = ("model", "rule")
 
 
 class ViewRelease(TextObfuscator):
@@ -81,6 +83,23 @@ class CanonicalView(ViewRelease):
     view = "canonical"
 
 
+def written_by_rule(view: str) -> str:
+    """A roles view written without a model: its words in order, every optional article left out, each sentence's
+    first letter capitalised, sentence ends as :func:`~authorguard.neural.realiser.model.view_as_text` writes
+    them."""
+    from authorguard.neural.realiser.model import view_as_text
+    from authorguard.text.atoms import is_optional
+    from authorguard.text.views import SENTENCE_MARK, view_sentences
+
+    sentences = []
+    for sentence in view_sentences(view):
+        words = [word for word in sentence.split() if not is_optional(word)]
+        if words:
+            words[0] = words[0][:1].upper() + words[0][1:]
+            sentences.append(" ".join(words))
+    return view_as_text(f" {SENTENCE_MARK} ".join(sentences))
+
+
 @functools.lru_cache(maxsize=2)
 def _load(model: str | None, engine: str):
     from authorguard.neural.realiser.model import Realiser
@@ -123,6 +142,10 @@ class Bottleneck(TextObfuscator):
         = ``normalise`` at the ``roles`` level (the only view whose words map back to the text), ``view`` at the
         others. Never the input as written.
     engine : {"batched", "torch"}, default="batched"
+    realiser : {"model", "rule"}, default="model"
+        Who writes the text from the view: the language model, or (``roles`` level only) a rule that writes the
+        view's words as they stand, each sentence capitalised, every optional article left out — no model, no
+        sampling.
     epsilon, n_words : float, int
         The ``syntf`` level's SynTF ε per sampled word (SynTF's default) and words per bag (40: about a blog post's
         content view); a document's release costs SynTF's tight loss, reported as ``epsilon_per_document``.
@@ -142,6 +165,7 @@ class Bottleneck(TextObfuscator):
         retries: int = 2,
         fallback: str = "auto",
         engine: str = "batched",
+        realiser: str = "model",
         epsilon: float = syntf_defaults.EPSILON,
         n_words: int = BAG_WORDS,
         random_state=None,
@@ -155,6 +179,7 @@ class Bottleneck(TextObfuscator):
         self.retries = retries
         self.fallback = fallback
         self.engine = engine
+        self.realiser = realiser
         self.epsilon = epsilon
         self.n_words = n_words
         self.random_state = random_state
@@ -173,7 +198,7 @@ class Bottleneck(TextObfuscator):
 
         check_option(self.engine, "engine", name, engine_names())
         from authorguard.exceptions import InputError
-        from authorguard.text.view_constraints import CONSTRAINED_VIEWS
+        from authorguard.text.views.constraints import CONSTRAINED_VIEWS
 
         if not (self.constrained == "auto" or isinstance(self.constrained, bool)):
             raise InputError(f"{name}: constrained must be 'auto', True or False, got {self.constrained!r}")
@@ -194,6 +219,15 @@ class Bottleneck(TextObfuscator):
                 f"{name}: the normalise fallback needs the roles level (its view's words map back to the text); "
                 f"level {self.level!r} can fall back to 'view' or 'withhold'"
             )
+        check_option(self.realiser, "realiser", name, REALISERS)
+        if self.realiser == "rule":
+            if self.level != "roles":
+                raise InputError(
+                    f"{name}: the rule realiser writes the roles view only (its words are the text's); level "
+                    f"{self.level!r} needs realiser='model'"
+                )
+            self.realiser_ = None
+            return self
         if self.level == "syntf":
             from authorguard.methods.syntf_text import SynTFText
 
@@ -230,9 +264,11 @@ class Bottleneck(TextObfuscator):
         if not hasattr(self, "realiser_"):
             self.fit()
         texts = check_texts(raw_documents, type(self).__name__)
+        if self.realiser_ is None:
+            return self._written_by_rule(texts)
         sources = None
         if self.fallback_ == "normalise":  # the roles view and, from the same reading, what each word stands for
-            from authorguard.text.view_roles import roles_view_and_sources
+            from authorguard.text.views.roles import roles_view_and_sources
 
             readings = [roles_view_and_sources(text) for text in texts]
             views, sources = [view for view, _ in readings], [words for _, words in readings]
@@ -270,6 +306,18 @@ class Bottleneck(TextObfuscator):
                 epsilon_bound="tight" if report.tight_epsilon is not None else "improved",
             )
         return out
+
+    def _written_by_rule(self, texts: list[str]) -> list[str]:
+        from authorguard.text.views import view_words
+
+        views = self.views(texts)
+        self._report = {
+            "documents": len(texts),
+            "level": self.level,
+            "realiser": "rule",
+            "records_no_content": [i for i, (t, v) in enumerate(zip(texts, views)) if t.strip() and not view_words(v)],
+        }
+        return [written_by_rule(view) if view_words(view) else "" for view in views]
 
     def release_report(self) -> dict:
         """The last call's counts: documents, chunks, outputs sampled and refused (by reason), chunks that got the

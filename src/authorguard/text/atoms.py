@@ -1,7 +1,7 @@
 """Atoms: the stretches of a text a faithful rewrite copies verbatim, and the whitespace tokens the roles view reads.
 
 A reader loses meaning when a rewrite splits or re-spells these, whatever else it keeps (measured each
-on news and blogs), so the roles view (:func:`authorguard.text.view_roles.roles_view`) keeps each as one word and the
+on news and blogs), so the roles view (:func:`authorguard.text.views.roles.roles_view`) keeps each as one word and the
 constraint (:mod:`authorguard.generation.constraints`) writes it byte for byte:
 
 - a **quotation**: ``"..."`` with the words inside it exactly as written (a quotation is never paraphrased); its

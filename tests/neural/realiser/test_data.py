@@ -11,8 +11,8 @@ import pytest
 
 from authorguard.neural.realiser.constrained import roles_accepts
 from authorguard.neural.realiser.data import target_of, view_plan_words
-from authorguard.text.view_constraints import FREE_WORDS
-from authorguard.text.view_roles import roles_view
+from authorguard.text.views.constraints import FREE_WORDS
+from authorguard.text.views.roles import roles_view
 
 SAMPLE = Path(__file__).resolve().parents[3] / "docs" / "results" / "bottleneck" / "fidelity-sample.jsonl"
 TRICKY = [
@@ -59,8 +59,8 @@ def test_the_roles_view_reads_contractions_out_and_keeps_who_does_what():
 
 @pytest.mark.parametrize("text", TRICKY)
 def test_the_roles_view_marks_only_the_articles_optional(text):
-    from authorguard.text.view_constraints import free_word_allowed, word_after_gap_allowed
     from authorguard.text.views import content_view, view_words
+    from authorguard.text.views.constraints import free_word_allowed, word_after_gap_allowed
 
     words = view_words(roles_view(text))
     kept = {w.lower() for w in words}

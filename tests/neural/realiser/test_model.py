@@ -6,8 +6,8 @@ import pytest
 
 from authorguard.exceptions import InputError
 from authorguard.neural.realiser.model import Realiser, chunk_views, view_as_text
-from authorguard.text.view_reading import SENTENCE_MARK
 from authorguard.text.views import content_view, view_words
+from authorguard.text.views.reading import SENTENCE_MARK
 
 
 def test_chunks_are_whole_view_sentences_up_to_the_limit():

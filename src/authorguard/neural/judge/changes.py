@@ -44,7 +44,7 @@ def hedge(text: str, doc, context: PairContext) -> str | None:
 
 def antonym(text: str, doc, context: PairContext) -> str | None:
     """An adjective, adverb or verb by a WordNet antonym of one of its senses (its own form: uninflected only)."""
-    from authorguard.text.kinds import _wordnet
+    from authorguard.text.generalise.kinds import _wordnet
 
     wordnet = _wordnet()
     options = []
@@ -265,7 +265,7 @@ def name_wrong_kind(text: str, doc, context: PairContext) -> str | None:
 
 def co_hyponym(text: str, doc, context: PairContext) -> str | None:
     """A concrete noun of one sense by a widely used sibling under its hypernym ("dog" -> "cat"), singular only."""
-    from authorguard.text.kinds import _wordnet
+    from authorguard.text.generalise.kinds import _wordnet
 
     wordnet = _wordnet()
     options = []

@@ -49,7 +49,7 @@ def training_sentences(documents: Sequence[str], limit: int, batch_size: int = 6
     """Up to ``limit`` usable sentences of ``documents`` (Punkt's boundaries, :class:`~authorguard.text.sentences.
     SentenceSplitter`) and their spaCy parses (each sentence parsed alone, as the rules read it), at most two a
     document."""
-    from authorguard.metrics.fidelity_reading import parser
+    from authorguard.metrics.fidelity.reading import parser
     from authorguard.text.sentences import SentenceSplitter
 
     splitter = SentenceSplitter()

@@ -86,7 +86,7 @@ _POS = {"ADJ": "a", "ADV": "r", "VERB": "v", "NOUN": "n"}
 
 
 def _sense_synonyms(token) -> list[str]:
-    from authorguard.text.kinds import _wordnet
+    from authorguard.text.generalise.kinds import _wordnet
 
     if token.pos_ not in _POS or token.text.lower() != token.lemma_.lower() or len(token.text) < 4:
         return []

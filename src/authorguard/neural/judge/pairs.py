@@ -92,7 +92,7 @@ def pair_for(text: str, doc, label: str, context: PairContext) -> Pair | None:
 
 
 def _parse(text: str):
-    from authorguard.metrics.fidelity_reading import parser
+    from authorguard.metrics.fidelity.reading import parser
 
     return parser()(text)
 

@@ -19,8 +19,8 @@ from pathlib import Path
 import numpy as np
 
 from authorguard.exceptions import InputError
-from authorguard.metrics.judge.config import JudgeConfig
-from authorguard.metrics.judge.model import LABELS, ConsistencyJudge, build_network, trained_cache
+from authorguard.metrics.fidelity.judge.config import JudgeConfig
+from authorguard.metrics.fidelity.judge.model import LABELS, ConsistencyJudge, build_network, trained_cache
 from authorguard.neural.judge.pairs import Pair
 from authorguard.utils.weights import require_torch
 

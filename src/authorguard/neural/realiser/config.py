@@ -93,7 +93,7 @@ class TrainingConfig:
     ``max_chunk_tokens`` tokens, ``texts_per_author`` texts an author) of authors that no evaluation scenario
     selects, from ``datasets``; each chunk's view level drawn with the shares in ``levels`` (``bag``: the
     canonical view's words sorted, standing in for a SynTF bag; ``roles``: the target is the chunk as the roles
-    constraint writes it, :func:`~authorguard.text.view_roles.roles_surface`); ``held_out`` further pairs for the
+    constraint writes it, :func:`~authorguard.text.views.roles.roles_surface`); ``held_out`` further pairs for the
     validation
     loss. ``epochs``, ``batch_size`` pairs a step, AdamW at ``learning_rate``, checkpoint every
     ``checkpoint_every`` steps (a stopped run resumes there)."""

@@ -15,7 +15,7 @@ from __future__ import annotations
 from authorguard.generation.constraints import vocabulary_of
 from authorguard.generation.ordered_words import OrderedWords, WordPlan
 from authorguard.neural.realiser.data import view_plan_words
-from authorguard.text.view_constraints import constraint_spec
+from authorguard.text.views.constraints import constraint_spec
 
 
 class ViewPlans:

@@ -5,7 +5,7 @@ The chunks are TAROT's training prompts (:func:`~authorguard.neural.tarot.data.t
 of whole sentences of each text). Each chunk gets one view level, drawn with ``levels``' shares from a generator
 seeded with ``seed``; ``bag`` is the canonical view's words sorted (a SynTF bag's shape: no order, public-vocabulary
 words). Targets are the chunk with its whitespace collapsed (one paragraph); at level ``roles``, the chunk as the
-roles constraint writes it (:func:`~authorguard.text.view_roles.roles_surface`, checked against the constraint's
+roles constraint writes it (:func:`~authorguard.text.views.roles.roles_surface`, checked against the constraint's
 language: the realiser learns only what it may write). Chunks whose view has fewer than :data:`MIN_VIEW_WORDS` words
 are skipped (counted).
 """
@@ -16,9 +16,9 @@ import numpy as np
 
 from authorguard.neural.realiser.config import TrainingConfig
 from authorguard.text.atoms import ATOM_SPACE
-from authorguard.text.view_reading import QUESTION_MARK, SENTENCE_MARK
-from authorguard.text.view_roles import roles_surface
 from authorguard.text.views import get_view, view_words
+from authorguard.text.views.reading import QUESTION_MARK, SENTENCE_MARK
+from authorguard.text.views.roles import roles_surface
 
 MIN_VIEW_WORDS = 3
 

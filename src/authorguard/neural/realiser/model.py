@@ -1,7 +1,7 @@
 """A trained realiser writing text from views, chunk by chunk, through the batched engine and the view gate.
 
 A view is cut at its sentence marks into chunks of at most ``max_view_words`` words (:func:`chunk_views`: the
-chunking reads the view only). Each chunk is written once; outputs the :class:`~authorguard.text.view_gate.ViewGate`
+chunking reads the view only). Each chunk is written once; outputs the :class:`~authorguard.text.views.gate.ViewGate`
 refuses are sampled again with another seed (``retries`` rounds; only what failed); a chunk still without a valid
 output gets the fallback: ``"view"`` releases the view itself (its words, sentence marks as full stops),
 ``"withhold"`` withholds the whole record. Either way the record is flagged and counted; the input text is
@@ -18,8 +18,8 @@ from authorguard.exceptions import DataNotFoundError, InputError
 from authorguard.neural.realiser.config import RealiserConfig
 from authorguard.neural.realiser.trainer import read_record
 from authorguard.text.atoms import ATOM_SPACE, OPTIONAL_MARK, ends_sentence, is_optional
-from authorguard.text.view_reading import QUESTION_MARK, SENTENCE_MARK
 from authorguard.text.views import view_sentences
+from authorguard.text.views.reading import QUESTION_MARK, SENTENCE_MARK
 
 PACKAGED = Path(__file__).parent / "packaged"
 #: the realiser trained on roles views in the constraint's format (scripts/bottleneck/train_realiser.py --roles)
@@ -163,7 +163,7 @@ class Realiser:
         """One text per view ("" for a view without words, and for a withheld record). ``constrained``: the name of
         the view (``roles``) whose constraint every chunk is written under (:mod:`.constrained`), or None.
         ``sources``: per view, the normalised text each of its tokens stands for
-        (:func:`~authorguard.text.view_roles.roles_sources`); needed by the ``normalise`` fallback, which releases a
+        (:func:`~authorguard.text.views.roles.roles_sources`); needed by the ``normalise`` fallback, which releases a
         chunk
         nothing valid was written for as that text."""
         from authorguard.neural.tarot.policy import generate
@@ -175,7 +175,7 @@ class Realiser:
             release_stats,
             select_rewrites,
         )
-        from authorguard.text.view_gate import ViewGate
+        from authorguard.text.views.gate import ViewGate
 
         if fallback not in FALLBACKS:
             raise InputError(f"realiser: unknown fallback {fallback!r} (fallbacks: {', '.join(FALLBACKS)})")
