@@ -45,12 +45,14 @@ def main() -> None:
     parser.add_argument("folder", type=Path, help="a realiser training folder (its pairs.jsonl)")
     parser.add_argument("--held-out", type=int, default=200)
     args = parser.parse_args()
-    from authorguard.neural.realiser.model import PACKAGED, PACKAGED_ROLES
+    from authorguard.neural.realiser.model import PACKAGED_MIXED, PACKAGED_ROLES
+    from authorguard.utils.weights import packaged_folder
 
     rows = [json.loads(line) for line in (args.folder / "pairs.jsonl").read_text(encoding="utf-8").splitlines()]
     rows = rows[-args.held_out :]
-    for name, folder in (("shipped (mixed levels)", PACKAGED), ("roles", PACKAGED_ROLES)):
-        print(f"{name}: {held_out_loss(folder, rows):.3f} nats a target token on {len(rows)} held-out pairs")
+    for name, folder in (("shipped (mixed levels)", PACKAGED_MIXED), ("roles", PACKAGED_ROLES)):
+        loss = held_out_loss(packaged_folder(folder), rows)
+        print(f"{name}: {loss:.3f} nats a target token on {len(rows)} held-out pairs")
 
 
 if __name__ == "__main__":

@@ -1,9 +1,10 @@
-"""Ship a trained realiser inside the package (``authorguard/neural/realiser/packaged``), with its provenance:
+"""Ship a trained realiser inside the models distribution (``models/src/authorguard_models/realiser``), with its
+provenance:
 ``bottleneck`` then works with no ``model``.
 
     python scripts/bottleneck/package_realiser.py runs/realiser --command "python scripts/bottleneck/train_realiser.py
     runs/realiser"
-    python scripts/bottleneck/package_realiser.py runs/realiser-roles --roles --command "..."   # -> packaged_roles
+    python scripts/bottleneck/package_realiser.py runs/realiser-roles --roles --command "..."   # -> realiser_roles
 
 Copied: the LoRA adapter (adapter_config.json, adapter_model.safetensors) and realiser.json (configs, tokenizer
 signature, data counts, the loss every logged step, held-out loss) plus provenance.json (command, commit, machine,
@@ -21,7 +22,7 @@ import subprocess
 from pathlib import Path
 
 ADAPTER_FILES = ("adapter_config.json", "adapter_model.safetensors")
-REALISERS = Path(__file__).resolve().parents[2] / "src" / "authorguard" / "neural" / "realiser"
+MODELS = Path(__file__).resolve().parents[2] / "models" / "src" / "authorguard_models"
 
 
 def main() -> None:
@@ -29,9 +30,9 @@ def main() -> None:
     parser.add_argument("folder", type=Path)
     parser.add_argument("--command", required=True, help="the command that trained the folder")
     parser.add_argument("--seconds", type=float, default=None, help="the training's wall-clock seconds")
-    parser.add_argument("--roles", action="store_true", help="ship it as the roles realiser (packaged_roles)")
+    parser.add_argument("--roles", action="store_true", help="ship it as the roles realiser (realiser_roles)")
     args = parser.parse_args()
-    PACKAGED = REALISERS / ("packaged_roles" if args.roles else "packaged")
+    PACKAGED = MODELS / ("realiser_roles" if args.roles else "realiser")
     record = json.loads((args.folder / "realiser.json").read_text(encoding="utf-8"))
     if not record.get("done"):
         raise SystemExit(f"{args.folder}: training is not done")
@@ -54,7 +55,7 @@ def main() -> None:
     }
     (PACKAGED / "provenance.json").write_text(json.dumps(provenance, indent=2), encoding="utf-8")
     size = sum(p.stat().st_size for p in PACKAGED.rglob("*") if p.is_file())
-    print(f"packaged {args.folder} into {PACKAGED} ({size / 1e6:.1f} MB)")
+    print(f"packaged {args.folder} into {PACKAGED} ({size / 1e6:.1f} MB); now: python scripts/models/checksums.py")
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
-"""Ship a trained TAROT model folder inside the package (``authorguard/neural/tarot/packaged``), with a provenance
-file: the commands, prompt data, seeds, scale, machine, stage statistics and — given a benchmark run — the
+"""Ship a trained TAROT model folder inside the models distribution (``models/src/authorguard_models/tarot``), with a
+provenance file: the commands, prompt data, seeds, scale, machine, stage statistics and — given a benchmark run — the
 policy's scores there. ``authorguard obfuscate --method tarot`` then works with no ``--model``.
 
 Usage:  python scripts/tarot/package_tarot.py runs/tarot [--configs configs/tarot] [--benchmark
@@ -106,7 +106,8 @@ def main() -> None:
     )
     args = parser.parse_args()
     from authorguard.neural.tarot.folder import TarotFolder
-    from authorguard.neural.tarot.model import PACKAGED
+
+    PACKAGED = Path(__file__).resolve().parents[2] / "models" / "src" / "authorguard_models" / "tarot"
 
     folder = TarotFolder(args.model)
     for stage in ("sft", "prefs", "dpo"):
@@ -156,7 +157,7 @@ def main() -> None:
         ]
     (PACKAGED / "provenance.json").write_text(json.dumps(provenance, indent=2, default=str), encoding="utf-8")
     size = sum(p.stat().st_size for p in PACKAGED.rglob("*") if p.is_file())
-    print(f"packaged {folder.path} -> {PACKAGED} ({size / 1e6:.1f} MB)")
+    print(f"packaged {folder.path} -> {PACKAGED} ({size / 1e6:.1f} MB); now: python scripts/models/checksums.py")
 
 
 if __name__ == "__main__":

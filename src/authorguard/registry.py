@@ -337,6 +337,7 @@ attackers.register(
     "authorguard.attacks.author_embedding:AuthorEmbeddingAttacker",
     "Nearest author centroid in the contrastively trained author encoder's space (LUAR-style).",
     extra="neural",
+    model="packaged",
 )
 attackers.register(
     "meaning",

@@ -167,9 +167,9 @@ def test_the_packaged_realiser_loads_and_keeps_the_guarantee():
 
     if find_smollm2() is None:
         pytest.skip("SmolLM2's weights are not set up (authorguard setup --models)")
-    from authorguard.neural.realiser.model import PACKAGED
+    from authorguard.utils.weights import packaged_folder
 
-    assert (PACKAGED / "adapter" / "adapter_model.safetensors").stat().st_size < 10_000_000
+    assert (packaged_folder("realiser") / "adapter" / "adapter_model.safetensors").stat().st_size < 10_000_000
     a, b = SAME_VIEW[0]
     method = registry.methods.get("bottleneck")(random_state=0, batch_size=4).fit()
     first, second = method.obfuscate([a]), method.obfuscate([b])

@@ -144,9 +144,9 @@ def test_the_packaged_policy_rewrites_without_a_model_folder(tmp_path, method):
     from typer.testing import CliRunner
 
     from authorguard.cli.app import app
-    from authorguard.neural.tarot.model import PACKAGED
+    from authorguard.utils.weights import packaged_folder
 
-    provenance = json.loads((PACKAGED / "provenance.json").read_text(encoding="utf-8"))
+    provenance = json.loads((packaged_folder("tarot") / "provenance.json").read_text(encoding="utf-8"))
     assert provenance["commands"] and provenance["stages"]["prefs"]["filter"] and provenance["stages"]["ppo"]["monitor"]
     source = tmp_path / "in.jsonl"
     source.write_text(

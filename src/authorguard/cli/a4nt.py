@@ -150,7 +150,8 @@ def package(
     note: Annotated[str, typer.Option(help="Why this model, for provenance.json.")] = "",
 ) -> None:
     """Copy what rewriting needs (config, vocabulary, splitter, the variants' generators in float16) into a small
-    folder with provenance; src/authorguard/neural/a4nt/packaged is the one shipped with the package."""
+    folder with provenance; models/src/authorguard_models/a4nt is the one shipped (then run
+    scripts/models/checksums.py)."""
     from authorguard.neural.a4nt.packaging import package_model
 
     folder = package_model(model, list(variant), output, note)

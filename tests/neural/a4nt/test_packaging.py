@@ -64,11 +64,11 @@ def test_bad_packaging_requests_are_refused(blog_age_folder, tmp_path):
 def test_without_a_model_folder_only_packaged_variants_load(monkeypatch, blog_age_folder, tmp_path):
     from authorguard.neural.a4nt import packaging
 
-    monkeypatch.setattr(packaging, "PACKAGED", tmp_path / "nothing")
+    monkeypatch.setattr(packaging, "shipped_folder", lambda: tmp_path / "nothing")
     with pytest.raises(InputError, match="no A4NT model is packaged"):
         packaging.resolve_model(None, "cycml-lang")
     shipped = packaging.package_model(blog_age_folder, ["cycml-lang"], tmp_path / "shipped")
-    monkeypatch.setattr(packaging, "PACKAGED", shipped)
+    monkeypatch.setattr(packaging, "shipped_folder", lambda: shipped)
     assert packaging.resolve_model(None, "cycml-lang") == shipped
     assert packaging.resolve_model(str(blog_age_folder), "fbsem") == blog_age_folder
     with pytest.raises(InputError, match="packaged model holds cycml-lang"):
@@ -80,9 +80,10 @@ def test_the_shipped_neutral_model_rewrites_after_install(documents, tmp_path):
 
     from authorguard.cli.app import app
     from authorguard.methods.a4nt import A4NT
-    from authorguard.neural.a4nt.packaging import PACKAGED, packaged_variants
+    from authorguard.neural.a4nt.packaging import packaged_variants, shipped_folder
 
     assert packaged_variants() == ["neutral-cycml-lang"]
+    PACKAGED = shipped_folder()
     provenance = json.loads((PACKAGED / "provenance.json").read_text(encoding="utf-8"))
     for name, digest in provenance["sha256"].items():  # the committed files are the ones packaged
         assert hashlib.sha256((PACKAGED / name).read_bytes()).hexdigest() == digest

@@ -17,12 +17,17 @@ from pathlib import Path
 from authorguard.exceptions import InputError
 from authorguard.neural.a4nt.config import generator_file, is_neutral
 
-PACKAGED = Path(__file__).parent / "packaged"
+
+def shipped_folder() -> Path:
+    """The A4NT model authorguard ships (the models distribution's ``a4nt`` folder, checksum-checked)."""
+    from authorguard.utils.weights import packaged_folder
+
+    return packaged_folder("a4nt")
 
 
 def packaged_variants(folder: Path | None = None) -> list[str]:
     """The variants a packaged folder (default: the shipped one) can rewrite with; empty when nothing is packaged."""
-    folder = PACKAGED if folder is None else folder
+    folder = shipped_folder() if folder is None else folder
     if not (folder / "provenance.json").is_file():
         return []
     return list(json.loads((folder / "provenance.json").read_text(encoding="utf-8"))["variants"])
@@ -34,7 +39,7 @@ def resolve_model(model: str | Path | None, variant: str) -> Path:
         return Path(model)
     shipped = packaged_variants()
     if variant in shipped:
-        return PACKAGED
+        return shipped_folder()
     what = f"the packaged model holds {', '.join(shipped)}" if shipped else "no A4NT model is packaged"
     raise InputError(
         f"A4NT variant {variant!r} needs a trained model folder ({what}): --model DIR on the command "

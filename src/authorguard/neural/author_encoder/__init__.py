@@ -10,6 +10,7 @@ no evaluation scenario uses are trained on (:mod:`.episodes`).
 - :mod:`.trainer`: the contrastive training loop, checkpointed and resumable;
 - :mod:`.retrieval`: MRR and recall@k of author retrieval on unseen authors.
 
-The trained adapter and head ship in ``packaged/`` with ``provenance.json``; :func:`.model.load_author_encoder`
+The trained adapter and head ship in the models distribution (its ``author_encoder`` folder, with
+``provenance.json``); :func:`.model.load_author_encoder`
 prefers a model retrained under ``AUTHORGUARD_CACHE``.
 """

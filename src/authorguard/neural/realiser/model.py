@@ -14,16 +14,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from authorguard.exceptions import DataNotFoundError, InputError
+from authorguard.exceptions import InputError
 from authorguard.neural.realiser.config import RealiserConfig
 from authorguard.neural.realiser.trainer import read_record
 from authorguard.text.atoms import ATOM_SPACE, OPTIONAL_MARK, ends_sentence, is_optional
 from authorguard.text.views import view_sentences
 from authorguard.text.views.reading import QUESTION_MARK, SENTENCE_MARK
 
-PACKAGED = Path(__file__).parent / "packaged"
-#: the realiser trained on roles views in the constraint's format (scripts/bottleneck/train_realiser.py --roles)
-PACKAGED_ROLES = Path(__file__).parent / "packaged_roles"
+#: the shipped realisers (folders of the models distribution): mixed levels, and the one trained on roles views in
+#: the constraint's format (scripts/bottleneck/train_realiser.py --roles)
+PACKAGED_MIXED = "realiser"
+PACKAGED_ROLES = "realiser_roles"
 #: what a chunk without a valid output gets: ``normalise``'s text of the chunk (needs the texts' roles sources), its
 #: view's words, or the record is withheld
 FALLBACKS = ("normalise", "view", "withhold")
@@ -116,12 +117,13 @@ def view_as_text(view: str) -> str:
 
 
 def resolve_folder(model: str | Path | None) -> Path:
-    folder = PACKAGED if model is None else Path(model)
+    """A realiser folder: ``model``, or the shipped mixed-level realiser (checksum-checked) when None."""
+    from authorguard.utils.weights import packaged_folder
+
+    if model is None:
+        return packaged_folder(PACKAGED_MIXED)
+    folder = Path(model)
     if not (folder / "adapter" / "adapter_config.json").is_file():
-        if model is None or folder in (PACKAGED, PACKAGED_ROLES):
-            raise DataNotFoundError(
-                "no realiser is packaged: train one (scripts/bottleneck/train_realiser.py DIR) and pass model=DIR"
-            )
         raise InputError(f"realiser folder {folder} has no trained adapter (adapter/adapter_config.json)")
     return folder
 

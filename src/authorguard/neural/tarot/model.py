@@ -3,7 +3,7 @@
 ``stage`` picks the policy: ``"dpo"`` (SFT + DPO adapters), ``"ppo"`` (SFT + PPO adapters), ``"sft"`` (SFT adapter
 only) or ``"zero-shot"``
 (SmolLM2-135M-Instruct untuned, the paper's prompt: its GPT-3.5 row). The folder is ``model`` or, when None,
-the adapters shipped in the package (``authorguard/neural/tarot/packaged``).
+the adapters shipped in the models distribution (its ``tarot`` folder).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from authorguard.exceptions import DataNotFoundError, InputError
+from authorguard.exceptions import InputError
 from authorguard.neural.tarot.config import PolicyConfig
 from authorguard.neural.tarot.folder import TarotFolder
 from authorguard.neural.tarot.policy import PolicyLoader, generate, tokenizer_signature
@@ -24,7 +24,6 @@ from authorguard.text.validity import RewriteGate
 if TYPE_CHECKING:
     from authorguard.neural.tarot.reward import ObfuscationReward
 
-PACKAGED = Path(__file__).parent / "packaged"
 POLICY_STAGES = ("zero-shot", "sft", "dpo", "ppo")
 
 
@@ -37,11 +36,9 @@ def resolve_folder(model: str | Path | None) -> TarotFolder:
                 f"TAROT model folder {folder.path} does not exist (train one with 'authorguard tarot sft -o DIR')"
             )
         return folder
-    if not (PACKAGED / "tarot.json").is_file():
-        raise DataNotFoundError(
-            "no TAROT policy is packaged: train one (authorguard tarot sft|prefs|dpo -o DIR) and pass --model DIR"
-        )
-    return TarotFolder(PACKAGED)
+    from authorguard.utils.weights import packaged_folder
+
+    return TarotFolder(packaged_folder("tarot"))
 
 
 #: tokens an anchored rewrite may write before its next anchor is forced (a chunk is at most ~96 tokens)

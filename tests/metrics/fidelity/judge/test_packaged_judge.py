@@ -8,19 +8,20 @@ import pytest
 from authorguard.exceptions import InputError
 from authorguard.metrics.fidelity import judge as judges
 from authorguard.metrics.fidelity.judge.feature_judge import FILE_NAME
-from authorguard.utils.weights import file_sha256
+from authorguard.utils.weights import file_sha256, packaged_folder
 
 pytest.importorskip("sentence_transformers")
 
 
 def test_the_packaged_judge_matches_its_checksum():
-    assert file_sha256(judges.PACKAGED / FILE_NAME) == judges.PACKAGED_FEATURE_SHA256
+    assert file_sha256(packaged_folder("feature_judge") / FILE_NAME) == judges.PACKAGED_FEATURE_SHA256
 
 
-def test_a_replaced_packaged_judge_is_refused_in_one_line(tmp_path, monkeypatch):
-    (tmp_path / FILE_NAME).write_bytes((judges.PACKAGED / FILE_NAME).read_bytes() + b" ")  # still valid JSON
-    monkeypatch.setattr(judges, "PACKAGED", tmp_path)
-    with pytest.raises(InputError, match="fails its checksum") as error:
+def test_another_judge_in_the_models_is_refused_in_one_line(tmp_path, monkeypatch):
+    """The models' checksums can be rewritten; the code still asks for the judge it was calibrated with."""
+    (tmp_path / FILE_NAME).write_bytes((packaged_folder("feature_judge") / FILE_NAME).read_bytes() + b" ")
+    monkeypatch.setattr("authorguard.utils.weights.packaged_folder", lambda name: tmp_path)
+    with pytest.raises(InputError, match="not the one this authorguard expects") as error:
         judges.load_feature_judge()
     assert "\n" not in str(error.value)
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
-PACKAGED = Path(__file__).parent / "packaged"
 #: sha256 of the packaged feature judge (a corrupt or replaced file is refused before it is read)
 PACKAGED_FEATURE_SHA256 = "cf3dbcec76a6655660f13f024ae209c3a1636e6571f59646a5753ca2b376d8a8"
 
@@ -20,13 +19,13 @@ def load_feature_judge(path: str | Path | None = None):
     """The feature judge at ``path``, else the packaged one (its checksum checked)."""
     from authorguard.exceptions import InputError
     from authorguard.metrics.fidelity.judge.feature_judge import FILE_NAME, FeatureJudge
-    from authorguard.utils.weights import file_sha256
+    from authorguard.utils.weights import file_sha256, packaged_folder
 
     if path is not None:
         return FeatureJudge.load(path)
-    packaged = PACKAGED / FILE_NAME
-    if packaged.is_file() and file_sha256(packaged) != PACKAGED_FEATURE_SHA256:
-        raise InputError(f"the packaged feature judge {packaged} fails its checksum: reinstall authorguard")
+    packaged = packaged_folder("feature_judge") / FILE_NAME
+    if file_sha256(packaged) != PACKAGED_FEATURE_SHA256:  # the judge this code was calibrated with, exactly
+        raise InputError(f"the packaged feature judge {packaged} is not the one this authorguard expects: reinstall")
     return FeatureJudge.load(packaged)
 
 

