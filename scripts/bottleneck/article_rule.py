@@ -150,9 +150,51 @@ def attack(out: Path, train_per_author: int) -> list[dict]:
     return rows
 
 
+def table(rows: list[dict]) -> list[dict]:
+    """Per release: the worst case over attackers x threat models with its Wilson interval, and the paired
+    difference of its worst attack's per-post answers from the bottleneck's (bootstrap 95 % interval, exact
+    McNemar p)."""
+    from authorguard.metrics.statistics import mcnemar_exact, paired_bootstrap_interval, wilson_interval
+
+    worst = {}
+    for row in rows:
+        if row["release"] not in worst or row["accuracy"] > worst[row["release"]]["accuracy"]:
+            worst[row["release"]] = row
+    reference = np.asarray(worst["bottleneck"]["correct"])
+    out = []
+    for label, row in worst.items():
+        correct = np.asarray(row["correct"])
+        low, high = wilson_interval(row["accuracy"], len(correct))
+        d_low, d_high = paired_bootstrap_interval(reference, correct, np.random.default_rng(SEED))
+        out.append(
+            {
+                "release": label,
+                "worst": row["accuracy"],
+                "interval": [low, high],
+                "attack": f"{row['attacker']} / {row['threat_model']}",
+                "delta_vs_bottleneck": float(correct.mean() - reference.mean()),
+                "delta_interval": [d_low, d_high],
+                "mcnemar_p": mcnemar_exact(correct, reference),
+            }
+        )
+    cells = {(r["release"], r["attacker"], r["threat_model"]): np.asarray(r["correct"]) for r in rows}
+    for (release, attacker, threat), correct in cells.items():
+        if release == "rule":
+            model = cells[("bottleneck", attacker, threat)]
+            out.append(
+                {
+                    "cell": f"{attacker} / {threat}",
+                    "rule": float(correct.mean()),
+                    "bottleneck": float(model.mean()),
+                    "mcnemar_p": mcnemar_exact(correct, model),
+                }
+            )
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("step", choices=["realise", "articles", "attack"])
+    parser.add_argument("step", choices=["realise", "articles", "attack", "table"])
     parser.add_argument("out", type=Path)
     parser.add_argument("--label", choices=sorted(RELEASES))
     parser.add_argument("--train-per-author", type=int, default=60)
@@ -162,6 +204,10 @@ def main() -> None:
         if args.label is None:
             parser.error("realise needs --label")
         realise(args.out, args.label, args.train_per_author)
+    elif args.step == "table":
+        if args.json is None:
+            parser.error("table needs --json (the attack step's rows)")
+        print(json.dumps(table(json.loads(args.json.read_text(encoding="utf-8"))), indent=1))
     elif args.step == "articles":
         print(json.dumps(article_counts(args.out, args.train_per_author), indent=1))
     else:

@@ -76,13 +76,22 @@ class Registry:
 
 
 methods = Registry("method")
+
+#: the note ``obfuscate`` prints after a language-model rewriter behind the validity gate: what passes is
+#: well-formed, not known to be faithful
+LM_REWRITER_NOTE = (
+    "the gate refuses comments, copies, loops, truncations and lost names; it cannot check meaning (by hand, most "
+    "rewrites tarot keeps on BAC-10 change what the text says: docs/results/tarot.md) - read a sample before release"
+)
 datasets = Registry("dataset")
 embeddings = Registry("embeddings")
 
-# ``info`` of a method: ``output`` (text / vectors), ``model`` (required / packaged), ``extra`` (the pip extra it
+# ``info`` of a method: ``output`` (text / vectors), ``model`` (required / packaged: the authorguard-models
+# distribution), ``extra`` (the pip extra it
 # needs), ``weights`` (pretrained weights set up by ``authorguard setup --models``) and ``protects`` (what it protects
 # against, as measured: the README's methods table) and ``faithful`` (its share of faithful outputs by blind hand
-# labels, docs/results/faithful.md), shown by ``authorguard methods`` without importing anything.
+# labels, docs/results/faithful.md), shown by ``authorguard methods`` without importing anything; ``notes``: what a
+# reader of its output must know, printed after every run (``batch.summary.run_summary``).
 methods.register(
     "syntf",
     "authorguard.methods.syntf:SynTF",
@@ -195,6 +204,7 @@ methods.register(
     extra="neural",
     protects="static stylometry, partly (a few points)",
     weights="smollm2",
+    notes=LM_REWRITER_NOTE,
     faithful="2 of 100 kept rewrites (BAC-10 chunks, developed on)",
 )
 methods.register(
@@ -206,6 +216,7 @@ methods.register(
     extra="neural",
     protects="static stylometry, partly (a few points)",
     weights="smollm2",
+    notes=LM_REWRITER_NOTE,
 )
 methods.register(
     "tarot-sft",
@@ -216,6 +227,7 @@ methods.register(
     extra="neural",
     protects="static stylometry, partly (a few points)",
     weights="smollm2",
+    notes=LM_REWRITER_NOTE,
 )
 methods.register(
     "dp-prompt",
@@ -227,6 +239,7 @@ methods.register(
     extra="neural",
     protects="static attackers; not one retrained on its output (ε-DP; the default ε is formally weak)",
     weights="smollm2",
+    notes=LM_REWRITER_NOTE,
 )
 methods.register(
     "zero-shot-rewrite",
@@ -237,6 +250,7 @@ methods.register(
     extra="neural",
     protects="static stylometry, partly (a few points)",
     weights="smollm2",
+    notes=LM_REWRITER_NOTE,
 )
 methods.register(
     "bottleneck",

@@ -174,3 +174,33 @@ def test_the_packaged_realiser_loads_and_keeps_the_guarantee():
     method = registry.methods.get("bottleneck")(random_state=0, batch_size=4).fit()
     first, second = method.obfuscate([a]), method.obfuscate([b])
     assert first == second and first[0] not in ("", a, b)
+
+
+def test_the_rule_realiser_writes_the_roles_view_without_its_articles(monkeypatch):
+    """No model, no sampling: every view word in order, the optional articles left out (a bound one such as "a
+    lot" kept), each sentence capitalised, a quoted question not asked twice, a question after a quoted statement
+    still a question."""
+    from authorguard.utils import weights
+
+    monkeypatch.setattr(weights, "models_root", lambda: None)  # the rule needs no trained model
+    method = registry.methods.get("bottleneck")(realiser="rule").fit()
+    out = method.obfuscate(
+        [
+            "The committee met on Tuesday. A lot of people said, “What are they doing?” Did he say \"go.\"? "
+            "i'll bake a pie for the neighbours."
+        ]
+    )
+    assert out == [
+        'Committee met on Tuesday. A lot of people said, "What are they doing?" Did he say "go."? '
+        "I will bake pie for neighbors."
+    ]
+    assert method.release_report()["realiser"] == "rule"
+    assert method.obfuscate([":) :)"]) == [""]  # no words: nothing to write, withheld
+    assert method.record_statuses([":) :)"], [""])[0]["status"] == "withheld"
+
+
+def test_the_rule_realiser_is_for_the_roles_level_only():
+    with pytest.raises(InputError, match="rule realiser writes the roles view only"):
+        registry.methods.get("bottleneck")(realiser="rule", level="content").fit()
+    with pytest.raises(InputError, match="realiser"):
+        registry.methods.get("bottleneck")(realiser="poem").fit()

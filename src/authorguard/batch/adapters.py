@@ -28,11 +28,9 @@ def check_method(name: str, params: dict) -> VectorMechanism | TextObfuscator:
     Unknown parameters fail naming the key. The method's ``batch_defaults`` (e.g. SynTF's public vocabulary)
     apply where ``params`` says nothing. A method that would learn from the private input is refused.
     """
-    from authorguard.methods.build import check_parameters
+    from authorguard.methods.build import construct_method
 
-    cls = registry.methods.get(name)
-    check_parameters(name, params)
-    method = cls(**{**getattr(cls, "batch_defaults", {}), **params})
+    method = construct_method(name, params, defaults=getattr(registry.methods.get(name), "batch_defaults", {}))
     if method.fits_on_private_input():
         raise InputError(
             f"method {name!r} as configured learns from the private input (e.g. a vocabulary fitted on it, a leak "

@@ -32,7 +32,7 @@ from authorguard.check.config import (
 from authorguard.check.result import CheckResult
 from authorguard.check.session import CheckSession
 from authorguard.check.texts import word_count
-from authorguard.exceptions import InputError
+from authorguard.exceptions import AuthorguardError, InputError
 
 
 def check(
@@ -107,8 +107,7 @@ def check(
         from authorguard.check.generalisation import generalise_evidence
 
         generalise_evidence(session, rounds=int(generalise))
-    assert session.result is not None  # prepare sets it
-    return session.result
+    return _result_of(session)
 
 
 def run_command(
@@ -150,8 +149,7 @@ def run_command(
         from authorguard.check.generalisation import generalise_evidence
 
         generalise_evidence(session, rounds=generalise)
-    assert session.result is not None  # prepare sets it
-    return session.result
+    return _result_of(session)
 
 
 def run_options(text: str, known: Sequence[str], options: Mapping, progress=None) -> dict:
@@ -259,3 +257,10 @@ def prepare(
         session.result.rankings, session.result.evidence = session.rank(text)
     session.result.seconds = round(time.perf_counter() - start, 2)
     return session
+
+
+def _result_of(session) -> CheckResult:
+    """The session's result, which :func:`prepare` sets; a session without one is a broken check."""
+    if session.result is None:
+        raise AuthorguardError("check: the session has no result (prepare did not run to its end)")
+    return session.result

@@ -9,6 +9,7 @@ import json
 import threading
 import time
 from collections.abc import Callable, Sequence
+from typing import NamedTuple
 
 import numpy as np
 
@@ -32,7 +33,7 @@ from authorguard.check.scoring import (
     writer_rank,
 )
 from authorguard.check.texts import cut_pieces, word_count
-from authorguard.exceptions import InputError
+from authorguard.exceptions import AuthorguardError, InputError
 
 
 def warm_word_tables() -> threading.Thread:
@@ -50,6 +51,17 @@ def warm_word_tables() -> threading.Thread:
     thread = threading.Thread(target=load, name="authorguard-wordnet", daemon=True)
     thread.start()
     return thread
+
+
+class FitJob(NamedTuple):
+    """One count model to fit (:func:`~authorguard.check.scoring.fit_count_model`'s arguments, in order)."""
+
+    name: str
+    seed: int
+    train: dict
+    labels: list
+    vocabulary: dict
+    part: tuple[int, int] | None
 
 
 class CheckSession:
@@ -93,6 +105,44 @@ class CheckSession:
     # --- the candidates ---------------------------------------------------------------------------------------
 
     def fit(self) -> None:
+        """Place the writer's and the background's pieces in one block matrix, then fit and calibrate every attacker
+        at every candidate-set size (the count models as jobs, two workers when the sets are large)."""
+        self._place_pieces()
+        jobs, local, held_of, parallel = self._fit_jobs()
+        self.say(
+            f"fitting {len(held_of) + len(local)} attacks ({len(self.runnable)} "
+            f"{'attacker' if len(self.runnable) == 1 else 'attackers'} x {len(self.sets)} candidate-set "
+            f"{'size' if len(self.sets) == 1 else 'sizes'})"
+        )
+        models = self._run_jobs(jobs, parallel)
+        for key, parts in models.items():
+            model = (
+                parts[0][1] if parts[0][0] is None else merge_parts([m for _, m in sorted(parts, key=lambda p: p[0])])
+            )
+            held_counts, candidates = held_of[key]
+            scores = model.scores(held_counts)
+            self.fitted[key] = (
+                model,
+                calibrate(
+                    scores,
+                    model.classes_,
+                    candidates.names,
+                    candidates.held_labels,
+                    self.config.seed,
+                    calibration_objective(model),
+                ),
+            )
+        for name, candidates, train, held in local:
+            self.say(f"{name}: {len(candidates.names)} candidates")
+            model = fit_model(make_model(name, self.config.seed), train, candidates.labels, self.matrix.vocabulary)
+            self.fitted[(name, len(candidates.names))] = (model, self._calibrate(model, candidates, held))
+        self.fits += len(models) + len(local)
+        # the rankings in the order of the sizes, then the attackers asked for
+        self.fitted = {key: self.fitted[key] for key in [(n, len(c.names)) for c in self.sets for n in self.runnable]}
+
+    def _place_pieces(self) -> None:
+        """The block matrix of the writer's known writing beside the drawn background authors', and the candidate
+        sets of each size over it (``self.matrix``, ``self.sets``)."""
         from authorguard.check.feature_cache import background_key, pool_features
 
         background, config = self._background(), self.config
@@ -128,7 +178,12 @@ class CheckSession:
             drawn.append((name, runs[: -config.calibration_pieces], runs[-config.calibration_pieces :]))
         writer_runs = runs_of(placed[-1], blocks)
         self.sets = candidate_sets(config.sizes, writer_runs, drawn, self._checked().statements)
-        jobs, local, held_of = [], [], {}
+
+    def _fit_jobs(self) -> tuple[list[FitJob], list, dict, bool]:
+        """(count-model jobs, largest first; the attackers fitted here instead, with their pieces; each count
+        model's held-out counts and candidates by (attacker, size); whether two workers share the jobs)."""
+        jobs: list[FitJob] = []
+        local, held_of = [], {}
         parallel = max(len(c.names) for c in self.sets) >= PARALLEL_CANDIDATES
         for candidates in self.sets:
             train, held = PieceSource(self, candidates.train), PieceSource(self, candidates.held)
@@ -140,58 +195,28 @@ class CheckSession:
                 held_of[(name, len(candidates.names))] = (held.counts(families), candidates)
                 # the character n-gram SVM is most of the work: two workers fit its classes in halves
                 halves = parallel and name == "char-ngrams" and len(candidates.names) <= SVM_CANDIDATES
+                vocabulary = {f: self.matrix.vocabulary[f] for f in families}
                 for part in [(0, 2), (1, 2)] if halves else [None]:
                     jobs.append(
-                        (
-                            name,
-                            config.seed,
-                            train.counts(families),
-                            candidates.labels,
-                            {f: self.matrix.vocabulary[f] for f in families},
-                            part,
-                        )
+                        FitJob(name, self.config.seed, train.counts(families), candidates.labels, vocabulary, part)
                     )
-        jobs.sort(key=lambda job: -sum(matrix.nnz for matrix in job[2].values()) * len(set(job[3])))
-        fits = len(held_of) + len(local)
-        self.say(
-            f"fitting {fits} attacks ({len(self.runnable)} {'attacker' if len(self.runnable) == 1 else 'attackers'} x "
-            f"{len(self.sets)} candidate-set {'size' if len(self.sets) == 1 else 'sizes'})"
-        )
+        jobs.sort(key=lambda job: -sum(matrix.nnz for matrix in job.train.values()) * len(set(job.labels)))
+        return jobs, local, held_of, parallel
+
+    def _run_jobs(self, jobs: list[FitJob], parallel: bool) -> dict:
+        """Each job's fitted model, grouped by (attacker, candidate-set size) as (part, model) pairs."""
         if parallel and len(jobs) > 1:
             from joblib import Parallel, delayed
 
-            if config.evidence:  # this process waits on the workers meanwhile
+            if self.config.evidence:  # this process waits on the workers meanwhile
                 self._warming = warm_word_tables()
-
             done = Parallel(n_jobs=2, backend="loky")(delayed(fit_count_model)(*job) for job in jobs)
         else:
             done = [fit_count_model(*job) for job in jobs]
         models: dict = {}
         for job, model in zip(jobs, done):
-            models.setdefault((job[0], len(set(job[3]))), []).append((job[5], model))
-        for key, parts in models.items():
-            model = (
-                parts[0][1] if parts[0][0] is None else merge_parts([m for _, m in sorted(parts, key=lambda p: p[0])])
-            )
-            held_counts, candidates = held_of[key]
-            self.fitted[key] = (
-                model,
-                calibrate(
-                    model.scores(held_counts),
-                    model.classes_,
-                    candidates.names,
-                    candidates.held_labels,
-                    config.seed,
-                    calibration_objective(model),
-                ),
-            )
-        for name, candidates, train, held in local:
-            self.say(f"{name}: {len(candidates.names)} candidates")
-            model = fit_model(make_model(name, config.seed), train, candidates.labels, self.matrix.vocabulary)
-            self.fitted[(name, len(candidates.names))] = (model, self._calibrate(model, candidates, held))
-        self.fits += len(models) + len(local)
-        # the rankings in the order of the sizes, then the attackers asked for
-        self.fitted = {key: self.fitted[key] for key in [(n, len(c.names)) for c in self.sets for n in self.runnable]}
+            models.setdefault((job.name, len(set(job.labels))), []).append((job.part, model))
+        return models
 
     def run_text(self, run: Sequence[int]) -> str:
         """The text of a piece of the block matrix (its blocks joined by a space)."""
@@ -337,18 +362,21 @@ class CheckSession:
             raise InputError("check: the text to rewrite is empty")
         written = self.text if text is None else text
         self.say(f"rewriting with {name}")
-        output = rewriter.obfuscate([written])[0]
-        status = rewriter.record_statuses([written], [output])[0]
+        from authorguard.batch.obfuscation import obfuscate_texts
+
+        done = obfuscate_texts(rewriter, [written], meter="rules")  # the one pipeline: rewrite, status, fidelity
+        output, status = done.texts[0], done.statuses[0]
         if not output or not output.strip():
             found = RewriteCheck(name, None, status["status"], float("nan"), [], round(time.perf_counter() - begin, 2))
             result.rewrites.append(found)
             return found
         from authorguard.metrics.content import embedding_cosines
-        from authorguard.metrics.fidelity import FidelityMeter
 
         cosines = embedding_cosines([written], [output])
         meaning = float(cosines[0]) if cosines else float("nan")
-        fidelity = FidelityMeter(n_process=1).score([written], [output])[0]
+        if not done.scores:  # scored with meter="rules" above: a missing score is a broken pipeline
+            raise AuthorguardError("check: the obfuscation pipeline returned no fidelity score for the rewrite")
+        fidelity = done.scores[0]
         self.say(f"{name}: fidelity {fidelity.verdict}")
         if shown is not None:
             shown(

@@ -36,9 +36,9 @@ def fidelity(
     record gains the verdict and its reason (what was invented, lost, negated or swapped); a summary line counts the
     verdicts. The meters and their agreement with blind labels: docs/concepts/fidelity.md."""
     from authorguard.batch.obfuscation import FIDELITY_FIELD, FIDELITY_REASON_FIELD, fidelity_fields
-    from authorguard.cli.obfuscate import fidelity_summary, score_fidelity
+    from authorguard.batch.summary import fidelity_summary
     from authorguard.data.io import file_format, read_records, write_records_file
-    from authorguard.metrics.fidelity import require_meter
+    from authorguard.metrics.fidelity import FidelityMeter, require_meter
 
     file_format(output)  # an unknown output format fails before any work
     require_meter(meter)  # an unknown meter, or a judge that cannot load, before any reading
@@ -56,7 +56,7 @@ def fidelity(
             if records.rows and field in records.rows[0]:
                 raise InputError(f"{pairs}: the input already has a {field!r} field, which the output uses: rename it")
         stages.stage(f"scoring {len(records.texts):,} pairs")
-        scores = score_fidelity(records.texts, records.fields[output_field], meter)
+        scores = FidelityMeter(meter=meter).score(records.texts, records.fields[output_field])
     rows = records.rows or [{} for _ in records.texts]
     key = id_field or "id"
     write_records_file(

@@ -96,17 +96,19 @@ def obfuscate(
     meter: Annotated[str, typer.Option(help=METER_HELP)] = "rules",
 ) -> None:
     """Rewrite each record's text with METHOD (the command's help: :func:`help_text`)."""
-    from authorguard import registry
-    from authorguard.api import build_method
     from authorguard.batch.config import load_method_params
     from authorguard.batch.obfuscation import obfuscate_texts, release_rows
+    from authorguard.batch.summary import run_summary
     from authorguard.data.io import file_format, read_records, write_records_file
+    from authorguard.methods.build import build_text_method
 
     file_format(output)  # an unknown output format fails before any work
     params = load_method_params(config)
     if epsilon is not None and "epsilon" in params:
         raise InputError("--epsilon and the config's 'epsilon' both set it: give one")
-    text_method = build_method(method, params=params, seed=seed, epsilon=epsilon, fallback=fallback, model=model)
+    text_method = build_text_method(
+        method, params, seed, None if model is None else str(model), epsilon=epsilon, fallback=fallback
+    )
     if fidelity:  # a missing parser (or an asked-for judge) fails now, not after the rewriting
         from authorguard.metrics.fidelity import require_meter
 
@@ -140,41 +142,10 @@ def obfuscate(
             scoring=lambda n: stages.stage(f"scoring fidelity of {n:,} records"),
         )
     write_records_file(output, release_rows(result, list(records.ids), id_field or "id", text_field, records.rows))
-    texts, statuses, scores = result.texts, result.statuses, result.scores
-    stdout.print(f"wrote {len(texts)} records to {output}: {status_counts(statuses)}")
-    if scores is not None:
-        stdout.print(fidelity_summary(scores, statuses))
-    if registry.methods.info(method).get("protects"):
-        stdout.print(
-            f"{method} protects against: {registry.methods.info(method)['protects']} (authorguard methods; README)"
-        )
-    report = text_method.release_report()
-    if report.get("document_epsilon") is not None:
-        stdout.print(
-            f"privacy: each record's release costs ε = {report['document_epsilon']:,.4g} (pure ε-DP per document"
-            f"{'; tokens from the OS CSPRNG' if report.get('secure_random') else '; seeded: keep the seed secret'})"
-        )
-    if "records_flagged" in report:
-        stdout.print(validity_summary(report))
-    if "level" in report and "chunks" in report:  # the bottleneck: its gate reads the view, not the input
-        if report["level"] == "roles":
-            stdout.print(
-                "note: at level roles each output says the view's words in order with only articles and "
-                "punctuation added (137 of 150 faithful by blind labels); it hides style, not what is said "
-                "- the content still identifies (docs/results/faithful.md)"
-            )
-        else:
-            stdout.print(
-                "note: the bottleneck writes from the view only; its gate checks that each output says the "
-                "view's words and adds few of its own, not that it keeps the meaning - read a sample before "
-                "release (docs/results/bottleneck.md)"
-            )
-    elif "chunks" in report:  # an LM rewriter behind the gate: what passes is well-formed, not known to be faithful
-        stdout.print(
-            "note: the gate refuses comments, copies, loops, truncations and lost names; it cannot check "
-            "meaning (by hand, most rewrites tarot keeps on BAC-10 change what the text says: "
-            "docs/results/tarot.md) - read a sample before release"
-        )
+    lines = run_summary(method, result, text_method.release_report())
+    stdout.print(f"wrote {len(result.texts)} records to {output}: {lines[0]}")
+    for line in lines[1:]:
+        stdout.print(line)
 
 
 METER_HELP = (
@@ -182,76 +153,3 @@ METER_HELP = (
     "cross-encoder (a judge trained by 'authorguard train judge'). Their agreement with blind readers: "
     "docs/concepts/fidelity.md."
 )
-
-
-def score_fidelity(inputs: list, outputs: list, meter: str = "rules") -> list:
-    """The fidelity meter's score of each (input, output) pair (:class:`~authorguard.metrics.fidelity.FidelityMeter`;
-    ``meter``: one of :data:`~authorguard.metrics.fidelity.METERS`); each score's ``meter`` names the meter that
-    gave it."""
-    from authorguard.metrics.fidelity import FidelityMeter
-
-    return FidelityMeter(meter=meter).score(inputs, outputs)
-
-
-def fidelity_summary(scores: list, statuses: list | None = None) -> str:
-    """One line: the count of each verdict, by the fidelity meter (which agrees with blind hand labels on about 3 of
-    4 pairs: docs/results/faithful.md); with ``statuses``, how many of the faithful were kept as written (nothing to
-    judge: they are the input)."""
-    from authorguard.metrics.fidelity import verdict_counts
-
-    counts = verdict_counts(scores)
-    kept = sum(
-        1 for score, status in zip(scores, statuses or ()) if status["status"] == "kept" and score.verdict == "faithful"
-    )
-    faithful = f"{counts['faithful']} faithful" + (f" ({kept} of them kept as written)" if kept else "")
-    judged = bool(scores) and scores[0].meter != "rules"
-    source = (
-        f"automatic meter with the {scores[0].meter}; docs/results/judge.md"
-        if judged
-        else "automatic meter; docs/results/faithful.md"
-    )
-    return (
-        f"fidelity ({source}): {faithful}, "
-        + (f"{counts['generalised']} generalised (true, less specific), " if counts["generalised"] else "")
-        + f"{counts['partial']} partial, "
-        f"{counts['unsure']} unsure (the meter cannot settle them: read them), {counts['changed']} changed, "
-        f"{counts['not scored']} not scored (withheld or too long)"
-    )
-
-
-def status_counts(statuses: list[dict]) -> str:
-    """ "N rewritten, N partly normalised, N released as their view, N kept as written, N withheld" (every status
-    named, zeros included)."""
-    from collections import Counter
-
-    counts = Counter(status["status"] for status in statuses)
-    return (
-        f"{counts['rewritten']} rewritten, {counts['normalised']} partly normalised, {counts['view']} released as "
-        f"their view, {counts['kept']} kept as written, "
-        f"{counts['withheld']} withheld"
-    )
-
-
-def validity_summary(report: dict) -> str:
-    """One line on what the validity gate did, from a rewriter's ``release_report``."""
-    flagged = report["records_flagged"]
-    if "records_rewritten" in report:  # a selecting rewriter: refused candidates were replaced or fell back
-        fallback = {
-            "keep": "kept as written",
-            "withhold": "withheld",
-            "view": "released as their view",
-            "normalise": "released as normalise's text",
-        }.get(report.get("fallback", ""), "fallback")
-        chunks = (
-            f"{report.get('chunks_fallback', 0)} of {report['chunks']} chunks without a valid rewrite, "
-            if "chunks" in report
-            else ""
-        )  # a rewriter that falls back whole documents has no chunks
-        return (
-            f"validity gate: {report['records_rewritten']} records rewritten, {flagged} flagged "
-            f"({chunks}{fallback}); refused candidates: {report.get('refused', {})}"
-        )
-    return (
-        f"validity gate: {flagged} records have a paraphrase the gate refuses (counted only, not replaced): "
-        f"{report.get('validity', {})}"
-    )

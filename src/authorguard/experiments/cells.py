@@ -32,6 +32,7 @@ from authorguard.experiments.preparation import (
     setting_key,
 )
 from authorguard.experiments.views import View, cached_view, view_names
+from authorguard.methods.build import construct_method
 from authorguard.metrics.classification import classification_scores
 
 
@@ -102,7 +103,7 @@ def _releases(config: ExperimentConfig, cell: Cell, cache_dir: Path, seed: int) 
             params = dict(cell.setting)
             if "random_state" in cls().get_params():
                 params["random_state"] = seed
-            method = cls(**params).fit(corpus.split("train").texts)
+            method = construct_method(cell.method.name, params).fit(corpus.split("train").texts)
             texts = method.obfuscate_labelled(corpus.texts, view.attributes)
             report = method.release_report()
             if len(texts) != len(corpus):

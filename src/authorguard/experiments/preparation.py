@@ -20,6 +20,7 @@ from authorguard.data.io import atomic_write, write_json
 from authorguard.exceptions import AuthorguardError
 from authorguard.experiments.config import CALIBRATION_PARAMETER, ExperimentConfig, MethodSpec
 from authorguard.experiments.views import cached_view, view_names
+from authorguard.methods.build import construct_method
 
 
 def digest(obj: object, length: int = 16) -> str:
@@ -60,14 +61,14 @@ def prepare(config: ExperimentConfig, view: str, spec: MethodSpec, settings: lis
     corpus = built.corpus
     cls = method_class(spec)
     if issubclass(cls, TextObfuscator):
-        method = cls(**settings[0]).fit()
+        method = construct_method(spec.name, settings[0]).fit()
         texts = method.obfuscate_labelled(corpus.texts, built.attributes)
         if len(texts) != len(corpus):
             raise AuthorguardError(f"method {spec.name!r} returned {len(texts)} texts for {len(corpus)} documents")
         with atomic_write(path.with_suffix(".json")) as handle:
             json.dump({"texts": texts}, handle)
         return
-    fitted = cls(**fit_params(cls, settings[0])).fit(corpus.split("train").texts)
+    fitted = construct_method(spec.name, fit_params(cls, settings[0])).fit(corpus.split("train").texts)
     resolved = {}
     for setting in settings:
         model = fitted

@@ -1,4 +1,6 @@
-"""Build a registered text method from its name and parameters (the CLI, the writer's check and scripts share it)."""
+"""Build a registered method from its name and parameters: :func:`construct_method` is the one place a method is
+instantiated (the experiment harness, the batch engine and :func:`build_text_method` call it), and
+:func:`build_text_method` the one builder of a ready text method (the API, the CLI, the check and its page)."""
 
 from __future__ import annotations
 
@@ -40,6 +42,13 @@ def check_parameters(name: str, keys, where: str | None = None, allowed: frozens
     return known
 
 
+def construct_method(name: str, params: dict, where: str | None = None, defaults: dict | None = None):
+    """The registered method ``name`` (either kind) constructed, not fitted: ``params`` checked against its own
+    (an unknown key fails in one line naming it, prefixed by ``where``), ``defaults`` under them."""
+    check_parameters(name, params, where)
+    return registry.methods.get(name)(**{**(defaults or {}), **params})
+
+
 def build_text_method(
     name: str,
     params: dict,
@@ -77,7 +86,7 @@ def build_text_method(
         params["epsilon"] = epsilon
     if safe_fallback or fallback is not None:
         params = with_fallback(name, params, fallback)
-    known = check_parameters(name, params)
+    known = set(cls().get_params())
     if model is not None:
         if "model" not in known:
             takers = [n for n in registry.methods.names() if registry.methods.info(n).get("model")]
@@ -85,7 +94,7 @@ def build_text_method(
         params = {**params, "model": model}
     if seed is not None and "random_state" in known:
         params = {**params, "random_state": seed}
-    return cls(**params).fit()
+    return construct_method(name, params).fit()
 
 
 def parse_method_spec(spec: str) -> tuple[str, dict]:

@@ -109,11 +109,17 @@ def view_as_text(view: str) -> str:
     """A view released as it is: its sentences, each ended by a full stop (a question by its question mark; none
     after a word that ends with its own, a quotation or "U.S."), its optional words (the articles) written."""
     return " ".join(
-        sentence[:-2] + "?"
-        if sentence.endswith(f" {QUESTION_MARK}")
-        else sentence + ("" if ends_sentence(sentence.split()[-1]) else ".")
-        for sentence in view_sentences(view.replace(ATOM_SPACE, " ").replace(OPTIONAL_MARK, ""))
+        _ended(sentence) for sentence in view_sentences(view.replace(ATOM_SPACE, " ").replace(OPTIONAL_MARK, ""))
     )
+
+
+def _ended(sentence: str) -> str:
+    """A view sentence with its stop: "?" for a question unless its last word asks already (a quotation,
+    ``"What are they doing?"``, is not asked twice), else "." unless its last word ends with its own stop."""
+    if sentence.endswith(f" {QUESTION_MARK}"):
+        words = sentence[:-2]
+        return words + ("" if words.split()[-1].rstrip("\"')]").endswith("?") else "?")
+    return sentence + ("" if ends_sentence(sentence.split()[-1]) else ".")
 
 
 def resolve_folder(model: str | Path | None) -> Path:
