@@ -77,6 +77,14 @@ class Registry:
 
 methods = Registry("method")
 
+#: the bottleneck's note: what its output keeps, by the view it is written from
+BOTTLENECK_NOTE = (
+    "at level roles (the default) each output is the text's own words after normalise, in order, its articles left "
+    "out by rule: it hides style, not what is said - the content still identifies (docs/results/bottleneck-rule.md); "
+    "at the other levels a language model writes from the view, and its gate checks the view's words, not the "
+    "meaning - read a sample before release (docs/results/bottleneck.md)"
+)
+
 #: the note ``obfuscate`` prints after a language-model rewriter behind the validity gate: what passes is
 #: well-formed, not known to be faithful
 LM_REWRITER_NOTE = (
@@ -262,6 +270,8 @@ methods.register(
     extra="neural",
     protects="everything the view drops, by construction; not what the view keeps (its floor)",
     weights="smollm2",
+    model_optional="the rule realiser (the default at level roles) needs no model",
+    notes=BOTTLENECK_NOTE,
     faithful="144 of 150 at level roles on a fresh held-out set of speeches, Federalist and AMT passages (not "
     "developed on: the fourth set, the article slot; every damaged one was normalise's, fixed after; 20 of 150 "
     "before the article slot on the first set); 137 of 150 on BAC-10 + 20 News (developed on); 11 of "

@@ -186,7 +186,7 @@ def test_the_rule_realiser_writes_the_roles_view_without_its_articles(monkeypatc
     method = registry.methods.get("bottleneck")(realiser="rule").fit()
     out = method.obfuscate(
         [
-            "The committee met on Tuesday. A lot of people said, “What are they doing?” Did he say \"go.\"? "
+            'The committee met on Tuesday. A lot of people said, “What are they doing?” Did he say "go."? '
             "i'll bake a pie for the neighbours."
         ]
     )

@@ -38,6 +38,7 @@ CASES = [
     ("view:lemma", "view:lemma", {}),
     ("view:canonical", "view:canonical", {}),
     ("bottleneck", "bottleneck", {}),
+    ("bottleneck-model", "bottleneck", {"realiser": "model"}),
     ("bottleneck-content", "bottleneck", {"level": "content"}),
     ("tarot", "tarot", {}),
     ("tarot-ppo", "tarot-ppo", {}),

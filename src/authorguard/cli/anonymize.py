@@ -78,13 +78,14 @@ def anonymize(
 
     if fallback is not None:
         check_option(fallback, "fallback", "anonymize", FALLBACK_CHOICES)
+    params = load_method_params(config)
     if method in registry.methods:
-        require_method(method)  # a missing extra or weights: one line naming the method, before any work
+        require_method(method, params)  # a missing extra or weights: one line naming the method, before any work
     settings = AnonymizeConfig(
         method=method,
         input=str(input),
         output=str(output),
-        method_params=with_fallback(method, load_method_params(config), fallback),
+        method_params=with_fallback(method, params, fallback),
         engine=engine,
         ray_address=ray_address,
         batch_size=batch_size,

@@ -160,11 +160,11 @@ def check_components(attackers: list[str], rewrites: list[str]) -> None:
     from authorguard.methods.build import parse_method_spec
 
     for spec in rewrites:
-        name, _ = parse_method_spec(spec)
+        name, params = parse_method_spec(spec)
         registry.methods.require(name)
         if registry.methods.info(name).get("output") != "text":
             raise InputError(f"--rewrite {name!r}: not a text method ('authorguard methods' lists them)")
-        require_method(name)
+        require_method(name, params)
 
 
 def say(line: str) -> None:

@@ -36,8 +36,16 @@ DEFAULT_LEVEL = "roles"
 AUTO_CONSTRAINED = ("roles",)
 #: words of the ``syntf`` level's bag: about the content view of a blog post (118 words, ~45 content words)
 BAG_WORDS = 40
-#: who writes the text from the view: the language model, or a rule (the roles level only)
-REALISERS = ("model", "rule")
+#: who writes the text from the view: the language model, or a rule (the roles level only); "auto" = the rule at
+#: ``roles`` (it matches the model there within the noise, docs/results/bottleneck-rule.md), the model elsewhere
+REALISERS = ("auto", "model", "rule")
+
+
+def resolved_realiser(level: str, realiser: str) -> str:
+    """``model`` or ``rule``: what writes a level's text under the ``realiser`` setting."""
+    if realiser == "auto":
+        return "rule" if level == "roles" else "model"
+    return realiser
 
 
 class ViewRelease(TextObfuscator):
@@ -143,10 +151,10 @@ class Bottleneck(TextObfuscator):
         = ``normalise`` at the ``roles`` level (the only view whose words map back to the text), ``view`` at the
         others. Never the input as written.
     engine : {"batched", "torch"}, default="batched"
-    realiser : {"model", "rule"}, default="model"
+    realiser : {"auto", "model", "rule"}, default="auto"
         Who writes the text from the view: the language model, or (``roles`` level only) a rule that writes the
         view's words as they stand, each sentence capitalised, every optional article left out — no model, no
-        sampling.
+        sampling, no extra. "auto" = the rule at ``roles``, the model at the other levels.
     epsilon, n_words : float, int
         The ``syntf`` level's SynTF ε per sampled word (SynTF's default) and words per bag (40: about a blog post's
         content view); a document's release costs SynTF's tight loss, reported as ``epsilon_per_document``.
@@ -166,7 +174,7 @@ class Bottleneck(TextObfuscator):
         retries: int = 2,
         fallback: str = "auto",
         engine: str = "batched",
-        realiser: str = "model",
+        realiser: str = "auto",
         epsilon: float = syntf_defaults.EPSILON,
         n_words: int = BAG_WORDS,
         random_state=None,
@@ -221,7 +229,7 @@ class Bottleneck(TextObfuscator):
                 f"level {self.level!r} can fall back to 'view' or 'withhold'"
             )
         check_option(self.realiser, "realiser", name, REALISERS)
-        if self.realiser == "rule":
+        if resolved_realiser(self.level, self.realiser) == "rule":
             if self.level != "roles":
                 raise InputError(
                     f"{name}: the rule realiser writes the roles view only (its words are the text's); level "
@@ -235,6 +243,12 @@ class Bottleneck(TextObfuscator):
             self.syntf_ = SynTFText(epsilon=self.epsilon, n_words=self.n_words, random_state=self.random_state).fit()
         self.realiser_ = _load(packaged_model(self.level) if self.model is None else str(self.model), self.engine)
         return self
+
+    @classmethod
+    def uses_model(cls, params: dict) -> bool:
+        """Whether ``Bottleneck(**params)`` writes with the language model (and so needs the neural extra, its
+        trained realiser and SmolLM2's weights); read before anything heavy is imported."""
+        return resolved_realiser(params.get("level", DEFAULT_LEVEL), params.get("realiser", "auto")) == "model"
 
     def reseed(self, random_state) -> Bottleneck:
         """Restart the randomness (the realiser's seed and SynTF's stream), keeping what is loaded."""

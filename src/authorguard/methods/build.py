@@ -72,7 +72,7 @@ def build_text_method(
     if fallback is not None:
         check_option(fallback, "fallback", "obfuscate", FALLBACK_CHOICES)
     if name in registry.methods:
-        require_method(name)
+        require_method(name, params)
     cls = registry.methods.get(name)
     if not issubclass(cls, TextObfuscator):
         raise InputError(

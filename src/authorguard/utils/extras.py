@@ -54,15 +54,19 @@ def install_command(extra: str) -> str:
     return f"pip install 'authorguard[{extra}]'"
 
 
-def method_problems(name: str, table=None) -> list[str]:
+def method_problems(name: str, table=None, params: dict | None = None) -> list[str]:
     """Why the registered method ``name`` (or the component of another registry ``table``: attackers, detectors,
     corpus releases)
     cannot run here, as fixes to apply (empty: it can run): its extra's missing modules with the install command,
-    and the trained models or weights it needs that are not set up."""
+    and the trained models or weights it needs that are not set up. ``params``: the method's parameters, for a
+    method whose model is optional (registered ``model_optional``: its class says from them whether it uses one)."""
     from authorguard import registry
 
     info = (registry.methods if table is None else table).info(name)
-    problems = []
+    problems: list[str] = []
+    optional = table is None and params is not None and info.get("model_optional")
+    if optional and not registry.methods.get(name).uses_model(params):
+        return problems
     extra = info.get("extra")
     if extra and (missing := missing_modules(extra)):
         problems.append(f"the '{extra}' extra ({', '.join(missing)} not installed): {install_command(extra)}")
@@ -79,9 +83,10 @@ def method_problems(name: str, table=None) -> list[str]:
     return problems
 
 
-def require_method(name: str) -> None:
-    """Refuse, in one line naming the method, a registered method this environment cannot run."""
-    problems = method_problems(name)
+def require_method(name: str, params: dict | None = None) -> None:
+    """Refuse, in one line naming the method, a registered method this environment cannot run (with ``params``,
+    as configured)."""
+    problems = method_problems(name, params=params)
     if problems:
         raise MissingExtraError(f"method {name!r} needs " + "; and ".join(problems))
 
@@ -91,13 +96,16 @@ def require_experiment(config) -> None:
     run: one line naming each and the fix."""
     from authorguard import registry
 
-    wanted = [("method", registry.methods, spec.name) for spec in config.methods]
-    wanted += [("attacker", registry.attackers, name) for name in config.attackers]
+    problems: dict[str, list[str]] = {}
+    for spec in config.methods:  # each setting of its grid as configured (a model may be optional)
+        found = {p for setting in spec.settings() for p in method_problems(spec.name, params=setting)}
+        for problem in sorted(found) if spec.name in registry.methods else []:
+            problems.setdefault(problem, []).append(f"method {spec.name!r}")
+    wanted = [("attacker", registry.attackers, name) for name in config.attackers]
     if config.detector:
         wanted += [("detector", registry.detectors, name) for name in config.detectors]
     if config.fluency:
         wanted.append(("fluency metric", registry.detectors, "lm-stylometric"))  # the same model and weights
-    problems: dict[str, list[str]] = {}
     for kind, table, name in wanted:
         for problem in method_problems(name, table) if name in table else []:
             problems.setdefault(problem, []).append(f"{kind} {name!r}")

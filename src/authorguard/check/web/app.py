@@ -115,7 +115,12 @@ def available_methods() -> list[str]:
     from authorguard.methods.build import parse_method_spec
     from authorguard.utils.extras import method_problems
 
-    return [spec for spec in REWRITE_METHODS if not method_problems(parse_method_spec(spec)[0])]
+    return [spec for spec in REWRITE_METHODS if not method_problems(*_name_and_params(parse_method_spec(spec)))]
+
+
+def _name_and_params(spec: tuple[str, dict]) -> tuple:
+    """(name, None, params): :func:`~authorguard.utils.extras.method_problems`' arguments for a parsed spec."""
+    return spec[0], None, spec[1]
 
 
 def _known_documents(request: CheckRequest) -> list[str]:
