@@ -192,9 +192,45 @@ def table(rows: list[dict]) -> list[dict]:
     return out
 
 
+HELDOUT = Path("docs/results/faithful/heldout-4")
+BLIND = Path("docs/results/bottleneck-rule/heldout-4/blind")
+
+
+def heldout_labels() -> dict:
+    """The rule's outputs on the fourth frozen held-out set by blind labels: an output identical to the language
+    model's (labelled blind before) keeps that label, the others were labelled blind beside 30 of the model's
+    outputs as controls; and how the controls' new labels agree with their first ones."""
+    import collections
+
+    def rows(path: Path) -> list[dict]:
+        return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+    first_key = {r["id"]: r for r in rows(HELDOUT / "blind" / "key.jsonl")}
+    first = {
+        first_key[r["id"]]["item"]: r["label"]
+        for part in range(3)
+        for r in rows(HELDOUT / "blind" / f"labels-{part}.jsonl")
+        if first_key[r["id"]]["method"] == "bottleneck"
+    }
+    key = {r["id"]: r for r in rows(BLIND / "key.jsonl")}
+    new = {r["id"]: r["label"] for part in range(2) for r in rows(BLIND / f"labels-{part}.jsonl")}
+    relabelled = {key[i]["item"]: label for i, label in new.items() if key[i]["method"] == "rule"}
+    controls = [(first[key[i]["item"]], label) for i, label in new.items() if key[i]["method"] == "bottleneck"]
+    carried = {item: first[item] for item in first if item not in relabelled}
+    rule = collections.Counter({**carried, **relabelled}.values())
+    return {
+        "rule": dict(rule),
+        "carried_from_identical_outputs": len(carried),
+        "labelled_blind": len(relabelled),
+        "model_first_labels": dict(collections.Counter(first.values())),
+        "controls_agreeing": sum(a == b for a, b in controls),
+        "controls": len(controls),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("step", choices=["realise", "articles", "attack", "table"])
+    parser.add_argument("step", choices=["realise", "articles", "attack", "table", "labels"])
     parser.add_argument("out", type=Path)
     parser.add_argument("--label", choices=sorted(RELEASES))
     parser.add_argument("--train-per-author", type=int, default=60)
@@ -204,6 +240,8 @@ def main() -> None:
         if args.label is None:
             parser.error("realise needs --label")
         realise(args.out, args.label, args.train_per_author)
+    elif args.step == "labels":
+        print(json.dumps(heldout_labels(), indent=1))
     elif args.step == "table":
         if args.json is None:
             parser.error("table needs --json (the attack step's rows)")

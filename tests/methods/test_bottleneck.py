@@ -26,14 +26,15 @@ SAME_VIEW = [
 
 @pytest.fixture
 def tiny_bottleneck(tiny_realiser, tiny_factory, monkeypatch):
-    """Bottleneck methods whose realiser is the tiny one (the real SmolLM2 is not loaded)."""
+    """Bottleneck methods written by the language model (realiser="model", also at level roles) whose realiser is
+    the tiny one (the real SmolLM2 is not loaded)."""
     from authorguard.methods import bottleneck
     from authorguard.neural.realiser.model import Realiser
 
     folder, _ = tiny_realiser
     realiser = Realiser(folder, base_factory=tiny_factory)
     monkeypatch.setattr(bottleneck, "_load", lambda model, engine: realiser)
-    return lambda **params: bottleneck.Bottleneck(**params)
+    return lambda **params: bottleneck.Bottleneck(**{"realiser": "model", **params})
 
 
 @pytest.mark.parametrize("level", ["roles", "content", "lemma", "canonical", "syntf"])
