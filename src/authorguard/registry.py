@@ -272,7 +272,8 @@ methods.register(
     weights="smollm2",
     model_optional="the rule realiser (the default at level roles) needs no model",
     notes=BOTTLENECK_NOTE,
-    faithful="150 of 150 with the rule (the default) and 144 of 150 with realiser=model at level roles on a fresh held-out set of speeches, Federalist and AMT passages (not "
+    faithful="150 of 150 with the rule (the default; new readers) and 144 of 150 with realiser=model at level roles "
+    "on a fresh held-out set of speeches, Federalist and AMT passages (not "
     "developed on: the fourth set, the article slot; every damaged one was normalise's, fixed after; 20 of 150 "
     "before the article slot on the first set); 137 of 150 on BAC-10 + 20 News (developed on); 11 of "
     "150 at level content",
