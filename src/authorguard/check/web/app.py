@@ -115,12 +115,8 @@ def available_methods() -> list[str]:
     from authorguard.methods.build import parse_method_spec
     from authorguard.utils.extras import method_problems
 
-    return [spec for spec in REWRITE_METHODS if not method_problems(*_name_and_params(parse_method_spec(spec)))]
-
-
-def _name_and_params(spec: tuple[str, dict]) -> tuple:
-    """(name, None, params): :func:`~authorguard.utils.extras.method_problems`' arguments for a parsed spec."""
-    return spec[0], None, spec[1]
+    specs = [(spec, *parse_method_spec(spec)) for spec in REWRITE_METHODS]
+    return [spec for spec, name, params in specs if not method_problems(name, params=params)]
 
 
 def _known_documents(request: CheckRequest) -> list[str]:
