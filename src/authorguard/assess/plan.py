@@ -216,6 +216,54 @@ def _cap_documents(authors: np.ndarray, cap: int, rng: np.random.Generator) -> l
     return sorted(int(i) for i in chosen)
 
 
+def _runnable(candidates, attackers, labelled: bool, left_out: dict[str, str]) -> tuple[list, list]:
+    """(methods, attackers) this machine can run on this corpus; LEFT_OUT is told why each other one is not."""
+    from authorguard import registry
+
+    running = []
+    for attacker in attackers:
+        if missing := missing_requirement(attacker[0], registry.attackers):
+            left_out[attacker[0]] = missing
+        else:
+            running.append(attacker)
+    methods = []
+    for candidate in candidates:
+        missing = missing_requirement(candidate.method)
+        if candidate.labelled_only and not labelled:
+            left_out[candidate.name] = "releases vectors: judged only by a labelled task (--label-field)"
+        elif missing:
+            left_out[candidate.name] = missing
+        else:
+            methods.append(candidate)
+    return methods, running
+
+
+def _fit_budget(methods: list, running: list, sizes: list[int], minimum: int, lengths, budget_seconds: float):
+    """The largest per-author cap whose estimate fits the budget and keeps at least MINIMUM documents (SIZES: each
+    kept author's documents), dropping the most expensive method, then the costliest attacker, until one does
+    (METHODS and RUNNING lose what is dropped). Returns (cap or None when nothing fits, dropped methods, dropped
+    attackers), in the order dropped."""
+    dropped_methods: list = []
+    dropped_attackers: list = []
+    while True:
+        for cap in range(max(sizes), MIN_DOCUMENTS_PER_AUTHOR - 1, -1):
+            documents = sum(min(n, cap) for n in sizes)
+            if documents >= minimum and _estimate(methods, running, documents, lengths) <= budget_seconds:
+                break
+        else:
+            cap = None
+        if cap is not None or (not methods and len(running) <= 1):
+            return cap, dropped_methods, dropped_attackers
+        if methods:  # the most expensive method at the smallest size goes first
+            dropped = max(methods, key=lambda m: m.seconds(minimum, lengths))
+            methods.remove(dropped)
+            dropped_methods.append(dropped)
+        else:
+            dropped_attacker = max(running, key=lambda a: a[1])
+            running.remove(dropped_attacker)
+            dropped_attackers.append(dropped_attacker)
+
+
 def plan_assessment(
     authors: Sequence[object] | np.ndarray,
     words: Sequence[int] | np.ndarray,
@@ -247,55 +295,16 @@ def plan_assessment(
         ranked = ranked[:max_authors]
     kept = np.flatnonzero(np.isin(author_of, np.array(ranked, dtype=object)))
     lengths = lengths[kept]
-    from authorguard import registry
-
-    # the attackers the audit runs: those this machine can run, less those the budget drops below
-    running = []
-    for attacker in attackers:
-        if missing := missing_requirement(attacker[0], registry.attackers):
-            left_out[attacker[0]] = missing
-        else:
-            running.append(attacker)
-    methods = []
-    for candidate in candidates:
-        missing = missing_requirement(candidate.method)
-        if candidate.labelled_only and not labelled:
-            left_out[candidate.name] = "releases vectors: judged only by a labelled task (--label-field)"
-        elif missing:
-            left_out[candidate.name] = missing
-        else:
-            methods.append(candidate)
+    methods, running = _runnable(candidates, attackers, labelled, left_out)
     available = sum(counts[a] for a in ranked)
     minimum = min(available, max(len(ranked) * MIN_DOCUMENTS_PER_AUTHOR, TARGET_DOCUMENTS))
+    sizes = [counts[a] for a in ranked]
     # the smallest audit: the smallest per-author cap keeping ``minimum`` documents, and the documents it keeps
     smallest_cap = next(
-        c
-        for c in range(MIN_DOCUMENTS_PER_AUTHOR, max(counts[a] for a in ranked) + 1)
-        if sum(min(counts[a], c) for a in ranked) >= minimum
+        c for c in range(MIN_DOCUMENTS_PER_AUTHOR, max(sizes) + 1) if sum(min(n, c) for n in sizes) >= minimum
     )
-    smallest = sum(min(counts[a], smallest_cap) for a in ranked)
-    dropped_methods, dropped_attackers = [], []
-    while True:
-        # the largest per-author cap whose estimate fits and that keeps at least ``minimum`` documents
-        caps = range(max(counts[a] for a in ranked), MIN_DOCUMENTS_PER_AUTHOR - 1, -1)
-        for cap in caps:
-            documents = sum(min(counts[a], cap) for a in ranked)
-            if documents < minimum:
-                continue
-            if _estimate(methods, running, documents, lengths) <= budget_seconds:
-                break
-        else:
-            cap, documents = None, minimum
-        if cap is not None or (not methods and len(running) <= 1):
-            break
-        if methods:  # the most expensive method at the smallest size goes first
-            dropped = max(methods, key=lambda m: m.seconds(minimum, lengths))
-            methods.remove(dropped)
-            dropped_methods.append(dropped)
-        else:
-            dropped_attacker = max(running, key=lambda a: a[1])
-            running.remove(dropped_attacker)
-            dropped_attackers.append(dropped_attacker)
+    smallest = sum(min(n, smallest_cap) for n in sizes)
+    cap, dropped_methods, dropped_attackers = _fit_budget(methods, running, sizes, minimum, lengths, budget_seconds)
     # a method the budget dropped is kept by a budget that holds it and every method dropped after it (all cheaper)
     # with every attacker, on the smallest audit; an attacker, by one that holds it and those dropped after it
     for i, method in enumerate(dropped_methods):

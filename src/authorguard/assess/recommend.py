@@ -143,7 +143,6 @@ def setting_results(frame: pd.DataFrame, labelled: bool, majority: float | None 
     frame = frame.copy()
     for column in ("attacker", "threat_model", "classifier"):
         frame[column] = frame[column].fillna("")
-    results = []
     original_task, labelled_utility = None, False
     reference = frame[frame["method_name"] == REFERENCE]
     if labelled and not reference.empty:
@@ -155,87 +154,113 @@ def setting_results(frame: pd.DataFrame, labelled: bool, majority: float | None 
     measure = next(
         (m for m in MEANING_MEASURES if m in content_rows and not content_rows[m].dropna().empty), "embedding_cosine"
     )
-    for (method, params), group in frame.groupby(["method", "params"], sort=False):
-        attacks = group[(group["task"] == "attack") & group["classifier"].isin(["svm", NEURAL])]
-        by_attack: dict[str, dict[str, float]] = {}
-        for (attacker, threat), rows in attacks.groupby(["attacker", "threat_model"]):
-            for t in THREATS if threat == "none" else (threat,):
-                by_attack.setdefault(attacker, {})[t] = float(rows["accuracy"].mean())
-        worst_by_threat = {t: max((v[t] for v in by_attack.values() if t in v), default=float("nan")) for t in THREATS}
-        worst, worst_attack = float("nan"), "-"
-        for attacker, values in by_attack.items():
-            for threat, value in values.items():
-                if not value <= worst:
-                    worst, worst_attack = value, f"{attacker} / {threat}"
-        n_test = int(attacks["n_test"].max()) if not attacks.empty else 0
-        content = group[group["task"] == "content"]
-        cosine = _mean(content, "embedding_cosine")
+    utility_of = _UtilityRule(labelled, labelled_utility, original_task, majority or 0.0, measure)
+    return [
+        _setting_result(method, params, group, utility_of)
+        for (method, params), group in frame.groupby(["method", "params"], sort=False)
+    ]
+
+
+@dataclass(frozen=True)
+class _UtilityRule:
+    """How a setting's utility is measured on this run: the task's accuracy kept above the majority class (a
+    labelled, learnable task whose original accuracy was measured), else the meaning kept by ``measure``."""
+
+    labelled: bool
+    learnable: bool
+    original_task: float | None
+    majority: float
+    measure: str
+
+    def __call__(self, group: pd.DataFrame, content: pd.DataFrame) -> tuple[float | None, str, float | None]:
+        """(utility or None when not measured, what it is, the task's accuracy on the release or None)."""
         task_accuracy = None
-        utility: float | None
-        if labelled:
+        if self.labelled:
             tasks = group[
                 ~group["task"].isin(["attack", "content", "detector"])
                 & group["threat_model"].isin(["adversarial", "none"])
             ]
             task_accuracy = _mean(tasks, "accuracy")
-        if labelled_utility and original_task is not None:  # a learnable task has a measured original accuracy
-            utility = task_utility(task_accuracy, original_task, majority or 0.0)
-            utility_name = (
-                f"share of the original's task accuracy above the majority class ({(majority or 0.0):.0%}) that the "
+        if self.learnable and self.original_task is not None:
+            utility: float | None = task_utility(task_accuracy, self.original_task, self.majority)
+            name = (
+                f"share of the original's task accuracy above the majority class ({self.majority:.0%}) that the "
                 "release keeps (analyst retrained on the release)"
             )
-        else:
-            # None: no content metric was measured
-            utility = 1.0 if group["method_name"].iloc[0] == REFERENCE else _mean(content, measure)
-            utility_name = (
-                MEANING_MEASURES[measure]
-                if not labelled
-                else (
-                    f"{MEANING_MEASURES[measure]}: the task on the original text does not beat its majority class "
-                    f"({(majority or 0.0):.0%}) by one test document"
-                )
-            )
-        report = (
-            json.loads(group["method_report"].iloc[0])
-            if "method_report" in group
-            and isinstance(group["method_report"].iloc[0], str)
-            and group["method_report"].iloc[0]
-            else {}
-        )
-        flagged = report.get("records_flagged")
-        # the records the method rewrote: its own count, else every document the attackers saw
-        records = report.get(
-            "documents", int(attacks["n_train"].max()) + n_test if flagged is not None and not attacks.empty else None
-        )
-        detector = group[group["task"] == "detector"]
-        results.append(
-            SettingResult(
-                method=method,
-                method_name=str(group["method_name"].iloc[0]),
-                params=json.loads(params) if params else {},
-                worst_accuracy=worst,
-                worst_interval=wilson_interval(worst, n_test) if n_test else (float("nan"), float("nan")),
-                worst_attack=worst_attack,
-                worst_by_threat=worst_by_threat,
-                by_attack=by_attack,
-                n_test=n_test,
-                utility=None if utility is None else float(utility),
-                utility_name=utility_name,
-                task_accuracy=task_accuracy,
-                meteor=_mean(content, "meteor"),
-                embedding_cosine=cosine,
-                detector_f1=_mean(detector, "f1_macro"),
-                flagged_records=flagged,
-                seconds=float(group["cell_seconds"].max()),
-                records=records,
-                faithful=_mean(content, "faithful"),
-                changed=_mean(content, "changed"),
-                unsure=_mean(content, "unsure"),
-                generalised=_mean(content, "generalised"),
-                words_kept=_mean(content, "words_kept"),
+            return utility, name, task_accuracy
+        utility = 1.0 if group["method_name"].iloc[0] == REFERENCE else _mean(content, self.measure)
+        name = (
+            MEANING_MEASURES[self.measure]
+            if not self.labelled
+            else (
+                f"{MEANING_MEASURES[self.measure]}: the task on the original text does not beat its majority class "
+                f"({self.majority:.0%}) by one test document"
             )
         )
-    return results
+        return utility, name, task_accuracy
+
+
+def _by_attack(attacks: pd.DataFrame) -> dict[str, dict[str, float]]:
+    """Accuracy per attacker and threat model (an attack on the unchanged text counts under every threat model)."""
+    by_attack: dict[str, dict[str, float]] = {}
+    for (attacker, threat), rows in attacks.groupby(["attacker", "threat_model"]):
+        for t in THREATS if threat == "none" else (threat,):
+            by_attack.setdefault(attacker, {})[t] = float(rows["accuracy"].mean())
+    return by_attack
+
+
+def _method_report(group: pd.DataFrame) -> dict:
+    """The method's release report of a setting's rows ({} when it has none)."""
+    if "method_report" not in group:
+        return {}
+    stored = group["method_report"].iloc[0]
+    return json.loads(stored) if isinstance(stored, str) and stored else {}
+
+
+def _setting_result(method: str, params: str, group: pd.DataFrame, utility_of: _UtilityRule) -> SettingResult:
+    """One setting's rows summarised: its worst case over attackers and threat models, utility, fidelity, cost."""
+    attacks = group[(group["task"] == "attack") & group["classifier"].isin(["svm", NEURAL])]
+    by_attack = _by_attack(attacks)
+    worst_by_threat = {t: max((v[t] for v in by_attack.values() if t in v), default=float("nan")) for t in THREATS}
+    worst, worst_attack = float("nan"), "-"
+    for attacker, values in by_attack.items():
+        for threat, value in values.items():
+            if not value <= worst:
+                worst, worst_attack = value, f"{attacker} / {threat}"
+    n_test = int(attacks["n_test"].max()) if not attacks.empty else 0
+    content = group[group["task"] == "content"]
+    utility, utility_name, task_accuracy = utility_of(group, content)
+    report = _method_report(group)
+    flagged = report.get("records_flagged")
+    # the records the method rewrote: its own count, else every document the attackers saw
+    records = report.get(
+        "documents", int(attacks["n_train"].max()) + n_test if flagged is not None and not attacks.empty else None
+    )
+    return SettingResult(
+        method=method,
+        method_name=str(group["method_name"].iloc[0]),
+        params=json.loads(params) if params else {},
+        worst_accuracy=worst,
+        worst_interval=wilson_interval(worst, n_test) if n_test else (float("nan"), float("nan")),
+        worst_attack=worst_attack,
+        worst_by_threat=worst_by_threat,
+        by_attack=by_attack,
+        n_test=n_test,
+        utility=None if utility is None else float(utility),
+        utility_name=utility_name,
+        task_accuracy=task_accuracy,
+        meteor=_mean(content, "meteor"),
+        embedding_cosine=_mean(content, "embedding_cosine"),
+        detector_f1=_mean(group[group["task"] == "detector"], "f1_macro"),
+        flagged_records=flagged,
+        seconds=float(group["cell_seconds"].max()),
+        records=records,
+        faithful=_mean(content, "faithful"),
+        changed=_mean(content, "changed"),
+        unsure=_mean(content, "unsure"),
+        generalised=_mean(content, "generalised"),
+        words_kept=_mean(content, "words_kept"),
+    )
 
 
 def content_floors(results: list[SettingResult], chance: float) -> list[dict]:

@@ -56,8 +56,19 @@ def apply_command(assessment: dict, output: Path) -> str | None:
 
 
 def _tables(assessment: dict) -> dict[str, pd.DataFrame]:
-    profile, plan = assessment["profile"], assessment["plan"]
-    profile_table = pd.DataFrame(
+    """The report's tables: the corpus, the plan, the audit, the methods and the floors."""
+    return {
+        "profile": _profile_table(assessment["profile"]),
+        "plan": _plan_table(assessment),
+        "audit": _audit_table(assessment),
+        "methods": pd.DataFrame([_method_row(r, assessment) for r in assessment["results"]]),
+        "floors": _floors_table(assessment),
+    }
+
+
+def _profile_table(profile: dict) -> pd.DataFrame:
+    """The corpus as read: documents, authors, lengths, labels."""
+    return pd.DataFrame(
         [
             {
                 "": "documents",
@@ -82,8 +93,13 @@ def _tables(assessment: dict) -> dict[str, pd.DataFrame]:
             {"": "labels", "value": "none" if profile["labels"] is None else f"{profile['labels']} classes"},
         ]
     )
+
+
+def _plan_table(assessment: dict) -> pd.DataFrame:
+    """What was measured, what was left out and why, the time it took."""
+    plan = assessment["plan"]
     cap = plan["per_author_cap"]
-    plan_table = pd.DataFrame(
+    return pd.DataFrame(
         [
             {
                 "": "measured on",
@@ -120,8 +136,12 @@ def _tables(assessment: dict) -> dict[str, pd.DataFrame]:
             },
         ]
     )
+
+
+def _audit_table(assessment: dict) -> pd.DataFrame:
+    """Each attacker's accuracy on the original, strongest first, beside chance."""
     n_test = assessment["split"]["test"]
-    audit = pd.DataFrame(
+    return pd.DataFrame(
         [
             {
                 "attacker": attacker,
@@ -140,37 +160,41 @@ def _tables(assessment: dict) -> dict[str, pd.DataFrame]:
             }
         ]
     )
-    rows = []
-    for r in assessment["results"]:
-        rows.append(
-            {
-                "method": r["method"],
-                "worst-case accuracy "
-                "↓": f"{_pct(r['worst_accuracy'])} ({_pct(r['worst_interval'][0])}–{_pct(r['worst_interval'][1])})",
-                "strongest attack": r["worst_attack"],
-                **{f"{t} ↓": _pct(r["worst_by_threat"].get(t)) for t in ("static", "augmented", "adversarial")},
-                "utility ↑": "not measured" if r["utility"] is None else _num(r["utility"]),
-                "task accuracy": _pct(r["task_accuracy"]) if r["task_accuracy"] is not None else "–",
-                "faithful (meter)": _pct(r.get("faithful")) if r.get("faithful") is not None else "–",
-                "generalised (meter)": _pct(r.get("generalised")) if r.get("generalised") is not None else "–",
-                "words kept": _pct(r.get("words_kept")) if r.get("words_kept") is not None else "–",
-                "unsure (meter)": _pct(r.get("unsure")) if r.get("unsure") is not None else "–",
-                "METEOR": _num(r["meteor"]),
-                "MiniLM cos": _num(r["embedding_cosine"]),
-                "detector F1": _num(r["detector_f1"]),
-                "flagged records": "–" if r["flagged_records"] is None else r["flagged_records"],
-                "seconds (estimated)": f"{r['seconds']:.0f} "
-                f"({_num(plan.get('cell_estimates', {}).get(r['method']), 0)})",
-                "on the front": "yes"
-                if r["method"] in assessment["front"]
-                else "no: not measured"
-                if r["utility"] is None
-                else "no: " + ("fidelity" if "fidelity" in assessment["not_recommended"][r["method"]] else "gate")
-                if r["method"] in assessment["not_recommended"]
-                else "",
-            }
-        )
-    floors = pd.DataFrame(
+
+
+def _method_row(r: dict, assessment: dict) -> dict:
+    """One measured setting as the methods table shows it: privacy by threat model, utility, fidelity, cost."""
+    plan = assessment["plan"]
+    return {
+        "method": r["method"],
+        "worst-case accuracy "
+        "↓": f"{_pct(r['worst_accuracy'])} ({_pct(r['worst_interval'][0])}–{_pct(r['worst_interval'][1])})",
+        "strongest attack": r["worst_attack"],
+        **{f"{t} ↓": _pct(r["worst_by_threat"].get(t)) for t in ("static", "augmented", "adversarial")},
+        "utility ↑": "not measured" if r["utility"] is None else _num(r["utility"]),
+        "task accuracy": _pct(r["task_accuracy"]) if r["task_accuracy"] is not None else "–",
+        "faithful (meter)": _pct(r.get("faithful")) if r.get("faithful") is not None else "–",
+        "generalised (meter)": _pct(r.get("generalised")) if r.get("generalised") is not None else "–",
+        "words kept": _pct(r.get("words_kept")) if r.get("words_kept") is not None else "–",
+        "unsure (meter)": _pct(r.get("unsure")) if r.get("unsure") is not None else "–",
+        "METEOR": _num(r["meteor"]),
+        "MiniLM cos": _num(r["embedding_cosine"]),
+        "detector F1": _num(r["detector_f1"]),
+        "flagged records": "–" if r["flagged_records"] is None else r["flagged_records"],
+        "seconds (estimated)": f"{r['seconds']:.0f} ({_num(plan.get('cell_estimates', {}).get(r['method']), 0)})",
+        "on the front": "yes"
+        if r["method"] in assessment["front"]
+        else "no: not measured"
+        if r["utility"] is None
+        else "no: " + ("fidelity" if "fidelity" in assessment["not_recommended"][r["method"]] else "gate")
+        if r["method"] in assessment["not_recommended"]
+        else "",
+    }
+
+
+def _floors_table(assessment: dict) -> pd.DataFrame:
+    """What an attacker identifies from each view of the text any rewrite keeps."""
+    return pd.DataFrame(
         [
             {
                 "what the attacker sees": f"{f['floor']}: {f['view']}" if f["floor"] != "meaning floor" else f["view"],
@@ -182,13 +206,6 @@ def _tables(assessment: dict) -> dict[str, pd.DataFrame]:
             for f in assessment.get("floors", [])
         ]
     )
-    return {
-        "profile": profile_table,
-        "plan": plan_table,
-        "audit": audit,
-        "methods": pd.DataFrame(rows),
-        "floors": floors,
-    }
 
 
 def floors_text(assessment: dict) -> str:

@@ -158,6 +158,72 @@ def _measure(
     return frame, measured, not_started, computed
 
 
+@dataclass(frozen=True)
+class UsableCorpus:
+    """The input's documents an assessment can use: ``texts[i]`` by ``authors[i]`` (object array), labelled
+    ``labels[i]`` (None without a task), with id ``ids[i]``; ``profile`` describes the whole input."""
+
+    ids: list
+    texts: list[str]
+    authors: np.ndarray
+    labels: list | None
+    profile: Any
+
+
+def usable_corpus(input: str | os.PathLike, options: AssessOptions) -> UsableCorpus:
+    """Read INPUT, profile it (refusing one that cannot be measured) and keep the documents that can be used: long
+    enough, by an author with enough of them, labelled when there is a task."""
+    extra = (options.author_field,) + ((options.label_field,) if options.label_field else ())
+    if options.label_field == options.author_field:
+        raise InputError("--label-field and --author-field name the same field")
+    records = read_records(
+        input,
+        text_field=options.text_field,
+        id_field=options.id_field or "id",
+        extra_fields=extra,
+        require_id=options.id_field is not None,
+    )
+    authors = records.fields[options.author_field]
+    labels = records.fields[options.label_field] if options.label_field else None
+    profile = profile_corpus(records.texts, authors, labels)
+    profile.check_measurable()
+    usable = np.flatnonzero(usable_mask(records.texts, authors))
+    if labels is not None:
+        usable = usable[[labels[i] is not None for i in usable]]
+    return UsableCorpus(
+        ids=[records.ids[i] for i in usable],
+        texts=[records.texts[i] for i in usable],
+        authors=np.array([authors[i] for i in usable], dtype=object),
+        labels=None if labels is None else [labels[i] for i in usable],
+        profile=profile,
+    )
+
+
+def write_work_corpus(corpus: UsableCorpus, plan: Plan, options: AssessOptions, work: Path) -> tuple[list, Path]:
+    """The plan's documents with their train/test split, as rows, written once to WORK under a name from their
+    content (another input never reuses a cell); returns (rows, path)."""
+    chosen = np.array(plan.documents, dtype=int)
+    splits = split_within_authors(corpus.authors[chosen], options.test_share, options.seed)
+    rows = [
+        {
+            "id": str(corpus.ids[i]),
+            "text": corpus.texts[i],
+            "author": str(corpus.authors[i]),
+            "label": None if corpus.labels is None else corpus.labels[i],
+            "split": split,
+        }
+        for i, split in zip(chosen, splits)
+    ]
+    payload = "".join(json.dumps(row, ensure_ascii=False, sort_keys=True) + "\n" for row in rows)
+    digest = hashlib.sha256(payload.encode("utf-8")).hexdigest()[:16]
+    corpus_path = work / f"corpus-{digest}.jsonl"
+    work.mkdir(parents=True, exist_ok=True)
+    if not corpus_path.exists():
+        with atomic_write(corpus_path) as handle:
+            handle.write(payload)
+    return rows, corpus_path
+
+
 def run_assessment(
     input: str | os.PathLike,
     output_dir: str | os.PathLike,
@@ -180,62 +246,24 @@ def run_assessment(
 
     started = clock()
     output = Path(output_dir)
-    extra = (options.author_field,) + ((options.label_field,) if options.label_field else ())
-    if options.label_field == options.author_field:
-        raise InputError("--label-field and --author-field name the same field")
-    records = read_records(
-        input,
-        text_field=options.text_field,
-        id_field=options.id_field or "id",
-        extra_fields=extra,
-        require_id=options.id_field is not None,
-    )
-    authors = records.fields[options.author_field]
-    labels = records.fields[options.label_field] if options.label_field else None
-    profile = profile_corpus(records.texts, authors, labels)
-    profile.check_measurable()
-    usable = np.flatnonzero(usable_mask(records.texts, authors))
-    if labels is not None:
-        usable = usable[[labels[i] is not None for i in usable]]
-    texts = [records.texts[i] for i in usable]
-    usable_authors = np.array([authors[i] for i in usable], dtype=object)
-    words = [len(t.split()) for t in texts]
+    corpus = usable_corpus(input, options)
     budget = max(0.0, options.budget_minutes * 60 - OVERHEAD_SECONDS)
     plan = plan_assessment(
-        usable_authors,
-        words,
+        corpus.authors,
+        [len(t.split()) for t in corpus.texts],
         budget,
-        labelled=labels is not None,
+        labelled=corpus.labels is not None,
         seed=options.seed,
         max_authors=options.max_authors,
         candidates=candidates,
         attackers=attackers,
     )
-    chosen = np.array(plan.documents, dtype=int)
-    splits = split_within_authors(usable_authors[chosen], options.test_share, options.seed)
     log(
-        f"assessing {len(chosen)} of {profile.documents} documents ({plan.authors} authors), "
+        f"assessing {len(plan.documents)} of {corpus.profile.documents} documents ({plan.authors} authors), "
         f"{len(plan.methods)} methods x {len(plan.attackers)} attackers x {len(THREAT_MODELS)} threat models; "
         f"estimated {plan.estimated_seconds / 60:.0f} min"
     )
-    rows = [
-        {
-            "id": str(records.ids[usable[i]]),
-            "text": texts[i],
-            "author": str(usable_authors[i]),
-            "label": None if labels is None else labels[usable[i]],
-            "split": split,
-        }
-        for i, split in zip(chosen, splits)
-    ]
-    payload = "".join(json.dumps(row, ensure_ascii=False, sort_keys=True) + "\n" for row in rows)
-    digest = hashlib.sha256(payload.encode("utf-8")).hexdigest()[:16]
-    work = output / "work"
-    corpus_path = work / f"corpus-{digest}.jsonl"  # named by its content: another input never reuses a cell
-    work.mkdir(parents=True, exist_ok=True)
-    if not corpus_path.exists():
-        with atomic_write(corpus_path) as handle:
-            handle.write(payload)
+    rows, corpus_path = write_work_corpus(corpus, plan, options, output / "work")
 
     def configure(methods: list[Candidate]) -> ExperimentConfig:
         return config_from_dict(
@@ -245,57 +273,22 @@ def run_assessment(
     frame, measured, not_started, computed = _measure(
         configure,
         plan,
-        work / "run",
+        output / "work" / "run",
         started + budget,
         clock,
         show_progress=show_progress,
         command=command if command is not None else sys.argv,
     )
-    test_labels = [row["label"] for row in rows if row["split"] == "test"] if labels is not None else []
-    majority = Counter(test_labels).most_common(1)[0][1] / len(test_labels) if test_labels else None
-    results = setting_results(frame, labelled=labels is not None, majority=majority)
-    test_authors = [row["author"] for row in rows if row["split"] == "test"]
-    chance = Counter(test_authors).most_common(1)[0][1] / len(test_authors)
-    left_out = {**plan.left_out, **not_started, **unmeasured_utility(results)}
-    method_names = {c.name for c in candidates}
-    recommendation = recommend(
-        results,
-        options.min_utility,
-        chance,
-        {name: reason for name, reason in {**plan.left_out, **not_started}.items() if name in method_names},
-    )
-    author_release = None
-    if labels is not None:  # a labelled task: the author-level DP release is a candidate of its own
-        from authorguard.assess.author_release import evaluate_author_release, with_author_release
-
-        log("measuring the author-level DP release (authorguard synth) on every usable document")
-        author_release = evaluate_author_release(texts, usable_authors, [labels[i] for i in usable], seed=options.seed)
-        recommendation = with_author_release(recommendation, author_release, options.min_utility)
-    reference = next(r for r in results if r.is_reference)
-    audit = {
-        attacker: {"accuracy": values["static"], "interval": list(wilson_interval(values["static"], reference.n_test))}
-        for attacker, values in reference.by_attack.items()
-    }
+    findings = _findings(frame, rows, corpus, plan, not_started, candidates, options, log)
     assessment = {
         "schema": SCHEMA_VERSION,
         "input": str(input),
         "options": asdict(options),
-        "profile": profile.to_dict(),
+        "profile": corpus.profile.to_dict(),
         "plan": plan.to_dict(),
-        "split": {"train": int(sum(s == "train" for s in splits)), "test": len(test_authors)},
-        "chance": chance,
-        "headline": risk_headline(reference, chance),
-        "audit": audit,
+        **{key: findings.pop(key) for key in ("split", "chance", "headline", "audit")},
         "measured": [m.name for m in measured],
-        "left_out": left_out,
-        "not_recommended": gate_refusals(results),
-        "task_accuracy": reference.task_accuracy,
-        "task_majority": majority,
-        "results": [r.to_dict() for r in results],
-        "front": front(results),
-        "recommendation": recommendation.to_dict(),
-        "floors": content_floors(results, chance),
-        "author_release": author_release,
+        **findings,
         "seconds": round(clock() - started, 1),
         "cells_computed": computed,
         "cells_seconds": round(float(frame.groupby(["method", "params"])["cell_seconds"].max().sum()), 1),
@@ -305,6 +298,51 @@ def run_assessment(
 
     write_report(assessment, output)
     return assessment
+
+
+def _findings(frame, rows: list, corpus: UsableCorpus, plan: Plan, not_started: dict, candidates, options, log):
+    """What the measured cells say: the split, chance, the risk audit, each setting's results, the front, the floors
+    and the recommendation (with the author-level DP release as a candidate of its own on a labelled task)."""
+    labelled = corpus.labels is not None
+    test_labels = [row["label"] for row in rows if row["split"] == "test"] if labelled else []
+    majority = Counter(test_labels).most_common(1)[0][1] / len(test_labels) if test_labels else None
+    results = setting_results(frame, labelled=labelled, majority=majority)
+    test_authors = [row["author"] for row in rows if row["split"] == "test"]
+    chance = Counter(test_authors).most_common(1)[0][1] / len(test_authors)
+    method_names = {c.name for c in candidates}
+    recommendation = recommend(
+        results,
+        options.min_utility,
+        chance,
+        {name: reason for name, reason in {**plan.left_out, **not_started}.items() if name in method_names},
+    )
+    author_release = None
+    if corpus.labels is not None:
+        from authorguard.assess.author_release import evaluate_author_release, with_author_release
+
+        log("measuring the author-level DP release (authorguard synth) on every usable document")
+        author_release = evaluate_author_release(corpus.texts, corpus.authors, corpus.labels, seed=options.seed)
+        recommendation = with_author_release(recommendation, author_release, options.min_utility)
+    reference = next(r for r in results if r.is_reference)
+    audit = {
+        attacker: {"accuracy": values["static"], "interval": list(wilson_interval(values["static"], reference.n_test))}
+        for attacker, values in reference.by_attack.items()
+    }
+    return {
+        "split": {"train": len(rows) - len(test_authors), "test": len(test_authors)},
+        "chance": chance,
+        "headline": risk_headline(reference, chance),
+        "audit": audit,
+        "left_out": {**plan.left_out, **not_started, **unmeasured_utility(results)},
+        "not_recommended": gate_refusals(results),
+        "task_accuracy": reference.task_accuracy,
+        "task_majority": majority,
+        "results": [r.to_dict() for r in results],
+        "front": front(results),
+        "recommendation": recommendation.to_dict(),
+        "floors": content_floors(results, chance),
+        "author_release": author_release,
+    }
 
 
 def read_assessment(path: str | os.PathLike) -> dict:
@@ -387,17 +425,8 @@ def assess(
     )
     chosen_attackers = ATTACKERS if attackers is None else _chosen(ATTACKERS, attackers, lambda a: (a[0],), "attacker")
     output = Path(output_dir)
-    if isinstance(records, (str, os.PathLike)):
-        path = Path(records)
-    else:
-        # records given in Python are written beside the report, so the audit can be rerun from the command line
-        path = output / "records.jsonl"
-        output.mkdir(parents=True, exist_ok=True)
-        with atomic_write(path) as handle:
-            for row in records:
-                handle.write(json.dumps(dict(row), ensure_ascii=False, default=str) + "\n")
     return run_assessment(
-        path,
+        _records_file(records, output),
         output,
         options,
         candidates=candidates,
@@ -406,6 +435,19 @@ def assess(
         show_progress=show_progress,
         command=list(command),
     )
+
+
+def _records_file(records: str | os.PathLike | Iterable[Mapping[str, Any]], output: Path) -> Path:
+    """The file RECORDS are in: a path as given; records given in Python are written beside the report (as
+    records.jsonl), so the audit can be rerun from the command line."""
+    if isinstance(records, (str, os.PathLike)):
+        return Path(records)
+    path = output / "records.jsonl"
+    output.mkdir(parents=True, exist_ok=True)
+    with atomic_write(path) as handle:
+        for row in records:
+            handle.write(json.dumps(dict(row), ensure_ascii=False, default=str) + "\n")
+    return path
 
 
 def _chosen(available: tuple, names: Sequence[str], keys: Callable[[Any], tuple], what: str) -> tuple:

@@ -72,6 +72,45 @@ def _composed_report(per_release: dict, releases: int) -> dict:
     return report
 
 
+def _starting_manifest(output: Path, config: AnonymizeConfig, plan: dict, shards: list) -> dict:
+    """The manifest this run continues (--resume / --force, with the same input and options) or a new one (an
+    absent or empty OUTPUT, or one whose earlier run released nothing); anything else is one line naming why."""
+    manifest = _load_manifest(output)
+    if manifest is not None and not _released_anything(output, manifest):
+        manifest = None  # a run that died before its first commit: start it again, with these options
+    if manifest is None:
+        # --resume on an absent or empty OUTPUT starts the run: a run killed before its first manifest released
+        # nothing, so nothing can be released twice (a retry loop always finishes)
+        if output.exists() and any(p.name not in _OWN_FILES and not p.name.startswith(".") for p in output.iterdir()):
+            raise InputError(f"{output}: exists, is not empty and holds no {MANIFEST}; choose a new OUTPUT")
+        return {
+            "version": MANIFEST_VERSION,
+            "plan": plan,
+            "config": config.public_dict(),
+            "releases": [],
+            "shards": {str(s.index): {**s.to_dict(), "status": "pending", "releases": 0} for s in shards},
+        }
+    if not (config.resume or config.force):
+        raise InputError(f"{output}: holds a run already; --resume completes it, --force releases every record again")
+    stored = dict(manifest["plan"])
+    if config.force or "seed_fingerprint" not in stored:
+        # --force releases every shard again, so a new seed mixes nothing; manifests from before the fingerprint
+        stored["seed_fingerprint"] = plan["seed_fingerprint"]
+    if stored != plan:
+        changed = sorted(k for k in plan if stored.get(k) != plan[k])
+        # the fingerprint is keyed by the input: it says nothing of the seed once the input changed
+        changed = [
+            ("seed" if k == "seed_fingerprint" else k)
+            for k in changed
+            if k != "seed_fingerprint" or "inputs" not in changed
+        ]
+        raise InputError(
+            f"{output}: cannot continue: the input or the options changed since the run began ({', '.join(changed)})"
+        )
+    manifest["plan"] = plan  # the fingerprint of the seed in force (a --force run may bring a new one)
+    return manifest
+
+
 def run_anonymize(config: AnonymizeConfig, on_shard: Callable[[dict], None] | None = None) -> dict:
     """Run (or resume, or force) a batch anonymisation; returns the final manifest."""
     output = Path(config.output)
@@ -84,43 +123,7 @@ def run_anonymize(config: AnonymizeConfig, on_shard: Callable[[dict], None] | No
         "seed_fingerprint": seed_fingerprint(config.seed, files),
     }
     check_method(config.method, config.method_params)  # fail on bad options before anything is written
-    manifest = _load_manifest(output)
-    if manifest is not None and not _released_anything(output, manifest):
-        manifest = None  # a run that died before its first commit: start it again, with these options
-    if manifest is None:
-        # --resume on an absent or empty OUTPUT starts the run: a run killed before its first manifest released
-        # nothing, so nothing can be released twice (a retry loop always finishes)
-        if output.exists() and any(p.name not in _OWN_FILES and not p.name.startswith(".") for p in output.iterdir()):
-            raise InputError(f"{output}: exists, is not empty and holds no {MANIFEST}; choose a new OUTPUT")
-        manifest = {
-            "version": MANIFEST_VERSION,
-            "plan": plan,
-            "config": config.public_dict(),
-            "releases": [],
-            "shards": {str(s.index): {**s.to_dict(), "status": "pending", "releases": 0} for s in shards},
-        }
-    else:
-        if not (config.resume or config.force):
-            raise InputError(
-                f"{output}: holds a run already; --resume completes it, --force releases every record again"
-            )
-        stored = dict(manifest["plan"])
-        if config.force or "seed_fingerprint" not in stored:
-            # --force releases every shard again, so a new seed mixes nothing; manifests from before the fingerprint
-            stored["seed_fingerprint"] = plan["seed_fingerprint"]
-        if stored != plan:
-            changed = sorted(k for k in plan if stored.get(k) != plan[k])
-            # the fingerprint is keyed by the input: it says nothing of the seed once the input changed
-            changed = [
-                ("seed" if k == "seed_fingerprint" else k)
-                for k in changed
-                if k != "seed_fingerprint" or "inputs" not in changed
-            ]
-            raise InputError(
-                f"{output}: cannot continue: the input or the options changed since the run began "
-                f"({', '.join(changed)})"
-            )
-        manifest["plan"] = plan  # the fingerprint of the seed in force (a --force run may bring a new one)
+    manifest = _starting_manifest(output, config, plan, shards)
 
     # shards committed by a run that died before recording them are adopted, never re-run
     for shard in shards:

@@ -173,6 +173,56 @@ def run_options(text: str, known: Sequence[str], options: Mapping, progress=None
     return {"lines": result.lines(), "result": result.to_dict()}
 
 
+def _input_statements(
+    statements: list[str], holding: int, all_known_words: int, text_words: int, runnable: Sequence[str]
+) -> list[str]:
+    """STATEMENTS with what the check did to its input: known documents holding the text left out, the known writing
+    cut, a text shorter than the pieces the attackers are calibrated on."""
+    if holding:
+        statements.insert(
+            0,
+            f"{holding} of your known documents {'contains' if holding == 1 else 'contain'} the text "
+            "itself: left out (an "
+            "attacker does not hold the text it is asked about).",
+        )
+    if all_known_words > MAX_KNOWN_WORDS:
+        statements.append(
+            f"Your first {MAX_KNOWN_WORDS:,} words of known writing are used (of {all_known_words:,}): "
+            "every background author stands beside you with as many words."
+        )
+    if text_words < PIECE_WORDS[0] and runnable:
+        statements.append(
+            f"The text has {text_words} words; the attackers learn and are calibrated on pieces of "
+            f"{PIECE_WORDS[0]}: its probabilities are less reliable than the calibration error says."
+        )
+    return statements
+
+
+def _chosen_background(
+    text: str,
+    background: Background | None,
+    runnable: Sequence[str],
+    genre_reason: str | None,
+    say: Callable[[str], None],
+) -> tuple[Background | None, str]:
+    """The background the text is checked against (given, or the staged one of the genre the text reads as) and
+    why it is that one."""
+    if background is None and runnable:
+        genre, reason = genre_of(text), genre_reason
+        if reason is None:
+            reason = f"the text reads as {GENRES[genre]} (the genre classifier's guess; --genre sets it)"
+        say(f"loading the {genre} background")
+        return load_background(genre), reason
+    reason = genre_reason or (
+        "your own background file"
+        if background is not None and background.genre == "own"
+        else f"chosen: {background.genre}"
+        if background is not None
+        else ""
+    )
+    return background, reason
+
+
 def prepare(
     text: str,
     known: Sequence[str],
@@ -201,38 +251,9 @@ def prepare(
     text_words, all_known_words = word_count(text), sum(word_count(k) for k in known)
     known_words = min(all_known_words, MAX_KNOWN_WORDS)
     statements, runnable = statements_for(text_words, known_words, config.attackers)
-    if holding:
-        statements.insert(
-            0,
-            f"{len(holding)} of your known documents {'contains' if len(holding) == 1 else 'contain'} the text "
-            "itself: left out (an "
-            "attacker does not hold the text it is asked about).",
-        )
-    if all_known_words > MAX_KNOWN_WORDS:
-        statements.append(
-            f"Your first {MAX_KNOWN_WORDS:,} words of known writing are used (of {all_known_words:,}): "
-            "every background author stands beside you with as many words."
-        )
-    if text_words < PIECE_WORDS[0] and runnable:
-        statements.append(
-            f"The text has {text_words} words; the attackers learn and are calibrated on pieces of "
-            f"{PIECE_WORDS[0]}: its probabilities are less reliable than the calibration error says."
-        )
+    statements = _input_statements(statements, len(holding), all_known_words, text_words, runnable)
     piece = piece_words(text_words)
-    if background is None and runnable:
-        genre, reason = genre_of(text), genre_reason
-        if reason is None:
-            reason = f"the text reads as {GENRES[genre]} (the genre classifier's guess; --genre sets it)"
-        say(f"loading the {genre} background")
-        background = load_background(genre)
-    else:
-        reason = genre_reason or (
-            "your own background file"
-            if background is not None and background.genre == "own"
-            else f"chosen: {background.genre}"
-            if background is not None
-            else ""
-        )
+    background, reason = _chosen_background(text, background, runnable, genre_reason, say)
     if background is not None:
         background, yours = without_the_writer(background, [bare, *(" ".join(k.split()) for k in known)])
         if yours:

@@ -9,42 +9,48 @@ import typer
 
 from authorguard.cli.common import console, handle_errors, print_json, stdout
 
+InputPath = Annotated[Path, typer.Argument(help="JSONL, CSV or Parquet file: one record per document.")]
+OutputDir = Annotated[
+    Path,
+    typer.Option(
+        "--output", "-o", help="Folder for report.html, report.md, assessment.json (and work/, the reusable cells)."
+    ),
+]
+LabelField = Annotated[
+    str | None,
+    typer.Option(
+        help="Field with the label of the task the data is shared for "
+        "(its accuracy is the utility; otherwise meaning kept is)."
+    ),
+]
+BudgetMinutes = Annotated[
+    float,
+    typer.Option(
+        help="Time the measurements may take on this machine: picks how many documents and which methods fit."
+    ),
+]
+MinUtility = Annotated[
+    float,
+    typer.Option(
+        help="Utility floor of the recommendation: share of the original's task "
+        "accuracy kept (with --label-field) or the meaning kept (without: MiniLM cosine, or METEOR without the "
+        "minilm extra)."
+    ),
+]
+
 
 @handle_errors
 def assess(
-    input: Annotated[Path, typer.Argument(help="JSONL, CSV or Parquet file: one record per document.")],
-    output: Annotated[
-        Path,
-        typer.Option(
-            "--output", "-o", help="Folder for report.html, report.md, assessment.json (and work/, the reusable cells)."
-        ),
-    ],
+    input: InputPath,
+    output: OutputDir,
     author_field: Annotated[str, typer.Option(help="Field naming each document's author.")],
-    label_field: Annotated[
-        str | None,
-        typer.Option(
-            help="Field with the label of the task the data is shared for "
-            "(its accuracy is the utility; otherwise meaning kept is)."
-        ),
-    ] = None,
+    label_field: LabelField = None,
     text_field: Annotated[str, typer.Option(help="Field holding the text.")] = "text",
     id_field: Annotated[
         str | None, typer.Option(help="Field holding the record id (default 'id', or positions).")
     ] = None,
-    budget_minutes: Annotated[
-        float,
-        typer.Option(
-            help="Time the measurements may take on this machine: picks how many documents and which methods fit."
-        ),
-    ] = 20.0,
-    min_utility: Annotated[
-        float,
-        typer.Option(
-            help="Utility floor of the recommendation: share of the original's task "
-            "accuracy kept (with --label-field) or the meaning kept (without: MiniLM cosine, or METEOR without the "
-            "minilm extra)."
-        ),
-    ] = 0.8,
+    budget_minutes: BudgetMinutes = 20.0,
+    min_utility: MinUtility = 0.8,
     max_authors: Annotated[int, typer.Option(help="Authors measured at most (the most prolific).")] = 50,
     seed: Annotated[int, typer.Option(help="Seed of the subsample, the split and the methods.")] = 0,
     check_render: Annotated[

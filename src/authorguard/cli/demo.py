@@ -51,11 +51,34 @@ def demo(
     ] = None,
 ) -> None:
     """Run SynTF on real messages (20 Newsgroups): the privacy report, what the output looks like, what it costs."""
+    set_data_dir(data_dir)
+    corpus, model, counts, synthetic, report = _release(documents, epsilon, seed)
+    stdout.print(
+        f"SynTF released {synthetic.shape[0]} vectors over a vocabulary of {synthetic.shape[1]:,} words "
+        f"({model.embeddings_name_}, morphology {model.morphology}, s = {model.bigram_weight}, "
+        f"n = {model.n_words}, ε = {model.epsilon})."
+    )
+    print_report(report)
+    stdout.print(
+        f"Each released message costs ℓ·n = {report.tight_epsilon:,.0f} (ℓ = {report.loss_per_word:.2f} per word): "
+        "a weak formal guarantee, as at the paper's settings; the attack measurements in "
+        "docs/results/syntf-20news.md say what it buys in practice."
+    )
+    _print_messages(corpus, model, counts, synthetic)
+    _print_topics(np.asarray(corpus.labels), model.get_feature_names_out(), counts, synthetic)
+    _print_cost(np.asarray(corpus.labels), counts, synthetic, seed)
+    stdout.print(
+        "The vocabulary is public (the embeddings' 30,000 most frequent words), as for a real release: "
+        "authorguard syntf FILE -o OUT --vocabulary embeddings."
+    )
+
+
+def _release(documents: int, epsilon: float | None, seed: int):
+    """(corpus, fitted SynTF, counts, released counts, privacy report) of DOCUMENTS messages drawn at SEED."""
     from authorguard.data.newsgroups import load_20newsgroups
     from authorguard.methods import syntf_defaults
     from authorguard.methods.syntf import SynTF
 
-    set_data_dir(data_dir)
     with Stages("demo") as stages:
         stages.stage("loading 20 Newsgroups")
         corpus = load_20newsgroups(subset="train")
@@ -77,25 +100,16 @@ def demo(
         advance = stages.stage("computing the exact privacy loss", total=model.mechanism_.vocabulary_size)
         model.loss_per_word(on_progress=advance)
         report = model.privacy_report(documents_without_vocabulary=int(np.sum(np.diff(counts.indptr) == 0)))
-    names = model.get_feature_names_out()
-    labels = np.asarray(corpus.labels)
-    stdout.print(
-        f"SynTF released {synthetic.shape[0]} vectors over a vocabulary of {synthetic.shape[1]:,} words "
-        f"({model.embeddings_name_}, morphology {model.morphology}, s = {model.bigram_weight}, "
-        f"n = {model.n_words}, ε = {model.epsilon})."
-    )
-    print_report(report)
-    stdout.print(
-        f"Each released message costs ℓ·n = {report.tight_epsilon:,.0f} (ℓ = {report.loss_per_word:.2f} per word): "
-        "a weak formal guarantee, as at the paper's settings; the attack measurements in "
-        "docs/results/syntf-20news.md say what it buys in practice."
-    )
+    return corpus, model, counts, synthetic, report
 
+
+def _print_messages(corpus, model, counts, synthetic) -> None:
+    """Two messages of typical length beside their releases (a very short one shows the resampling more than the
+    message), and how to read them."""
     table = Table(title="One message: what the analyst receives", show_lines=True)
     table.add_column("message")
     table.add_column("original terms (top 8)")
     table.add_column("released synthetic terms (top 8)")
-    # two messages of typical length (a very short one shows the resampling more than the message)
     in_vocabulary = np.asarray(counts.sum(axis=1)).ravel()
     typical = np.argsort(np.abs(in_vocabulary - np.median(in_vocabulary)), kind="stable")
     for row in sorted(typical[:2].tolist()):
@@ -116,6 +130,9 @@ def demo(
         f"vocabulary never appear."
     )
 
+
+def _print_topics(labels: np.ndarray, names: np.ndarray, counts, synthetic) -> None:
+    """The two largest newsgroups' top terms, original and released: what survives across a topic."""
     topic_table = Table(title="One topic: what survives across its messages", show_lines=True)
     topic_table.add_column("newsgroup")
     topic_table.add_column("original terms (top 10)")
@@ -129,17 +146,17 @@ def demo(
         )
     stdout.print(topic_table)
 
-    split = np.random.default_rng(seed).random(len(corpus)) < 0.75
-    if split.sum() and (~split).sum():
-        original_accuracy = _topic_accuracy(counts[split], counts[~split], labels[split], labels[~split])
-        released_accuracy = _topic_accuracy(synthetic[split], synthetic[~split], labels[split], labels[~split])
-        stdout.print(
-            f"What it costs: a topic classifier (tf-idf + naive Bayes, {int(split.sum())} messages to train, "
-            f"{int((~split).sum())} to test, {len(set(labels))} newsgroups) reaches accuracy "
-            f"{released_accuracy:.2f} on released vectors and {original_accuracy:.2f} on the originals "
-            f"(chance {1 / len(set(labels)):.2f})."
-        )
+
+def _print_cost(labels: np.ndarray, counts, synthetic, seed: int) -> None:
+    """A topic classifier's accuracy on released vectors against the originals (a 75 / 25 split at SEED)."""
+    split = np.random.default_rng(seed).random(len(labels)) < 0.75
+    if not (split.sum() and (~split).sum()):
+        return
+    original_accuracy = _topic_accuracy(counts[split], counts[~split], labels[split], labels[~split])
+    released_accuracy = _topic_accuracy(synthetic[split], synthetic[~split], labels[split], labels[~split])
     stdout.print(
-        "The vocabulary is public (the embeddings' 30,000 most frequent words), as for a real release: "
-        "authorguard syntf FILE -o OUT --vocabulary embeddings."
+        f"What it costs: a topic classifier (tf-idf + naive Bayes, {int(split.sum())} messages to train, "
+        f"{int((~split).sum())} to test, {len(set(labels))} newsgroups) reaches accuracy "
+        f"{released_accuracy:.2f} on released vectors and {original_accuracy:.2f} on the originals "
+        f"(chance {1 / len(set(labels)):.2f})."
     )

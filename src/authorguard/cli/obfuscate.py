@@ -24,82 +24,97 @@ def help_text() -> str:
     )
 
 
+METER_HELP = (
+    "Fidelity meter: rules; judge (the rules joined with the packaged feature judge, needs the minilm extra); or "
+    "cross-encoder (a judge trained by 'authorguard train judge'). Their agreement with blind readers: "
+    "docs/concepts/fidelity.md."
+)
+InputPath = Annotated[
+    Path,
+    typer.Argument(
+        help="JSONL, CSV or Parquet file of records with an id and a text; or a .txt file, or a folder of them "
+        "(one record a file, its name the id)."
+    ),
+]
+OutputPath = Annotated[
+    Path,
+    typer.Option(
+        "--output",
+        "-o",
+        help="Output file (.jsonl, .csv or .parquet): the same records, rewritten, each with its release_status "
+        "and release_reason.",
+    ),
+]
+MethodName = Annotated[
+    str, typer.Option(help="A registered text method: one of those listed above (authorguard methods).")
+]
+ConfigFile = Annotated[
+    Path | None, typer.Option(help="Method parameters: TOML, JSON or YAML table (defaults otherwise).")
+]
+Epsilon = Annotated[
+    float | None,
+    typer.Option(help="Document-level ε of a DP method (dp-prompt: default 10,000; syntf-text: per word)."),
+]
+IdField = Annotated[
+    str | None,
+    typer.Option(
+        help="Field holding the record id (default 'id'; without one, records are "
+        "numbered by position; a field named here must exist)."
+    ),
+]
+DropFields = Annotated[
+    bool,
+    typer.Option(
+        "--drop-fields",
+        help="Write only the id, the text, the status and the "
+        "fidelity (default: every field of the input is kept, "
+        "the text replaced).",
+    ),
+]
+ModelFolder = Annotated[
+    Path | None,
+    typer.Option("--model", help="Trained model folder of a neural method (a4nt; tarot: default the packaged policy)."),
+]
+AttributeField = Annotated[
+    str | None,
+    typer.Option(
+        help="Field holding each record's attribute class (A4NT's source "
+        "style; default: the model's classifier decides)."
+    ),
+]
+Fidelity = Annotated[
+    bool,
+    typer.Option(
+        "--fidelity/--no-fidelity",
+        help="Score each released record with the "
+        "fidelity meter: fields 'fidelity' (faithful / generalised / partial / unsure / changed) and "
+        "'fidelity_reason', and a summary line.",
+    ),
+]
+
+
 @handle_errors
 def obfuscate(
-    input: Annotated[
-        Path,
-        typer.Argument(
-            help="JSONL, CSV or Parquet file of records with an id and a text; or a .txt file, or a folder of them "
-            "(one record a file, its name the id)."
-        ),
-    ],
-    output: Annotated[
-        Path,
-        typer.Option(
-            "--output",
-            "-o",
-            help="Output file (.jsonl, .csv or .parquet): the same records, rewritten, each with its release_status "
-            "and release_reason.",
-        ),
-    ],
-    method: Annotated[
-        str, typer.Option(help="A registered text method: one of those listed above (authorguard methods).")
-    ],
-    config: Annotated[
-        Path | None, typer.Option(help="Method parameters: TOML, JSON or YAML table (defaults otherwise).")
-    ] = None,
+    input: InputPath,
+    output: OutputPath,
+    method: MethodName,
+    config: ConfigFile = None,
     seed: Annotated[int | None, typer.Option(help="Seed of a random method (default: fresh randomness).")] = None,
-    epsilon: Annotated[
-        float | None,
-        typer.Option(help="Document-level ε of a DP method (dp-prompt: default 10,000; syntf-text: per word)."),
-    ] = None,
+    epsilon: Epsilon = None,
     fallback: Annotated[str | None, typer.Option(help=FALLBACK_HELP)] = None,
-    id_field: Annotated[
-        str | None,
-        typer.Option(
-            help="Field holding the record id (default 'id'; without one, records are "
-            "numbered by position; a field named here must exist)."
-        ),
-    ] = None,
+    id_field: IdField = None,
     text_field: Annotated[str, typer.Option(help="Field holding the text.")] = "text",
-    drop_fields: Annotated[
-        bool,
-        typer.Option(
-            "--drop-fields",
-            help="Write only the id, the text, the status and the "
-            "fidelity (default: every field of the input is kept, "
-            "the text replaced).",
-        ),
-    ] = False,
-    model: Annotated[
-        Path | None,
-        typer.Option(
-            "--model", help="Trained model folder of a neural method (a4nt; tarot: default the packaged policy)."
-        ),
-    ] = None,
-    attribute_field: Annotated[
-        str | None,
-        typer.Option(
-            help="Field holding each record's attribute class (A4NT's source "
-            "style; default: the model's classifier decides)."
-        ),
-    ] = None,
-    fidelity: Annotated[
-        bool,
-        typer.Option(
-            "--fidelity/--no-fidelity",
-            help="Score each released record with the "
-            "fidelity meter: fields 'fidelity' (faithful / generalised / partial / unsure / changed) and "
-            "'fidelity_reason', and a summary line.",
-        ),
-    ] = True,
+    drop_fields: DropFields = False,
+    model: ModelFolder = None,
+    attribute_field: AttributeField = None,
+    fidelity: Fidelity = True,
     meter: Annotated[str, typer.Option(help=METER_HELP)] = "rules",
 ) -> None:
     """Rewrite each record's text with METHOD (the command's help: :func:`help_text`)."""
     from authorguard.batch.config import load_method_params
     from authorguard.batch.obfuscation import obfuscate_texts, release_rows
     from authorguard.batch.summary import run_summary
-    from authorguard.data.io import file_format, read_records, write_records_file
+    from authorguard.data.io import file_format, write_records_file
     from authorguard.methods.build import build_text_method
 
     file_format(output)  # an unknown output format fails before any work
@@ -115,23 +130,8 @@ def obfuscate(
         require_meter(meter)
     with Stages("obfuscate") as stages:
         stages.stage("reading input")
-        records = read_records(
-            input,
-            text_field=text_field,
-            id_field=id_field or "id",
-            extra_fields=(attribute_field,) if attribute_field else (),
-            require_id=id_field is not None,
-            keep_rows=not drop_fields,
-        )
-        for field in (STATUS_FIELD, REASON_FIELD) + ((FIDELITY_FIELD, FIDELITY_REASON_FIELD) if fidelity else ()):
-            if records.rows and field in records.rows[0]:
-                raise InputError(
-                    f"{input}: the input already has a {field!r} field, which the output uses: rename it or "
-                    "--drop-fields"
-                )
+        records = read_input(input, text_field, id_field, attribute_field, drop_fields, fidelity)
         attributes = records.fields.get(attribute_field) if attribute_field else None
-        if attributes is not None and any(value is None for value in attributes):
-            raise InputError(f"{input}: record {attributes.index(None)} has an empty {attribute_field!r} field")
         result = obfuscate_texts(
             text_method,
             records.texts,
@@ -148,8 +148,32 @@ def obfuscate(
         stdout.print(line)
 
 
-METER_HELP = (
-    "Fidelity meter: rules; judge (the rules joined with the packaged feature judge, needs the minilm extra); or "
-    "cross-encoder (a judge trained by 'authorguard train judge'). Their agreement with blind readers: "
-    "docs/concepts/fidelity.md."
-)
+def read_input(
+    input: Path,
+    text_field: str,
+    id_field: str | None,
+    attribute_field: str | None,
+    drop_fields: bool,
+    fidelity: bool,
+):
+    """The input's records, refused in one line when a field the output writes is already there or an asked-for
+    attribute is empty."""
+    from authorguard.data.io import read_records
+
+    records = read_records(
+        input,
+        text_field=text_field,
+        id_field=id_field or "id",
+        extra_fields=(attribute_field,) if attribute_field else (),
+        require_id=id_field is not None,
+        keep_rows=not drop_fields,
+    )
+    for field in (STATUS_FIELD, REASON_FIELD) + ((FIDELITY_FIELD, FIDELITY_REASON_FIELD) if fidelity else ()):
+        if records.rows and field in records.rows[0]:
+            raise InputError(
+                f"{input}: the input already has a {field!r} field, which the output uses: rename it or --drop-fields"
+            )
+    attributes = records.fields.get(attribute_field) if attribute_field else None
+    if attributes is not None and any(value is None for value in attributes):
+        raise InputError(f"{input}: record {attributes.index(None)} has an empty {attribute_field!r} field")
+    return records

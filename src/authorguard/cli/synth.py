@@ -55,7 +55,7 @@ def synth(
     """Release a synthetic labelled corpus of bags of words with (ε, δ)-DP per author: each author's contribution
     bounded, noisy class-conditional term statistics, class sizes and lengths (OpenDP's accounting), documents
     sampled from them. It releases no one's documents: the task works, the texts are gone."""
-    from authorguard.data.io import texts_at, write_json
+    from authorguard.data.io import write_json
     from authorguard.methods.author_synth import AuthorLevelSynthesiser
 
     if output.suffix.lower() != ".jsonl":
@@ -79,11 +79,7 @@ def synth(
     with Stages("synth") as stages:
         stages.stage("reading input")
         ids, fields, texts = read_input(input, text_field, (author_field, label_field))
-        kept = [i for i in range(len(ids)) if fields[author_field][i] and fields[label_field][i]]
-        if len(kept) < len(ids):  # a record with no author or no label cannot be bounded or labelled
-            console.print(f"synth: {len(ids) - len(kept):,} records without an author or a label left out")
-            ids, texts = [ids[i] for i in kept], texts_at(texts, kept)
-            fields = {name: [values[i] for i in kept] for name, values in fields.items()}
+        ids, fields, texts = _with_author_and_label(ids, fields, texts, author_field, label_field)
         stages.stage(f"counting {len(texts):,} documents, bounding each author, adding the noise")
         model.fit(texts, fields[author_field], fields[label_field], ids, mapper=mapper)
         stages.stage("sampling the synthetic documents")
@@ -99,10 +95,26 @@ def synth(
         f"{privacy_path(output)}",
         highlight=False,
     )
-    if model.noise_share_ > 0.5:
+    _print_notes(model.noise_share_, epsilon, secure)
+
+
+def _with_author_and_label(ids: list, fields: dict, texts, author_field: str, label_field: str):
+    """The records that have an author and a label (one without cannot be bounded or labelled), said on stderr."""
+    from authorguard.data.io import texts_at
+
+    kept = [i for i in range(len(ids)) if fields[author_field][i] and fields[label_field][i]]
+    if len(kept) == len(ids):
+        return ids, fields, texts
+    console.print(f"synth: {len(ids) - len(kept):,} records without an author or a label left out")
+    fields = {name: [values[i] for i in kept] for name, values in fields.items()}
+    return [ids[i] for i in kept], fields, texts_at(texts, kept)
+
+
+def _print_notes(noise_share: float, epsilon: float, secure: bool) -> None:
+    """Notes on stderr: a release mostly noise, seeded noise."""
+    if noise_share > 0.5:
         console.print(
-            f"note: about {model.noise_share_:.0%} of the released terms are noise: too few authors for ε = "
-            f"{epsilon:g} "
+            f"note: about {noise_share:.0%} of the released terms are noise: too few authors for ε = {epsilon:g} "
             "(more authors, a larger ε or a smaller --vocabulary-size make the release say more)"
         )
     if not secure:

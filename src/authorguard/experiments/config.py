@@ -147,6 +147,28 @@ class ExperimentConfig:
         for classifier in self.classifiers:
             check_option(classifier, "classifiers", owner, CLASSIFIER_NAMES)
         check_option(self.morphology, "morphology", owner, MORPHOLOGIES)
+        self._validate_counts(owner)
+        self._validate_attack_options(owner)
+        for flag in ("content_metrics", "detector", "fluency", "fidelity"):
+            if not isinstance(getattr(self, flag), bool):
+                raise InputError(f"experiment config: {flag!r} must be true or false, got {getattr(self, flag)!r}")
+        if check_number(self.n_jobs, "n_jobs", owner, kind=int, low=-1, closed="left") == 0:
+            raise InputError(
+                "The 'n_jobs' parameter of the experiment config must be -1 (all cores) or >= 1. Got 0 instead."
+            )
+        check_number(self.min_test_documents, "min_test_documents", owner, kind=int, low=1, closed="left")
+        self._validate_scenarios()
+        labels = [m.display_name for m in self.methods]
+        if len(set(labels)) != len(labels):
+            raise InputError(
+                f"experiment config: two methods share the label {next(x for x in labels if labels.count(x) > 1)!r}; "
+                "give one a 'label'"
+            )
+        for spec in self.methods:
+            _validate_method(spec)
+
+    def _validate_counts(self, owner: str) -> None:
+        """Runs, seeds, sample sizes and the per-author caps: whole numbers in range, one cap at most."""
         check_number(self.runs, "runs", owner, kind=int, low=1, closed="left")
         check_number(self.seed, "seed", owner, kind=int, low=0, closed="left")
         check_number(self.split_seed, "split_seed", owner, kind=int, low=0, closed="left")
@@ -159,6 +181,10 @@ class ExperimentConfig:
                 "experiment config: give 'max_documents_per_author' (both splits) or "
                 "'max_train_documents_per_author' (the training split), not both"
             )
+
+    def _validate_attack_options(self, owner: str) -> None:
+        """The attackers' training sizes and options and the detectors with theirs, each built once now (naming the
+        option) rather than failing in a worker hours later."""
         if not isinstance(self.attacker_train_documents, dict):
             raise InputError("experiment config: 'attacker_train_documents' must be a table of attacker name -> count")
         for name, count in self.attacker_train_documents.items():
@@ -175,7 +201,6 @@ class ExperimentConfig:
 
             return make_attacker(name, attacker_classifiers(name, self.classifiers or ("svm",))[0], 0, options)
 
-        # fail now, naming the option, rather than in a worker hours later
         _check_options(
             "detector_options",
             self.detector_options,
@@ -183,21 +208,10 @@ class ExperimentConfig:
             self.detectors,
             lambda name, options: registry.detectors.get(name)(random_state=0, **options),
         )
-        _check_options(
-            "attacker_options",
-            self.attacker_options,
-            "attackers",
-            self.attackers,
-            build_attacker,
-        )
-        for flag in ("content_metrics", "detector", "fluency", "fidelity"):
-            if not isinstance(getattr(self, flag), bool):
-                raise InputError(f"experiment config: {flag!r} must be true or false, got {getattr(self, flag)!r}")
-        if check_number(self.n_jobs, "n_jobs", owner, kind=int, low=-1, closed="left") == 0:
-            raise InputError(
-                "The 'n_jobs' parameter of the experiment config must be -1 (all cores) or >= 1. Got 0 instead."
-            )
-        check_number(self.min_test_documents, "min_test_documents", owner, kind=int, low=1, closed="left")
+        _check_options("attacker_options", self.attacker_options, "attackers", self.attackers, build_attacker)
+
+    def _validate_scenarios(self) -> None:
+        """At least one scenario, each a benchmark's or of the form Top10-Any / Top5-Multi."""
         from authorguard.data.splits import SCENARIOS
 
         if not self.scenarios:
@@ -211,14 +225,6 @@ class ExperimentConfig:
                         f"experiment config: scenario {scenario!r} must look like 'Top10-Any' or 'Top5-Multi', "
                         f"or be a benchmark scenario ({', '.join(SCENARIOS)})"
                     ) from None
-        labels = [m.display_name for m in self.methods]
-        if len(set(labels)) != len(labels):
-            raise InputError(
-                f"experiment config: two methods share the label {next(x for x in labels if labels.count(x) > 1)!r}; "
-                "give one a 'label'"
-            )
-        for spec in self.methods:
-            _validate_method(spec)
 
     def parsed_scenarios(self) -> list[AuthorshipScenario]:
         """The Top-k x Any/Multi scenarios on the config's ``dataset`` (benchmark scenarios left out)."""

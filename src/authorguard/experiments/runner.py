@@ -106,14 +106,46 @@ def run_experiment(
     cache_dir.mkdir(parents=True, exist_ok=True)
     started = time.time()
     _remove_temporaries(output)  # a killed earlier run's half-written files
+    cells, computed, prepared, cluster = _compute(config, output, engine, address, show_progress)
+    rows = []
+    for cell in cells:
+        stored = json.loads((cells_dir / f"{cell.key}.json").read_text(encoding="utf-8"))
+        rows.extend(stored["rows"])
+    frame = pd.DataFrame(rows)
+    write_results(frame, output)
+    write_json(
+        output / EXPERIMENT_JSON,
+        {
+            "config": config.to_dict(),
+            "fingerprint": config.evaluation_fingerprint(),
+            "command": command if command is not None else sys.argv,
+            "authorguard": __version__,
+            "python": platform.python_version(),
+            "machine": f"{platform.machine()}, {os.cpu_count()} CPUs",
+            "cells": len(cells),
+            "cells_computed": computed,
+            "preparations_computed": prepared,
+            "seconds": round(time.time() - started, 1),
+            "engine": {"name": engine, "address": cluster.address, "resources": cluster.resources}
+            if cluster is not None
+            else {"name": "local", "n_jobs": config.n_jobs},
+        },
+    )
+    return frame
+
+
+def _compute(config: ExperimentConfig, output: Path, engine: str, address: str | None, show_progress: bool | str):
+    """Every preparation and cell not yet in OUTPUT's cache/ and cells/, here or on Ray; returns (every planned
+    cell, cells computed, preparations computed, the closed Ray engine or None). On any failure the temporary files
+    of killed workers are removed (the cluster closed first, so that no cancelled task writes one after)."""
+    cells_dir, cache_dir = output / "cells", output / "cache"
     cluster = None
     try:
         for view in view_names(config):
             _view(config, view)  # a scenario that cannot be built fails now, not after hours of work
-        planned = preparations(config)
         missing = [
             (key, view, spec, settings)
-            for key, (view, spec, settings) in planned.items()
+            for key, (view, spec, settings) in preparations(config).items()
             if not (cache_dir / f"{key}.json").exists()
         ]
         cells = plan_cells(config)
@@ -141,8 +173,6 @@ def run_experiment(
             [cell.method.gpus for cell in todo],
         )
     except BaseException:
-        # a failing worker's siblings are killed mid-write and leave their temporary files: never leave them behind
-        # (the cluster first, so that no cancelled task writes one after)
         if cluster is not None:
             cluster.close()
             cluster = None
@@ -151,31 +181,7 @@ def run_experiment(
     finally:
         if cluster is not None:
             cluster.close()
-    rows = []
-    for cell in cells:
-        stored = json.loads((cells_dir / f"{cell.key}.json").read_text(encoding="utf-8"))
-        rows.extend(stored["rows"])
-    frame = pd.DataFrame(rows)
-    write_results(frame, output)
-    write_json(
-        output / EXPERIMENT_JSON,
-        {
-            "config": config.to_dict(),
-            "fingerprint": config.evaluation_fingerprint(),
-            "command": command if command is not None else sys.argv,
-            "authorguard": __version__,
-            "python": platform.python_version(),
-            "machine": f"{platform.machine()}, {os.cpu_count()} CPUs",
-            "cells": len(cells),
-            "cells_computed": len(todo),
-            "preparations_computed": len(missing),
-            "seconds": round(time.time() - started, 1),
-            "engine": {"name": engine, "address": cluster.address, "resources": cluster.resources}
-            if cluster is not None
-            else {"name": "local", "n_jobs": config.n_jobs},
-        },
-    )
-    return frame
+    return cells, len(todo), len(missing), cluster
 
 
 def write_results(frame, output: Path) -> None:

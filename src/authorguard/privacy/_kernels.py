@@ -267,9 +267,8 @@ def release_block(
     F(w-1) <= u * F(L) < F(w), written to the same positions of ``out``.
 
     With ``track_extrema``, also ``column_max[c, w] = max(column_max[c, w], ln pi[rows[i], w])`` (likewise the
-    minimum) for the rows handled by chunk c, ln pi[v, w] = a[v, w] - ln Z_v: per-thread arrays of shape
-    (n_chunks, L), reduced by the caller. A row without draws costs only its ratings and normaliser then.
-    """
+    minimum) for the rows of chunk c, ln pi[v, w] = a[v, w] - ln Z_v: per-thread arrays of shape (n_chunks, L) the
+    caller reduces (without it, any n_chunks rows); a row without draws then costs only its ratings and normaliser."""
     n_rows = rows.shape[0]
     n_words = D.shape[1]
     n_blocks = (n_words + CDF_CHUNK - 1) // CDF_CHUNK
@@ -278,6 +277,7 @@ def release_block(
         bits = np.empty(n_words, dtype=np.int64)
         shared = np.zeros(n_words, dtype=dense_members.dtype)
         ends = np.empty(n_blocks, dtype=np.float64)
+        highest, lowest = column_max[chunk], column_min[chunk]
         pending = -1  # a row whose extrema wait for a second one: the column arrays are then read once per pair
         pending_log_partition = 0.0
         for i in range(chunk, n_rows, n_chunks):
@@ -311,19 +311,10 @@ def release_block(
                 if pending < 0:
                     pending, pending_log_partition = i, log_partition
                 else:
-                    _update_extrema_pair(
-                        D[pending], pending_log_partition, row, log_partition, column_max[chunk], column_min[chunk]
-                    )
+                    _update_extrema_pair(D[pending], pending_log_partition, row, log_partition, highest, lowest)
                     pending = -1
-        if pending >= 0:
-            _update_extrema_pair(
-                D[pending],
-                pending_log_partition,
-                D[pending],
-                pending_log_partition,
-                column_max[chunk],
-                column_min[chunk],
-            )
+        if pending >= 0:  # a row left without a partner updates the extrema alone
+            _update_extrema_pair(D[pending], pending_log_partition, D[pending], pending_log_partition, highest, lowest)
 
 
 @njit(cache=True, nogil=True)

@@ -210,21 +210,12 @@ class ExponentialMechanism:
         n_words = self.vocabulary_size
         if len(sources) and (sources.min() < 0 or sources.max() >= n_words):
             raise ValueError(f"source word indices must be in [0, {n_words})")
-        # a stable argsort of 16-bit keys is a radix sort: several times faster for millions of draws
-        keys = sources.astype(np.uint16) if n_words <= 2**16 else sources
-        order = np.argsort(keys, kind="stable")
-        sorted_sources = sources[order]
+        order, rows, uniform_ptr = _draws_by_row(sources, n_words, with_loss)
         sorted_uniforms = uniforms[order]
-        if with_loss:
-            rows = np.arange(n_words, dtype=np.int64)
-            # draws of row v are sorted_uniforms[ptr[v]:ptr[v + 1]]
-            uniform_ptr = np.searchsorted(sorted_sources, np.arange(n_words + 1), side="left").astype(np.int64)
-        else:
-            rows, starts = np.unique(sorted_sources, return_index=True)
-            uniform_ptr = np.append(starts, len(sources)).astype(np.int64)
         threads = _n_threads()
         sorted_out = np.empty(len(sources), dtype=np.int64)
-        column_max = np.full((threads, n_words) if with_loss else (1, 1), -np.inf)
+        # per-thread extrema over every row with the loss; without it the kernel only needs a row per thread
+        column_max = np.full((threads, n_words if with_loss else 1), -np.inf)
         column_min = np.full_like(column_max, np.inf)
         step = self._block_rows()
         buffer = np.empty((min(step, max(len(rows), 1)), n_words), dtype=np.float32)
@@ -265,3 +256,20 @@ class ExponentialMechanism:
         ``on_block(rows)`` after each block.
         """
         return self.sample(np.empty(0, dtype=np.int64), np.empty(0), with_loss=True, on_block=on_block)[1]
+
+
+def _draws_by_row(sources: np.ndarray, n_words: int, with_loss: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(order, rows, ptr): ``sources[order]`` is sorted, and the draws of ``rows[i]`` are positions
+    ``ptr[i]:ptr[i + 1]`` of the sorted draws; ``rows`` is every word of the vocabulary with ``with_loss`` (rows
+    without draws update the extrema only), else the distinct sources."""
+    # a stable argsort of 16-bit keys is a radix sort: several times faster for millions of draws
+    keys = sources.astype(np.uint16) if n_words <= 2**16 else sources
+    order = np.argsort(keys, kind="stable")
+    sorted_sources = sources[order]
+    if with_loss:
+        rows = np.arange(n_words, dtype=np.int64)
+        ptr = np.searchsorted(sorted_sources, np.arange(n_words + 1), side="left").astype(np.int64)
+    else:
+        rows, starts = np.unique(sorted_sources, return_index=True)
+        ptr = np.append(starts, len(sources)).astype(np.int64)
+    return order, rows, ptr

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -171,6 +172,35 @@ def result_view(result, text: str, session: str | None = None) -> dict:
     return out
 
 
+@dataclass
+class PageState:
+    """What the routes share: the job runner, the kept checks, the rewrites offered (None: those this installation
+    can run), the check's work (None: :func:`run_check`) and the background (None: staged authors)."""
+
+    runner: JobRunner
+    sessions: SessionStore
+    methods: Sequence[str] | None = None
+    work: Callable | None = None
+    background: object = None
+
+    def offered(self) -> list:
+        return list(self.methods) if self.methods is not None else available_methods()
+
+    def session_of(self, key: str):
+        """The kept check KEY, or a 404 saying checks expire."""
+        found = self.sessions.get(key)
+        if found is None:
+            raise HTTPException(
+                status_code=404,
+                detail=f"this check is no longer kept (checks are kept {self.sessions.ttl // 60} minutes): check again",
+            )
+        return found
+
+    def refuse_busy(self) -> None:
+        if self.runner.busy():
+            raise HTTPException(status_code=409, detail="a check is running: wait for it to finish")
+
+
 def create_app(
     runner: JobRunner | None = None,
     work=None,
@@ -185,51 +215,11 @@ def create_app(
     (default: those of :data:`REWRITE_METHODS` this installation can run); ``background``: the other candidates
     (default: staged authors of the text's genre). The resident server adds the command routes
     (:func:`authorguard.check.web.resident.add_command_routes`)."""
-    from authorguard.check.config import check_limits
-
-    runner = runner or JobRunner()
-    sessions = SessionStore()
+    state = PageState(runner or JobRunner(), SessionStore(), methods, work, background)
     app = FastAPI(title="authorguard check", docs_url=None, redoc_url=None, openapi_url=None)
     app.add_middleware(TrustedHostMiddleware, allowed_hosts=LOOPBACK_HOSTS)
-
-    @app.middleware("http")
-    async def same_origin_json(request, call_next):
-        if request.method == "POST":
-            origin = request.headers.get("origin")
-            if origin is not None and urlsplit(origin).hostname not in LOOPBACK_HOSTS:
-                return JSONResponse({"detail": "requests from other sites are refused"}, status_code=403)
-            if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
-                return JSONResponse({"detail": "send JSON (Content-Type: application/json)"}, status_code=415)
-            length = request.headers.get("content-length")
-            if length is not None and length.isdigit() and int(length) > MAX_REQUEST_BYTES:
-                return JSONResponse(
-                    {
-                        "detail": f"the request is {int(length):,} bytes; the page takes at most "
-                        f"{MAX_REQUEST_BYTES:,} (give a folder of your writing instead)"
-                    },
-                    status_code=413,
-                )
-        return await call_next(request)
-
+    app.middleware("http")(same_origin_json)
     page = resources.files("authorguard.check.web").joinpath("page.html").read_text(encoding="utf-8")
-
-    def offered_now() -> list:
-        return list(methods) if methods is not None else available_methods()
-
-    def too_large(text: str, known: str = "") -> None:
-        try:
-            check_limits(text, [known] if known.strip() else [])
-        except InputError as error:
-            raise HTTPException(status_code=413, detail=str(error)) from None
-
-    def session_of(key: str):
-        found = sessions.get(key)
-        if found is None:
-            raise HTTPException(
-                status_code=404,
-                detail=f"this check is no longer kept (checks are kept {sessions.ttl // 60} minutes): check again",
-            )
-        return found
 
     @app.get("/", response_class=HTMLResponse)
     def index() -> str:
@@ -237,85 +227,17 @@ def create_app(
 
     @app.get("/api/methods")
     def offered() -> dict:
-        return {"methods": offered_now()}
+        return {"methods": state.offered()}
 
-    @app.post("/api/check")
-    def submit(request: CheckRequest) -> dict:
-        if not request.text.strip():
-            raise HTTPException(status_code=422, detail="the text is empty")
-        too_large(request.text, request.known)
-        if runner.busy():
-            raise HTTPException(status_code=409, detail="a check is running: wait for it to finish")
-        unknown = [m for m in request.methods if m not in offered_now()]
-        if unknown:
-            raise HTTPException(status_code=422, detail=f"method {unknown[0]!r} is not offered here")
-        if work is not None:
-            return {"job": runner.submit(lambda say: work(request, say))}
-        return {
-            "job": runner.submit(
-                lambda say, job_id: run_check(request, say, background, sessions, job_id), with_id=True
-            )
-        }
-
-    @app.post("/api/recheck")
-    def recheck(request: RecheckRequest) -> dict:
-        if not request.text.strip():
-            raise HTTPException(status_code=422, detail="the text is empty")
-        too_large(request.text)
-        session = session_of(request.session)
-        with sessions.using(request.session):
-            return result_view(session.recheck(request.text), request.text, request.session)
-
-    @app.post("/api/rewrite")
-    def rewrite(request: RewriteRequest) -> dict:
-        if request.method not in offered_now():
-            raise HTTPException(status_code=422, detail=f"method {request.method!r} is not offered here")
-        if request.text is not None:
-            if not request.text.strip():
-                raise HTTPException(status_code=422, detail="the text is empty")
-            too_large(request.text)
-        session = session_of(request.session)
-        if runner.busy():
-            raise HTTPException(status_code=409, detail="a check is running: wait for it to finish")
-        written = session.text if request.text is None else request.text
-
-        def work_rewrite(say):
-            def shown(found) -> None:  # the rewrite and its fidelity, before its rankings are ready
-                say({"rewrite": {**found, "diff": word_diff(written, found["text"]) if found["text"] else []}})
-
-            with sessions.using(request.session):
-                session.say = say
-                found = session.rewrite(request.method, shown=shown, text=written)
-            view = result_view(session.result, written, request.session)
-            view["rewrites"] = [r for r in view["rewrites"] if r["method"] == found.method][-1:]
-            return view
-
-        return {"job": runner.submit(work_rewrite)}
-
-    @app.post("/api/normalise")
-    def normalised(request: TextRequest) -> dict:
-        from authorguard.text.normalise import normalise
-
-        too_large(request.text)
-        text = normalise(request.text)
-        return {"text": text, "diff": word_diff(request.text, text)}
-
-    @app.post("/api/generalise")
-    def generalised(request: GeneraliseRequest) -> dict:
-        from authorguard.check.generalisation import generalise_words
-
-        if not request.text.strip():
-            raise HTTPException(status_code=422, detail="the text is empty")
-        too_large(request.text)
-        found = generalise_words(request.text, request.words, names=request.names)
-        return {"text": found.text, "changes": found.changes, "diff": word_diff(request.text, found.text)}
+    _add_check_routes(app, state)
+    _add_edit_routes(app)
 
     @app.get("/api/jobs/{job_id}")
     def job(job_id: str) -> dict:
-        found = runner.get(job_id)
+        found = state.runner.get(job_id)
         if found is None:
             raise HTTPException(
-                status_code=404, detail=f"no job {job_id} (finished jobs are kept {runner.ttl // 60} minutes)"
+                status_code=404, detail=f"no job {job_id} (finished jobs are kept {state.runner.ttl // 60} minutes)"
             )
         return found.view()
 
@@ -323,6 +245,108 @@ def create_app(
     def one_line(_, error: AuthorguardError) -> JSONResponse:
         return JSONResponse({"detail": str(error)}, status_code=422)
 
-    app.state.runner = runner
-    app.state.sessions = sessions
+    app.state.runner = state.runner
+    app.state.sessions = state.sessions
     return app
+
+
+async def same_origin_json(request, call_next):
+    """Refuse a POST from a page of another origin, one that is not JSON, or one over :data:`MAX_REQUEST_BYTES`."""
+    if request.method == "POST":
+        origin = request.headers.get("origin")
+        if origin is not None and urlsplit(origin).hostname not in LOOPBACK_HOSTS:
+            return JSONResponse({"detail": "requests from other sites are refused"}, status_code=403)
+        if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+            return JSONResponse({"detail": "send JSON (Content-Type: application/json)"}, status_code=415)
+        length = request.headers.get("content-length")
+        if length is not None and length.isdigit() and int(length) > MAX_REQUEST_BYTES:
+            return JSONResponse(
+                {
+                    "detail": f"the request is {int(length):,} bytes; the page takes at most "
+                    f"{MAX_REQUEST_BYTES:,} (give a folder of your writing instead)"
+                },
+                status_code=413,
+            )
+    return await call_next(request)
+
+
+def refuse_text(text: str, known: str = "", empty: bool = True) -> None:
+    """A 422 for an empty text (when EMPTY is checked), a 413 for a text or known writing over the check's limits."""
+    from authorguard.check.config import check_limits
+
+    if empty and not text.strip():
+        raise HTTPException(status_code=422, detail="the text is empty")
+    try:
+        check_limits(text, [known] if known.strip() else [])
+    except InputError as error:
+        raise HTTPException(status_code=413, detail=str(error)) from None
+
+
+def _add_check_routes(app: FastAPI, state: PageState) -> None:
+    """``POST /api/check``, ``/api/recheck`` and ``/api/rewrite``: the check and its follow-ups."""
+
+    @app.post("/api/check")
+    def submit(request: CheckRequest) -> dict:
+        refuse_text(request.text, request.known)
+        state.refuse_busy()
+        unknown = [m for m in request.methods if m not in state.offered()]
+        if unknown:
+            raise HTTPException(status_code=422, detail=f"method {unknown[0]!r} is not offered here")
+        if state.work is not None:
+            work = state.work
+            return {"job": state.runner.submit(lambda say: work(request, say))}
+        return {
+            "job": state.runner.submit(
+                lambda say, job_id: run_check(request, say, state.background, state.sessions, job_id), with_id=True
+            )
+        }
+
+    @app.post("/api/recheck")
+    def recheck(request: RecheckRequest) -> dict:
+        refuse_text(request.text)
+        session = state.session_of(request.session)
+        with state.sessions.using(request.session):
+            return result_view(session.recheck(request.text), request.text, request.session)
+
+    @app.post("/api/rewrite")
+    def rewrite(request: RewriteRequest) -> dict:
+        if request.method not in state.offered():
+            raise HTTPException(status_code=422, detail=f"method {request.method!r} is not offered here")
+        if request.text is not None:
+            refuse_text(request.text)
+        session = state.session_of(request.session)
+        state.refuse_busy()
+        written = session.text if request.text is None else request.text
+
+        def work_rewrite(say):
+            def shown(found) -> None:  # the rewrite and its fidelity, before its rankings are ready
+                say({"rewrite": {**found, "diff": word_diff(written, found["text"]) if found["text"] else []}})
+
+            with state.sessions.using(request.session):
+                session.say = say
+                found = session.rewrite(request.method, shown=shown, text=written)
+            view = result_view(session.result, written, request.session)
+            view["rewrites"] = [r for r in view["rewrites"] if r["method"] == found.method][-1:]
+            return view
+
+        return {"job": state.runner.submit(work_rewrite)}
+
+
+def _add_edit_routes(app: FastAPI) -> None:
+    """``POST /api/normalise`` and ``/api/generalise``: the automatic edits, answered at once."""
+
+    @app.post("/api/normalise")
+    def normalised(request: TextRequest) -> dict:
+        from authorguard.text.normalise import normalise
+
+        refuse_text(request.text, empty=False)
+        text = normalise(request.text)
+        return {"text": text, "diff": word_diff(request.text, text)}
+
+    @app.post("/api/generalise")
+    def generalised(request: GeneraliseRequest) -> dict:
+        from authorguard.check.generalisation import generalise_words
+
+        refuse_text(request.text)
+        found = generalise_words(request.text, request.words, names=request.names)
+        return {"text": found.text, "changes": found.changes, "diff": word_diff(request.text, found.text)}

@@ -220,15 +220,35 @@ def judge_pair(source: Reading, output: Reading, thresholds: FidelityThresholds)
         swapped_roles=swapped,
         changed_agents=changed_agents,
     )
-    # a new word that stands where its aligned input sentence lost a similar one may be a paraphrase's choice: what
-    # is left after those is invention; the rest cannot be settled by this meter (unsure, never faithful)
+    settled = _settle_inventions(score, invented_share, source, output, thresholds)
+    inventions = [] if settled else [w for w in invented if w not in score.substituted_words]
+    changes = _changes(score, source, output, inventions, reversed_words, thresholds)
+    losses = _losses(score, recall, source, output, thresholds, changes)
+    if changes:
+        score.verdict, score.reasons = "changed", changes + losses
+    elif invented_share > thresholds.max_invented and not settled:  # only substitutions took it over the threshold
+        pairs = ", ".join(f"{w} for {c}" for w, c in list(score.substituted_words.items())[:5])
+        score.verdict = "unsure"
+        score.reasons = [f"new words that may stand for lost ones (not known synonyms): {pairs}", *losses]
+    elif losses:
+        score.verdict, score.reasons = "partial", losses
+    return score
+
+
+def _settle_inventions(
+    score: FidelityScore, invented_share: float, source: Reading, output: Reading, thresholds: FidelityThresholds
+) -> bool:
+    """When the output invents more than the threshold allows: whether its sentences say what their input sentences
+    said (a paraphrase's own words: settled, ``score.paraphrase_cosine`` set), else which new words stand where the
+    aligned input sentence lost a similar one (``score.substituted_words``: a paraphrase's choice, or not)."""
+    invented, lost = score.invented_words, score.lost_words
+    over = invented_share > thresholds.max_invented  # unrounded: the score's share is rounded for display
     substituted = (
         substitutions(invented, lost, output.sentences, source.sentences, thresholds.substitution_similarity)
-        if invented_share > thresholds.max_invented and thresholds.substitution_similarity <= 1
+        if over and thresholds.substitution_similarity <= 1
         else {}
     )
-    # ... unless the sentences they stand in say what their input sentences said (a paraphrase's own words)
-    if invented_share > thresholds.max_invented and thresholds.paraphrase_similarity <= 1:
+    if over and thresholds.paraphrase_similarity <= 1:
         score.paraphrase_cosine = paraphrased(
             invented,
             output.sentences,
@@ -241,7 +261,19 @@ def judge_pair(source: Reading, output: Reading, thresholds: FidelityThresholds)
     if settled:
         substituted = {}
     score.substituted_words = {w: f"{c} ({sim:.2f})" for w, (c, sim) in substituted.items()}
-    inventions = [] if settled else [w for w in invented if w not in substituted]
+    return settled
+
+
+def _changes(
+    score: FidelityScore,
+    source: Reading,
+    output: Reading,
+    inventions: list[str],
+    reversed_words: list[str],
+    thresholds: FidelityThresholds,
+) -> list[str]:
+    """What the output says that the input does not: inventions, opposites, new names, negations, roles, questions,
+    and the structural changes (a speaker, who acts, a number moved) that keep every word."""
     changes = []
     if len(inventions) / max(len(output.content), 1) > thresholds.max_invented:
         changes.append(
@@ -252,17 +284,29 @@ def judge_pair(source: Reading, output: Reading, thresholds: FidelityThresholds)
             "says the opposite: "
             f"{', '.join(f'{w} (input: {sorted(antonyms(w) & source.content)[0]})' for w in reversed_words[:3])}"
         )
-    if len(new_names) > thresholds.max_new_names:
-        changes.append(f"new names or numbers: {', '.join(new_names[:5])}")
+    if len(score.new_names) > thresholds.max_new_names:
+        changes.append(f"new names or numbers: {', '.join(score.new_names[:5])}")
     if thresholds.negation and source.negations != output.negations:
         changes.append(f"negations {source.negations} -> {output.negations}")
-    if swapped:
-        changes.append(f"who does what swapped: {'; '.join(swapped[:3])}")
-    if thresholds.agents and changed_agents:
-        changes.append(f"who acts changed: {'; '.join(changed_agents[:3])}")
+    if score.swapped_roles:
+        changes.append(f"who does what swapped: {'; '.join(score.swapped_roles[:3])}")
+    if thresholds.agents and score.changed_agents:
+        changes.append(f"who acts changed: {'; '.join(score.changed_agents[:3])}")
     if (source.questions > 0) != (output.questions > 0):
         changes.append(f"questions {source.questions} -> {output.questions}")
-    # meaning that keeps every word: a speaker changed, who acts moved, a number moved, a list item lost
+    return changes
+
+
+def _losses(
+    score: FidelityScore,
+    recall: float,
+    source: Reading,
+    output: Reading,
+    thresholds: FidelityThresholds,
+    changes: list[str],
+) -> list[str]:
+    """What the input says that the output lost (a list item, content words below the recall floor, names or
+    numbers); the structural changes found on the way are added to CHANGES."""
     structural_changes, structural_losses = structure_findings(
         source.triples,
         output.triples,
@@ -275,15 +319,7 @@ def judge_pair(source: Reading, output: Reading, thresholds: FidelityThresholds)
     changes.extend(structural_changes)
     losses = list(structural_losses)
     if recall < thresholds.min_recall:
-        losses.append(f"says {recall:.0%} of the input's content words (lost: {', '.join(lost[:5])})")
-    if lost_names:
-        losses.append(f"drops names or numbers: {', '.join(lost_names[:5])}")
-    if changes:
-        score.verdict, score.reasons = "changed", changes + losses
-    elif invented_share > thresholds.max_invented and not settled:  # only substitutions took it over the threshold
-        pairs = ", ".join(f"{w} for {c}" for w, c in list(score.substituted_words.items())[:5])
-        score.verdict = "unsure"
-        score.reasons = [f"new words that may stand for lost ones (not known synonyms): {pairs}", *losses]
-    elif losses:
-        score.verdict, score.reasons = "partial", losses
-    return score
+        losses.append(f"says {recall:.0%} of the input's content words (lost: {', '.join(score.lost_words[:5])})")
+    if score.lost_names:
+        losses.append(f"drops names or numbers: {', '.join(score.lost_names[:5])}")
+    return losses

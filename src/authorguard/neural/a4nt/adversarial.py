@@ -100,6 +100,31 @@ def _generator_update(terms: dict, extra: dict, config: A4NTConfig, generator, o
     return losses, total
 
 
+def _opponents(config: A4NTConfig, folder: Path, vocabulary: Vocabulary, n_classes: int) -> dict:
+    """What the generator trains against: the discriminator (a trainable copy of the attribute classifier), the
+    frozen classifier, each class's frozen language model (when the language loss is on) and MiniLM (``fbsem``)."""
+    discriminator = load_network(folder / "classifier.pt", "classifier")
+    frozen = load_network(folder / "classifier.pt", "classifier")
+    language_models = [
+        load_network(folder / f"language-models/{c}.pt", "language-model") if config.language_loss else None
+        for c in range(n_classes)
+    ]
+    for network in [frozen, *[m for m in language_models if m is not None]]:
+        for parameter in network.parameters():
+            parameter.requires_grad_(False)
+    embedder = None
+    if config.semantic == "fbsem":
+        from authorguard.neural.a4nt.semantic import SoftMiniLM
+
+        embedder = SoftMiniLM(vocabulary)
+    return {
+        "discriminator": discriminator,
+        "frozen": frozen,
+        "language_models": language_models,
+        "embedder": embedder,
+    }
+
+
 def train_adversarial(
     config: A4NTConfig, folder: Path, data: SettingData, vocabulary: Vocabulary, report: Report = quiet
 ) -> Path:
@@ -126,29 +151,10 @@ def train_adversarial(
             + (' with objective = "neutral")' if neutral else ")")
         )
     generator.load_state_dict(load_file(start)["state"])
-    discriminator = load_network(folder / "classifier.pt", "classifier")
-    frozen = load_network(folder / "classifier.pt", "classifier")
-    language_models = [
-        load_network(folder / f"language-models/{c}.pt", "language-model") if config.language_loss else None
-        for c in range(n_classes)
-    ]
-    for network in [frozen, *[m for m in language_models if m is not None]]:
-        for parameter in network.parameters():
-            parameter.requires_grad_(False)
-    embedder = None
-    if config.semantic == "fbsem":
-        from authorguard.neural.a4nt.semantic import SoftMiniLM
-
-        embedder = SoftMiniLM(vocabulary)
+    networks = {"generator": generator, **_opponents(config, folder, vocabulary, n_classes)}
+    discriminator = networks["discriminator"]
     g_optimizer = torch.optim.RMSprop(generator.parameters(), lr=config.generator_learning_rate)
     d_optimizer = torch.optim.RMSprop(discriminator.parameters(), lr=config.discriminator_learning_rate)
-    networks = {
-        "generator": generator,
-        "discriminator": discriminator,
-        "frozen": frozen,
-        "language_models": language_models,
-        "embedder": embedder,
-    }
     make_step = _neutral_step if neutral else _flip_step
     step = make_step(config, data, networks, g_optimizer, d_optimizer)
     started = time.perf_counter()

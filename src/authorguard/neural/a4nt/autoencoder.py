@@ -47,6 +47,34 @@ def reconstruction_meteor(model, data: SettingData, vocabulary: Vocabulary, sent
     return float(np.mean(scores)) if scores else float("nan")
 
 
+def _reconstruction_loss(model, data: SettingData, per_class: int, rng, neutral: bool):
+    """Mean over the classes of the per-token negative log-likelihood of reconstructing a batch of each class's
+    sentences (through its own decoder, or the one neutral decoder)."""
+    import torch
+
+    losses = []
+    for label in range(len(data.classes)):
+        sentences = class_batch(data, label, per_class, rng)
+        source, source_mask = pad_batch(sentences)
+        target, target_mask = pad_batch(sentences, append_end=True)
+        nll = model.target_nll(source, source_mask, target, target_mask, 0 if neutral else label)
+        losses.append(nll.sum() / target_mask.sum())
+    return torch.stack(losses).mean()
+
+
+def _keep_best(extra: dict, model, step: int, score: float, patience: int) -> None:
+    """Record a validation METEOR in EXTRA's curve, keep the best weights, and ask to stop after PATIENCE
+    measurements without a gain."""
+    import copy
+
+    extra.setdefault("curve", []).append({"step": step, "meteor": score})
+    if score > extra.get("best_meteor", -1.0):
+        extra.update(best_meteor=score, best_step=step, best_state=copy.deepcopy(model.state_dict()), since_best=0)
+    else:
+        extra["since_best"] += 1
+        extra["stop"] = extra["since_best"] >= patience
+
+
 def pretrain_autoencoder(
     config: A4NTConfig,
     folder: Path,
@@ -60,8 +88,6 @@ def pretrain_autoencoder(
     neutral objective's starting point). With ``config.autoencoder_eval_every`` the best weights by validation
     METEOR are kept and training stops after ``autoencoder_patience`` measurements without a gain; the curve is
     stored (``curve``: step, METEOR)."""
-    import copy
-
     import torch
 
     from authorguard.neural.a4nt.networks import StyleTransfer
@@ -78,16 +104,7 @@ def pretrain_autoencoder(
     every = config.autoencoder_eval_every if data.validation else 0
 
     def step(index, rng, extra):
-        losses = []
-        for label in range(len(data.classes)):
-            sentences = class_batch(data, label, per_class, rng)
-            source, source_mask = pad_batch(sentences)
-            target, target_mask = pad_batch(sentences, append_end=True)
-            losses.append(
-                model.target_nll(source, source_mask, target, target_mask, 0 if neutral else label).sum()
-                / target_mask.sum()
-            )
-        loss = torch.stack(losses).mean()
+        loss = _reconstruction_loss(model, data, per_class, rng, neutral)
         clip_step(optimizer, model.parameters(), loss)
         record = {"loss": loss.item()}
         if every and ((index + 1) % every == 0 or index + 1 == config.autoencoder_steps):
@@ -95,14 +112,7 @@ def pretrain_autoencoder(
                 model, data, vocabulary, config.autoencoder_eval_sentences, 0 if neutral else None
             )
             record["validation_meteor"] = score
-            extra.setdefault("curve", []).append({"step": index + 1, "meteor": score})
-            if score > extra.get("best_meteor", -1.0):
-                extra.update(
-                    best_meteor=score, best_step=index + 1, best_state=copy.deepcopy(model.state_dict()), since_best=0
-                )
-            else:
-                extra["since_best"] += 1
-                extra["stop"] = extra["since_best"] >= config.autoencoder_patience
+            _keep_best(extra, model, index + 1, score, config.autoencoder_patience)
         return record
 
     started = time.perf_counter()

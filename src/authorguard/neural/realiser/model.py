@@ -174,24 +174,49 @@ class Realiser:
         (:func:`~authorguard.text.views.roles.roles_sources`); needed by the ``normalise`` fallback, which releases a
         chunk
         nothing valid was written for as that text."""
-        from authorguard.neural.tarot.policy import generate
-        from authorguard.neural.tarot.prompts import clean_rewrite, reassemble
-        from authorguard.neural.tarot.selection import (
-            Gate,
-            LimitedSampler,
-            SelectionConfig,
-            release_stats,
-            select_rewrites,
-        )
-        from authorguard.text.views.gate import ViewGate
+        from authorguard.neural.tarot.prompts import reassemble
+        from authorguard.neural.tarot.selection import LimitedSampler, SelectionConfig, release_stats, select_rewrites
 
         if fallback not in FALLBACKS:
             raise InputError(f"realiser: unknown fallback {fallback!r} (fallbacks: {', '.join(FALLBACKS)})")
         if fallback == "normalise" and (sources is None or len(sources) != len(views)):
             raise InputError("realiser: the normalise fallback needs each view's sources (one list per view)")
-        instruction = self.config.instruction(kind)
         chunks, edges, spans = chunk_views_with_edges(views, self.config.max_view_words, spans=True)
         tokenizer = self.loader.tokenizer if chunks else None  # no chunks: the policy is not even loaded
+        # a chunk holding a long quotation writes more than the configured limit: about 2 tokens a word and room
+        longest = max((sum(_weight(t) for t in c.text.split()) for c in chunks), default=0)
+        limit = max_new_tokens or max(self.config.max_new_tokens, 2 * longest + 24)
+        plans = None
+        if constrained is not None and chunks:
+            from authorguard.neural.realiser.constrained import ViewPlans
+
+            plans = ViewPlans(constrained, tokenizer, {c.text: edge for c, edge in zip(chunks, edges)})
+        sample = self._sampler(kind, chunks, tokenizer, plans, limit, temperature, top_p, batch_size)
+        # the selection's "keep" gives a chunk its input — here the view chunk, never the original text
+        selection = SelectionConfig(
+            candidates=1, retries=retries, min_utility=-1, fallback="withhold" if fallback == "withhold" else "keep"
+        )
+        gate = self._gate(plans, view_of, kind)
+        chosen = select_rewrites(
+            [c.text for c in chunks], LimitedSampler(sample, limit), gate, None, selection, 0 if seed is None else seed
+        )
+        texts = [
+            _fallen(c, span, fallback, sources) if fell and fallback != "withhold" else t
+            for c, span, t, fell in zip(chunks, spans, chosen.texts, chosen.fell_back)
+        ]
+        self.stats = release_stats([c.document for c in chunks], chosen, len(views), fallback, self.engine)
+        outputs = reassemble(chunks, texts, len(views))
+        if fallback == "withhold":
+            for document in self.stats["flagged_records"]:
+                outputs[document] = ""
+        return outputs
+
+    def _sampler(self, kind: str, chunks, tokenizer, plans, limit: int, temperature, top_p, batch_size) -> Callable:
+        """``sample(indices, repeats, seed)``: REPEATS rewrites of each chunk in INDICES, written under its
+        constraint (PLANS) or cleaned of the chat's decoration."""
+        from authorguard.neural.tarot.policy import generate
+        from authorguard.neural.tarot.prompts import clean_rewrite
+
         prompts = (
             []
             if tokenizer is None
@@ -202,15 +227,6 @@ class Realiser:
                 for c in chunks
             ]
         )
-        # a chunk holding a long quotation writes more than the configured limit: about 2 tokens a word and room
-        longest = max((sum(_weight(t) for t in c.text.split()) for c in chunks), default=0)
-        limit = max_new_tokens or max(self.config.max_new_tokens, 2 * longest + 24)
-
-        plans = None
-        if constrained is not None and chunks:
-            from authorguard.neural.realiser.constrained import ViewPlans
-
-            plans = ViewPlans(constrained, tokenizer, {c.text: edge for c, edge in zip(chunks, edges)})
 
         def sample(indices, repeats, round_seed):
             repeated = [prompts[i] for i in indices for _ in range(repeats)]
@@ -233,34 +249,24 @@ class Realiser:
                 return replace(out, texts=[t.strip() for t in out.texts])
             return replace(out, texts=[" ".join(clean_rewrite(t).split()) for t in out.texts])
 
-        gate: Gate
+        return sample
+
+    def _gate(self, plans, view_of: Callable[[str], str], kind: str):
+        """The check a written chunk must pass: its constraint's (PLANS), or that it reads back as its view."""
         if plans is not None:
             from authorguard.neural.realiser.constrained import ConstrainedGate
 
-            gate = ConstrainedGate(plans)
-        else:
-            gate = ViewGate(view_of, instruction=instruction)
-        # the selection's "keep" gives a chunk its input — here the view chunk, never the original text
-        selection = SelectionConfig(
-            candidates=1, retries=retries, min_utility=-1, fallback="withhold" if fallback == "withhold" else "keep"
-        )
-        chosen = select_rewrites(
-            [c.text for c in chunks], LimitedSampler(sample, limit), gate, None, selection, 0 if seed is None else seed
-        )
+            return ConstrainedGate(plans)
+        from authorguard.text.views.gate import ViewGate
 
-        def fallen(chunk, span) -> str:
-            if fallback == "normalise":
-                assert sources is not None
-                return " ".join(part for part in sources[chunk.document][span[0] : span[1]] if part)
-            return view_as_text(chunk.text)
+        return ViewGate(view_of, instruction=self.config.instruction(kind))
 
-        texts = [
-            fallen(c, span) if fell and fallback != "withhold" else t
-            for c, span, t, fell in zip(chunks, spans, chosen.texts, chosen.fell_back)
-        ]
-        self.stats = release_stats([c.document for c in chunks], chosen, len(views), fallback, self.engine)
-        outputs = reassemble(chunks, texts, len(views))
-        if fallback == "withhold":
-            for document in self.stats["flagged_records"]:
-                outputs[document] = ""
-        return outputs
+
+def _fallen(chunk, span: tuple[int, int], fallback: str, sources: Sequence[Sequence[str]] | None) -> str:
+    """What a chunk nothing valid was written for releases: the normalised text its tokens stand for (fallback
+    ``normalise``) or the view as text."""
+    if fallback == "normalise":
+        if sources is None:
+            raise InputError("realiser: the normalise fallback needs each view's sources")
+        return " ".join(part for part in sources[chunk.document][span[0] : span[1]] if part)
+    return view_as_text(chunk.text)

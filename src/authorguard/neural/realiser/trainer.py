@@ -94,6 +94,57 @@ def _check_same(record: dict, key: str, value: dict, folder: Path) -> None:
         raise InputError(f"realiser folder {folder} was started with another {key} ({record[key]}); use a new folder")
 
 
+def _write_pairs(folder: Path, record: dict, training: TrainingConfig, tokenizer, corpora, say) -> Path:
+    """The training pairs (views of chunks of held-out authors), built once into FOLDER/pairs.jsonl; their counts go
+    to the record."""
+    pairs_file = folder / "pairs.jsonl"
+    if pairs_file.is_file():
+        return pairs_file
+    say("data: views of chunks of held-out authors")
+    count = lambda text: len(tokenizer(text, add_special_tokens=False)["input_ids"])  # noqa: E731
+    from authorguard.neural.realiser.constrained import roles_accepts
+
+    rows, counts = training_pairs(training, count, corpora, roles_accepts(tokenizer))
+    staging = pairs_file.with_suffix(".partial")
+    staging.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    staging.replace(pairs_file)
+    record["data"] = counts
+    write_record(folder, record)
+    return pairs_file
+
+
+def _sft_arguments(config: RealiserConfig, training: TrainingConfig, checkpoints: Path, steps: int):
+    """trl's SFTConfig for STEPS steps on this CPU, checkpointing into CHECKPOINTS."""
+    from trl import SFTConfig
+
+    return SFTConfig(
+        output_dir=str(checkpoints),
+        num_train_epochs=training.epochs,
+        per_device_train_batch_size=training.batch_size,
+        per_device_eval_batch_size=training.batch_size,
+        learning_rate=training.learning_rate,
+        lr_scheduler_type="linear",
+        warmup_steps=min(10, steps // 10),
+        logging_steps=max(1, min(10, steps // 4)),
+        save_steps=training.checkpoint_every,
+        save_total_limit=2,
+        report_to=[],
+        seed=training.seed,
+        data_seed=training.seed,
+        use_cpu=True,
+        max_length=config.max_view_words * 3 + config.max_new_tokens + 96,
+        completion_only_loss=True,
+        dataloader_num_workers=0,
+        disable_tqdm=True,
+        eval_strategy="no",
+        train_sampling_strategy="group_by_length",
+        # trl's defaults are for GPUs: gradient checkpointing (a second forward pass, and a backward pass through every
+        # layer) and bfloat16 autocast, which this CPU emulates — together 16x slower (60 s a step against 3.7 s)
+        gradient_checkpointing=False,
+        bf16=False,
+    )
+
+
 def train_realiser(
     folder: str | Path,
     config: RealiserConfig = RealiserConfig(),
@@ -121,25 +172,14 @@ def train_realiser(
     record.update(
         {"realiser": config.to_dict(), "training": training.to_dict(), "tokenizer": tokenizer_signature(tokenizer)}
     )
-    pairs_file = folder / "pairs.jsonl"
-    if not pairs_file.is_file():
-        say("data: views of chunks of held-out authors")
-        count = lambda text: len(tokenizer(text, add_special_tokens=False)["input_ids"])  # noqa: E731
-        from authorguard.neural.realiser.constrained import roles_accepts
-
-        rows, counts = training_pairs(training, count, corpora, roles_accepts(tokenizer))
-        staging = pairs_file.with_suffix(".partial")
-        staging.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
-        staging.replace(pairs_file)
-        record["data"] = counts
-        write_record(folder, record)
+    pairs_file = _write_pairs(folder, record, training, tokenizer, corpora, say)
     rows = [json.loads(line) for line in pairs_file.read_text(encoding="utf-8").splitlines()]
     train_rows, held_rows = rows[: training.pairs], rows[training.pairs : training.pairs + training.held_out]
     if (folder / "adapter" / "adapter_config.json").is_file() and record.get("done"):
         return record
     try:
         from datasets import Dataset
-        from trl import SFTConfig, SFTTrainer
+        from trl import SFTTrainer
     except ImportError:
         raise InputError("realiser training needs trl and datasets: pip install 'authorguard[tarot]'") from None
     say(f"sft: {len(train_rows)} pairs, {training.epochs} epoch(s)")
@@ -147,32 +187,7 @@ def train_realiser(
     tokenizer.padding_side = "right"
     checkpoints = folder / "checkpoints"
     steps = -(-len(train_rows) // training.batch_size) * training.epochs
-    args = SFTConfig(
-        output_dir=str(checkpoints),
-        num_train_epochs=training.epochs,
-        per_device_train_batch_size=training.batch_size,
-        per_device_eval_batch_size=training.batch_size,
-        learning_rate=training.learning_rate,
-        lr_scheduler_type="linear",
-        warmup_steps=min(10, steps // 10),
-        logging_steps=max(1, min(10, steps // 4)),
-        save_steps=training.checkpoint_every,
-        save_total_limit=2,
-        report_to=[],
-        seed=training.seed,
-        data_seed=training.seed,
-        use_cpu=True,
-        max_length=config.max_view_words * 3 + config.max_new_tokens + 96,
-        completion_only_loss=True,
-        dataloader_num_workers=0,
-        disable_tqdm=True,
-        eval_strategy="no",
-        train_sampling_strategy="group_by_length",
-        gradient_checkpointing=False,
-        bf16=False,
-    )
-    # trl's defaults are for GPUs: gradient checkpointing (a second forward pass, and a backward pass through every
-    # layer) and bfloat16 autocast, which this CPU emulates — together 16x slower (60 s a step against 3.7 s)
+    args = _sft_arguments(config, training, checkpoints, steps)
     trainer = SFTTrainer(
         model=model,
         args=args,
