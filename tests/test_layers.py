@@ -8,6 +8,7 @@ as much as one at the top: a circle that only runs later is still a circle.
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -176,6 +177,37 @@ def test_no_module_is_over_the_line_limit():
     assert not over, f"modules over {MAX_MODULE_LINES} lines: " + ", ".join(f"{name} ({n})" for name, n in over)
 
 
+#: the most lines a function may have, decorators and signature included: past it, it does more than one step
+MAX_FUNCTION_LINES = 80
+
+
+def long_functions(source: str) -> list[tuple[str, int]]:
+    """(name, lines) of each function of SOURCE over :data:`MAX_FUNCTION_LINES` lines."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            first = min([node.lineno] + [d.lineno for d in node.decorator_list])
+            if (lines := node.end_lineno - first + 1) > MAX_FUNCTION_LINES:
+                found.append((node.name, lines))
+    return found
+
+
+def test_no_function_is_over_the_line_limit():
+    over = [
+        f"{module_name(path)}.{name} ({lines})"
+        for path in sorted(PACKAGE.rglob("*.py"))
+        for name, lines in long_functions(path.read_text(encoding="utf-8"))
+    ]
+    assert not over, f"functions over {MAX_FUNCTION_LINES} lines: " + ", ".join(over)
+
+
+def test_no_issue_numbers_in_the_code():
+    """What the code does and why belongs in it; the order it was written in goes to CHANGELOG.md and docs/results."""
+    pattern = re.compile(r"\bissue [0-9]", re.IGNORECASE)
+    found = [module_name(p) for p in sorted(PACKAGE.rglob("*.py")) if pattern.search(p.read_text(encoding="utf-8"))]
+    assert not found, "modules naming an issue: " + ", ".join(found)
+
+
 def test_the_checks_catch_what_they_guard(tmp_path):
     """The walker sees a lazy import inside a function and a relative one; an upward import and a circle are found."""
     source = tmp_path / "splits.py"
@@ -188,3 +220,6 @@ def test_the_checks_catch_what_they_guard(tmp_path):
     assert layer_of("authorguard.cli.app") > layer_of("authorguard.data.splits")
     assert strongly_connected({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     assert strongly_connected({"a": {"b"}, "b": set()}) == []
+    body = "".join(f"    x = {i}\n" for i in range(MAX_FUNCTION_LINES - 1))  # with its def: at the limit
+    assert long_functions(f"def f():\n{body}") == []
+    assert long_functions(f"@decorated\ndef f():\n{body}") == [("f", MAX_FUNCTION_LINES + 1)]

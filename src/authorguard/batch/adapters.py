@@ -13,7 +13,7 @@ import scipy.sparse as sp
 
 from authorguard import registry
 from authorguard.base import TextObfuscator, VectorMechanism
-from authorguard.exceptions import AuthorguardError, InputError
+from authorguard.exceptions import InputError
 
 VECTOR_SCHEMA = pa.schema([("id", pa.string()), ("terms", pa.list_(pa.string())), ("counts", pa.list_(pa.int32()))])
 #: a text release: the rewrite (null when withheld) and what became of the record (RECORD_STATUSES, and why)
@@ -101,7 +101,8 @@ class TextBatchAdapter:
     "release_reason"}`` row per record (``text`` null when the method withheld the record).
 
     ``prepare`` only collects the texts (a text method has no cheap first step); ``release`` rewrites the shard
-    with per-record randomness from (seed, id) (:meth:`TextObfuscator.obfuscate_records`); ``records_flagged`` and
+    through the one pipeline (:func:`~authorguard.batch.obfuscation.obfuscate_texts`) with per-record randomness
+    from (seed, id); ``records_flagged`` and
     ``records_withheld`` then count the shard's records the method flagged and withheld (kept in the manifest).
     """
 
@@ -114,22 +115,13 @@ class TextBatchAdapter:
         return list(texts)
 
     def release(self, ids: list[str], prepared: list[list[str]], seed: int | None) -> list[dict]:
+        from authorguard.batch.obfuscation import obfuscate_texts, release_rows
+
         texts = [text for batch in prepared for text in batch]
-        rewritten = self.method.obfuscate_records(texts, ids, seed)
-        if len(rewritten) != len(ids):  # the contract, checked: one output per record
-            raise AuthorguardError(f"text method returned {len(rewritten)} texts for {len(ids)} records")
-        self.records_flagged = getattr(self.method, "records_flagged_", 0)
-        statuses = getattr(self.method, "record_statuses_", None) or self.method.record_statuses(texts, rewritten)
-        self.records_withheld = sum(status["status"] == "withheld" for status in statuses)
-        return [
-            {
-                "id": identifier,
-                "text": None if status["status"] == "withheld" else text,
-                "release_status": status["status"],
-                "release_reason": status["reason"],
-            }
-            for identifier, text, status in zip(ids, rewritten, statuses)
-        ]
+        result = obfuscate_texts(self.method, texts, ids=ids, seed=seed, meter=None)
+        self.records_flagged = result.records_flagged or 0
+        self.records_withheld = sum(status["status"] == "withheld" for status in result.statuses)
+        return release_rows(result, ids, "id", "text")
 
     def privacy_report(self) -> dict:
         """A text method has no formal guarantee unless it reports one (a DP rewriter will)."""

@@ -1,6 +1,7 @@
 """The one obfuscation pipeline: a built text method over a list of texts, in batches of
-:data:`RECORDS_PER_BATCH`, then (optionally) the fidelity meter over what was released. ``authorguard.obfuscate``
-and ``authorguard obfuscate`` both call :func:`obfuscate_texts`; :func:`release_rows` writes its result into
+:data:`RECORDS_PER_BATCH` (or, given record ids, each record's randomness from its id), then (optionally) the
+fidelity meter over what was released. ``authorguard.obfuscate``, ``authorguard obfuscate``, the check's page and
+``authorguard anonymize``'s shards all call :func:`obfuscate_texts`; :func:`release_rows` writes its result into
 records."""
 
 from __future__ import annotations
@@ -27,11 +28,13 @@ FIDELITY_FIELD, FIDELITY_REASON_FIELD = "fidelity", "fidelity_reason"
 class Obfuscated:
     """What :func:`obfuscate_texts` made of n texts: ``texts[i]`` the released text (None: withheld),
     ``statuses[i]`` ``{"status", "reason"}``, ``scores[i]`` the fidelity score (``scores`` None without the
-    meter)."""
+    meter); ``records_flagged``: the records the method flagged (a rewriter's fallback), counted when rewritten by
+    record id (None otherwise: the method's release report has it)."""
 
     texts: list
     statuses: list[dict]
     scores: list | None = None
+    records_flagged: int | None = None
 
 
 def rewrite_in_batches(
@@ -64,30 +67,54 @@ def rewrite_in_batches(
     return outputs, statuses
 
 
+def rewrite_by_record(
+    text_method: TextObfuscator, texts: Sequence[str], ids: Sequence, seed: int | None
+) -> tuple[list, list, int]:
+    """(outputs, statuses, records flagged) of ``texts``, each record's randomness from (``seed``, its id)
+    (:meth:`TextObfuscator.obfuscate_records`): a record's rewrite does not depend on its batch, order or worker,
+    which a resumable, sharded release needs."""
+    from authorguard.exceptions import AuthorguardError
+
+    outputs = text_method.obfuscate_records(list(texts), list(ids), seed)
+    if len(outputs) != len(ids):  # the contract, checked: one output per record
+        raise AuthorguardError(f"text method returned {len(outputs)} texts for {len(ids)} records")
+    statuses = getattr(text_method, "record_statuses_", None) or text_method.record_statuses(list(texts), outputs)
+    return outputs, statuses, int(getattr(text_method, "records_flagged_", 0))
+
+
 def obfuscate_texts(
     text_method: TextObfuscator,
     texts: Sequence[str],
     *,
     attributes: Sequence | None = None,
+    ids: Sequence | None = None,
     seed: int | None = None,
     meter: str | None = "rules",
     advance: Callable[[int], object] = lambda n: None,
     scoring: Callable[[int], object] = lambda n: None,
 ) -> Obfuscated:
-    """Rewrite ``texts`` (:func:`rewrite_in_batches`), withhold what the method withheld, and score what was
-    released with the fidelity meter ``meter`` (None: not scored); ``scoring(n)`` is called before the meter
-    reads n pairs (a progress display's next stage). Check the meter first (``require_meter``): it is read only
-    after the rewriting."""
+    """Rewrite ``texts`` (:func:`rewrite_in_batches`; with ``ids``, :func:`rewrite_by_record`), withhold what the
+    method withheld, and score what was released with the fidelity meter ``meter`` (None: not scored);
+    ``scoring(n)`` is called before the meter reads n pairs (a progress display's next stage). Check the meter
+    first (``require_meter``): it is read only after the rewriting."""
     if attributes is not None and len(attributes) != len(texts):
         raise InputError(f"obfuscate: {len(attributes)} attributes for {len(texts)} texts")
-    outputs, statuses = rewrite_in_batches(text_method, texts, attributes, seed, advance)
+    flagged = None
+    if ids is None:
+        outputs, statuses = rewrite_in_batches(text_method, texts, attributes, seed, advance)
+    elif attributes is not None:
+        raise InputError("obfuscate: attributes are not taken with record ids (a rewrite by record id)")
+    else:
+        outputs, statuses, flagged = rewrite_by_record(text_method, texts, ids, seed)
+        advance(len(texts))
     released = [None if status["status"] == "withheld" else text for text, status in zip(outputs, statuses)]
     if meter is None:
-        return Obfuscated(released, statuses)
+        return Obfuscated(released, statuses, records_flagged=flagged)
     from authorguard.metrics.fidelity import FidelityMeter
 
     scoring(len(released))
-    return Obfuscated(released, statuses, FidelityMeter(meter=meter).score(list(texts), released))
+    scores = FidelityMeter(meter=meter).score(list(texts), released)
+    return Obfuscated(released, statuses, scores, records_flagged=flagged)
 
 
 def fidelity_fields(score) -> dict:
