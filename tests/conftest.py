@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
-SHARED_DATA = REPO_ROOT.parent / "shared" / "data"
+#: the corpora's local copies: $AUTHORGUARD_DATA when set (as scripts/test does), else ../shared/data
+SHARED_DATA = Path(os.environ.get("AUTHORGUARD_DATA") or REPO_ROOT.parent / "shared" / "data")
 
 # Tests and CI read local copies of the corpora: point the data directory (and NLTK) at ../shared/data.
 os.environ.setdefault("AUTHORGUARD_DATA", str(SHARED_DATA))
