@@ -442,7 +442,9 @@ def test_plan_names_the_budget_that_would_include_what_it_left_out_and_missing_r
 
 
 def test_rewriting_cost_scales_with_the_words_each_document_gives_the_method(monkeypatch):
-    monkeypatch.setattr(assess_plan, "method_problems", lambda name, table=None: [])  # planned whatever is installed
+    monkeypatch.setattr(
+        assess_plan, "method_problems", lambda name, table=None, params=None: []
+    )  # planned whatever is installed
     dp_prompt = next(c for c in CANDIDATES if c.method == "dp-prompt")
     short, long, longer = [50] * 130, [500] * 130, [5000] * 130
     assert dp_prompt.seconds(130, short) < dp_prompt.seconds(130, long)

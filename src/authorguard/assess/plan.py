@@ -80,9 +80,6 @@ class Candidate:
 #: seconds the bottleneck takes per 100 words it reads on 2 cores: 126 s for 48 paragraphs of 90 words
 #: (benchmarks/bottleneck_throughput.py, docs/results/bottleneck.md "Speed")
 BOTTLENECK_SECONDS_PER_100_WORDS = 2.9
-#: the same at level roles, constrained (one round, no refusals): 19 s of generation and 3 s of views for the 4,320
-#: words of 48 paragraphs (benchmarks/constraint_cost.py, docs/benchmarks.md); loading is the set-up
-BOTTLENECK_ROLES_SECONDS_PER_100_WORDS = 0.6
 #: the default methods, cheapest first (rates measured on the 2-core machine: see the module docstring)
 CANDIDATES = (
     # the floors: each view costs a tokenisation (and a WordNet lookup per word for the canonical one)
@@ -127,16 +124,11 @@ CANDIDATES = (
     # tarot samples 4 rewrites a chunk and samples again for chunks without a valid one: 2.0 s per 100 words timed
     # alone on 32 blog posts, 4.2 in the blog assessment's cell (more retries on short posts)
     Candidate("tarot", {}, "tarot", 10.0, 4.0),
-    # the bottleneck writes each chunk once and samples again only what the view gate refuses
+    # at level roles the bottleneck is written by rule (~27,000 words/s, docs/results/bottleneck-rule.md): no model,
+    # the cell's cost is the meter's parse, as for normalise
+    Candidate("bottleneck", {"level": "roles"}, "bottleneck roles", 1.0, 0.003),
+    # at the other levels a language model writes each chunk once and samples again only what the view gate refuses
     # (docs/results/bottleneck.md)
-    # at level roles every chunk is written under its view's constraint: faithful, one round
-    Candidate(
-        "bottleneck",
-        {"level": "roles"},
-        "bottleneck roles",
-        15.0,
-        BOTTLENECK_ROLES_SECONDS_PER_100_WORDS,
-    ),
     Candidate(
         "bottleneck",
         {"level": "content"},
@@ -154,10 +146,10 @@ CANDIDATES = (
 )
 
 
-def missing_requirement(name: str, table=None) -> str | None:
+def missing_requirement(name: str, table=None, params: dict | None = None) -> str | None:
     """Why the registered method (or, with ``table``, the attacker) ``name`` cannot run on this machine and what
-    would let it (one line), or None when it can."""
-    problems = method_problems(name, table)
+    would let it (one line), or None when it can; ``params``: the method's, for one whose model is optional."""
+    problems = method_problems(name, table, params)
     return "needs " + "; and ".join(problems) if problems else None
 
 
@@ -228,7 +220,7 @@ def _runnable(candidates, attackers, labelled: bool, left_out: dict[str, str]) -
             running.append(attacker)
     methods = []
     for candidate in candidates:
-        missing = missing_requirement(candidate.method)
+        missing = missing_requirement(candidate.method, params=dict(candidate.params))
         if candidate.labelled_only and not labelled:
             left_out[candidate.name] = "releases vectors: judged only by a labelled task (--label-field)"
         elif missing:
