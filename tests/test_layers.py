@@ -192,10 +192,21 @@ def long_functions(source: str) -> list[tuple[str, int]]:
     return found
 
 
+#: an issue or pull request named by number: "issue 65", "issues 3 and 4", "issue #12", "(#123)", "gh-12"
+ISSUE_NUMBER = re.compile(r"\bissues? #?[0-9]|\(#[0-9]+\)|\bgh-[0-9]", re.IGNORECASE)
+
+
+def package_sources() -> list[Path]:
+    """Every module of the package (checked not to be an empty list: a wrong path would pass every check)."""
+    sources = sorted(PACKAGE.rglob("*.py"))
+    assert len(sources) > 100, f"only {len(sources)} modules found under {PACKAGE}"
+    return sources
+
+
 def test_no_function_is_over_the_line_limit():
     over = [
         f"{module_name(path)}.{name} ({lines})"
-        for path in sorted(PACKAGE.rglob("*.py"))
+        for path in package_sources()
         for name, lines in long_functions(path.read_text(encoding="utf-8"))
     ]
     assert not over, f"functions over {MAX_FUNCTION_LINES} lines: " + ", ".join(over)
@@ -203,8 +214,7 @@ def test_no_function_is_over_the_line_limit():
 
 def test_no_issue_numbers_in_the_code():
     """What the code does and why belongs in it; the order it was written in goes to CHANGELOG.md and docs/results."""
-    pattern = re.compile(r"\bissue [0-9]", re.IGNORECASE)
-    found = [module_name(p) for p in sorted(PACKAGE.rglob("*.py")) if pattern.search(p.read_text(encoding="utf-8"))]
+    found = [module_name(p) for p in package_sources() if ISSUE_NUMBER.search(p.read_text(encoding="utf-8"))]
     assert not found, "modules naming an issue: " + ", ".join(found)
 
 
@@ -223,3 +233,7 @@ def test_the_checks_catch_what_they_guard(tmp_path):
     body = "".join(f"    x = {i}\n" for i in range(MAX_FUNCTION_LINES - 1))  # with its def: at the limit
     assert long_functions(f"def f():\n{body}") == []
     assert long_functions(f"@decorated\ndef f():\n{body}") == [("f", MAX_FUNCTION_LINES + 1)]
+    named = ["as issue 65 found", "issues 3 and 4", "see issue #12", "fixed (#123)", "gh-7"]
+    assert all(ISSUE_NUMBER.search(line) for line in named)
+    unnamed = ["the issue is the order", "issued 3 times", "colour #123456", "x[#1]"]
+    assert not any(ISSUE_NUMBER.search(line) for line in unnamed)

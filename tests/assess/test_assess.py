@@ -441,6 +441,26 @@ def test_plan_names_the_budget_that_would_include_what_it_left_out_and_missing_r
     assert "peft not installed" in missing.left_out["author-embedding"]
 
 
+def test_on_the_base_install_the_plan_keeps_the_rule_written_bottleneck_and_names_what_the_others_need(monkeypatch):
+    """At level roles the bottleneck is written by a rule (no model, no extra); its other levels need the neural
+    extra and SmolLM2's weights, and the plan says so."""
+    from authorguard.utils import extras, weights
+
+    monkeypatch.setattr(extras, "importable", lambda module: module not in {"torch", "peft", "transformers"})
+    monkeypatch.setattr(weights, "find_smollm2", lambda: None)
+    authors = np.repeat(np.arange(10), 30)
+    words = np.full(300, 100)
+    bottlenecks = tuple(c for c in CANDIDATES if c.method == "bottleneck")
+    assert {c.params["level"] for c in bottlenecks} >= {"roles", "content"}
+    plan = plan_assessment(
+        authors, words, 3600, labelled=False, candidates=bottlenecks, attackers=(("char-ngrams", 0.0004),)
+    )
+    assert [m.name for m in plan.methods] == ["bottleneck roles"]
+    for candidate in bottlenecks[1:]:
+        assert plan.left_out[candidate.name].startswith("needs the 'neural' extra")
+        assert "SmolLM2-135M-Instruct's weights" in plan.left_out[candidate.name]
+
+
 def test_rewriting_cost_scales_with_the_words_each_document_gives_the_method(monkeypatch):
     monkeypatch.setattr(
         assess_plan, "method_problems", lambda name, table=None, params=None: []

@@ -80,7 +80,7 @@ class Candidate:
 #: seconds the bottleneck takes per 100 words it reads on 2 cores: 126 s for 48 paragraphs of 90 words
 #: (benchmarks/bottleneck_throughput.py, docs/results/bottleneck.md "Speed")
 BOTTLENECK_SECONDS_PER_100_WORDS = 2.9
-#: the default methods, cheapest first (rates measured on the 2-core machine: see the module docstring)
+#: the default methods, floors first, then by family (rates measured on the 2-core machine: see the module docstring)
 CANDIDATES = (
     # the floors: each view costs a tokenisation (and a WordNet lookup per word for the canonical one)
     Candidate("view:content", {}, "content floor", 0.0, 0.002, floor=True),

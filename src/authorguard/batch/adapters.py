@@ -102,8 +102,8 @@ class TextBatchAdapter:
 
     ``prepare`` only collects the texts (a text method has no cheap first step); ``release`` rewrites the shard
     through the one pipeline (:func:`~authorguard.batch.obfuscation.obfuscate_texts`) with per-record randomness
-    from (seed, id); ``records_flagged`` and
-    ``records_withheld`` then count the shard's records the method flagged and withheld (kept in the manifest).
+    from (seed, id); ``records_flagged`` and ``records_withheld`` then count the shard's records the method flagged
+    and withheld (kept in the manifest).
     """
 
     schema = TEXT_SCHEMA

@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from authorguard.exceptions import InputError
+from authorguard.exceptions import AuthorguardError, InputError
 
 if TYPE_CHECKING:  # the CLI imports this module for its field names: scikit-learn stays unloaded until a run
     from authorguard.base import TextObfuscator
@@ -73,8 +73,6 @@ def rewrite_by_record(
     """(outputs, statuses, records flagged) of ``texts``, each record's randomness from (``seed``, its id)
     (:meth:`TextObfuscator.obfuscate_records`): a record's rewrite does not depend on its batch, order or worker,
     which a resumable, sharded release needs."""
-    from authorguard.exceptions import AuthorguardError
-
     outputs = text_method.obfuscate_records(list(texts), list(ids), seed)
     if len(outputs) != len(ids):  # the contract, checked: one output per record
         raise AuthorguardError(f"text method returned {len(outputs)} texts for {len(ids)} records")

@@ -105,9 +105,7 @@ def check(
     generalise: Generalise = 0,
     text_field: Annotated[str, typer.Option(help="The text field of JSONL files.")] = "text",
     seed: Annotated[int, typer.Option(help="Seed of the candidate draw, the attackers and the rewrites.")] = 0,
-    json_output: Annotated[
-        Path | None, typer.Option("--json", help="Also write the whole result as JSON here.")
-    ] = None,
+    json_output: JsonPath = None,
     server: Server = True,
 ) -> None:
     """Rank you among other authors as a stylometric attacker would, from TEXT and your known writing: your rank,

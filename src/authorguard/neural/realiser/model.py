@@ -177,6 +177,7 @@ class Realiser:
         from authorguard.neural.tarot.prompts import reassemble
         from authorguard.neural.tarot.selection import LimitedSampler, SelectionConfig, release_stats, select_rewrites
 
+        self.config.instruction(kind)  # an unknown kind fails here, before the policy is loaded
         if fallback not in FALLBACKS:
             raise InputError(f"realiser: unknown fallback {fallback!r} (fallbacks: {', '.join(FALLBACKS)})")
         if fallback == "normalise" and (sources is None or len(sources) != len(views)):
