@@ -96,3 +96,38 @@ def test_incompatible_missing_and_corrupt_caches_are_converted_again_with_one_li
         assert all("\n" not in str(w.message) for w in caught)
         np.testing.assert_allclose(_next_token_log_probs(rebuilt, rebuilt_tokenizer), expected, atol=1e-5)
     assert not (folder.parent / (folder.name + ".partial")).exists()  # never a half-written cache beside it
+
+
+def test_processes_started_together_convert_the_cache_once(tmp_path, monkeypatch):
+    """Two callers racing on an empty cache (a test run's workers): one converts, the other waits and reads it."""
+    import threading
+    import time
+
+    from authorguard.generation import reference_lm
+
+    conversions = []
+
+    def slow_convert(folder, marker):  # as long as a real conversion's window for a second caller
+        conversions.append(folder)
+        staging = folder.with_name(folder.name + ".partial")
+        staging.mkdir(parents=True)  # a second conversion at once would fail here, as it once did
+        time.sleep(0.5)
+        (staging / MARKER).write_text(json.dumps(marker))
+        staging.rename(folder)
+
+    monkeypatch.setattr(reference_lm, "_convert", slow_convert)
+    monkeypatch.setattr(reference_lm, "_source_marker", lambda: {"format": "test"})
+    found, errors = [], []
+
+    def check():
+        try:
+            found.append(reference_lm._checked_cache(tmp_path, rebuild=False))
+        except Exception as error:  # the assertion below names it
+            errors.append(error)
+
+    callers = [threading.Thread(target=check) for _ in range(3)]
+    for caller in callers:
+        caller.start()
+    for caller in callers:
+        caller.join()
+    assert not errors and len(conversions) == 1 and len(set(found)) == 1

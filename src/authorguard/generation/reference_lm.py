@@ -58,7 +58,9 @@ def load_reference_lm(cache_dir: str | Path | None = None, *, rebuild: bool = Fa
     require_torch()
     folder = _checked_cache(cache_dir, rebuild)  # first: it names a missing transformers in one line
     if _sha256(folder / WEIGHTS) != _read_marker(folder).get("weights_sha256"):
-        folder = _rebuilt(folder, "its weights do not match their checksum")
+        with _cache_lock(folder):
+            if _sha256(folder / WEIGHTS) != _read_marker(folder).get("weights_sha256"):  # not mended meanwhile
+                folder = _rebuilt(folder, "its weights do not match their checksum")
     from transformers import AutoModelForCausalLM
 
     tokenizer = _load_tokenizer(folder)
@@ -84,17 +86,27 @@ def _checked_cache(cache_dir: str | Path | None, rebuild: bool) -> Path:
         raise DataNotFoundError("the reference language model needs transformers: pip install 'authorguard[neural]'")
     folder = reference_lm_cache(cache_dir)
     expected = _source_marker()
-    if rebuild and folder.exists():
-        shutil.rmtree(folder)
-    if not folder.exists():
-        _convert(folder, expected)
-    marker = _read_marker(folder)
-    if not marker:
-        return _rebuilt(folder, f"it has no readable {MARKER}")
-    differing = sorted(k for k in expected if marker.get(k) != expected[k])
-    if differing:
-        return _rebuilt(folder, f"{', '.join(differing)} differ from the SmolLM2 GGUF in use")
-    return folder
+    with _cache_lock(folder):
+        if rebuild and folder.exists():
+            shutil.rmtree(folder)
+        if not folder.exists():
+            _convert(folder, expected)
+        marker = _read_marker(folder)
+        if not marker:
+            return _rebuilt(folder, f"it has no readable {MARKER}")
+        differing = sorted(k for k in expected if marker.get(k) != expected[k])
+        if differing:
+            return _rebuilt(folder, f"{', '.join(differing)} differ from the SmolLM2 GGUF in use")
+        return folder
+
+
+def _cache_lock(folder: Path):
+    """A lock beside the cache held while it is checked or converted: processes started together (a test run's
+    workers, a batch's) convert it once, and none reads a folder another is writing."""
+    from filelock import FileLock
+
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    return FileLock(str(folder.with_name(folder.name + ".lock")))
 
 
 def _read_marker(folder: Path) -> dict:
