@@ -13,7 +13,6 @@ noise), negatives clipped, rows normalised to distributions.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -22,7 +21,14 @@ import scipy.sparse as sp
 
 from authorguard.data.io import texts_at
 from authorguard.exceptions import InputError
-from authorguard.privacy.author_level import AuthorBound, AuthorLevelReport, add_noise, calibrate, report
+from authorguard.privacy.author_level import (
+    AuthorBound,
+    AuthorLevelReport,
+    add_noise,
+    calibrate,
+    chosen_documents,
+    report,
+)
 from authorguard.utils.random import RandomState, as_generator
 from authorguard.utils.validation import check_number
 
@@ -39,25 +45,6 @@ def length_edges(max_words: int) -> np.ndarray:
     while edges[-1] <= max_words:
         edges.append(edges[-1] * 2)
     return np.asarray(edges, dtype=np.int64)
-
-
-def chosen_documents(authors: Sequence[object], ids: Sequence[object], max_documents: int, seed: int) -> np.ndarray:
-    """Positions of the documents counted: per author the ``max_documents`` whose keyed hash of (seed, author, id)
-    is smallest — a deterministic sample that is the same however the input is ordered or split."""
-    keys = np.array(
-        [
-            int.from_bytes(hashlib.blake2b(f"{seed}\x00{a}\x00{i}".encode(), digest_size=8).digest(), "little")
-            for a, i in zip(authors, ids)
-        ],
-        dtype=np.uint64,
-    )
-    author_codes = np.unique(np.asarray([str(a) for a in authors], dtype=object), return_inverse=True)[1]
-    order = np.lexsort((keys, author_codes))
-    rank = np.empty(len(order), dtype=np.int64)
-    starts = np.r_[0, np.flatnonzero(np.diff(author_codes[order])) + 1]
-    for begin, end in zip(starts, np.r_[starts[1:], len(order)]):
-        rank[order[begin:end]] = np.arange(end - begin)
-    return np.flatnonzero(rank < max_documents)
 
 
 def _cut(text: str, max_words: int) -> str:

@@ -24,8 +24,9 @@ a seeded numpy generator with the same distribution (reproducible research runs)
 
 from __future__ import annotations
 
+import hashlib
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 
 import numpy as np
@@ -61,6 +62,25 @@ class AuthorBound:
         """The L2 distance one author can move each statistic of :data:`RELEASES` by."""
         documents = float(self.max_documents)
         return {"terms": float(self.clip), "clusters": float(self.clip), "classes": documents, "lengths": documents}
+
+
+def chosen_documents(authors: Sequence[object], ids: Sequence[object], max_documents: int, seed: int) -> np.ndarray:
+    """Positions of the documents counted: per author the ``max_documents`` whose keyed hash of (seed, author, id)
+    is smallest — a deterministic sample that is the same however the input is ordered or split."""
+    keys = np.array(
+        [
+            int.from_bytes(hashlib.blake2b(f"{seed}\x00{a}\x00{i}".encode(), digest_size=8).digest(), "little")
+            for a, i in zip(authors, ids)
+        ],
+        dtype=np.uint64,
+    )
+    author_codes = np.unique(np.asarray([str(a) for a in authors], dtype=object), return_inverse=True)[1]
+    order = np.lexsort((keys, author_codes))
+    rank = np.empty(len(order), dtype=np.int64)
+    starts = np.r_[0, np.flatnonzero(np.diff(author_codes[order])) + 1]
+    for begin, end in zip(starts, np.r_[starts[1:], len(order)]):
+        rank[order[begin:end]] = np.arange(end - begin)
+    return np.flatnonzero(rank < max_documents)
 
 
 def _opendp():

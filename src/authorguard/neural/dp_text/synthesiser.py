@@ -1,0 +1,159 @@
+"""Synthetic labelled posts with (ε, δ)-DP per author: fit a language model's LoRA adapter by author-level DP-SGD
+on the corpus's labelled posts, then sample posts — label and text — from it (post-processing of the noisy model).
+
+Taken as public, as DP-SGD libraries take them: the task's classes (the labels a synthetic post may carry) and the
+number of authors (which sets the sampling rate). Everything else an author wrote is counted only through the
+clipped, noised gradients.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import importlib.util
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from authorguard.exceptions import InputError
+from authorguard.neural.dp_text.config import DPTextConfig
+from authorguard.neural.dp_text.data import AuthorExamples, author_examples, label_prompt
+from authorguard.neural.dp_text.trainer import TrainingLog, train, with_lora
+
+
+def reference_base():
+    """(model, tokenizer) of SmolLM2-135M-Instruct (the reference LM), float32."""
+    from authorguard.generation.reference_lm import load_reference_lm
+
+    return load_reference_lm()
+
+
+class AuthorLevelTextSynthesiser:
+    """``fit(texts, authors, labels)`` then ``sample(n, seed)`` -> (labels, texts) of synthetic posts;
+    ``label_shares()``; ``privacy_report()``. ``base``: a callable returning (model, tokenizer) —
+    SmolLM2-135M-Instruct by default; ``device``: where the fine-tune runs (``cuda`` when lent one);
+    ``random_state``: the posts counted, the draws of authors, the noise and (unless ``sample`` is given a seed)
+    the sampling."""
+
+    def __init__(
+        self,
+        config: DPTextConfig = DPTextConfig(),
+        *,
+        base: Callable[[], tuple] = reference_base,
+        device: str = "cpu",
+        random_state: int = 0,
+    ) -> None:
+        self.config, self.base, self.device, self.random_state = config, base, device, random_state
+
+    def fit(
+        self, texts: Sequence[str], authors: Sequence, labels: Sequence, ids: Sequence | None = None
+    ) -> AuthorLevelTextSynthesiser:
+        """Count each author's bounded posts (``ids``: record ids, so the choice does not depend on the order) and
+        fine-tune the adapter on them by author-level DP-SGD."""
+        from authorguard.privacy.dp_sgd import epsilon_spent, noise_multiplier_for
+        from authorguard.utils.extras import MissingExtraError, install_command, missing_modules
+
+        if missing := missing_modules("neural") + ([] if importlib.util.find_spec("opacus") else ["opacus"]):
+            raise MissingExtraError(f"DP text needs {', '.join(missing)}: {install_command('neural')}")
+        model, tokenizer = self.base()
+        labels = [str(x) for x in labels]
+        examples = author_examples(texts, authors, labels, tokenizer, self.config, self.random_state, ids)
+        self.classes_ = sorted({str(x) for x in labels})
+        sample_rate = min(1.0, self.config.authors_per_step / examples.n_authors)
+        config = self.config
+        self.noise_multiplier_ = noise_multiplier_for(config.epsilon, sample_rate, config.steps, config.delta)
+        self.epsilon_ = epsilon_spent(self.noise_multiplier_, sample_rate, config.steps, config.delta)
+        self.model_ = with_lora(model.to(self.device), config)
+        self.tokenizer_, self.examples_ = tokenizer, examples
+        self.log_: TrainingLog = train(
+            self.model_, examples, config, self.noise_multiplier_, self._pad_id(), self.random_state
+        )
+        return self
+
+    def label_shares(self) -> np.ndarray:
+        """(classes,) the fine-tuned model's probability of each class as a post's label (its likelihood of
+        ``Label: <class>`` then the post's marker, normalised over the classes): post-processing of the model."""
+        import torch
+
+        from authorguard.neural.dp_text.data import padded
+        from authorguard.neural.dp_text.trainer import post_losses
+
+        self._check_fitted()
+        prompts = [self.tokenizer_(label_prompt(c), add_special_tokens=False)["input_ids"] for c in self.classes_]
+        input_ids, mask = padded(prompts, self._pad_id())
+        with torch.no_grad():
+            mean_losses = post_losses(self.model_, input_ids.to(self.device), mask.to(self.device)).cpu().numpy()
+        log_likelihood = -mean_losses * (mask.sum(1).numpy() - 1)
+        shares = np.exp(log_likelihood - log_likelihood.max())
+        return shares / shares.sum()
+
+    def sample(self, n: int, seed: int | None = None) -> tuple[list[str], list[str]]:
+        """(labels, texts) of ``n`` synthetic posts: each label drawn from :meth:`label_shares`, then its post
+        written after ``Label: <label>`` (an empty post is left out: ``discarded_`` counts them)."""
+        import torch
+
+        self._check_fitted()
+        seed = self.random_state if seed is None else seed
+        drawn = np.random.default_rng(seed).choice(len(self.classes_), size=n, p=self.label_shares())
+        torch.manual_seed(seed)
+        written: list[str] = [""] * n
+        for code, label in enumerate(self.classes_):
+            positions = np.flatnonzero(drawn == code)
+            for start in range(0, len(positions), self.config.sample_batch):
+                chunk = positions[start : start + self.config.sample_batch]
+                for position, text in zip(chunk, self._write(label, len(chunk))):
+                    written[position] = text
+        kept = [i for i in range(n) if written[i]]
+        self.discarded_ = n - len(kept)
+        return [self.classes_[drawn[i]] for i in kept], [written[i] for i in kept]
+
+    def _write(self, label: str, count: int) -> list[str]:
+        """``count`` posts sampled after ``label``'s prompt (their text only, whitespace normalised)."""
+        import torch
+
+        config, tokenizer = self.config, self.tokenizer_
+        prompt = tokenizer(label_prompt(label), add_special_tokens=False, return_tensors="pt")["input_ids"]
+        prompt = prompt.to(self.device).expand(count, -1)
+        with torch.no_grad():
+            out = self.model_.generate(
+                input_ids=prompt,
+                attention_mask=torch.ones_like(prompt),
+                do_sample=True,
+                temperature=config.temperature,
+                top_p=config.top_p,
+                max_new_tokens=config.max_new_tokens,
+                pad_token_id=self._pad_id(),
+            )
+        return [
+            " ".join(t.split()) for t in tokenizer.batch_decode(out[:, prompt.shape[1] :], skip_special_tokens=True)
+        ]
+
+    def _pad_id(self) -> int:
+        tokenizer = self.tokenizer_
+        return tokenizer.pad_token_id if tokenizer.pad_token_id is not None else tokenizer.eos_token_id
+
+    def _check_fitted(self) -> None:
+        if not hasattr(self, "model_"):
+            raise InputError("DP text: fit the synthesiser before sampling from it or reading its report")
+
+    def privacy_report(self) -> dict:
+        """The guarantee and what it rests on: ε (spent, per author) at δ, the unit, the contribution bound, the
+        mechanism, the accountant and the libraries."""
+        self._check_fitted()
+        examples: AuthorExamples = self.examples_
+        return {
+            "epsilon": self.epsilon_,
+            "delta": self.config.delta,
+            "unit": "author",
+            "bound": {"posts_per_author": self.config.posts_per_author, "max_tokens": self.config.max_tokens},
+            "authors": examples.n_authors,
+            "posts_counted": len(examples.token_ids),
+            "posts_dropped": examples.posts_dropped,
+            "mechanism": "DP-SGD on a LoRA adapter: Poisson-sampled authors, each author's gradient clipped",
+            "noise_multiplier": self.noise_multiplier_,
+            "sample_rate": self.log_.sample_rate,
+            "steps": self.config.steps,
+            "clip": self.config.clip,
+            "accountant": "Opacus RDP (subsampled Gaussian)",
+            "public": ["the task's classes", "the number of authors"],
+            "libraries": {name: importlib.metadata.version(name) for name in ("opacus", "torch", "peft")},
+        }

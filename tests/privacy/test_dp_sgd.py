@@ -1,0 +1,94 @@
+"""DP-SGD's author-level accounting against an independent computation: the exact Rényi DP of the Poisson-subsampled
+Gaussian at integer orders (Mironov, Talwar and Zhang 2019: a binomial sum), the conversion to (ε, δ) done again,
+and, without subsampling, the Gaussian mechanism's exact privacy profile, which no accountant may undercut."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from scipy import special, stats
+
+pytest.importorskip("opacus")
+
+from authorguard.exceptions import InputError
+from authorguard.privacy.dp_sgd import epsilon_spent, noise_multiplier_for
+
+INTEGER_ORDERS = range(2, 64)
+
+
+def subsampled_gaussian_rdp(q: float, sigma: float, order: int) -> float:
+    """RDP at an integer order of one step: log(sum_k C(a,k) (1-q)^(a-k) q^k exp((k^2-k)/(2 sigma^2))) / (a-1)."""
+    k = np.arange(order + 1)
+    terms = (
+        special.gammaln(order + 1)
+        - special.gammaln(k + 1)
+        - special.gammaln(order - k + 1)
+        + (order - k) * math.log1p(-q)
+        + k * (math.log(q) if q > 0 else -np.inf)
+        + (k * k - k) / (2 * sigma**2)
+    )
+    if q == 1.0:
+        terms = np.where(k == order, terms, -np.inf)
+    return float(special.logsumexp(terms)) / (order - 1)
+
+
+def independent_epsilon(q: float, sigma: float, steps: int, delta: float) -> float:
+    """The conversion of Balle et al. 2020 (Theorem 21) over the integer orders."""
+    return min(
+        steps * subsampled_gaussian_rdp(q, sigma, a) + math.log((a - 1) / a) - (math.log(delta) + math.log(a)) / (a - 1)
+        for a in INTEGER_ORDERS
+    )
+
+
+def gaussian_exact_epsilon(mu: float, delta: float) -> float:
+    """The smallest ε at which the Gaussian mechanism of sensitivity/deviation ``mu`` is (ε, δ)-DP."""
+
+    def delta_at(epsilon: float) -> float:
+        return stats.norm.cdf(-epsilon / mu + mu / 2) - math.exp(epsilon) * stats.norm.cdf(-epsilon / mu - mu / 2)
+
+    low, high = 0.0, 100.0
+    for _ in range(200):
+        middle = (low + high) / 2
+        low, high = (middle, high) if delta_at(middle) > delta else (low, middle)
+    return high
+
+
+@pytest.mark.parametrize(("q", "sigma", "steps"), [(0.01, 1.0, 1000), (0.05, 0.8, 300), (0.2, 2.0, 50)])
+def test_the_accountant_matches_the_subsampled_gaussians_exact_rdp(q, sigma, steps):
+    from opacus.accountants.analysis.rdp import compute_rdp
+
+    theirs = compute_rdp(q=q, noise_multiplier=sigma, steps=steps, orders=list(map(float, INTEGER_ORDERS)))
+    ours = [steps * subsampled_gaussian_rdp(q, sigma, a) for a in INTEGER_ORDERS]
+    finite = np.isfinite(ours)
+    np.testing.assert_allclose(np.asarray(theirs)[finite], np.asarray(ours)[finite], rtol=1e-6)
+    # the accountant's grid holds fractional orders too: it may only be tighter than the integer orders, and little
+    epsilon, integer_epsilon = epsilon_spent(sigma, q, steps, 1e-5), independent_epsilon(q, sigma, steps, 1e-5)
+    assert epsilon <= integer_epsilon + 1e-9
+    assert epsilon >= 0.9 * integer_epsilon
+
+
+@pytest.mark.parametrize(("sigma", "steps"), [(1.0, 1), (4.0, 10), (20.0, 100)])
+def test_without_subsampling_the_epsilon_never_undercuts_the_gaussians_exact_profile(sigma, steps):
+    exact = gaussian_exact_epsilon(math.sqrt(steps) / sigma, 1e-5)
+    spent = epsilon_spent(sigma, 1.0, steps, 1e-5)
+    assert exact <= spent <= 1.6 * exact  # RDP is an upper bound, and not a loose one here
+
+
+@pytest.mark.parametrize("epsilon", [1.0, 4.0, 8.0])
+def test_the_calibrated_noise_spends_the_budget_and_less_noise_would_overspend_it(epsilon):
+    sigma = noise_multiplier_for(epsilon, 64 / 2000, 500, 1e-5)
+    assert epsilon_spent(sigma, 64 / 2000, 500, 1e-5) <= epsilon
+    assert epsilon_spent(0.99 * sigma, 64 / 2000, 500, 1e-5) > epsilon
+    assert noise_multiplier_for(epsilon, 64 / 2000, 1000, 1e-5) > sigma  # more steps need more noise
+
+
+@pytest.mark.parametrize(
+    ("args", "named"),
+    [((0.0, 0.1, 10, 1e-5), "epsilon"), ((1.0, 0.0, 10, 1e-5), "sample_rate"), ((1.0, 0.1, 0, 1e-5), "steps"),
+     ((1.0, 0.1, 10, 0.0), "delta")],
+)  # fmt: skip
+def test_bad_accounting_input_is_refused_naming_it(args, named):
+    with pytest.raises(InputError, match=named):
+        noise_multiplier_for(*args)
