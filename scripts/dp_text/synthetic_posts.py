@@ -8,12 +8,13 @@
 
 The blog corpus, age group: the bloggers split in two by a hash of their id (as scripts/synth/tstr.py splits them):
 the first half is the private corpus, the second half's posts the real test set (TSTR: train a classifier on the
-synthetic posts, test on real posts of bloggers never seen). The membership audit is one training run (Steinke et
-al. 2023): ``--targets`` bloggers of the private half, each with one post set aside that is never counted (what an
-attacker holds); a seeded half of them stay in the training input ("in"), the other half are taken out whole
-("out"). The attack scores each target by how much the fine-tune lowered the loss of their set-aside post (base
-loss - tuned loss); its advantage (TPR - FPR at a threshold chosen on half the targets, measured on the other half)
-sits beside the bound any (ε, δ)-DP release allows, (e^ε - 1 + 2δ) / (e^ε + 1).
+synthetic posts, test on real posts of bloggers never seen). The membership audit needs one training run:
+``--targets`` bloggers of the private half, each with one post set aside that is never counted (what an attacker
+holds); a seeded half of them stay in the training input ("in"), the other half are taken out whole ("out"). The
+attack scores each target by how much the fine-tune lowered the loss of their set-aside post (base loss - tuned
+loss); its advantage (TPR - FPR at a threshold chosen on half the targets, measured on the other half)
+sits beside the bound any (ε, δ)-DP release allows, (e^ε - 1 + 2δ) / (e^ε + 1). With ~100 targets held out its
+interval is about ±0.2: it tells an attack near chance from one that is not, never whether ε = 4 is tight.
 
 ``run --dry-run`` is the CPU check of every step at a tiny size (its figures say nothing about the method).
 """
@@ -31,6 +32,8 @@ from pathlib import Path
 import numpy as np
 
 TASK = "age_group"
+#: the task's classes: public (the corpus's documented age groups), never read from the private posts
+CLASSES = ("13-17", "23-27", "33-48")
 
 
 def _write(path: Path, rows: list[dict]) -> None:
@@ -137,10 +140,10 @@ def run(folder: Path, out: Path, options) -> None:
 
     train = _read(folder / "train.jsonl.xz")
     targets = _read(folder / "targets.jsonl.xz")
-    if options.dry_run:
-        keep = sorted({r["author"] for r in train})[: options.dry_run]
-        train = [r for r in train if r["author"] in set(keep)]
-        targets = targets[: min(len(targets), 8)]
+    if options.dry_run:  # the first N authors, and four targets in and four out (the "in" ones trained on)
+        targets = [t for t in targets if t["member"]][:4] + [t for t in targets if not t["member"]][:4]
+        keep = set(sorted({r["author"] for r in train})[: options.dry_run]) | {t["author"] for t in targets}
+        train = [r for r in train if r["author"] in keep]
     for epsilon in options.epsilons:
         place = out / f"epsilon-{epsilon:g}"
         if (place / "done.json").is_file():
@@ -153,7 +156,7 @@ def run(folder: Path, out: Path, options) -> None:
             sample_batch=options.micro_batch,
         )  # fmt: skip
         started = time.monotonic()
-        synthesiser = AuthorLevelTextSynthesiser(config, device=options.device, random_state=options.seed)
+        synthesiser = AuthorLevelTextSynthesiser(CLASSES, config, device=options.device, random_state=options.seed)
         synthesiser.fit([r["text"] for r in train], [r["author"] for r in train], [r["label"] for r in train],
                         ids=[r["id"] for r in train])  # fmt: skip
         trained = time.monotonic() - started
@@ -168,7 +171,15 @@ def run(folder: Path, out: Path, options) -> None:
         log = synthesiser.log_
         report = synthesiser.privacy_report() | {"discarded_samples": synthesiser.discarded_}
         (place / "privacy.json").write_text(json.dumps(report, indent=2), encoding="utf-8")
-        (place / "log.json").write_text(json.dumps({"drawn": log.drawn, "losses": log.losses}), encoding="utf-8")
+        curator = place / "curator"  # not covered by the guarantee: never released with the posts
+        curator.mkdir(exist_ok=True)
+        counts = {
+            "posts_counted": len(synthesiser.examples_.token_ids),
+            "posts_dropped": synthesiser.examples_.posts_dropped,
+        }
+        (curator / "log.json").write_text(
+            json.dumps({"drawn": log.drawn, "losses": log.losses} | counts), encoding="utf-8"
+        )
         done = {"train_seconds": round(trained, 1), "sample_seconds": round(sampled, 1), "samples": len(texts)}
         (place / "done.json").write_text(json.dumps(done), encoding="utf-8")
         print(json.dumps({"epsilon": epsilon, **done, "noise_multiplier": report["noise_multiplier"]}), flush=True)
@@ -199,6 +210,8 @@ def _advantage(scores: np.ndarray, member: np.ndarray, seed: int) -> dict:
         guess = scores[fit] >= candidate
         gain = guess[member[fit]].mean() - guess[~member[fit]].mean()
         best, threshold = (gain, candidate) if gain > best else (best, threshold)
+    if member[fit].all() or not member[fit].any() or member[held].all() or not member[held].any():
+        return {"advantage": None, "why": "a half of the targets holds no member or no non-member"}
     guess = scores[held] >= threshold
     tpr, fpr = guess[member[held]].mean(), guess[~member[held]].mean()
     return {
@@ -234,7 +247,7 @@ def evaluate(out: Path, folder: Path, seed: int) -> list[dict]:
                 "majority": float(majority),
                 "membership": _advantage(score, np.asarray([m["member"] for m in members]), seed),
                 "dp_bound": (math.exp(epsilon) - 1 + 2 * delta) / (math.exp(epsilon) + 1),
-                "privacy": {k: report[k] for k in ("noise_multiplier", "sample_rate", "steps", "authors")},
+                "privacy": {k: report[k] for k in ("noise_multiplier", "sample_rate", "steps", "seed")},
             }
         )
         print(json.dumps(rows[-1]), flush=True)

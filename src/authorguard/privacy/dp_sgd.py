@@ -21,7 +21,7 @@ from authorguard.utils.validation import check_number
 
 #: the Rényi orders the accountant optimises over: Opacus's default grid, with finer orders near 1 (where the optimum
 #: lies for a large ε) and larger ones (a small ε)
-ORDERS = tuple([1 + x / 100.0 for x in range(1, 10)] + [1 + x / 10.0 for x in range(1, 100)] + list(range(12, 256)))
+ORDERS = tuple([1 + x / 100.0 for x in range(1, 10)] + [1 + x / 10.0 for x in range(1, 100)] + list(range(11, 256)))
 
 
 def _check(sample_rate: float, steps: int, delta: float) -> None:

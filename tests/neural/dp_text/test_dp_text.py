@@ -114,7 +114,27 @@ def test_an_authors_gradient_is_the_mean_over_their_posts_whatever_the_micro_bat
     module.cleanup()
 
 
-def test_authors_are_drawn_independently_at_the_sampling_rate_and_the_loss_falls():
+def pooled(observed, expected, least: float = 5.0):
+    """Observed and expected counts with neighbouring bins merged until each expects at least ``least``."""
+    bins_observed, bins_expected, o, e = [], [], 0.0, 0.0
+    for count, want in zip(observed, expected):
+        o, e = o + count, e + want
+        if e >= least:
+            bins_observed.append(o), bins_expected.append(e)
+            o = e = 0.0
+    bins_observed[-1] += o
+    bins_expected[-1] += e
+    return np.asarray(bins_observed), np.asarray(bins_expected)
+
+
+@pytest.fixture(scope="module")
+def recorded_run():
+    """A 60-step run of 40 authors (q = 1/4, σ = 0.3), recording which authors each step drew and what the
+    optimiser was handed: its per-sample rows, the noise it added and the divisor it used."""
+    from opacus.optimizers import DPOptimizer
+
+    from authorguard.neural.dp_text import trainer
+
     texts, authors, labels = corpus(authors=40, posts=3)
     model, tokenizer = tiny_base()
     every = ("q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj")
@@ -123,21 +143,57 @@ def test_authors_are_drawn_independently_at_the_sampling_rate_and_the_loss_falls
     )
     model = with_lora(model, config)
     examples = author_examples(texts, authors, labels, tokenizer, config, seed=0)
-    log = train(model, examples, config, noise_multiplier=0.3, pad_id=0, seed=1)
+    seen = {"drawn": [], "rows": [], "noise": [], "divisor": []}
+    gradients, accumulate, add_noise = trainer.author_gradients, DPOptimizer.clip_and_accumulate, DPOptimizer.add_noise
+
+    def drawing(module, params, examples, drawn, *rest):
+        seen["drawn"].append(drawn.copy())
+        return gradients(module, params, examples, drawn, *rest)
+
+    def accumulating(self):
+        seen["rows"].append(len(self.grad_samples[0]))
+        seen["divisor"].append(self.expected_batch_size)
+        return accumulate(self)
+
+    def noising(self):
+        summed = [p.summed_grad.clone() for p in self.params]
+        add_noise(self)
+        seen["noise"].append(torch.cat([(p.grad - s).flatten() for p, s in zip(self.params, summed)]))
+
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(trainer, "author_gradients", drawing)
+        patched.setattr(DPOptimizer, "clip_and_accumulate", accumulating)
+        patched.setattr(DPOptimizer, "add_noise", noising)
+        log = train(model, examples, config, noise_multiplier=0.3, pad_id=0, seed=1)
+    return log, seen, config
+
+
+def test_each_step_hands_the_optimiser_one_clipped_row_per_drawn_author_and_noise_at_the_stated_scale(recorded_run):
+    log, seen, config = recorded_run
+    nonempty = [n for n in log.drawn if n]
+    assert [len(d) for d in seen["drawn"]] == nonempty  # the gradients were asked for the drawn authors only
+    assert [r for r in seen["rows"] if r] == nonempty  # one row per author, not per post (each has 3 posts)
+    assert seen["divisor"] == pytest.approx([log.sample_rate * 40] * len(seen["divisor"]))  # expected, not drawn
+    noise = torch.cat(seen["noise"]).numpy()
+    assert len(seen["noise"]) == config.steps  # every step is noised, an empty one too
+    assert np.std(noise) == pytest.approx(0.3 * config.clip, rel=0.03) and abs(np.mean(noise)) < 0.01
+
+
+def test_authors_are_drawn_independently_at_the_sampling_rate_and_the_loss_falls(recorded_run):
+    log, seen, config = recorded_run
     assert log.sample_rate == pytest.approx(10 / 40)
-    counts = np.bincount(log.drawn, minlength=41)
-    expected = stats.binom.pmf(np.arange(41), 40, 0.25) * len(log.drawn)
-    low, high = 5, 15  # the bins of the binomial's bulk; the rest pooled
-    observed = [counts[:low].sum(), *counts[low:high], counts[high:].sum()]
-    wanted = [expected[:low].sum(), *expected[low:high], expected[high:].sum()]
-    assert stats.chisquare(observed, np.asarray(wanted) * sum(observed) / sum(wanted)).pvalue > 0.001
+    observed, expected = pooled(np.bincount(log.drawn, minlength=41), stats.binom.pmf(np.arange(41), 40, 0.25) * 60)
+    assert stats.chisquare(observed, expected * observed.sum() / expected.sum()).pvalue > 0.001
+    per_author = np.bincount(np.concatenate(seen["drawn"]), minlength=40)  # each ~ Binomial(60, 1/4), alike
+    assert stats.chisquare(per_author).pvalue > 0.001 and per_author.min() > 0
     losses = np.asarray(log.losses)
     assert np.nanmean(losses[-10:]) < np.nanmean(losses[:10]) - 0.05  # flat (±0.01 from the draws) if nothing learnt
 
 
 def test_synthetic_posts_carry_a_class_and_the_report_states_the_guarantee():
     texts, authors, labels = corpus()
-    synthesiser = AuthorLevelTextSynthesiser(TINY, base=tiny_base, random_state=0).fit(texts, authors, labels)
+    classes = ("cooking", "sports")
+    synthesiser = AuthorLevelTextSynthesiser(classes, TINY, base=tiny_base, random_state=0).fit(texts, authors, labels)
     got_labels, got_texts = synthesiser.sample(8, seed=0)
     assert len(got_labels) == len(got_texts) <= 8
     assert set(got_labels) <= {"sports", "cooking"} and all(t.strip() for t in got_texts)
@@ -146,8 +202,12 @@ def test_synthetic_posts_carry_a_class_and_the_report_states_the_guarantee():
     shares = synthesiser.label_shares()
     assert shares.shape == (2,) and shares.sum() == pytest.approx(1.0) and (shares > 0).all()
     report = synthesiser.privacy_report()
-    assert report["unit"] == "author" and report["epsilon"] <= TINY.epsilon and report["authors"] == 12
+    assert report["unit"] == "author" and report["epsilon"] <= TINY.epsilon and report["classes"] == list(classes)
     assert report["sample_rate"] == pytest.approx(6 / 12) and report["noise_multiplier"] > 0
+    assert "seed 0" in report["seed"] and "secret" in report["seed"]  # a research run says what its ε rests on
+    assert not {"posts_counted", "posts_dropped", "authors"} & set(report)  # exact counts are not covered
+    secure = AuthorLevelTextSynthesiser(classes, TINY, base=tiny_base, secure=True).fit(texts, authors, labels)
+    assert secure.privacy_report()["seed"].startswith("secret")
 
 
 def test_a_labelled_post_is_parsed_back_and_anything_else_is_refused():
@@ -164,7 +224,7 @@ def test_bad_input_is_refused_in_one_line_naming_it(monkeypatch):
     with monkeypatch.context() as patched:
         patched.setattr(extras, "importable", lambda module: module != "peft")
         with pytest.raises(extras.MissingExtraError, match=r"DP text needs peft: pip install 'authorguard\[neural\]'"):
-            AuthorLevelTextSynthesiser(TINY, base=tiny_base).fit(*corpus())
+            AuthorLevelTextSynthesiser(["cooking", "sports"], TINY, base=tiny_base).fit(*corpus())
     with pytest.raises(InputError, match="fewer than two authors"):
         author_examples(["a", "b"], ["x", "x"], ["l", "l"], tokenizer, TINY, seed=0)
     with pytest.raises(InputError, match="2 texts, 1 authors"):
@@ -172,6 +232,10 @@ def test_bad_input_is_refused_in_one_line_naming_it(monkeypatch):
     with pytest.raises(InputError, match="epsilon"):
         DPTextConfig(epsilon=0)
     with pytest.raises(InputError, match="fit the synthesiser"):
-        AuthorLevelTextSynthesiser(TINY, base=tiny_base).sample(3)
+        AuthorLevelTextSynthesiser(["a", "b"], TINY, base=tiny_base).sample(3)
     with pytest.raises(InputError, match="fit the synthesiser"):
-        AuthorLevelTextSynthesiser(TINY, base=tiny_base).privacy_report()
+        AuthorLevelTextSynthesiser(["a", "b"], TINY, base=tiny_base).privacy_report()
+    with pytest.raises(InputError, match="labels outside the task's classes: cooking"):
+        AuthorLevelTextSynthesiser(["sports", "chess"], TINY, base=tiny_base).fit(*corpus())
+    with pytest.raises(InputError, match="two classes or more"):
+        AuthorLevelTextSynthesiser(["sports"], TINY, base=tiny_base)

@@ -7,12 +7,13 @@ to Opacus's ``DPOptimizer`` as its per-sample gradients: it clips each to ``clip
 ``noise_multiplier * clip`` to their sum and divides by the expected number of drawn authors. The unit clipped is
 the author, so the accountant's ε (:mod:`authorguard.privacy.dp_sgd`) is ε per author.
 
-The training loss logged is the mean over the drawn authors' posts before noise: a diagnostic for the curator who
-holds the corpus, not part of any release.
+The training log (authors drawn a step, the loss of their posts before noise) is a diagnostic for the curator who
+holds the corpus: it is not covered by the guarantee and is never part of a release.
 """
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -82,9 +83,14 @@ def author_gradients(module, params, examples: AuthorExamples, drawn: np.ndarray
     return sums, total / max(len(positions), 1)
 
 
-def train(model, examples: AuthorExamples, config: DPTextConfig, noise_multiplier: float, pad_id: int, seed: int):
+def train(
+    model, examples: AuthorExamples, config: DPTextConfig, noise_multiplier: float, pad_id: int, seed: int | None
+):
     """Fine-tune ``model``'s trainable parameters (its adapter) in place for ``config.steps`` author-level DP-SGD
-    steps; the draws and the noise from ``seed``. Returns the :class:`TrainingLog`."""
+    steps. ``seed``: the draws of authors and the noise, for a reproducible research run — the guarantee holds only
+    while it is secret (whoever knows it recomputes both); None: both seeded from the operating system's entropy,
+    never written, and Opacus's noise hardened against floating-point attacks (``secure_mode``). Returns the
+    :class:`TrainingLog` (the curator's: not part of a release)."""
     import torch
     from opacus import GradSampleModule
     from opacus.optimizers import DPOptimizer
@@ -92,17 +98,18 @@ def train(model, examples: AuthorExamples, config: DPTextConfig, noise_multiplie
     device = next(model.parameters()).device
     params = [p for p in model.parameters() if p.requires_grad]
     sample_rate = min(1.0, config.authors_per_step / examples.n_authors)
-    noise = torch.Generator(device=device).manual_seed(seed)
+    draw_seed, noise_seed = (seed, seed) if seed is not None else (secrets.randbits(128), secrets.randbits(63))
     optimizer = DPOptimizer(
         torch.optim.Adam(params, lr=config.learning_rate),
         noise_multiplier=noise_multiplier,
         max_grad_norm=config.clip,
         expected_batch_size=sample_rate * examples.n_authors,
         loss_reduction="mean",
-        generator=noise,
+        generator=torch.Generator(device=device).manual_seed(noise_seed),
+        secure_mode=seed is None,
     )
     module = GradSampleModule(model, batch_first=True, loss_reduction="sum")
-    draws = np.random.default_rng(seed)
+    draws = np.random.default_rng(draw_seed)
     log = TrainingLog(noise_multiplier, sample_rate)
     model.train()
     for _ in range(config.steps):
