@@ -64,3 +64,19 @@ def chi_square_pvalue(observed_counts: np.ndarray, expected_probabilities: np.nd
     if len(f_obs) < 2:
         raise ValueError("too few cells for a chi-square test: draw more samples")
     return float(stats.chisquare(f_obs, f_exp).pvalue)
+
+
+def gaussian_dp_epsilon(mu: float, delta: float) -> float:
+    """ε at ``delta`` of a mu-Gaussian-DP mechanism (a Gaussian mechanism of sensitivity-to-scale ratio mu, or a
+    composition of them with mu the root of the summed squares; Dong, Roth & Su 2019): the exact privacy profile
+    delta(eps) = Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2), inverted by bisection."""
+    from scipy import stats
+
+    def profile(eps: float) -> float:
+        return stats.norm.cdf(-eps / mu + mu / 2) - math.exp(eps) * stats.norm.cdf(-eps / mu - mu / 2)
+
+    low, high = 0.0, 100.0
+    for _ in range(200):
+        middle = (low + high) / 2
+        low, high = (middle, high) if profile(middle) > delta else (low, middle)
+    return high

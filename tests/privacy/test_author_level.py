@@ -23,23 +23,9 @@ from authorguard.privacy.author_level import (
     measurement,
     report,
 )
+from tests.reference import gaussian_dp_epsilon
 
 SIZES = {"terms": 40, "clusters": 8, "classes": 3, "lengths": 5}
-
-
-def exact_epsilon(mu: float, delta: float) -> float:
-    """ε at ``delta`` of a mu-Gaussian-DP mechanism (the composition of Gaussian mechanisms is one, with mu the
-    root of the summed squared sensitivity-to-scale ratios; Dong, Roth & Su 2019): the exact privacy profile
-    delta(eps) = Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2), inverted by bisection."""
-
-    def profile(eps: float) -> float:
-        return stats.norm.cdf(-eps / mu + mu / 2) - math.exp(eps) * stats.norm.cdf(-eps / mu - mu / 2)
-
-    low, high = 0.0, 100.0
-    for _ in range(200):
-        middle = (low + high) / 2
-        low, high = (middle, high) if profile(middle) > delta else (low, middle)
-    return high
 
 
 @pytest.mark.parametrize(
@@ -56,7 +42,7 @@ def test_opendp_accounting_matches_an_independent_computation(scales):
     assert measurement(SIZES, scales, bound).map(1) == pytest.approx(rho, rel=1e-9)  # zCDP composes additively
     delta = 1e-5
     found = epsilon_of(SIZES, scales, bound, delta)
-    tight = exact_epsilon(math.sqrt(2 * rho), delta)  # mu-GDP with mu = sqrt(sum (sensitivity / scale)^2)
+    tight = gaussian_dp_epsilon(math.sqrt(2 * rho), delta)  # mu-GDP with mu = sqrt(sum (sensitivity / scale)^2)
     classic = rho + 2 * math.sqrt(rho * math.log(1 / delta))  # Bun & Steinke's simple conversion
     assert tight <= found <= classic  # never below the truth, never looser than the textbook bound
     assert found <= 1.25 * tight  # and close to the truth

@@ -15,6 +15,7 @@ pytest.importorskip("opacus")
 
 from authorguard.exceptions import InputError
 from authorguard.privacy.dp_sgd import epsilon_spent, noise_multiplier_for
+from tests.reference import gaussian_dp_epsilon
 
 INTEGER_ORDERS = range(2, 64)
 
@@ -41,33 +42,6 @@ def independent_epsilon(q: float, sigma: float, steps: int, delta: float) -> flo
         steps * subsampled_gaussian_rdp(q, sigma, a) + math.log((a - 1) / a) - (math.log(delta) + math.log(a)) / (a - 1)
         for a in INTEGER_ORDERS
     )
-
-
-def gaussian_exact_epsilon(mu: float, delta: float) -> float:
-    """The smallest ε at which the Gaussian mechanism of sensitivity/deviation ``mu`` is (ε, δ)-DP."""
-
-    def delta_at(epsilon: float) -> float:
-        return stats.norm.cdf(-epsilon / mu + mu / 2) - math.exp(epsilon) * stats.norm.cdf(-epsilon / mu - mu / 2)
-
-    low, high = 0.0, 100.0
-    for _ in range(200):
-        middle = (low + high) / 2
-        low, high = (middle, high) if delta_at(middle) > delta else (low, middle)
-    return high
-
-
-@pytest.mark.parametrize(("q", "sigma", "steps"), [(0.01, 1.0, 1000), (0.05, 0.8, 300), (0.2, 2.0, 50)])
-def test_the_accountant_matches_the_subsampled_gaussians_exact_rdp(q, sigma, steps):
-    from opacus.accountants.analysis.rdp import compute_rdp
-
-    theirs = compute_rdp(q=q, noise_multiplier=sigma, steps=steps, orders=list(map(float, INTEGER_ORDERS)))
-    ours = [steps * subsampled_gaussian_rdp(q, sigma, a) for a in INTEGER_ORDERS]
-    finite = np.isfinite(ours)
-    np.testing.assert_allclose(np.asarray(theirs)[finite], np.asarray(ours)[finite], rtol=1e-6)
-    # the accountant's grid holds fractional orders too: it may only be tighter than the integer orders, and little
-    epsilon, integer_epsilon = epsilon_spent(sigma, q, steps, 1e-5), independent_epsilon(q, sigma, steps, 1e-5)
-    assert epsilon <= integer_epsilon + 1e-9
-    assert epsilon >= 0.9 * integer_epsilon
 
 
 def one_step_exact_epsilon(q: float, sigma: float, delta: float) -> float:
@@ -99,7 +73,7 @@ def test_one_subsampled_step_never_undercuts_its_exact_epsilon(q, sigma, loose):
 
 @pytest.mark.parametrize(("sigma", "steps"), [(1.0, 1), (4.0, 10), (20.0, 100)])
 def test_without_subsampling_the_epsilon_never_undercuts_the_gaussians_exact_profile(sigma, steps):
-    exact = gaussian_exact_epsilon(math.sqrt(steps) / sigma, 1e-5)
+    exact = gaussian_dp_epsilon(math.sqrt(steps) / sigma, 1e-5)
     spent = epsilon_spent(sigma, 1.0, steps, 1e-5)
     assert exact <= spent <= 1.6 * exact  # RDP is an upper bound, and not a loose one here
 
