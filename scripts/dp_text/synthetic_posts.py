@@ -205,13 +205,13 @@ def _advantage(scores: np.ndarray, member: np.ndarray, seed: int) -> dict:
 
     order = np.random.default_rng(seed).permutation(len(scores))
     fit, held = order[: len(order) // 2], order[len(order) // 2 :]
+    if member[fit].all() or not member[fit].any() or member[held].all() or not member[held].any():
+        return {"advantage": None, "why": "a half of the targets holds no member or no non-member"}
     best, threshold = -2.0, 0.0
     for candidate in np.unique(scores[fit]):
         guess = scores[fit] >= candidate
         gain = guess[member[fit]].mean() - guess[~member[fit]].mean()
         best, threshold = (gain, candidate) if gain > best else (best, threshold)
-    if member[fit].all() or not member[fit].any() or member[held].all() or not member[held].any():
-        return {"advantage": None, "why": "a half of the targets holds no member or no non-member"}
     guess = scores[held] >= threshold
     tpr, fpr = guess[member[held]].mean(), guess[~member[held]].mean()
     return {
