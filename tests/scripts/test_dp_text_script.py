@@ -3,21 +3,15 @@ membership audit's advantage is measured on targets its threshold was not chosen
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import numpy as np
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "dp_text" / "synthetic_posts.py"
+from tests.scripts.loading import load_script
 
 
 @pytest.fixture(scope="module")
 def script():
-    spec = importlib.util.spec_from_file_location("synthetic_posts", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("dp_text/synthetic_posts.py")
 
 
 def test_slim_keeps_exactly_the_posts_the_fine_tune_counts(script, tmp_path):

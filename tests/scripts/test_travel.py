@@ -3,21 +3,17 @@ the very same index and exclude file, and the size counts what a device call cop
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 from pathlib import Path
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "device" / "travel.py"
+from tests.scripts.loading import load_script
 
 
 @pytest.fixture(scope="module")
 def travel():
-    spec = importlib.util.spec_from_file_location("travel", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("device/travel.py")
 
 
 def _git(root: Path, *args: str) -> str:
