@@ -112,15 +112,12 @@ def _target_losses(synthesiser, texts: list[str]) -> tuple[list[float], list[flo
     """(base, tuned) mean token loss of each text (the label line left out: the attacker holds the text only)."""
     import torch
 
-    from authorguard.neural.dp_text.data import padded
+    from authorguard.neural.dp_text.data import pad_id, padded, post_token_ids
     from authorguard.neural.dp_text.trainer import post_losses
 
     tokenizer, model, config = synthesiser.tokenizer_, synthesiser.model_, synthesiser.config
-    end = tokenizer.eos_token or ""
-    ids = [
-        tokenizer(" ".join(t.split()) + end, add_special_tokens=False)["input_ids"][: config.max_tokens] for t in texts
-    ]
-    pad = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else tokenizer.eos_token_id
+    ids = [post_token_ids(tokenizer, " ".join(t.split()), config.max_tokens) for t in texts]
+    pad = pad_id(tokenizer)
     base, tuned = [], []
     with torch.no_grad():
         for start in range(0, len(ids), config.micro_batch):

@@ -15,7 +15,7 @@ pytest.importorskip("opacus")
 
 from authorguard.exceptions import InputError  # noqa: E402
 from authorguard.neural.dp_text.config import DPTextConfig  # noqa: E402
-from authorguard.neural.dp_text.data import author_examples, format_post, padded, parse_post  # noqa: E402
+from authorguard.neural.dp_text.data import author_examples, format_post, label_prompt, padded  # noqa: E402
 from authorguard.neural.dp_text.synthesiser import AuthorLevelTextSynthesiser  # noqa: E402
 from authorguard.neural.dp_text.trainer import author_gradients, post_losses, train, with_lora  # noqa: E402
 
@@ -210,11 +210,13 @@ def test_synthetic_posts_carry_a_class_and_the_report_states_the_guarantee():
     assert secure.privacy_report()["seed"].startswith("secret")
 
 
-def test_a_labelled_post_is_parsed_back_and_anything_else_is_refused():
-    assert parse_post(format_post("sports", "A  good\ngame."), ["sports"]) == ("sports", "A good game.")
-    assert parse_post(format_post("chess", "A game."), ["sports"]) is None
-    assert parse_post("Label: sports", ["sports"]) is None
-    assert parse_post(format_post("sports", " "), ["sports"]) is None
+def test_a_post_is_sampled_after_the_prompt_it_was_trained_under():
+    written = format_post("sports", "A  good\ngame.")
+    assert written == "Label: sports\nPost: A good game."
+    assert written.startswith(label_prompt("sports")) and written[len(label_prompt("sports")) :] == " A good game."
+    tokenizer = CharacterTokenizer()  # the prompt's tokens begin the training post's: sampling continues the format
+    prompt = tokenizer(label_prompt("sports"))["input_ids"]
+    assert tokenizer(written)["input_ids"][: len(prompt)] == prompt
 
 
 def test_bad_input_is_refused_in_one_line_naming_it(monkeypatch):

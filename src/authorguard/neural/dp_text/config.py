@@ -44,11 +44,9 @@ class DPTextConfig:
         owner = "author-level DP text"
         check_number(self.epsilon, "epsilon", owner, low=0.0, closed="neither")
         check_number(self.delta, "delta", owner, low=0.0, high=1.0, closed="neither")
-        for name in ("posts_per_author", "max_tokens", "steps", "authors_per_step", "micro_batch", "lora_rank"):
+        counts = ("posts_per_author", "max_tokens", "steps", "authors_per_step", "micro_batch", "lora_rank")
+        for name in (*counts, "max_new_tokens", "sample_batch", "lora_alpha"):
             check_number(getattr(self, name), name, owner, kind=int, low=1, closed="left")
-        for name in ("max_new_tokens", "sample_batch", "lora_alpha"):
-            check_number(getattr(self, name), name, owner, kind=int, low=1, closed="left")
-        check_number(self.clip, "clip", owner, low=0.0, closed="neither")
-        check_number(self.learning_rate, "learning_rate", owner, low=0.0, closed="neither")
-        check_number(self.temperature, "temperature", owner, low=0.0, closed="neither")
+        for name in ("clip", "learning_rate", "temperature"):
+            check_number(getattr(self, name), name, owner, low=0.0, closed="neither")
         check_number(self.top_p, "top_p", owner, low=0.0, high=1.0, closed="right")

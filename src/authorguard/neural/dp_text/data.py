@@ -1,5 +1,5 @@
 """The posts a DP-SGD fine-tune counts, each author's bounded first, as token ids grouped by author; and the
-format of a labelled post, written for training and parsed back from a synthetic one."""
+format of a labelled post, written for training and prompted for sampling."""
 
 from __future__ import annotations
 
@@ -22,16 +22,6 @@ def label_prompt(label: str) -> str:
     """What a synthetic post of ``label`` is written after: its label line and the post's marker (the space after
     the marker is the post's first token's, as in training)."""
     return f"{PROMPT}{label}{SEPARATOR.rstrip()}"
-
-
-def parse_post(written: str, labels: Sequence[str]) -> tuple[str, str] | None:
-    """(label, post) of a synthetic post, or None when it is not one: no label line, a label outside ``labels`` (the
-    task's classes) or an empty post."""
-    if not written.startswith(PROMPT) or SEPARATOR not in written:
-        return None
-    label, post = written[len(PROMPT) :].split(SEPARATOR, 1)
-    post = " ".join(post.split())
-    return (label.strip(), post) if label.strip() in labels and post else None
 
 
 @dataclass(frozen=True)
@@ -71,14 +61,18 @@ def author_examples(
         raise InputError(f"DP text: {len(ids)} ids for {len(texts)} texts")
     chosen = chosen_documents(authors, ids, config.posts_per_author, seed)
     names, author_of = np.unique(np.asarray([str(authors[i]) for i in chosen], dtype=object), return_inverse=True)
-    end = tokenizer.eos_token or ""
-    token_ids = [
-        tokenizer(format_post(str(labels[i]), texts[i]) + end, add_special_tokens=False)["input_ids"][
-            : config.max_tokens
-        ]
-        for i in chosen
-    ]
+    token_ids = [post_token_ids(tokenizer, format_post(str(labels[i]), texts[i]), config.max_tokens) for i in chosen]
     return AuthorExamples(token_ids, author_of.astype(np.int64), len(names), len(texts) - len(chosen))
+
+
+def post_token_ids(tokenizer, text: str, max_tokens: int) -> list[int]:
+    """``text`` then the end of text, as token ids, cut to ``max_tokens``."""
+    return tokenizer(text + (tokenizer.eos_token or ""), add_special_tokens=False)["input_ids"][:max_tokens]
+
+
+def pad_id(tokenizer) -> int:
+    """The tokenizer's padding id, else its end of text's."""
+    return tokenizer.pad_token_id if tokenizer.pad_token_id is not None else tokenizer.eos_token_id
 
 
 def padded(token_ids: Sequence[Sequence[int]], pad_id: int):

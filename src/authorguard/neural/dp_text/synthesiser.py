@@ -17,8 +17,8 @@ import numpy as np
 
 from authorguard.exceptions import InputError
 from authorguard.neural.dp_text.config import DPTextConfig
-from authorguard.neural.dp_text.data import author_examples, label_prompt
-from authorguard.neural.dp_text.trainer import TrainingLog, train, with_lora
+from authorguard.neural.dp_text.data import author_examples, label_prompt, pad_id
+from authorguard.neural.dp_text.trainer import TrainingLog, sampling_rate, train, with_lora
 
 
 def reference_base():
@@ -70,14 +70,16 @@ class AuthorLevelTextSynthesiser:
             raise InputError(f"DP text: labels outside the task's classes: {', '.join(unknown[:5])}")
         model, tokenizer = self.base()
         examples = author_examples(texts, authors, labels, tokenizer, self.config, self.random_state, ids)
-        sample_rate = min(1.0, self.config.authors_per_step / examples.n_authors)
+        sample_rate = sampling_rate(self.config, examples.n_authors)
         config = self.config
         self.noise_multiplier_ = noise_multiplier_for(config.epsilon, sample_rate, config.steps, config.delta)
         self.epsilon_ = epsilon_spent(self.noise_multiplier_, sample_rate, config.steps, config.delta)
         self.model_ = with_lora(model.to(self.device), config)
         self.tokenizer_, self.examples_ = tokenizer, examples
         seed = None if self.secure else self.random_state
-        self.log_: TrainingLog = train(self.model_, examples, config, self.noise_multiplier_, self._pad_id(), seed)
+        self.log_: TrainingLog = train(
+            self.model_, examples, config, self.noise_multiplier_, pad_id(self.tokenizer_), seed
+        )
         return self
 
     def label_shares(self) -> np.ndarray:
@@ -90,7 +92,7 @@ class AuthorLevelTextSynthesiser:
 
         self._check_fitted()
         prompts = [self.tokenizer_(label_prompt(c), add_special_tokens=False)["input_ids"] for c in self.classes]
-        input_ids, mask = padded(prompts, self._pad_id())
+        input_ids, mask = padded(prompts, pad_id(self.tokenizer_))
         with torch.no_grad():
             mean_losses = post_losses(self.model_, input_ids.to(self.device), mask.to(self.device)).cpu().numpy()
         log_likelihood = -mean_losses * (mask.sum(1).numpy() - 1)
@@ -132,15 +134,11 @@ class AuthorLevelTextSynthesiser:
                 temperature=config.temperature,
                 top_p=config.top_p,
                 max_new_tokens=config.max_new_tokens,
-                pad_token_id=self._pad_id(),
+                pad_token_id=pad_id(self.tokenizer_),
             )
         return [
             " ".join(t.split()) for t in tokenizer.batch_decode(out[:, prompt.shape[1] :], skip_special_tokens=True)
         ]
-
-    def _pad_id(self) -> int:
-        tokenizer = self.tokenizer_
-        return tokenizer.pad_token_id if tokenizer.pad_token_id is not None else tokenizer.eos_token_id
 
     def _check_fitted(self) -> None:
         if not hasattr(self, "model_"):

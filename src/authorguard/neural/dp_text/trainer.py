@@ -33,6 +33,11 @@ class TrainingLog:
     losses: list[float] = field(default_factory=list)
 
 
+def sampling_rate(config: DPTextConfig, n_authors: int) -> float:
+    """q: the probability each author is drawn at a step (``authors_per_step`` expected, at most every author)."""
+    return min(1.0, config.authors_per_step / n_authors)
+
+
 def with_lora(model, config: DPTextConfig):
     """``model`` with a fresh LoRA adapter on ``config.lora_targets``: only the adapter is trained."""
     from peft import LoraConfig, get_peft_model
@@ -97,7 +102,7 @@ def train(
 
     device = next(model.parameters()).device
     params = [p for p in model.parameters() if p.requires_grad]
-    sample_rate = min(1.0, config.authors_per_step / examples.n_authors)
+    sample_rate = sampling_rate(config, examples.n_authors)
     draw_seed, noise_seed = (seed, seed) if seed is not None else (secrets.randbits(128), secrets.randbits(63))
     optimizer = DPOptimizer(
         torch.optim.Adam(params, lr=config.learning_rate),
