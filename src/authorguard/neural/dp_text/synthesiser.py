@@ -74,9 +74,9 @@ class AuthorLevelTextSynthesiser:
         config = self.config
         self.noise_multiplier_ = noise_multiplier_for(config.epsilon, sample_rate, config.steps, config.delta)
         self.epsilon_ = epsilon_spent(self.noise_multiplier_, sample_rate, config.steps, config.delta)
-        self.model_ = with_lora(model.to(self.device), config)
-        self.tokenizer_, self.examples_ = tokenizer, examples
         seed = None if self.secure else self.random_state
+        self.model_ = with_lora(model.to(self.device), config, seed)
+        self.tokenizer_, self.examples_ = tokenizer, examples
         self.log_: TrainingLog = train(
             self.model_, examples, config, self.noise_multiplier_, pad_id(self.tokenizer_), seed
         )

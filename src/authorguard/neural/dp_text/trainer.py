@@ -38,8 +38,10 @@ def sampling_rate(config: DPTextConfig, n_authors: int) -> float:
     return min(1.0, config.authors_per_step / n_authors)
 
 
-def with_lora(model, config: DPTextConfig):
-    """``model`` with a fresh LoRA adapter on ``config.lora_targets``: only the adapter is trained."""
+def with_lora(model, config: DPTextConfig, seed: int | None):
+    """``model`` with a fresh LoRA adapter on ``config.lora_targets``: only the adapter is trained. ``seed``: its
+    initial matrices (drawn from torch's global generator, so drawn under a fork of it; None: fresh entropy)."""
+    import torch
     from peft import LoraConfig, get_peft_model
 
     lora = LoraConfig(
@@ -49,7 +51,9 @@ def with_lora(model, config: DPTextConfig):
         target_modules=list(config.lora_targets),
         task_type="CAUSAL_LM",
     )
-    return get_peft_model(model, lora)
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(secrets.randbits(63) if seed is None else seed)
+        return get_peft_model(model, lora)
 
 
 def post_losses(module, input_ids, attention_mask):
